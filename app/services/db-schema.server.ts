@@ -1,0 +1,102 @@
+import type { ColumnType, Generated } from "kysely";
+import type { ThemeName } from "~/themes/names";
+
+/** Kysely's view of the schema in db/migrations. Keep the two in step. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface BusinessesTable {
+  id: Generated<string>;
+  name: string;
+  label: Generated<string>;
+  country: Generated<"AU" | "NZ">;
+  currency: Generated<string>;
+  time_zone: Generated<string>;
+  theme: Generated<ThemeName>;
+  logo_directory: Generated<string>;
+  auth_provider: Generated<"credentials" | "auth0">;
+  auth0_domain: string | null;
+  auth0_client_id: string | null;
+  privacy_policy: Generated<string>;
+  terms_and_conditions: Generated<string>;
+  support_email: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface HostsTable {
+  hostname: string;
+  business_id: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface BusinessConfigsTable {
+  business_id: string;
+  name: string;
+  value: Generated<string>;
+}
+
+export interface UiSettingsTable {
+  business_id: string;
+  item_name: string;
+  is_visible: boolean;
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  business_id: string;
+  parent_account_id: string | null;
+  number: string;
+  name: string;
+  address: Generated<string>;
+  payment_terms_days: Generated<number>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface FeatureTogglesTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string | null;
+  name: string;
+  enabled: Generated<boolean>;
+  configuration_value: Json;
+}
+
+export interface ContactsTable {
+  id: Generated<string>;
+  business_id: string;
+  email: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  position: Generated<string>;
+  verified_at: Timestamp | null;
+  password_hash: string | null;
+  external_subject: string | null;
+  permissions: Generated<string[]>;
+  disabled_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface AccountContactsTable {
+  business_id: string;
+  account_id: string;
+  contact_id: string;
+  role: Generated<"owner" | "contact" | "billing">;
+  created_at: Generated<Timestamp>;
+}
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: Generated<Timestamp>;
+}
+
+export interface DB {
+  businesses: BusinessesTable;
+  hosts: HostsTable;
+  business_configs: BusinessConfigsTable;
+  ui_settings: UiSettingsTable;
+  accounts: AccountsTable;
+  feature_toggles: FeatureTogglesTable;
+  contacts: ContactsTable;
+  account_contacts: AccountContactsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import pg from "pg";
+import type { DB } from "./db-schema.server";
+
+export type Db = Kysely<DB>;
+
+/** A script runner inside one transaction: plain SQL scripts plus parameterised queries. */
+export type ScriptTransaction = {
+  exec(script: string): Promise<void>;
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
+};
+
+/**
+ * One open database: Kysely for queries, plus the raw driver for multi-statement
+ * migration scripts (Kysely sends one statement per query).
+ */
+export type DatabaseHandle = {
+  kind: "pglite" | "postgres";
+  db: Db;
+  scriptTransaction<T>(fn: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+// Return PostgreSQL bigint (int8) as a JS number: money is integer cents and stays far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export function openPostgres(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: "postgres",
+    db,
+    async scriptTransaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn({
+          async exec(script) {
+            await client.query(script);
+          },
+          async query(text, params = []) {
+            return (await client.query(text, params)).rows;
+          },
+        });
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  return pgliteHandle(pglite);
+}
+
+export function pgliteHandle(pglite: PGlite): DatabaseHandle {
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    kind: "pglite",
+    db,
+    scriptTransaction(fn) {
+      return pglite.transaction((tx) =>
+        fn({
+          async exec(script) {
+            await tx.exec(script);
+          },
+          async query(text, params = []) {
+            return (await tx.query(text, params)).rows as never[];
+          },
+        }),
+      );
+    },
+    async close() {
+      // Kysely's PGlite driver closes the PGlite instance on destroy.
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Health check used by the heartbeat: one round trip, bounded in time. */
+export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("database ping timed out")), timeoutMs);
+    });
+    const result = await Promise.race([db.selectNoFrom((eb) => eb.lit(1).as("ok")).execute(), timeout]);
+    return result[0]?.ok === 1;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The portal's whole configuration, read once from `process.env`.
+ * Every variable has a default so that `npm start` works with none set;
+ * a variable that is set but wrong stops start-up with a message naming it.
+ */
+const booleanString = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    errorMap: () => ({ message: "must be true or false" }),
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+export const EnvSchema = z.object({
+  NODE_ENV: z
+    .enum(["production", "development", "test"], {
+      errorMap: () => ({ message: "must be production, development or test" }),
+    })
+    .default("production"),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine(
+      (value) => value === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(value),
+      "must be a postgres:// or postgresql:// URL (leave it unset for the embedded database)",
+    ),
+  DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
+  SESSION_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters (leave it unset to generate one in DATA_DIR)")
+    .optional(),
+  TRUST_PROXY: booleanString.default("false"),
+  LOG_LEVEL: z
+    .enum(["debug", "info", "warn", "error", "silent"], {
+      errorMap: () => ({ message: "must be one of debug, info, warn, error, silent" }),
+    })
+    .default("info"),
+  SEED_DEMO_DATA: booleanString.default("true"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; DATA_DIR: string };
+
+export class ConfigurationError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigurationError";
+  }
+}
+
+/** Parse an environment object; throws a ConfigurationError naming each bad variable. */
+export function parseEnv(source: Record<string, string | undefined>) {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`,
+    );
+    throw new ConfigurationError(problems);
+  }
+  return result.data;
+}
+
+type Secrets = { sessionSecret: string };
+
+/**
+ * Development secrets: generated once and kept in the data folder (which is
+ * git-ignored), so a newcomer needs no configuration and sessions survive restarts.
+ */
+export function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Secrets>;
+    if (typeof parsed.sessionSecret === "string" && parsed.sessionSecret.length >= 32) {
+      return { sessionSecret: parsed.sessionSecret };
+    }
+  } catch {
+    // Missing or unreadable: generate below.
+  }
+  const secrets: Secrets = { sessionSecret: randomBytes(32).toString("base64url") };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function buildEnv(source: Record<string, string | undefined>): Env {
+  const parsed = parseEnv(source);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const sessionSecret = parsed.SESSION_SECRET ?? loadOrCreateSecrets(dataDir).sessionSecret;
+  return { ...parsed, DATA_DIR: dataDir, SESSION_SECRET: sessionSecret };
+}
+
+let cached: Env | undefined;
+
+/** The validated configuration; on a bad variable, prints which one and exits. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  try {
+    cached = buildEnv(process.env);
+    return cached;
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      process.stderr.write(`\n${error.message}\n\nThe portal did not start. Fix the variables above and try again.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
