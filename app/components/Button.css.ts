@@ -1,0 +1,34 @@
+import { style } from "@vanilla-extract/css";
+import { vars } from "~/themes/contract.css";
+
+export const button = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  gap: "0.5rem",
+  minHeight: 44, // WCAG 2.5.5 target size on touch screens
+  padding: "0.6rem 1.1rem",
+  border: "2px solid transparent",
+  borderRadius: 6,
+  background: vars.color.button,
+  color: vars.surface.buttonText,
+  font: "inherit",
+  fontWeight: 600,
+  textDecoration: "none",
+  cursor: "pointer",
+  selectors: {
+    "&:hover": { background: vars.color.buttonHover, color: vars.surface.buttonText },
+  },
+});
+
+export const secondaryButton = style([
+  button,
+  {
+    background: "transparent",
+    color: vars.color.link,
+    borderColor: "currentColor",
+    selectors: {
+      "&:hover": { background: vars.surface.surface, color: vars.color.linkHover },
+    },
+  },
+]);

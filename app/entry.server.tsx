@@ -1,0 +1,83 @@
+import { randomBytes } from "node:crypto";
+import { PassThrough } from "node:stream";
+import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { renderToPipeableStream } from "react-dom/server";
+import { NonceProvider } from "~/components/nonce";
+import { getDatabaseHandle } from "~/services/database.server";
+import { getEnv } from "~/services/env.server";
+import { logger } from "~/services/logger.server";
+import { installRequestLogging } from "~/services/request-log.server";
+import { securityHeaders } from "~/services/security-headers.server";
+
+const ABORT_DELAY = 5_000;
+
+// Start-up, before remix-serve listens: validate configuration (exits naming a bad
+// variable), start request logging, open the database and run migrations (and seed a
+// brand-new embedded database). A database that cannot be opened stops start-up.
+getEnv();
+installRequestLogging();
+try {
+  const handle = await getDatabaseHandle();
+  logger.info("portal ready", { database: handle.kind });
+} catch (error) {
+  logger.error("database could not be opened; the portal did not start", { error });
+  process.exit(1);
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const nonce = randomBytes(16).toString("base64");
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    // Wait for the whole document: pages carry no deferred data, and a complete
+    // response keeps status codes right for no-JS browsers and crawlers alike.
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        onAllReady() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          for (const [name, value] of Object.entries(securityHeaders(request, nonce))) {
+            responseHeaders.set(name, value);
+          }
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) logger.error("render error", { error, path: new URL(request.url).pathname });
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY + 1_000);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  // Aborted requests (client went away) are not errors of ours.
+  if (request.signal.aborted) return;
+  logger.error("unhandled error", {
+    error,
+    method: request.method,
+    path: new URL(request.url).pathname,
+    requestId: request.headers.get("x-request-id"),
+  });
+};

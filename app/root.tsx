@@ -1,0 +1,108 @@
+import { cssBundleHref } from "@remix-run/css-bundle";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AppShell, NeutralShell } from "~/components/AppShell";
+import { FullPageLoading } from "~/components/FullPageLoading";
+import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
+import { useNonce } from "~/components/nonce";
+import { ProgressBar } from "~/components/ProgressBar";
+import { safeSameOriginPath } from "~/lib/safe-redirect";
+import { requireHostBranding } from "~/services/tenant.server";
+import { neutralDocument } from "~/styles/global.css";
+import { themeClass } from "~/themes/themes.css";
+
+export const links: LinksFunction = () => (cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []);
+
+/**
+ * Resolves the host's brand for every page, on the server, so that the first paint is
+ * already branded (theme class, title, favicon, logo) with no script at all.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const branding = await requireHostBranding(request);
+  const origin = new URL(request.url).origin;
+  return {
+    brand: {
+      businessName: branding.businessName,
+      businessLabel: branding.businessLabel,
+      logoDirectory: branding.logoDirectory,
+      theme: branding.theme,
+    },
+    // Where 'Go back' leads without JavaScript: the previous page, if it was ours.
+    backHref: safeSameOriginPath(request.headers.get("referer"), origin, "/"),
+  };
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const brand = data?.brand;
+  return (
+    <html lang="en-AU" className={brand ? themeClass[brand.theme] : neutralDocument}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <link
+          rel="icon"
+          type="image/svg+xml"
+          href={brand ? `${brand.logoDirectory}/favicon.svg` : "/favicon.svg"}
+        />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { brand } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
+  // loading state while it is pending. Other navigations get the slim progress bar.
+  const startingUp = navigation.state === "loading" && navigation.location.pathname === "/";
+  return (
+    <>
+      <ProgressBar />
+      {startingUp ? <FullPageLoading /> : null}
+      <AppShell brand={brand}>
+        <Outlet />
+      </AppShell>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.brand.businessName ?? "Page not found" },
+];
+
+export function ErrorBoundary() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  if (!data) {
+    return (
+      <NeutralShell>
+        <GeneralErrorBoundary />
+      </NeutralShell>
+    );
+  }
+  return (
+    <AppShell brand={data.brand}>
+      <GeneralErrorBoundary backHref={data.backHref} />
+    </AppShell>
+  );
+}

@@ -1,0 +1,11 @@
+import { checkHealth } from "~/services/heartbeat.server";
+import { apiJson } from "~/services/http.server";
+
+/** GET /api/host/heartbeat (spec §7): 200 when the database answers, 503 when it does not. */
+export async function loader() {
+  const health = await checkHealth();
+  return apiJson(
+    { status: health.ok ? "ok" : "unavailable", database: health.database, checkedAt: health.checkedAt },
+    { status: health.ok ? 200 : 503, headers: health.ok ? {} : { "Retry-After": "30" } },
+  );
+}

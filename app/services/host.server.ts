@@ -1,0 +1,104 @@
+import type { Db } from "./db.server";
+import type { ThemeName } from "~/themes/names";
+
+/** What a host name resolves to (spec §1, §3: business id, theme, logo directory, name, label). */
+export type HostBranding = {
+  hostname: string;
+  businessId: string;
+  theme: ThemeName;
+  logoDirectory: string;
+  businessName: string;
+  businessLabel: string;
+  country: "AU" | "NZ";
+  currency: string;
+  timeZone: string;
+  authProvider: "credentials" | "auth0";
+};
+
+/** The five fields of GET /api/host/bootstrap. */
+export type HostBootstrap = Pick<
+  HostBranding,
+  "businessId" | "theme" | "logoDirectory" | "businessName" | "businessLabel"
+>;
+
+export function toBootstrap(branding: HostBranding): HostBootstrap {
+  return {
+    businessId: branding.businessId,
+    theme: branding.theme,
+    logoDirectory: branding.logoDirectory,
+    businessName: branding.businessName,
+    businessLabel: branding.businessLabel,
+  };
+}
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * Lower-cases a Host-style value, drops the port and a trailing dot, and checks it is a
+ * plausible DNS name (or IP literal). Returns null for anything else, so hostile input
+ * (spaces, markup, over-long names, unicode look-alikes) never reaches a query.
+ */
+export function normalizeHostname(raw: string | null | undefined): string | null {
+  if (typeof raw !== "string") return null;
+  let value = raw.trim().toLowerCase();
+  if (value.length === 0 || value.length > 260) return null;
+  if (value.startsWith("[")) {
+    // IPv6 literal, with or without a port: never a tenant, but not malformed either.
+    const end = value.indexOf("]");
+    if (end < 0) return null;
+    const literal = value.slice(1, end);
+    return /^[0-9a-f:.]+$/.test(literal) ? `[${literal}]` : null;
+  }
+  const colon = value.lastIndexOf(":");
+  if (colon >= 0) {
+    const port = value.slice(colon + 1);
+    if (!/^\d{1,5}$/.test(port)) return null;
+    value = value.slice(0, colon);
+  }
+  if (value.endsWith(".")) value = value.slice(0, -1);
+  if (value.length === 0 || value.length > 253) return null;
+  const labels = value.split(".");
+  return labels.every((label) => HOST_LABEL.test(label)) ? value : null;
+}
+
+/**
+ * The host the browser asked for. `X-Forwarded-Host` is believed only behind a proxy the
+ * operator has declared trusted (TRUST_PROXY); otherwise anyone could pick a tenant.
+ */
+export function hostnameFromRequest(request: Request, options: { trustProxy: boolean }) {
+  const forwarded = options.trustProxy ? request.headers.get("x-forwarded-host") : null;
+  const raw = forwarded?.split(",")[0] ?? request.headers.get("host") ?? new URL(request.url).host;
+  return normalizeHostname(raw);
+}
+
+export async function findHostBranding(db: Db, hostname: string): Promise<HostBranding | null> {
+  const row = await db
+    .selectFrom("hosts")
+    .innerJoin("businesses", "businesses.id", "hosts.business_id")
+    .select([
+      "hosts.hostname",
+      "businesses.id as businessId",
+      "businesses.theme",
+      "businesses.logo_directory as logoDirectory",
+      "businesses.name as businessName",
+      "businesses.label as businessLabel",
+      "businesses.country",
+      "businesses.currency",
+      "businesses.time_zone as timeZone",
+      "businesses.auth_provider as authProvider",
+    ])
+    .where("hosts.hostname", "=", hostname)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export type LegalDocument = "privacy_policy" | "terms_and_conditions";
+
+export async function getLegalDocument(db: Db, businessId: string, document: LegalDocument) {
+  const row = await db
+    .selectFrom("businesses")
+    .select(document)
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  return row ? (row[document] as string) : null;
+}

@@ -1,0 +1,37 @@
+import { data } from "@remix-run/node";
+import { getDb } from "./database.server";
+import { getEnv } from "./env.server";
+import { findHostBranding, hostnameFromRequest, type HostBranding } from "./host.server";
+import { logger } from "./logger.server";
+
+/** Why a page could not be served for this host; read by the shared error boundary. */
+export type ShellErrorReason = "unknown-host" | "unavailable";
+
+export function unknownHost() {
+  return data({ reason: "unknown-host" satisfies ShellErrorReason }, { status: 404 });
+}
+
+export function serviceUnavailable() {
+  return data(
+    { reason: "unavailable" satisfies ShellErrorReason },
+    { status: 503, headers: { "Retry-After": "30" } },
+  );
+}
+
+/**
+ * The business behind this request's host, or a thrown 404 (unknown host: never another
+ * business's brand) or 503 (database unreachable). Every page loader starts here.
+ */
+export async function requireHostBranding(request: Request): Promise<HostBranding> {
+  const hostname = hostnameFromRequest(request, { trustProxy: getEnv().TRUST_PROXY });
+  if (!hostname) throw unknownHost();
+  let branding: HostBranding | null;
+  try {
+    branding = await findHostBranding(await getDb(), hostname);
+  } catch (error) {
+    logger.error("host lookup failed", { hostname, error });
+    throw serviceUnavailable();
+  }
+  if (!branding) throw unknownHost();
+  return branding;
+}

@@ -1,0 +1,248 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../../app/services/db-schema.server";
+
+/**
+ * Demo data: two brands on two *.localhost hosts, each with a parent account and its
+ * children, a stand-alone account, and contacts who do and do not have portal access.
+ * Idempotent: a business whose host already exists is left alone.
+ */
+type DemoContact = {
+  email: string;
+  firstName: string;
+  lastName: string;
+  position: string;
+  verified: boolean;
+  permissions: string[];
+  accounts: string[]; // account numbers
+};
+
+type DemoAccount = { number: string; name: string; parent?: string; address: string; terms: number };
+
+type DemoBusiness = {
+  hostnames: string[];
+  name: string;
+  label: string;
+  country: "AU" | "NZ";
+  currency: string;
+  timeZone: string;
+  theme: DB["businesses"]["theme"]["__select__"];
+  logoDirectory: string;
+  supportEmail: string;
+  privacyPolicy: string;
+  terms: string;
+  configs: Record<string, string>;
+  uiSettings: Record<string, boolean>;
+  toggles: { name: string; enabled: boolean; configurationValue: unknown }[];
+  accounts: DemoAccount[];
+  contacts: DemoContact[];
+};
+
+export const DEMO_BUSINESSES: DemoBusiness[] = [
+  {
+    hostnames: ["acme.localhost"],
+    name: "Acme Plumbing Supplies",
+    label: "Acme Trade Accounts",
+    country: "AU",
+    currency: "AUD",
+    timeZone: "Australia/Sydney",
+    theme: "navy-blue",
+    logoDirectory: "/brands/acme",
+    supportEmail: "accounts@acme.example",
+    privacyPolicy: `# Privacy policy
+
+Acme Plumbing Supplies Pty Ltd collects the details you give us when you open a trade account, so that we can supply goods on credit and collect payment.
+
+## What we keep
+- Your name, email address and position in your business.
+- The accounts you may see, and the payments you make.
+- A token from our card gateway instead of your card number. We never store a card number or security code.
+
+## Who we share it with
+Only our card gateway and your bank, to process the payments you ask us to make.
+
+Questions? Write to accounts@acme.example.`,
+    terms: `# Terms and conditions
+
+These terms apply to every Acme trade account.
+
+## Payment
+Invoices are due within 30 days of issue. Card payments may carry a surcharge, always shown before you pay.
+
+## Disputes
+Tell us about a disputed invoice within 14 days of its issue date.`,
+    configs: { PaymentTermsDays: "30" },
+    uiSettings: { ChildAccountTicked: true },
+    toggles: [
+      { name: "Language", enabled: false, configurationValue: {} },
+      { name: "ProductFruit", enabled: false, configurationValue: { workspaceCode: "" } },
+    ],
+    accounts: [
+      { number: "ACME-1000", name: "Coastal Builders Group", address: "12 Wharf St, Sydney NSW 2000", terms: 30 },
+      { number: "ACME-1001", name: "Coastal Builders – Newcastle", parent: "ACME-1000", address: "4 Hunter St, Newcastle NSW 2300", terms: 30 },
+      { number: "ACME-1002", name: "Coastal Builders – Wollongong", parent: "ACME-1000", address: "88 Crown St, Wollongong NSW 2500", terms: 30 },
+      { number: "ACME-2000", name: "Hillside Renovations", address: "3 Ridge Rd, Katoomba NSW 2780", terms: 14 },
+    ],
+    contacts: [
+      { email: "olivia@coastal.example", firstName: "Olivia", lastName: "Nguyen", position: "Accounts Payable", verified: true, permissions: ["accessCustomerPortal"], accounts: ["ACME-1000", "ACME-2000"] },
+      { email: "sam@coastal.example", firstName: "Sam", lastName: "Taylor", position: "Site Manager", verified: true, permissions: [], accounts: ["ACME-1001"] },
+      { email: "new@coastal.example", firstName: "Noah", lastName: "Patel", position: "Bookkeeper", verified: false, permissions: ["accessCustomerPortal"], accounts: ["ACME-1000"] },
+    ],
+  },
+  {
+    hostnames: ["kiwi.localhost"],
+    name: "Kiwi Freight Co.",
+    label: "Kiwi Freight customer portal",
+    country: "NZ",
+    currency: "NZD",
+    timeZone: "Pacific/Auckland",
+    theme: "english-holly",
+    logoDirectory: "/brands/kiwi",
+    supportEmail: "billing@kiwifreight.example",
+    privacyPolicy: `# Privacy statement
+
+Kiwi Freight Co. Limited follows the New Zealand Privacy Act 2020.
+
+## What we collect
+We collect the contact and payment details needed to invoice your freight and take your payments.
+
+## Your rights
+You may ask to see or correct the personal information we hold about you by writing to billing@kiwifreight.example.`,
+    terms: `# Customer terms
+
+## Invoices
+Freight invoices are due on the 20th of the month after they are issued.
+
+## Payment methods
+Pay by card or by PayTo bank agreement. Card payments carry a 1.5% surcharge.`,
+    configs: { PaymentTermsDays: "20" },
+    uiSettings: { ChildAccountTicked: false },
+    toggles: [
+      { name: "Language", enabled: true, configurationValue: {} },
+      { name: "ProductFruit", enabled: false, configurationValue: { workspaceCode: "" } },
+    ],
+    accounts: [
+      { number: "KF-500", name: "Southern Orchards Ltd", address: "21 Orchard Rd, Hastings 4120", terms: 20 },
+      { number: "KF-501", name: "Southern Orchards – Packhouse", parent: "KF-500", address: "2 Packhouse Lane, Hastings 4120", terms: 20 },
+      { number: "KF-700", name: "Tasman Timber", address: "9 Quay St, Nelson 7010", terms: 20 },
+    ],
+    contacts: [
+      { email: "aroha@orchards.example", firstName: "Aroha", lastName: "Williams", position: "Finance Manager", verified: true, permissions: ["accessCustomerPortal"], accounts: ["KF-500"] },
+      { email: "liam@tasman.example", firstName: "Liam", lastName: "Brown", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["KF-700"] },
+    ],
+  },
+];
+
+/** Inserts the demo businesses that are not there yet; returns the hostnames it created. */
+export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: boolean } = {}) {
+  if (options.onlyIfEmpty) {
+    const existing = await db.selectFrom("businesses").select("id").limit(1).executeTakeFirst();
+    if (existing) return [];
+  }
+  const created: string[] = [];
+  for (const demo of DEMO_BUSINESSES) {
+    const known = await db.selectFrom("hosts").select("hostname").where("hostname", "in", demo.hostnames).executeTakeFirst();
+    if (known) continue;
+    await db.transaction().execute(async (tx) => {
+      const business = await tx
+        .insertInto("businesses")
+        .values({
+          name: demo.name,
+          label: demo.label,
+          country: demo.country,
+          currency: demo.currency,
+          time_zone: demo.timeZone,
+          theme: demo.theme,
+          logo_directory: demo.logoDirectory,
+          support_email: demo.supportEmail,
+          privacy_policy: demo.privacyPolicy,
+          terms_and_conditions: demo.terms,
+          auth0_domain: null,
+          auth0_client_id: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const businessId = business.id;
+      await tx
+        .insertInto("hosts")
+        .values(demo.hostnames.map((hostname) => ({ hostname, business_id: businessId })))
+        .execute();
+      const configs = Object.entries(demo.configs);
+      if (configs.length) {
+        await tx
+          .insertInto("business_configs")
+          .values(configs.map(([name, value]) => ({ business_id: businessId, name, value })))
+          .execute();
+      }
+      await tx
+        .insertInto("ui_settings")
+        .values(
+          Object.entries(demo.uiSettings).map(([item_name, is_visible]) => ({
+            business_id: businessId,
+            item_name,
+            is_visible,
+          })),
+        )
+        .execute();
+      await tx
+        .insertInto("feature_toggles")
+        .values(
+          demo.toggles.map((toggle) => ({
+            business_id: businessId,
+            account_id: null,
+            name: toggle.name,
+            enabled: toggle.enabled,
+            configuration_value: JSON.stringify(toggle.configurationValue),
+          })),
+        )
+        .execute();
+
+      const accountIds = new Map<string, string>();
+      // Parents first, so children can point at them.
+      const ordered = [...demo.accounts].sort((a, b) => Number(Boolean(a.parent)) - Number(Boolean(b.parent)));
+      for (const account of ordered) {
+        const row = await tx
+          .insertInto("accounts")
+          .values({
+            business_id: businessId,
+            number: account.number,
+            name: account.name,
+            address: account.address,
+            payment_terms_days: account.terms,
+            parent_account_id: account.parent ? (accountIds.get(account.parent) ?? null) : null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        accountIds.set(account.number, row.id);
+      }
+
+      for (const contact of demo.contacts) {
+        const row = await tx
+          .insertInto("contacts")
+          .values({
+            business_id: businessId,
+            email: contact.email,
+            first_name: contact.firstName,
+            last_name: contact.lastName,
+            position: contact.position,
+            verified_at: contact.verified ? new Date() : null,
+            permissions: contact.permissions,
+            password_hash: null,
+            external_subject: null,
+            disabled_at: null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        for (const number of contact.accounts) {
+          const accountId = accountIds.get(number);
+          if (!accountId) throw new Error(`Demo contact ${contact.email} names unknown account ${number}`);
+          await tx
+            .insertInto("account_contacts")
+            .values({ business_id: businessId, account_id: accountId, contact_id: row.id, role: "owner" })
+            .execute();
+        }
+      }
+    });
+    created.push(...demo.hostnames);
+  }
+  return created;
+}
