@@ -60,7 +60,8 @@ function getMoneyFormatter(locale: string, currency: string): MoneyFormatter {
  * `formatMoney(-1200)` → "-$12.00".
  *
  * "Cents" means the currency's minor unit as Intl reports it (1/100 for AUD,
- * NZD, USD; JPY has no minor unit so 1234 → "JPY 1,234" in en-AU).
+ * NZD, USD; JPY has no minor unit so 1234 → "JPY\u00a01,234" in en-AU —
+ * note Intl puts a no-break space after a currency code).
  * -0 is formatted as 0 (no "-$0.00").
  *
  * @throws RangeError if `cents` is not a safe integer, or if the locale or

@@ -26,7 +26,7 @@ export default function Heartbeat() {
     <>
       <h1>Portal status</h1>
       <p>
-        <strong>All systems working.</strong> The portal and its database answered at {time} on{date}.
+        <strong>All systems working.</strong> The portal and its database answered at {time} on {date}.
       </p>
     </>
   );

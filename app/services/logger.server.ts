@@ -10,7 +10,11 @@ const SENSITIVE_KEY =
   /pass(word)?|secret|token|authorization|cookie|card.?number|^pan$|cvn|cvv|cvc|security.?code|account.?number/i;
 
 export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object") return value;
+  // Past the depth limit the value is dropped, not passed through: returned raw it would
+  // skip redaction of the keys below it, and a circular structure would make
+  // JSON.stringify (and so the log call) throw.
+  if (depth > 6) return "[truncated]";
   if (value instanceof Error) {
     return { name: value.name, message: value.message, stack: value.stack };
   }
