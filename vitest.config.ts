@@ -10,6 +10,15 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
     environment: "node",
+    globalSetup: ["tests/support/global-setup.ts"],
+    // The portal reads its configuration from process.env: keep tests off ./data.
+    env: {
+      NODE_ENV: "test",
+      DATA_DIR: ".tmp/vitest/data",
+      SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
+      LOG_LEVEL: "silent",
+      SEED_DEMO_DATA: "false",
+    },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // PGlite instances are large (hundreds of MB each); two workers fit two cores.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { getDatabaseHandle } from "~/services/database.server";
@@ -74,6 +74,8 @@ export default function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (client went away) are not errors of ours.
   if (request.signal.aborted) return;
+  // 4xx answers (unknown route, wrong method) are the client's mistake, not a fault.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logger.error("unhandled error", {
     error,
     method: request.method,

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getDb } from "~/services/database.server";
 import { findHostBranding, normalizeHostname, toBootstrap } from "~/services/host.server";
-import { apiError, apiJson } from "~/services/http.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
 import { logger } from "~/services/logger.server";
 
 /**
@@ -27,4 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   if (!branding) return apiError(404, "No portal is set up for this hostname");
   return apiJson(toBootstrap(branding), { headers: { "Cache-Control": "public, max-age=60" } });
+}
+
+export function action() {
+  return methodNotAllowed(["GET"]);
 }

@@ -1,5 +1,5 @@
 import { checkHealth } from "~/services/heartbeat.server";
-import { apiJson } from "~/services/http.server";
+import { apiJson, methodNotAllowed } from "~/services/http.server";
 
 /** GET /api/host/heartbeat (spec §7): 200 when the database answers, 503 when it does not. */
 export async function loader() {
@@ -8,4 +8,8 @@ export async function loader() {
     { status: health.ok ? "ok" : "unavailable", database: health.database, checkedAt: health.checkedAt },
     { status: health.ok ? 200 : 503, headers: health.ok ? {} : { "Retry-After": "30" } },
   );
+}
+
+export function action() {
+  return methodNotAllowed(["GET"]);
 }

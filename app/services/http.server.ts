@@ -17,3 +17,8 @@ export function apiJson(body: unknown, init: { status?: number; headers?: Record
 export function apiError(status: number, message: string, headers?: Record<string, string>) {
   return apiJson({ status, message }, { status, headers });
 }
+
+/** The answer for a method a JSON route does not take: 405, JSON, with `Allow`. */
+export function methodNotAllowed(allowed: string[]) {
+  return apiError(405, `Method not allowed: use ${allowed.join(" or ")}`, { Allow: allowed.join(", ") });
+}

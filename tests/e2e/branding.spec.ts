@@ -6,7 +6,7 @@ const BRANDS = [
 ];
 
 test.describe("host branding", () => {
-  test("two demo hosts show two themes, titles, favicons and logos", async ({ page, request }) => {
+  test("two demo hosts show two themes, titles, favicons and logos", async ({ page, hostRequest }) => {
     const seen: { themeClass: string; bannerColour: string }[] = [];
     for (const brand of BRANDS) {
       const response = await page.goto(`${brand.origin}/`);
@@ -21,7 +21,7 @@ test.describe("host branding", () => {
 
       // The brand's files are really there and are images.
       for (const file of ["favicon.svg", "logo.svg"]) {
-        const asset = await request.get(`${brand.origin}${brand.logoDirectory}/${file}`);
+        const asset = await hostRequest.get(`${brand.origin}${brand.logoDirectory}/${file}`);
         expect(asset.status()).toBe(200);
         expect(asset.headers()["content-type"]).toContain("image/svg+xml");
       }
@@ -38,8 +38,8 @@ test.describe("host branding", () => {
     expect(seen[0]!.bannerColour).not.toBe(seen[1]!.bannerColour);
   });
 
-  test("the branding is in the server's HTML, before any script runs", async ({ request }) => {
-    const html = await (await request.get(`${KIWI}/`)).text();
+  test("the branding is in the server's HTML, before any script runs", async ({ hostRequest }) => {
+    const html = await (await hostRequest.get(`${KIWI}/`)).text();
     expect(html).toContain("<title>Kiwi Freight Co.</title>");
     expect(html).toContain('href="/brands/kiwi/favicon.svg"');
     expect(html).toMatch(/<html lang="en-AU" class="[^"]+"/);

@@ -70,29 +70,29 @@ test.describe("app shell", () => {
 });
 
 test.describe("JSON API over HTTP", () => {
-  test("bootstrap answers with the five fields, and clear errors for bad input", async ({ request }) => {
-    const ok = await request.get(`${ACME}/api/host/bootstrap?hostname=kiwi.localhost`);
+  test("bootstrap answers with the five fields, and clear errors for bad input", async ({ hostRequest }) => {
+    const ok = await hostRequest.get(`${ACME}/api/host/bootstrap?hostname=kiwi.localhost`);
     expect(ok.status()).toBe(200);
     const body = await ok.json();
     expect(Object.keys(body).sort()).toEqual(["businessId", "businessLabel", "businessName", "logoDirectory", "theme"]);
     expect(body).toMatchObject({ theme: "english-holly", businessName: "Kiwi Freight Co.", logoDirectory: "/brands/kiwi" });
 
-    const missing = await request.get(`${ACME}/api/host/bootstrap`);
+    const missing = await hostRequest.get(`${ACME}/api/host/bootstrap`);
     expect(missing.status()).toBe(400);
     expect((await missing.json()).message).toMatch(/Missing hostname/);
 
-    const unknown = await request.get(`${ACME}/api/host/bootstrap?hostname=nowhere.localhost`);
+    const unknown = await hostRequest.get(`${ACME}/api/host/bootstrap?hostname=nowhere.localhost`);
     expect(unknown.status()).toBe(404);
 
-    const hostile = await request.get(`${ACME}/api/host/bootstrap?hostname=${encodeURIComponent("x' OR 1=1 --")}`);
+    const hostile = await hostRequest.get(`${ACME}/api/host/bootstrap?hostname=${encodeURIComponent("x' OR 1=1 --")}`);
     expect(hostile.status()).toBe(400);
 
-    const post = await request.post(`${ACME}/api/host/bootstrap?hostname=acme.localhost`);
+    const post = await hostRequest.post(`${ACME}/api/host/bootstrap?hostname=acme.localhost`);
     expect(post.status()).toBe(405);
   });
 
-  test("heartbeat answers 200 with the database up", async ({ request }) => {
-    const response = await request.get(`${ACME}/api/host/heartbeat`);
+  test("heartbeat answers 200 with the database up", async ({ hostRequest }) => {
+    const response = await hostRequest.get(`${ACME}/api/host/heartbeat`);
     expect(response.status()).toBe(200);
     expect(await response.json()).toMatchObject({ status: "ok", database: "up" });
     expect(response.headers()["cache-control"]).toBe("no-store");
