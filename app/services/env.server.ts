@@ -41,6 +41,45 @@ export const EnvSchema = z.object({
     })
     .default("info"),
   SEED_DEMO_DATA: booleanString.default("true"),
+  /** Outgoing mail server, e.g. smtp://127.0.0.1:2525. Unset: mail is written to DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine(
+      (value) => value === undefined || /^smtps?:\/\/[^\s]+$/.test(value),
+      "must be an smtp:// or smtps:// URL (leave it unset to write mail to DATA_DIR/outbox)",
+    ),
+  /** The sender address of the portal's mail; the business name is used as the display name. */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine(
+      (value) => value === undefined || /^[^\s@<>]+@[^\s@<>]+$/.test(value),
+      "must be a plain email address such as no-reply@portal.example",
+    ),
+  /**
+   * Auth0 client secrets, as a JSON object from client id to secret. Client ids and
+   * domains are per business in the database; secrets never are.
+   */
+  AUTH0_CLIENT_SECRETS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return {} as Record<string, string>;
+      try {
+        const parsed: unknown = JSON.parse(value);
+        const record = z.record(z.string().min(1)).parse(parsed);
+        return record;
+      } catch {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a JSON object such as {"clientId":"secret"}' });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SESSION_SECRET: string; DATA_DIR: string };

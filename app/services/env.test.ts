@@ -17,6 +17,21 @@ function configurationError(fn: () => unknown): ConfigurationError {
   throw new Error("expected a ConfigurationError, but nothing was thrown");
 }
 
+describe("parseEnv: mail and Auth0 variables", () => {
+  it.each([
+    ["SMTP_URL", "http://mail.example"],
+    ["SMTP_URL", "smtp:// spaced"],
+    ["MAIL_FROM", "not an address"],
+    ["MAIL_FROM", "Portal <no-reply@portal.example>"],
+    ["AUTH0_CLIENT_SECRETS", "not json"],
+    ["AUTH0_CLIENT_SECRETS", '["a"]'],
+    ["AUTH0_CLIENT_SECRETS", '{"abc":""}'],
+  ])("%s=%j stops start-up naming the variable", (name, value) => {
+    const error = configurationError(() => parseEnv({ [name]: value }));
+    expect(error.problems.join("\n")).toContain(name);
+  });
+});
+
 describe("parseEnv", () => {
   it("gives defaults for an empty environment", () => {
     const env = parseEnv({});
@@ -27,6 +42,7 @@ describe("parseEnv", () => {
       LOG_LEVEL: "info",
       SEED_DEMO_DATA: true,
       DATABASE_URL: undefined,
+      AUTH0_CLIENT_SECRETS: {},
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SESSION_SECRET).toBeUndefined();
@@ -47,6 +63,9 @@ describe("parseEnv", () => {
       TRUST_PROXY: "true",
       LOG_LEVEL: "debug",
       SEED_DEMO_DATA: "false",
+      SMTP_URL: "smtp://127.0.0.1:2525",
+      MAIL_FROM: "no-reply@portal.example",
+      AUTH0_CLIENT_SECRETS: '{"abc":"shh"}',
     });
     expect(env).toEqual({
       NODE_ENV: "development",
@@ -56,6 +75,9 @@ describe("parseEnv", () => {
       TRUST_PROXY: true,
       LOG_LEVEL: "debug",
       SEED_DEMO_DATA: false,
+      SMTP_URL: "smtp://127.0.0.1:2525",
+      MAIL_FROM: "no-reply@portal.example",
+      AUTH0_CLIENT_SECRETS: { abc: "shh" },
     });
   });
 

@@ -5,7 +5,12 @@ type Captured = { line: string; level: string };
 
 function capture(level?: "debug" | "info" | "warn" | "error" | "silent") {
   const lines: Captured[] = [];
+  // Without a level the logger reads LOG_LEVEL (the test run sets it to silent): these
+  // cases are about the logger's own default, so read it with LOG_LEVEL unset.
+  const saved = process.env.LOG_LEVEL;
+  delete process.env.LOG_LEVEL;
   const logger = createLogger({ level, sink: (line, lineLevel) => lines.push({ line, level: lineLevel }) });
+  if (saved !== undefined) process.env.LOG_LEVEL = saved;
   const entries = () => lines.map(({ line }) => JSON.parse(line) as Record<string, unknown>);
   return { logger, lines, entries };
 }
