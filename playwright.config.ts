@@ -1,14 +1,29 @@
 import { defineConfig } from "@playwright/test";
+import { ensureStandinCertificate } from "./tests/support/oidc-standin";
+import { HARBOUR_CLIENT } from "./tests/support/oidc-standin-demo";
 
 /**
  * End-to-end journeys in Debian's Chromium (browser downloads are impossible here),
  * each run twice: with JavaScript and with JavaScript disabled.
- * The built app is served by remix-serve on a fresh embedded database seeded with the
- * demo hosts; *.localhost names resolve to loopback inside Chromium.
+ *
+ * Three servers start first: a real SMTP server that catches the portal's mail (with a
+ * small HTTP API the tests read it from), a stand-in OpenID provider playing Auth0 over
+ * HTTPS, and the built portal (remix-serve) on a fresh embedded database seeded with the
+ * demo hosts and the tests' own contacts. *.localhost names resolve to loopback inside
+ * Chromium.
  */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4310);
+const OIDC_PORT = E2E_PORT + 1;
+const SMTP_PORT = E2E_PORT + 15;
+const MAILBOX_PORT = E2E_PORT + 16;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const dataDir = `.tmp/e2e-data-${E2E_PORT}`;
+const certDir = ".tmp/oidc";
+// The portal trusts the stand-in's self-signed certificate through NODE_EXTRA_CA_CERTS,
+// so it must exist before the portal starts.
+const { certPath } = ensureStandinCertificate(certDir);
+
+const env = process.env as Record<string, string>;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -17,10 +32,12 @@ export default defineConfig({
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
-  timeout: 30_000,
+  timeout: 45_000,
   expect: { timeout: 7_000 },
   use: {
     browserName: "chromium",
+    // The stand-in identity provider's certificate is self-signed.
+    ignoreHTTPSErrors: true,
     launchOptions: {
       executablePath: CHROMIUM,
       args: [
@@ -39,21 +56,47 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: `rm -rf ${dataDir} && exec node node_modules/@remix-run/serve/dist/cli.js ./build/index.js`,
-    url: `http://127.0.0.1:${E2E_PORT}/api/host/heartbeat`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      ...(process.env as Record<string, string>),
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(E2E_PORT),
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      LOG_LEVEL: "warn",
+  webServer: [
+    {
+      command: "node --import tsx tests/support/smtp-catcher-cli.ts",
+      url: `http://127.0.0.1:${MAILBOX_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...env, SMTP_CATCHER_PORT: String(SMTP_PORT), SMTP_CATCHER_HTTP_PORT: String(MAILBOX_PORT) },
     },
-  },
+    {
+      command: "node --import tsx tests/support/oidc-standin-cli.ts",
+      url: `https://127.0.0.1:${OIDC_PORT}/health`,
+      ignoreHTTPSErrors: true,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...env, OIDC_PORT: String(OIDC_PORT), OIDC_CERT_DIR: certDir },
+    },
+    {
+      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node node_modules/@remix-run/serve/dist/cli.js ./build/index.js`,
+      url: `http://127.0.0.1:${E2E_PORT}/api/host/heartbeat`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        ...env,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(E2E_PORT),
+        DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        LOG_LEVEL: "warn",
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        MAIL_FROM: "no-reply@portal.test",
+        DEMO_AUTH0_DOMAIN: `127.0.0.1:${OIDC_PORT}`,
+        AUTH0_CLIENT_SECRETS: JSON.stringify({ [HARBOUR_CLIENT.clientId]: HARBOUR_CLIENT.clientSecret }),
+        NODE_EXTRA_CA_CERTS: certPath,
+      },
+    },
+  ],
 });

@@ -17,7 +17,8 @@ import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useNonce } from "~/components/nonce";
 import { ProgressBar } from "~/components/ProgressBar";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { requireHostBranding } from "~/services/tenant.server";
+import { SessionSync } from "~/components/SessionSync";
+import { getPageContext } from "~/services/auth.server";
 import { neutralDocument } from "~/styles/global.css";
 import { themeClass } from "~/themes/themes.css";
 
@@ -28,8 +29,9 @@ export const links: LinksFunction = () => (cssBundleHref ? [{ rel: "stylesheet",
  * already branded (theme class, title, favicon, logo) with no script at all.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const branding = await requireHostBranding(request);
+  const { branding, session } = await getPageContext(request);
   const origin = new URL(request.url).origin;
+  const contact = session?.contact;
   return {
     brand: {
       businessName: branding.businessName,
@@ -37,6 +39,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       logoDirectory: branding.logoDirectory,
       theme: branding.theme,
     },
+    user: contact
+      ? {
+          name: `${contact.firstName} ${contact.lastName}`.trim(),
+          email: contact.email,
+          hasPassword: session.authMethod === "credentials",
+        }
+      : null,
     // Where 'Go back' leads without JavaScript: the previous page, if it was ours.
     backHref: safeSameOriginPath(request.headers.get("referer"), origin, "/"),
   };
@@ -71,7 +80,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { brand } = useLoaderData<typeof loader>();
+  const { brand, user } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
   // loading state while it is pending. Other navigations get the slim progress bar.
@@ -80,7 +89,8 @@ export default function App() {
     <>
       <ProgressBar />
       {startingUp ? <FullPageLoading /> : null}
-      <AppShell brand={brand}>
+      <SessionSync signedIn={user !== null} />
+      <AppShell brand={brand} user={user}>
         <Outlet />
       </AppShell>
     </>
@@ -101,7 +111,7 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <AppShell brand={data.brand}>
+    <AppShell brand={data.brand} user={data.user}>
       <GeneralErrorBoundary backHref={data.backHref} />
     </AppShell>
   );

@@ -51,10 +51,10 @@ function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; clo
       .select(["hosts.hostname", "businesses.theme", "businesses.name", "businesses.logo_directory"])
       .orderBy("hosts.hostname")
       .execute();
-    expect(brands.map((b) => b.hostname)).toEqual(["acme.localhost", "kiwi.localhost"]);
-    expect(new Set(brands.map((b) => b.theme)).size).toBe(2);
-    expect(new Set(brands.map((b) => b.name)).size).toBe(2);
-    expect(new Set(brands.map((b) => b.logo_directory)).size).toBe(2);
+    expect(brands.map((b) => b.hostname)).toEqual(["acme.localhost", "harbour.localhost", "kiwi.localhost"]);
+    expect(new Set(brands.map((b) => b.theme)).size).toBe(3);
+    expect(new Set(brands.map((b) => b.name)).size).toBe(3);
+    expect(new Set(brands.map((b) => b.logo_directory)).size).toBe(3);
 
     // Every child account's parent belongs to the same business.
     const children = await handle.db

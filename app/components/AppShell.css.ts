@@ -105,3 +105,33 @@ export const footerLink = style({
 });
 
 export const copyright = style({ margin: 0, padding: "0.35rem 0" });
+
+export const userNav = style({
+  marginLeft: "auto",
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  justifyContent: "flex-end",
+  gap: "0.25rem 1rem",
+  fontSize: "0.9375rem",
+});
+
+export const userName = style({ fontWeight: 600 });
+
+export const headerAction = style({
+  display: "inline-flex",
+  alignItems: "center",
+  minHeight: 44,
+  padding: "0 0.25rem",
+  border: 0,
+  background: "transparent",
+  color: vars.color.bannerText,
+  font: "inherit",
+  textDecoration: "underline",
+  textUnderlineOffset: "0.15em",
+  cursor: "pointer",
+  selectors: {
+    "&:hover": { color: vars.color.bannerText, textDecorationThickness: 2 },
+    "&:focus-visible": { outlineColor: vars.color.bannerText },
+  },
+});

@@ -1,4 +1,5 @@
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { announceSignOut } from "./SessionSync";
 import type { ReactNode } from "react";
 import * as styles from "./AppShell.css";
 
@@ -12,7 +13,9 @@ export type ShellBrand = {
  * The branded frame of every page: skip link, header (logo and business name), the main
  * landmark that the skip link and route changes move focus to, and the footer.
  */
-export function AppShell({ brand, children }: { brand: ShellBrand; children: ReactNode }) {
+export type ShellUser = { name: string; email: string; hasPassword: boolean };
+
+export function AppShell({ brand, user, children }: { brand: ShellBrand; user?: ShellUser | null; children: ReactNode }) {
   return (
     <>
       <a className={styles.skipLink} href="#main">
@@ -28,6 +31,23 @@ export function AppShell({ brand, children }: { brand: ShellBrand; children: Rea
               {brand.businessLabel ? <span className={styles.businessLabel}>{brand.businessLabel}</span> : null}
             </span>
           </Link>
+          {user ? (
+            <nav aria-label="Your login" className={styles.userNav}>
+              <span>
+                Signed in as <span className={styles.userName}>{user.name || user.email}</span>
+              </span>
+              {user.hasPassword ? (
+                <Link className={styles.headerAction} to="/auth/password">
+                  Change password
+                </Link>
+              ) : null}
+              <Form method="post" action="/auth/signout" onSubmit={announceSignOut}>
+                <button type="submit" className={styles.headerAction}>
+                  Sign out
+                </button>
+              </Form>
+            </nav>
+          ) : null}
         </div>
       </header>
       <main id="main" tabIndex={-1} className={styles.main}>

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { button, secondaryButton } from "./Button.css";
+import { AccountsNotFound } from "./AccountsNotFound";
 import { StatusScreen } from "./StatusScreen";
 
 export const PAGE_NOT_FOUND_TEXT =
@@ -25,8 +26,16 @@ export function useErrorStatus(): { status: number; reason?: string } {
 export function GeneralErrorBoundary({ backHref = "/" }: { backHref?: string }) {
   const { status, reason } = useErrorStatus();
   if (status === 404 && reason === "unknown-host") return <UnknownHost />;
+  if (status === 404 && reason === "no-accounts") return <AccountsNotFound />;
   if (status === 404 || status === 403) return <PageNotFound backHref={backHref} />;
   if (status === 503) return <Unavailable />;
+  if (status === 429) {
+    return (
+      <StatusScreen eyebrow="Error 429" title="Too many attempts" actions={<HomeLink />}>
+        <p>Please wait 15 minutes and try again. Nothing was changed.</p>
+      </StatusScreen>
+    );
+  }
   if (status === 400 || status === 405 || status === 413 || status === 422) {
     return (
       <StatusScreen eyebrow={`Error ${status}`} title="We couldn't use that request" actions={<HomeLink />}>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { requireSameOrigin } from "~/services/request-context.server";
 import { requireHostBranding } from "~/services/tenant.server";
 
 /**
@@ -12,6 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: LoaderFunctionArgs) {
+  requireSameOrigin(request);
   await requireHostBranding(request);
   throw data({ reason: "no-route" }, { status: 404 });
 }

@@ -1,37 +1,39 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { getDb } from "~/services/database.server";
-import { requireHostBranding } from "~/services/tenant.server";
+import { listContactAccounts, noAccounts } from "~/services/accounts.server";
+import { requirePageAccess } from "~/services/auth.server";
 
+/**
+ * Home: the signed-in contact's start-up (spec §4 steps 3–5): their accounts, or the
+ * 'Accounts not found' screen. Needs a session and portal access like every route that
+ * is not on the public or customer-style lists.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const branding = await requireHostBranding(request);
-  const db = await getDb();
-  const business = await db
-    .selectFrom("businesses")
-    .select(["support_email as supportEmail"])
-    .where("id", "=", branding.businessId)
-    .executeTakeFirst();
+  const { branding, session } = await requirePageAccess(request);
+  const contact = session!.contact;
+  const accounts = await listContactAccounts(branding.businessId, contact.id);
+  if (accounts.length === 0) throw noAccounts();
   return {
     businessName: branding.businessName,
-    businessLabel: branding.businessLabel,
-    supportEmail: business?.supportEmail ?? null,
+    firstName: contact.firstName,
+    accounts: accounts.map(({ number, name, parentAccountId }) => ({ number, name, isChild: parentAccountId !== null })),
   };
 }
 
 export default function Home() {
-  const { businessName, businessLabel, supportEmail } = useLoaderData<typeof loader>();
+  const { businessName, firstName, accounts } = useLoaderData<typeof loader>();
   return (
     <>
-      <h1>{businessLabel || `${businessName} customer portal`}</h1>
-      <p>
-        See your accounts, statements and invoices from {businessName}, keep your cards and bank accounts, and pay
-        by card or PayTo — on any device, with or without JavaScript.
-      </p>
-      {supportEmail ? (
-        <p>
-          Questions about your account? Write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
-        </p>
-      ) : null}
+      <h1>{firstName ? `Welcome, ${firstName}` : "Welcome"}</h1>
+      <p>These are the {businessName} accounts joined to your login.</p>
+      <h2>Your accounts</h2>
+      <ul>
+        {accounts.map((account) => (
+          <li key={account.number}>
+            {account.name} <span>({account.number}{account.isChild ? ", a branch account" : ""})</span>
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

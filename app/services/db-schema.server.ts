@@ -20,13 +20,13 @@ export interface BusinessesTable {
   privacy_policy: Generated<string>;
   terms_and_conditions: Generated<string>;
   support_email: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface HostsTable {
   hostname: string;
   business_id: string;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface BusinessConfigsTable {
@@ -49,7 +49,7 @@ export interface AccountsTable {
   name: string;
   address: Generated<string>;
   payment_terms_days: Generated<number>;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface FeatureTogglesTable {
@@ -73,7 +73,7 @@ export interface ContactsTable {
   external_subject: string | null;
   permissions: Generated<string[]>;
   disabled_at: Timestamp | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 export interface AccountContactsTable {
@@ -81,12 +81,59 @@ export interface AccountContactsTable {
   account_id: string;
   contact_id: string;
   role: Generated<"owner" | "contact" | "billing">;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  business_id: string;
+  contact_id: string;
+  auth_method: "credentials" | "auth0";
+  log_token: string;
+  data: ColumnType<SessionData, string | undefined, string>;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  user_agent: Generated<string>;
+}
+
+/** What a session remembers besides who is signed in (spec §3, §4). */
+export type SessionData = {
+  selectedAccount?: string;
+  invoicePagination?: Record<string, unknown>;
+  language?: string;
+};
+
+export interface AuthTokensTable {
+  token_hash: string;
+  business_id: string;
+  contact_id: string;
+  purpose: "password-reset" | "email-verify";
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface RateLimitsTable {
+  business_id: string;
+  key: string;
+  window_start: Timestamp;
+  count: Generated<number>;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  business_id: string;
+  contact_id: string | null;
+  action: string;
+  at: Timestamp;
+  client_ip: string | null;
+  details: ColumnType<unknown, string | undefined, string>;
 }
 
 export interface SchemaMigrationsTable {
   name: string;
-  applied_at: Generated<Timestamp>;
+  applied_at: Timestamp;
 }
 
 export interface DB {
@@ -98,5 +145,9 @@ export interface DB {
   feature_toggles: FeatureTogglesTable;
   contacts: ContactsTable;
   account_contacts: AccountContactsTable;
+  sessions: SessionsTable;
+  auth_tokens: AuthTokensTable;
+  rate_limits: RateLimitsTable;
+  audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
 }

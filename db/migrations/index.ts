@@ -5,7 +5,8 @@
  * Append new migrations; never edit one that has been released.
  */
 import * as m0001 from "./0001-tenancy";
+import * as m0002 from "./0002-auth";
 
 export type Migration = { name: string; up: string };
 
-export const migrations: Migration[] = [m0001];
+export const migrations: Migration[] = [m0001, m0002];

@@ -1,5 +1,9 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/db-schema.server";
+import { hashPassword } from "../../app/services/password.server";
+
+/** Every demo contact who signs in with a password uses this one (README). */
+export const DEMO_PASSWORD = "Portal!2026";
 
 /**
  * Demo data: two brands on two *.localhost hosts, each with a parent account and its
@@ -14,11 +18,15 @@ type DemoContact = {
   verified: boolean;
   permissions: string[];
   accounts: string[]; // account numbers
+  /** Signs in only through the business's identity provider. */
+  passwordless?: boolean;
 };
 
 type DemoAccount = { number: string; name: string; parent?: string; address: string; terms: number };
 
 type DemoBusiness = {
+  authProvider?: "credentials" | "auth0";
+  auth0?: { domain: string; clientId: string };
   hostnames: string[];
   name: string;
   label: string;
@@ -130,6 +138,37 @@ Pay by card or by PayTo bank agreement. Card payments carry a 1.5% surcharge.`,
       { email: "liam@tasman.example", firstName: "Liam", lastName: "Brown", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["KF-700"] },
     ],
   },
+  {
+    // Signs in through Auth0. Locally, the stand-in provider (npm run idp:standin) plays Auth0.
+    hostnames: ["harbour.localhost"],
+    name: "Harbour Energy",
+    label: "Harbour Energy billing",
+    country: "AU",
+    currency: "AUD",
+    timeZone: "Australia/Brisbane",
+    theme: "electric-violet",
+    logoDirectory: "/brands/harbour",
+    supportEmail: "billing@harbour.example",
+    authProvider: "auth0",
+    auth0: { domain: process.env.DEMO_AUTH0_DOMAIN ?? "127.0.0.1:4311", clientId: "harbour-portal" },
+    privacyPolicy: `# Privacy policy
+
+Harbour Energy Pty Ltd uses your sign-in provider's account to identify you, and keeps only your name, email address and the accounts you may see.`,
+    terms: `# Terms of service
+
+Energy bills are due 14 days after they are issued.`,
+    configs: { PaymentTermsDays: "14" },
+    uiSettings: { ChildAccountTicked: true },
+    toggles: [
+      { name: "Language", enabled: false, configurationValue: {} },
+      { name: "ProductFruit", enabled: false, configurationValue: { workspaceCode: "" } },
+    ],
+    accounts: [{ number: "HE-9000", name: "Bayside Cafe", address: "1 Esplanade, Manly QLD 4179", terms: 14 }],
+    contacts: [
+      { email: "mia@harbour.example", firstName: "Mia", lastName: "Chen", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["HE-9000"], passwordless: true },
+      { email: "tamper@harbour.example", firstName: "Tam", lastName: "Per", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["HE-9000"], passwordless: true },
+    ],
+  },
 ];
 
 /** Inserts the demo businesses that are not there yet; returns the hostnames it created. */
@@ -139,6 +178,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
     if (existing) return [];
   }
   const created: string[] = [];
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const demo of DEMO_BUSINESSES) {
     const known = await db.selectFrom("hosts").select("hostname").where("hostname", "in", demo.hostnames).executeTakeFirst();
     if (known) continue;
@@ -156,8 +196,9 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
           support_email: demo.supportEmail,
           privacy_policy: demo.privacyPolicy,
           terms_and_conditions: demo.terms,
-          auth0_domain: null,
-          auth0_client_id: null,
+          auth_provider: demo.authProvider ?? "credentials",
+          auth0_domain: demo.auth0?.domain ?? null,
+          auth0_client_id: demo.auth0?.clientId ?? null,
         })
         .returning("id")
         .executeTakeFirstOrThrow();
@@ -226,7 +267,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
             position: contact.position,
             verified_at: contact.verified ? new Date() : null,
             permissions: contact.permissions,
-            password_hash: null,
+            password_hash: contact.passwordless ? null : passwordHash,
             external_subject: null,
             disabled_at: null,
           })

@@ -5,6 +5,9 @@ export const PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ACME = `http://acme.localhost:${PORT}`;
 export const KIWI = `http://kiwi.localhost:${PORT}`;
 export const UNKNOWN = `http://nowhere.localhost:${PORT}`;
+export const HARBOUR = `http://harbour.localhost:${PORT}`;
+/** The SMTP catcher's query API (started by playwright.config.ts). */
+export const MAILBOX = `http://127.0.0.1:${Number(process.env.E2E_MAILBOX_PORT ?? PORT + 16)}`;
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 

@@ -1,0 +1,45 @@
+import { style } from "@vanilla-extract/css";
+import { vars } from "~/themes/contract.css";
+
+export const form = style({ display: "grid", gap: "1rem", maxWidth: "26rem", margin: "0 0 1.5rem" });
+
+export const field = style({ display: "grid", gap: "0.3rem" });
+
+export const label = style({ fontWeight: 600 });
+
+export const hint = style({ color: vars.surface.mutedText, fontSize: "0.9rem", margin: 0 });
+
+export const input = style({
+  font: "inherit",
+  minHeight: 44,
+  padding: "0.5rem 0.7rem",
+  border: `2px solid ${vars.surface.mutedText}`,
+  borderRadius: 6,
+  background: vars.surface.page,
+  color: vars.surface.text,
+  selectors: {
+    '&[aria-invalid="true"]': { borderColor: "#b42318" },
+  },
+});
+
+export const error = style({ color: "#b42318", fontWeight: 600, margin: 0, fontSize: "0.95rem" });
+
+export const alert = style({
+  padding: "0.75rem 1rem",
+  borderRadius: 6,
+  border: "2px solid #b42318",
+  background: "#fef3f2",
+  color: "#7a271a",
+  margin: "0 0 1rem",
+});
+
+export const notice = style({
+  padding: "0.75rem 1rem",
+  borderRadius: 6,
+  border: `2px solid ${vars.color.primary}`,
+  background: vars.surface.surface,
+  color: vars.surface.text,
+  margin: "0 0 1rem",
+});
+
+export const inlineForm = style({ display: "inline" });

@@ -1,0 +1,53 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { OAuth2RequestError } from "remix-auth-auth0";
+import { safeSameOriginPath } from "~/lib/safe-redirect";
+import { audit } from "~/services/audit.server";
+import { auth0StrategyFor, callbackCookie, getPageContext, SignInError } from "~/services/auth.server";
+import { logger } from "~/services/logger.server";
+import { clientAddress, requestOrigin } from "~/services/request-context.server";
+import { createSession } from "~/services/session.server";
+
+/**
+ * The provider sends the user back here (spec §2: the callback under the auth base).
+ * The strategy checks state against the 900 s cookie, trades the code (with the PKCE
+ * verifier) for tokens, and our verify step checks the id token before any session.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding } = await getPageContext(request);
+  const strategy = auth0StrategyFor(branding, request);
+  if (!strategy) throw redirect("/error?error=Configuration");
+  const target = safeSameOriginPath(
+    await callbackCookie(request).parse(request.headers.get("cookie")),
+    requestOrigin(request),
+    "/",
+  );
+  const clearCallback = await callbackCookie(request).serialize("", { maxAge: 0 });
+  const clearState = `portal_auth0=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`;
+  const failed = (code: string) => {
+    const headers = new Headers();
+    headers.append("Set-Cookie", clearCallback);
+    headers.append("Set-Cookie", clearState);
+    return redirect(`/auth/signin?${new URLSearchParams({ error: code, callbackUrl: target })}`, { headers });
+  };
+  try {
+    const contact = await strategy.authenticate(request);
+    const headers = new Headers();
+    headers.append(
+      "Set-Cookie",
+      await createSession(request, { businessId: branding.businessId, contactId: contact.id, authMethod: "auth0" }),
+    );
+    headers.append("Set-Cookie", clearCallback);
+    headers.append("Set-Cookie", clearState);
+    await audit({ businessId: branding.businessId, contactId: contact.id, action: "signed in", clientIp: clientAddress(request), details: { via: "auth0" } });
+    return redirect(contact.verified ? target : "/auth/verify", { headers });
+  } catch (error) {
+    if (error instanceof SignInError) return failed(error.code);
+    if (error instanceof OAuth2RequestError) {
+      // The user cancelled at the provider, or the provider refused.
+      return failed(error.code === "access_denied" ? "AccessDenied" : "OAuthCallback");
+    }
+    logger.warn("auth0 callback failed", { error: error instanceof Error ? error.message : String(error) });
+    return failed("OAuthCallback");
+  }
+}

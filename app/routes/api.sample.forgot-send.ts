@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { EmailSchema, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { getPageContext } from "~/services/auth.server";
+import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
+import { requestPasswordReset } from "~/services/password-flows.server";
+import { requireSameOrigin } from "~/services/request-context.server";
+
+/** POST /api/sample/forgot-send {email} (spec §7): the same answer whether or not the email exists. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  requireSameOrigin(request);
+  const { branding } = await getPageContext(request);
+  const body = await readApiBody(request);
+  const email = EmailSchema.safeParse(body.email);
+  if (!email.success) return apiError(400, email.error.issues[0]?.message ?? "Enter your email address.");
+  const result = await requestPasswordReset(branding, email.data, request);
+  if (!result.ok) return apiError(result.status, result.message);
+  return apiJson({ ok: true, message: RESET_SENT_MESSAGE });
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}

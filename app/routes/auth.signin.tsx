@@ -1,0 +1,128 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { button } from "~/components/Button.css";
+import { Field, FormMessage, formStyles } from "~/components/Form";
+import { SIGN_IN_NOTICES, signInErrorMessage } from "~/lib/auth-errors";
+import { safeSameOriginPath } from "~/lib/safe-redirect";
+import { audit } from "~/services/audit.server";
+import { auth0StrategyFor, authenticatorFor, getPageContext, SignInError } from "~/services/auth.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/request-context.server";
+import { createSession } from "~/services/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session } = await getPageContext(request);
+  const url = new URL(request.url);
+  const callbackUrl = safeSameOriginPath(url.searchParams.get("callbackUrl"), requestOrigin(request), "/");
+  // Spec §4 step 6: a verified user on an auth route goes home (or where they were going).
+  if (session?.contact.verified) throw redirect(callbackUrl);
+  const code = url.searchParams.get("error");
+  const rawCallback = url.searchParams.get("callbackUrl");
+  const unsafeCallback = rawCallback !== null && rawCallback !== "" && callbackUrl === "/" && rawCallback !== "/";
+  return {
+    businessName: branding.businessName,
+    provider: branding.authProvider,
+    auth0Ready: branding.authProvider === "auth0" ? auth0StrategyFor(branding, request) !== null : false,
+    callbackUrl,
+    message: signInErrorMessage(unsafeCallback && !code ? "INVALID_CALLBACK_URL_ERROR" : code),
+    messageKind: code && SIGN_IN_NOTICES.has(code) ? ("notice" as const) : ("error" as const),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { branding } = await getPageContext(request);
+  const form = await request.clone().formData();
+  const email = String(form.get("email") ?? "").slice(0, 254);
+  const callbackUrl = safeSameOriginPath(String(form.get("callbackUrl") ?? "/"), requestOrigin(request), "/");
+  if (branding.authProvider !== "credentials") {
+    return data({ error: signInErrorMessage("Configuration"), email: "" }, { status: 400 });
+  }
+  try {
+    const contact = await authenticatorFor(branding, request).authenticate("form", request);
+    const cookie = await createSession(request, {
+      businessId: branding.businessId,
+      contactId: contact.id,
+      authMethod: "credentials",
+    });
+    await audit({ businessId: branding.businessId, contactId: contact.id, action: "signed in", clientIp: clientAddress(request) });
+    return redirect(contact.verified ? callbackUrl : "/auth/verify", { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (error instanceof SignInError) {
+      const status = error.code === "RateLimited" ? 429 : 401;
+      // The email is kept so the user can fix a typo; the password never comes back.
+      return data({ error: signInErrorMessage(error.code), email }, { status });
+    }
+    throw error;
+  }
+}
+
+export default function SignIn() {
+  const { businessName, provider, auth0Ready, callbackUrl, message, messageKind } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const error = actionData?.error ?? (messageKind === "error" ? message : null);
+  const notice = !actionData && messageKind === "notice" ? message : null;
+  return (
+    <>
+      <h1>Sign in</h1>
+      <p>Sign in to see your {businessName} accounts, invoices and payments.</p>
+      {notice ? <FormMessage kind="notice">{notice}</FormMessage> : null}
+      {error ? (
+        <FormMessage kind="error" id="signin-error">
+          {error}
+        </FormMessage>
+      ) : null}
+      {provider === "auth0" ? (
+        auth0Ready ? (
+          <Form method="post" action="/auth/auth0" className={formStyles.form}>
+            <input type="hidden" name="callbackUrl" value={callbackUrl} />
+            <button type="submit" className={button} disabled={busy}>
+              Continue to sign in
+            </button>
+          </Form>
+        ) : (
+          <FormMessage kind="error">{signInErrorMessage("Configuration")}</FormMessage>
+        )
+      ) : (
+        <>
+          <Form method="post" className={formStyles.form} aria-describedby={error ? "signin-error" : undefined}>
+            <input type="hidden" name="callbackUrl" value={callbackUrl} />
+            <Field
+              id="email"
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="username"
+              required
+              maxLength={254}
+              defaultValue={actionData?.email ?? ""}
+            />
+            <Field
+              id="password"
+              name="password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+            />
+            <div>
+              <button type="submit" className={button} disabled={busy}>
+                {busy ? "Signing in…" : "Sign in"}
+              </button>
+            </div>
+          </Form>
+          <p>
+            <Link to="/auth/password/reset">Forgot your password?</Link>
+          </p>
+        </>
+      )}
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Sign in · ${data.businessName}` : "Sign in" },
+];

@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/services/db.server";
+import { setDatabaseForTesting } from "~/services/database.server";
+import { openSeededPglite } from "../../tests/support/test-db";
+
+/**
+ * Every action in the portal refuses a state-changing request from another site (403),
+ * or does not take that method at all (405). New routes are covered automatically.
+ */
+const routesDir = path.dirname(new URL(import.meta.url).pathname);
+const modules = fs
+  .readdirSync(routesDir)
+  .filter((file) => /\.(ts|tsx)$/.test(file) && !file.includes(".test.") && !file.endsWith(".css.ts"));
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openSeededPglite();
+  setDatabaseForTesting(handle);
+});
+afterAll(async () => {
+  setDatabaseForTesting(undefined);
+  await handle.close();
+});
+
+async function statusOf(run: () => unknown): Promise<number> {
+  try {
+    const result = await run();
+    if (result instanceof Response) return result.status;
+    const init = result as { init?: { status?: number } } | undefined;
+    return init?.init?.status ?? 200;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.status;
+    const init = thrown as { init?: { status?: number } };
+    if (init?.init?.status) return init.init.status;
+    throw thrown;
+  }
+}
+
+describe("cross-site requests change nothing", () => {
+  it("finds the route modules", () => {
+    expect(modules.length).toBeGreaterThan(10);
+  });
+
+  for (const file of modules) {
+    for (const [label, headers] of [
+      ["another origin", { origin: "http://evil.example" }],
+      ["a sibling tenant", { origin: "http://kiwi.localhost:3000" }],
+      ["an opaque origin", { origin: "null" }],
+      ["cross-site fetch metadata", { "sec-fetch-site": "cross-site" }],
+    ] as const) {
+      it(`${file}: a POST from ${label} is refused`, async () => {
+        const mod = (await import(`./${file}`)) as { action?: (args: unknown) => unknown };
+        if (!mod.action) return;
+        for (const method of ["POST", "PUT", "DELETE"]) {
+          const request = new Request("http://acme.localhost:3000/some/path?x=1", {
+            method,
+            headers: { host: "acme.localhost:3000", "content-type": "application/x-www-form-urlencoded", ...headers },
+            body: "email=olivia%40coastal.example&password=x&intent=request",
+          });
+          const status = await statusOf(() => mod.action!({ request, params: { provider: "auth0" }, context: {} }));
+          expect([403, 405], `${method} ${file} answered ${status}`).toContain(status);
+        }
+      });
+    }
+  }
+});

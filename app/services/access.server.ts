@@ -1,0 +1,77 @@
+/**
+ * Which routes need what (spec §2, §4 step 7). One table: public routes need nothing;
+ * customer-style routes need a session; every other route also needs a verified contact
+ * with the accessCustomerPortal permission, else the page-not-found screen (404), so
+ * nothing about the route is revealed.
+ */
+export type RouteAccess = "public" | "customer" | "portal";
+
+export const PORTAL_PERMISSION = "accessCustomerPortal";
+
+/** Spec §2 "Public routes, reachable without a session". */
+export const PUBLIC_ROUTES = [
+  "/auth/signin",
+  "/auth/password",
+  "/auth/password/reset",
+  "/auth/verify",
+  "/user/login",
+  "/heartbeat",
+  "/communication",
+  "/customer/invoices-and-payments/[...slug]",
+  "/customer/payment-request/[...slug]",
+  "/credit",
+  "/credit-trade-reference",
+  "/response/[...slug]",
+  "/response/complete/[slug]",
+  "/privacy-policy",
+  "/terms-and-conditions",
+] as const;
+
+/** Spec §2 "Routes a user limited to customer-style access may open". */
+export const CUSTOMER_STYLE_ROUTES = [
+  "/payment/payment-request/[slug]",
+  "/payment/complete/[slug]",
+  "/payment/adhoc/[slug]",
+  "/payment-schedule/acceptance/[...slug]",
+  "/agreements/acceptance/[slug]",
+  "/customer/invoices-and-payments/[...slug]",
+  "/customer/payment-request/[...slug]",
+  "/customer/payment-schedule/[...slug]",
+  "/customer/adhoc/[slug]",
+  "/customer/agreement/[...slug]",
+  "/communication",
+] as const;
+
+/** Sign-in plumbing (spec §2: /api/auth/*, /error) is public too. */
+const AUTH_PLUMBING = ["/error", "/api/auth/[...slug]", "/auth/auth0", "/auth/signout"] as const;
+
+function toMatcher(pattern: string): RegExp {
+  const source = pattern
+    .split("/")
+    .map((segment) => {
+      if (segment === "[...slug]") return "[^/]+(?:/[^/]+)*";
+      if (segment === "[slug]") return "[^/]+";
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return new RegExp(`^${source}/?$`);
+}
+
+const PUBLIC_MATCHERS = [...PUBLIC_ROUTES, ...AUTH_PLUMBING].map(toMatcher);
+const CUSTOMER_MATCHERS = CUSTOMER_STYLE_ROUTES.map(toMatcher);
+
+/** How much a path needs. Public wins where a path is on both lists (spec §2 lists some twice). */
+export function routeAccess(pathname: string): RouteAccess {
+  if (PUBLIC_MATCHERS.some((m) => m.test(pathname))) return "public";
+  if (CUSTOMER_MATCHERS.some((m) => m.test(pathname))) return "customer";
+  return "portal";
+}
+
+/** The auth routes: a verified user there is sent home (spec §4 step 6). */
+export function isAuthRoute(pathname: string) {
+  return /^\/(auth\/(signin|verify)|user\/login)\/?$/.test(pathname);
+}
+
+export function hasPortalAccess(contact: { verified: boolean; permissions: string[] }) {
+  return contact.verified && contact.permissions.includes(PORTAL_PERMISSION);
+}

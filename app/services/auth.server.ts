@@ -1,0 +1,277 @@
+import { createCookie, data, redirect } from "@remix-run/node";
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { Authenticator } from "remix-auth";
+import { Auth0Strategy } from "remix-auth-auth0";
+import { FormStrategy } from "remix-auth-form";
+import { z } from "zod";
+import { hasPortalAccess, isAuthRoute, routeAccess } from "./access.server";
+import { audit } from "./audit.server";
+import { getDb } from "./database.server";
+import { getEnv } from "./env.server";
+import type { HostBranding } from "./host.server";
+import { verifyPassword } from "./password.server";
+import { clearLimits, hit, isLimited, SIGN_IN_FAILURES, SIGN_IN_FAILURES_PER_ADDRESS, type Limit } from "./rate-limit.server";
+import { clientAddress, isSecureRequest, requestOrigin } from "./request-context.server";
+import {
+  clearSessionCookie,
+  getSession,
+  hasSessionCookie,
+  signInRedirect,
+  type Contact,
+  type PortalSession,
+} from "./session.server";
+import { requireHostBranding } from "./tenant.server";
+
+/** A sign-in that did not work, with the spec §8-style code the sign-in page explains. */
+export class SignInError extends Error {
+  constructor(public readonly code: string) {
+    super(code);
+    this.name = "SignInError";
+  }
+}
+
+export type SignedInContact = Contact & { authMethod: "credentials" | "auth0" };
+
+const SignInFormSchema = z.object({
+  email: z.string().trim().toLowerCase().min(3).max(254).email(),
+  password: z.string().min(1).max(1024),
+});
+
+/** Failures count per client address and per account (both within the host's business). */
+function signInLimits(email: string | null, ip: string): Limit[] {
+  const limits: Limit[] = [{ key: `signin:ip:${ip}`, ...SIGN_IN_FAILURES_PER_ADDRESS }];
+  if (email) limits.push({ key: `signin:email:${email}`, ...SIGN_IN_FAILURES });
+  return limits;
+}
+
+async function findContactByEmail(businessId: string, email: string) {
+  const db = await getDb();
+  return db
+    .selectFrom("contacts")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("email", "=", email)
+    .executeTakeFirst();
+}
+
+type ContactRow = NonNullable<Awaited<ReturnType<typeof findContactByEmail>>>;
+
+function toContact(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    position: row.position,
+    verified: row.verified_at !== null,
+    permissions: row.permissions,
+  };
+}
+
+/** Email + password against the business's own contacts (argon2id), rate limited. */
+export async function verifyCredentials(branding: HostBranding, form: FormData, request: Request): Promise<Contact> {
+  const parsed = SignInFormSchema.safeParse({ email: form.get("email"), password: form.get("password") });
+  const ip = clientAddress(request);
+  const email = parsed.success ? parsed.data.email : null;
+  const limits = signInLimits(email, ip);
+  if (await isLimited(branding.businessId, limits)) {
+    throw new SignInError("RateLimited");
+  }
+  const row = email ? await findContactByEmail(branding.businessId, email) : undefined;
+  // Always verify against some hash, so unknown emails cost the same time as known ones.
+  const ok = parsed.success && (await verifyPassword(parsed.data.password, row?.password_hash ?? null));
+  if (!ok || !row) {
+    await hit(branding.businessId, limits);
+    await audit({ businessId: branding.businessId, contactId: row?.id, action: "sign-in failed", clientIp: ip });
+    throw new SignInError("CredentialsSignin");
+  }
+  if (row.disabled_at) throw new SignInError("Disabled");
+  await clearLimits(branding.businessId, [`signin:email:${row.email}`]);
+  return toContact(row);
+}
+
+// Spec §9: remote key set fetched with a 5,000 ms time-out, 30,000 ms cooldown, 600,000 ms cache.
+const keySets = new Map<string, JWTVerifyGetKey>();
+function keySetFor(domain: string) {
+  let keySet = keySets.get(domain);
+  if (!keySet) {
+    keySet = createRemoteJWKSet(new URL(`https://${domain}/.well-known/jwks.json`), {
+      timeoutDuration: 5_000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 600_000,
+    });
+    keySets.set(domain, keySet);
+  }
+  return keySet;
+}
+
+/** Checks an Auth0 id token for real: signature (key set), issuer, audience, expiry ±15 s. */
+export async function verifyIdToken(idToken: string, domain: string, clientId: string) {
+  try {
+    const { payload } = await jwtVerify(idToken, keySetFor(domain), {
+      issuer: `https://${domain}/`,
+      audience: clientId,
+      clockTolerance: 15,
+      algorithms: ["RS256"],
+    });
+    return payload;
+  } catch {
+    throw new SignInError("TokenInvalid");
+  }
+}
+
+/** The portal contact for an Auth0 user: by subject, or by verified email on first sign-in (then linked). */
+async function contactForIdentity(branding: HostBranding, claims: { sub?: string; email?: unknown; email_verified?: unknown }) {
+  const db = await getDb();
+  if (!claims.sub) throw new SignInError("TokenInvalid");
+  let row = await db
+    .selectFrom("contacts")
+    .selectAll()
+    .where("business_id", "=", branding.businessId)
+    .where("external_subject", "=", claims.sub)
+    .executeTakeFirst();
+  if (!row && typeof claims.email === "string" && claims.email_verified === true) {
+    const byEmail = await findContactByEmail(branding.businessId, claims.email.toLowerCase());
+    if (byEmail && byEmail.external_subject === null) {
+      await db.updateTable("contacts").set({ external_subject: claims.sub }).where("id", "=", byEmail.id).execute();
+      row = { ...byEmail, external_subject: claims.sub };
+    }
+  }
+  if (!row) throw new SignInError("NoContact");
+  if (row.disabled_at) throw new SignInError("Disabled");
+  return toContact(row);
+}
+
+export const AUTH0_CALLBACK_PATH = "/api/auth/callback/auth0";
+
+/** The host's Auth0 strategy, or null when the host is not set up for Auth0 (or lacks its secret). */
+export function auth0StrategyFor(branding: HostBranding, request: Request) {
+  if (branding.authProvider !== "auth0" || !branding.auth0Domain || !branding.auth0ClientId) return null;
+  const clientSecret = getEnv().AUTH0_CLIENT_SECRETS[branding.auth0ClientId];
+  if (!clientSecret) return null;
+  const domain = branding.auth0Domain;
+  const clientId = branding.auth0ClientId;
+  return new Auth0Strategy<Contact>(
+    {
+      domain,
+      clientId,
+      clientSecret,
+      redirectURI: `${requestOrigin(request)}${AUTH0_CALLBACK_PATH}`,
+      scopes: ["openid", "profile", "email"],
+      // Spec §9: the PKCE and state cookie lives 900 s.
+      cookie: {
+        name: "portal_auth0",
+        maxAge: 900,
+        httpOnly: true,
+        sameSite: "Lax",
+        path: "/",
+        ...(isSecureRequest(request) ? { secure: true as const } : {}),
+      },
+    },
+    async ({ tokens }) => {
+      const claims = await verifyIdToken(tokens.idToken(), domain, clientId);
+      return contactForIdentity(branding, claims);
+    },
+  );
+}
+
+/** One authenticator per request, with this host's strategies. */
+export function authenticatorFor(branding: HostBranding, request: Request) {
+  const authenticator = new Authenticator<Contact>();
+  authenticator.use(
+    new FormStrategy<Contact>(({ form, request: formRequest }) => verifyCredentials(branding, form, formRequest)),
+    "form",
+  );
+  const auth0 = auth0StrategyFor(branding, request);
+  if (auth0) authenticator.use(auth0, "auth0");
+  return authenticator;
+}
+
+export type PageContext = {
+  branding: HostBranding;
+  session: PortalSession | null;
+};
+
+// The root loader and the route's loader share one Request: resolve host and session once.
+const contexts = new WeakMap<Request, Promise<PageContext>>();
+
+/** The host and the session (if any), for any page. */
+export function getPageContext(request: Request): Promise<PageContext> {
+  let context = contexts.get(request);
+  if (!context) {
+    context = (async () => {
+      const branding = await requireHostBranding(request);
+      const session = await getSession(request, branding.businessId);
+      return { branding, session };
+    })();
+    contexts.set(request, context);
+  }
+  return context;
+}
+
+/**
+ * Sends a visitor without a valid session to sign-in, with `callbackUrl` back here. A
+ * cookie whose session is gone (expired, signed out elsewhere, password changed) is
+ * cleared and the page says the session ended.
+ */
+export async function requireSession(request: Request): Promise<PageContext & { session: PortalSession }> {
+  const context = await getPageContext(request);
+  if (context.session) return { ...context, session: context.session };
+  if (hasSessionCookie(request)) {
+    throw signInRedirect(request, {
+      error: "SessionExpired",
+      headers: { "Set-Cookie": await clearSessionCookie(request) },
+    });
+  }
+  throw signInRedirect(request, { error: "SessionRequired" });
+}
+
+export function pageNotFound() {
+  return data({ reason: "no-access" }, { status: 404 });
+}
+
+/**
+ * Spec §4 step 7 for the current path: public routes need nothing; customer-style routes
+ * need a session; all others also need a verified contact with accessCustomerPortal,
+ * else the page-not-found screen (404).
+ */
+export async function requirePageAccess(request: Request): Promise<PageContext> {
+  const pathname = new URL(request.url).pathname;
+  const access = routeAccess(pathname);
+  if (access === "public") return getPageContext(request);
+  const context = await requireSession(request);
+  if (access === "portal" && !hasPortalAccess(context.session.contact)) throw pageNotFound();
+  return context;
+}
+
+/** Spec §4 step 6: a verified user on an auth route goes home (or to a safe callback). */
+export function redirectIfSignedIn(request: Request, session: PortalSession | null, to = "/") {
+  const pathname = new URL(request.url).pathname;
+  if (session?.contact.verified && isAuthRoute(pathname)) throw redirect(to);
+}
+
+/** For /api/* calls: the session, or a 401 JSON answer (clearing a dead cookie unless told not to). */
+export async function requireApiSession(
+  request: Request,
+  options: { clearCookieOn401?: boolean } = {},
+): Promise<PageContext & { session: PortalSession }> {
+  const context = await getPageContext(request);
+  if (context.session) return { ...context, session: context.session };
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (options.clearCookieOn401 !== false && hasSessionCookie(request)) {
+    headers["Set-Cookie"] = await clearSessionCookie(request);
+  }
+  throw Response.json({ status: 401, message: "Sign in to use this call." }, { status: 401, headers });
+}
+
+/** Where to go after the provider sends the user back; lives as long as the PKCE cookie (900 s). */
+export function callbackCookie(request: Request) {
+  return createCookie("portal_callback", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 900,
+    secure: isSecureRequest(request),
+  });
+}

@@ -1,0 +1,179 @@
+import { audit } from "./audit.server";
+import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
+import { getDb } from "./database.server";
+import type { HostBranding } from "./host.server";
+import { logger } from "./logger.server";
+import { sendMail } from "./mail.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import { hit, isLimited, RESET_REQUESTS, RESET_REQUESTS_PER_ADDRESS, SIGN_IN_FAILURES, type Limit } from "./rate-limit.server";
+import { clientAddress, requestOrigin } from "./request-context.server";
+import { destroyOtherSessions, type PortalSession } from "./session.server";
+
+export type FlowResult = { ok: true } | { ok: false; status: number; message: string; field?: string };
+
+const RESET_EXPIRED = "This reset link has expired or has already been used. Ask for a new one below.";
+
+/**
+ * Forgot password: the same answer, in about the same time, whether or not the email
+ * belongs to anyone (no account enumeration). Mail goes out after the answer is decided.
+ */
+export async function requestPasswordReset(branding: HostBranding, email: string, request: Request): Promise<FlowResult> {
+  const ip = clientAddress(request);
+  const limits: Limit[] = [
+    { key: `reset:ip:${ip}`, ...RESET_REQUESTS_PER_ADDRESS },
+    { key: `reset:email:${email}`, ...RESET_REQUESTS },
+  ];
+  if (await isLimited(branding.businessId, limits)) {
+    return { ok: false, status: 429, message: "Too many reset requests. Please wait 15 minutes and try again." };
+  }
+  await hit(branding.businessId, limits);
+  if (branding.authProvider !== "credentials") return { ok: true };
+  const db = await getDb();
+  const contact = await db
+    .selectFrom("contacts")
+    .select(["id", "first_name", "disabled_at"])
+    .where("business_id", "=", branding.businessId)
+    .where("email", "=", email)
+    .executeTakeFirst();
+  if (contact && !contact.disabled_at) {
+    const token = await issueToken(branding.businessId, contact.id, "password-reset");
+    const link = `${requestOrigin(request)}/auth/password/reset?${new URLSearchParams({ token, email })}`;
+    await audit({ businessId: branding.businessId, contactId: contact.id, action: "password reset requested", clientIp: ip });
+    // Not awaited: the answer must not be slower for real accounts than for unknown ones.
+    void sendMail({
+      to: email,
+      fromName: branding.businessName,
+      subject: `Reset your ${branding.businessName} portal password`,
+      text: [
+        `Hello ${contact.first_name || "there"},`,
+        "",
+        `Someone (hopefully you) asked to reset the password for ${email} on the ${branding.businessName} customer portal.`,
+        "",
+        `Choose a new password here (the link works once, for 30 minutes):`,
+        link,
+        "",
+        "If you didn't ask for this, you can ignore this email: your password has not changed.",
+      ].join("\n"),
+    }).catch((error: unknown) => logger.error("password reset mail failed", { error }));
+  }
+  return { ok: true };
+}
+
+/** Is this reset link still good? (for showing the form, and GET /api/auth/token-verify) */
+export async function checkResetToken(branding: HostBranding, token: string) {
+  return peekToken(branding.businessId, token, "password-reset");
+}
+
+/**
+ * Sets a new password from a reset link: the token is spent, the password changes, the
+ * email counts as verified (the link reached the inbox), and every session of the contact
+ * ends — all in one transaction.
+ */
+export async function resetPassword(
+  branding: HostBranding,
+  input: { email: string; token: string; password: string },
+  request: Request,
+): Promise<FlowResult> {
+  const passwordHash = await hashPassword(input.password);
+  const db = await getDb();
+  const contactId = await db.transaction().execute(async (tx) => {
+    const spentFor = await spendToken(tx, branding.businessId, input.token, "password-reset");
+    if (!spentFor) return null;
+    const contact = await tx
+      .selectFrom("contacts")
+      .select(["id", "email", "verified_at"])
+      .where("id", "=", spentFor)
+      .where("business_id", "=", branding.businessId)
+      .executeTakeFirst();
+    if (!contact || contact.email !== input.email) {
+      // A link used with another email: refuse, and the token stays spent.
+      return null;
+    }
+    await tx
+      .updateTable("contacts")
+      .set({ password_hash: passwordHash, verified_at: contact.verified_at ?? new Date() })
+      .where("id", "=", contact.id)
+      .execute();
+    await tx
+      .deleteFrom("sessions")
+      .where("business_id", "=", branding.businessId)
+      .where("contact_id", "=", contact.id)
+      .execute();
+    return contact.id;
+  });
+  if (!contactId) return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
+  await audit({ businessId: branding.businessId, contactId, action: "password reset", clientIp: clientAddress(request) });
+  return { ok: true };
+}
+
+/** Change password while signed in: the old one must match; other sessions end. */
+export async function changePassword(
+  session: PortalSession,
+  input: { oldPassword: string; newPassword: string },
+  request: Request,
+): Promise<FlowResult> {
+  const businessId = session.businessId;
+  const limits: Limit[] = [{ key: `password-change:${session.contact.id}`, ...SIGN_IN_FAILURES }];
+  if (await isLimited(businessId, limits)) {
+    return { ok: false, status: 429, message: "Too many attempts. Please wait 15 minutes and try again." };
+  }
+  const db = await getDb();
+  const row = await db
+    .selectFrom("contacts")
+    .select("password_hash")
+    .where("id", "=", session.contact.id)
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+  if (!row?.password_hash) {
+    return { ok: false, status: 400, message: "This login has no portal password: it signs in through your identity provider." };
+  }
+  if (!(await verifyPassword(input.oldPassword, row.password_hash))) {
+    await hit(businessId, limits);
+    return { ok: false, status: 400, message: "Your current password isn't right.", field: "oldPassword" };
+  }
+  if (input.oldPassword === input.newPassword) {
+    return { ok: false, status: 400, message: "Choose a password different from your current one.", field: "newPassword" };
+  }
+  await db
+    .updateTable("contacts")
+    .set({ password_hash: await hashPassword(input.newPassword) })
+    .where("id", "=", session.contact.id)
+    .execute();
+  await destroyOtherSessions(businessId, session.contact.id, session.idHash);
+  await audit({ businessId, contactId: session.contact.id, action: "password changed", clientIp: clientAddress(request) });
+  return { ok: true };
+}
+
+/** Sends the signed-in, unverified contact a link that proves they own their email. */
+export async function sendVerificationMail(branding: HostBranding, session: PortalSession, request: Request) {
+  const limits: Limit[] = [{ key: `verify-mail:${session.contact.id}`, ...RESET_REQUESTS }];
+  if (await isLimited(branding.businessId, limits)) {
+    return { ok: false as const, status: 429, message: "We've sent several links already. Please wait 15 minutes." };
+  }
+  await hit(branding.businessId, limits);
+  const token = await issueToken(branding.businessId, session.contact.id, "email-verify");
+  const link = `${requestOrigin(request)}/auth/verify?${new URLSearchParams({ token })}`;
+  await sendMail({
+    to: session.contact.email,
+    fromName: branding.businessName,
+    subject: `Confirm your email for the ${branding.businessName} portal`,
+    text: [
+      `Hello ${session.contact.firstName || "there"},`,
+      "",
+      `Confirm that ${session.contact.email} is your email address by opening this link (it works once, for 24 hours):`,
+      link,
+    ].join("\n"),
+  });
+  return { ok: true as const };
+}
+
+/** Spends an email-verification link; returns whether the contact is now verified. */
+export async function confirmEmail(branding: HostBranding, token: string): Promise<boolean> {
+  const db = await getDb();
+  return db.transaction().execute(async (tx) => {
+    const contactId = await spendToken(tx, branding.businessId, token, "email-verify");
+    if (!contactId) return false;
+    await tx.updateTable("contacts").set({ verified_at: new Date() }).where("id", "=", contactId).where("verified_at", "is", null).execute();
+    return true;
+  });
+}

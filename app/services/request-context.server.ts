@@ -1,0 +1,58 @@
+import { getEnv } from "./env.server";
+import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
+
+/**
+ * The client's address. Behind a trusted proxy (TRUST_PROXY=true) it is the address the
+ * proxy appended last to X-Forwarded-For; otherwise the TCP peer, recorded by the server.
+ * Never from an outside IP-lookup service.
+ */
+export function clientAddress(request: Request): string {
+  if (getEnv().TRUST_PROXY) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    const last = forwarded?.split(",").map((part) => part.trim()).filter(Boolean).pop();
+    if (last && last.length <= 64) return last;
+  }
+  const peer = request.headers.get(CLIENT_ADDRESS_HEADER);
+  return peer && peer.length <= 64 ? peer : "unknown";
+}
+
+/** The origin the browser is talking to (scheme + host), as the tenant sees it. */
+export function requestOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const trust = getEnv().TRUST_PROXY;
+  const proto = (trust && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()) || url.protocol.replace(":", "");
+  const host = (trust && request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()) || request.headers.get("host") || url.host;
+  return `${proto === "https" ? "https" : "http"}://${host.toLowerCase()}`;
+}
+
+export function isSecureRequest(request: Request): boolean {
+  return requestOrigin(request).startsWith("https:");
+}
+
+/**
+ * Cross-site request refusal for every state-changing request (ASVS 4.2.2). Tenants are
+ * sibling subdomains, so SameSite=Lax cookies alone do not stop one tenant's page from
+ * posting to another: the Origin must be this very host. Browsers send Origin on every
+ * POST; a request with neither Origin nor Sec-Fetch-Site comes from a non-browser client,
+ * which holds no victim's cookies.
+ */
+export function isCrossOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin !== null) return origin.toLowerCase() !== requestOrigin(request);
+  const site = request.headers.get("sec-fetch-site");
+  return site !== null && site !== "same-origin" && site !== "none";
+}
+
+export function forbiddenCrossOrigin(): Response {
+  return Response.json(
+    { status: 403, message: "This request came from another site and was refused. Nothing was changed." },
+    { status: 403, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/** Throws a 403 for a cross-site state-changing request; every action starts here. */
+export function requireSameOrigin(request: Request) {
+  if (request.method !== "GET" && request.method !== "HEAD" && isCrossOrigin(request)) {
+    throw forbiddenCrossOrigin();
+  }
+}

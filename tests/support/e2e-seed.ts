@@ -1,0 +1,58 @@
+/**
+ * Prepares the end-to-end server's embedded database before remix-serve opens it:
+ * migrations, the demo hosts, and contacts of the tests' own, one set per Playwright
+ * project, so that journeys which change a login (password reset, lock-out) never share
+ * one with a journey running in parallel.
+ */
+import path from "node:path";
+import { openPglite } from "../../app/services/db.server";
+import { hashPassword } from "../../app/services/password.server";
+import { migrate } from "../../app/services/migrate.server";
+import { DEMO_PASSWORD, seedDemoData } from "../../db/seed/demo";
+import { E2E_PROJECTS, e2eEmail, E2E_ROLES } from "./e2e-users";
+
+const dataDir = process.env.DATA_DIR;
+if (!dataDir) throw new Error("DATA_DIR must be set");
+const handle = await openPglite(path.join(path.resolve(dataDir), "pglite"));
+try {
+  await migrate(handle);
+  await seedDemoData(handle.db);
+  const db = handle.db;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const host of ["acme.localhost", "kiwi.localhost"]) {
+    const business = await db.selectFrom("hosts").select("business_id").where("hostname", "=", host).executeTakeFirstOrThrow();
+    const account = await db
+      .selectFrom("accounts")
+      .select("id")
+      .where("business_id", "=", business.business_id)
+      .where("parent_account_id", "is", null)
+      .orderBy("number")
+      .executeTakeFirstOrThrow();
+    for (const project of E2E_PROJECTS) {
+      for (const role of E2E_ROLES) {
+        const contact = await db
+          .insertInto("contacts")
+          .values({
+            business_id: business.business_id,
+            email: e2eEmail(role, project, host),
+            first_name: "Test",
+            last_name: `${role} ${project}`,
+            position: "Tester",
+            verified_at: role === "unverified" ? null : new Date(),
+            permissions: ["accessCustomerPortal"],
+            password_hash: passwordHash,
+            external_subject: null,
+            disabled_at: null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto("account_contacts")
+          .values({ business_id: business.business_id, account_id: account.id, contact_id: contact.id, role: "contact" })
+          .execute();
+      }
+    }
+  }
+} finally {
+  await handle.close();
+}
