@@ -8,6 +8,7 @@ import { NonceProvider } from "~/components/nonce";
 import { getDatabaseHandle } from "~/services/database.server";
 import { getEnv } from "~/services/env.server";
 import { logger } from "~/services/logger.server";
+import { installRequestGuard } from "~/services/request-guard.server";
 import { installRequestLogging } from "~/services/request-log.server";
 import { securityHeaders } from "~/services/security-headers.server";
 
@@ -16,8 +17,9 @@ const ABORT_DELAY = 5_000;
 // Start-up, before remix-serve listens: validate configuration (exits naming a bad
 // variable), start request logging, open the database and run migrations (and seed a
 // brand-new embedded database). A database that cannot be opened stops start-up.
-getEnv();
+const env = getEnv();
 installRequestLogging();
+installRequestGuard({ trustProxy: env.TRUST_PROXY });
 try {
   const handle = await getDatabaseHandle();
   logger.info("portal ready", { database: handle.kind });
@@ -47,7 +49,11 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          for (const [name, value] of Object.entries(securityHeaders(request, nonce))) {
+          const rootData = remixContext.staticHandlerContext.loaderData?.root as
+            | { identityProviderOrigin?: string | null }
+            | undefined;
+          const formActionOrigins = rootData?.identityProviderOrigin ? [rootData.identityProviderOrigin] : [];
+          for (const [name, value] of Object.entries(securityHeaders(request, nonce, { formActionOrigins }))) {
             responseHeaders.set(name, value);
           }
           resolve(

@@ -46,6 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
           hasPassword: session.authMethod === "credentials",
         }
       : null,
+    // Sign-in and sign-out forms are redirected to the host's identity provider (CSP form-action).
+    identityProviderOrigin:
+      branding.authProvider === "auth0" && branding.auth0Domain ? `https://${branding.auth0Domain}` : null,
     // Where 'Go back' leads without JavaScript: the previous page, if it was ours.
     backHref: safeSameOriginPath(request.headers.get("referer"), origin, "/"),
   };

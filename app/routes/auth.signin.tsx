@@ -36,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(form.get("email") ?? "").slice(0, 254);
   const callbackUrl = safeSameOriginPath(String(form.get("callbackUrl") ?? "/"), requestOrigin(request), "/");
   if (branding.authProvider !== "credentials") {
-    return data({ error: signInErrorMessage("Configuration"), email: "" }, { status: 400 });
+    return data({ error: signInErrorMessage("Configuration"), email: "", attempt: "" }, { status: 400 });
   }
   try {
     const contact = await authenticatorFor(branding, request).authenticate("form", request);
@@ -51,7 +51,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof SignInError) {
       const status = error.code === "RateLimited" ? 429 : 401;
       // The email is kept so the user can fix a typo; the password never comes back.
-      return data({ error: signInErrorMessage(error.code), email }, { status });
+      // `attempt` gives the password field a new identity, so it is emptied with JavaScript too.
+      return data({ error: signInErrorMessage(error.code), email, attempt: crypto.randomUUID() }, { status });
     }
     throw error;
   }
@@ -100,6 +101,7 @@ export default function SignIn() {
               defaultValue={actionData?.email ?? ""}
             />
             <Field
+              key={actionData?.attempt ?? "first"}
               id="password"
               name="password"
               label="Password"

@@ -148,3 +148,5 @@ export function getEnv(): Env {
     throw error;
   }
 }
+
+export function resetEnvForTesting() { cached = undefined; }

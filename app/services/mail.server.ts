@@ -1,75 +1,131 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
+import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer, { type Transporter } from "nodemailer";
+import nodemailer from "nodemailer";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 
 /**
  * Outgoing mail (password reset, email confirmation, later payment requests and receipts).
- * With SMTP_URL: real SMTP through nodemailer. Without it: each message is written as an
- * .eml file to DATA_DIR/outbox, so a developer can open what would have been sent.
- * Message bodies carry one-time links: they are never logged.
+ *
+ * With SMTP_URL: real SMTP through nodemailer, one transport per process (re-created only
+ * if SMTP_URL changes, which happens in tests). Without it: each message is written as an
+ * RFC 822 `.eml` file to DATA_DIR/outbox, so a developer can open what would have been sent.
+ *
+ * Message bodies carry one-time links: they are never logged, only the recipient is.
  */
-export type OutgoingMail = { to: string; subject: string; text: string; html?: string; fromName?: string };
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Display name of the sender, e.g. the business name. */
+  fromName?: string;
+};
 
-let smtp: { url: string; transport: Transporter } | undefined;
+export type SentMail = { messageId: string; transport: "smtp" | "outbox" };
 
-function smtpTransport(url: string): Transporter {
+const DEFAULT_FROM_NAME = "Customer portal";
+const DEFAULT_FROM_ADDRESS = "no-reply@portal.localhost";
+const TIMEOUT_MS = 10_000;
+
+type SmtpTransport = ReturnType<typeof createSmtpTransport>;
+let smtp: { url: string; transport: SmtpTransport } | undefined;
+
+function isLoopback(hostname: string) {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function createSmtpTransport(url: string) {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === "smtps:";
+  const loopback = isLoopback(parsed.hostname);
+  return nodemailer.createTransport({
+    host: parsed.hostname.replace(/^\[|\]$/g, ""),
+    port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
+    secure,
+    auth: parsed.username
+      ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) }
+      : undefined,
+    pool: false,
+    // A catcher on this machine speaks plain SMTP. Anywhere else the message (which carries
+    // one-time links) must not cross the network in clear text: STARTTLS is required.
+    ignoreTLS: !secure && loopback,
+    requireTLS: !secure && !loopback,
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+    socketTimeout: TIMEOUT_MS,
+  });
+}
+
+function smtpTransport(url: string): SmtpTransport {
   if (smtp?.url !== url) {
-    const parsed = new URL(url);
-    const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname);
-    smtp = {
-      url,
-      transport: nodemailer.createTransport({
-        host: parsed.hostname.replace(/^\[|\]$/g, ""),
-        port: Number(parsed.port || (parsed.protocol === "smtps:" ? 465 : 587)),
-        secure: parsed.protocol === "smtps:",
-        auth: parsed.username
-          ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) }
-          : undefined,
-        // A local catcher speaks plain SMTP; anything else must offer STARTTLS.
-        ignoreTLS: loopback && parsed.protocol === "smtp:",
-        requireTLS: !loopback && parsed.protocol === "smtp:",
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 15_000,
-      }),
-    };
+    smtp?.transport.close();
+    smtp = { url, transport: createSmtpTransport(url) };
   }
   return smtp.transport;
 }
 
-const SINGLE_ADDRESS = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
+// One bare address: no display name, no list, no whitespace or control characters.
+const SINGLE_ADDRESS = /^[^\s\x00-\x1f\x7f@,;:<>()[\]"\\]+@[^\s\x00-\x1f\x7f@,;:<>()[\]"\\]+$/;
+const LINE_BREAK_OR_CONTROL = /[\x00-\x1f\x7f]/;
 
-export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string; transport: "smtp" | "outbox" }> {
-  // One plain address only: no header injection, no extra recipients.
-  if (!SINGLE_ADDRESS.test(mail.to) || /[\r\n]/.test(mail.subject) || (mail.fromName && /[\r\n]/.test(mail.fromName))) {
-    throw new Error("sendMail: refused a recipient, subject or sender name that is not a single plain value");
+/** Throws unless the mail's header fields are safe single values (header injection guard). */
+function assertHeaderSafe(mail: OutgoingMail) {
+  if (typeof mail.to !== "string" || mail.to.length > 254 || !SINGLE_ADDRESS.test(mail.to)) {
+    throw new Error(
+      `sendMail: "to" must be a single plain email address (no display name, commas or line breaks), got ${JSON.stringify(mail.to)}`,
+    );
+  }
+  if (LINE_BREAK_OR_CONTROL.test(mail.subject)) {
+    throw new Error("sendMail: the subject must not contain line breaks or control characters");
+  }
+  if (mail.fromName !== undefined && LINE_BREAK_OR_CONTROL.test(mail.fromName)) {
+    throw new Error("sendMail: the sender name must not contain line breaks or control characters");
+  }
+}
+
+function outboxFileName(now = new Date()) {
+  // ISO 8601 with ":" and "." replaced, so the name is valid on every file system and sorts by time.
+  return `${now.toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}.eml`;
+}
+
+export async function sendMail(mail: OutgoingMail): Promise<SentMail> {
+  try {
+    assertHeaderSafe(mail);
+  } catch (error) {
+    logger.warn("mail refused", { to: mail.to, error });
+    throw error;
   }
   const env = getEnv();
   const message = {
-    from: { name: mail.fromName ?? "Customer portal", address: env.MAIL_FROM ?? "no-reply@portal.localhost" },
+    from: { name: mail.fromName ?? DEFAULT_FROM_NAME, address: env.MAIL_FROM ?? DEFAULT_FROM_ADDRESS },
     to: mail.to,
     subject: mail.subject,
     text: mail.text,
-    html: mail.html,
+    ...(mail.html !== undefined ? { html: mail.html } : {}),
   };
+  const via = env.SMTP_URL ? "smtp" : "outbox";
   try {
     if (env.SMTP_URL) {
       const info = await smtpTransport(env.SMTP_URL).sendMail(message);
       logger.info("mail sent", { to: mail.to, messageId: info.messageId });
       return { messageId: info.messageId, transport: "smtp" };
     }
-    const outbox = path.join(env.DATA_DIR, "outbox");
-    fs.mkdirSync(outbox, { recursive: true });
     const info = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
-    const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
-    fs.writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+    if (!Buffer.isBuffer(info.message)) throw new Error("sendMail: the stream transport did not return a buffer");
+    const outbox = path.join(env.DATA_DIR, "outbox");
+    await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
+    const file = path.join(outbox, outboxFileName());
+    // Written under a temporary name first, so whoever watches the folder never reads half a message.
+    const partial = `${file}.partial`;
+    await fs.writeFile(partial, info.message, { mode: 0o600 });
+    await fs.rename(partial, file);
     logger.info("mail written to outbox", { to: mail.to, file });
     return { messageId: info.messageId, transport: "outbox" };
   } catch (error) {
-    logger.error("mail could not be sent", { to: mail.to, error });
+    logger.error("mail could not be sent", { to: mail.to, transport: via, error });
     throw error;
   }
 }

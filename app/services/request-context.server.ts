@@ -1,4 +1,5 @@
 import { getEnv } from "./env.server";
+import { CROSS_ORIGIN_MARKER } from "./request-guard.server";
 import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
 
 /**
@@ -37,6 +38,7 @@ export function isSecureRequest(request: Request): boolean {
  * which holds no victim's cookies.
  */
 export function isCrossOrigin(request: Request): boolean {
+  if (request.headers.get(CROSS_ORIGIN_MARKER) === "1") return true;
   const origin = request.headers.get("origin");
   if (origin !== null) return origin.toLowerCase() !== requestOrigin(request);
   const site = request.headers.get("sec-fetch-site");

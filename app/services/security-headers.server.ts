@@ -3,7 +3,14 @@
  * scripts run), no framing by other sites, no MIME sniffing, and a referrer policy that
  * never sends paths (which may carry payment-request tokens) to other origins.
  */
-export function securityHeaders(request: Request, nonce: string): Record<string, string> {
+export function securityHeaders(
+  request: Request,
+  nonce: string,
+  options: { formActionOrigins?: string[] } = {},
+): Record<string, string> {
+  // A form that signs in or out through the host's identity provider is redirected there;
+  // CSP's form-action covers that redirect, so the provider's origin is allowed too.
+  const formAction = ["'self'", ...(options.formActionOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.:-]+$/i.test(o))];
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
@@ -11,7 +18,7 @@ export function securityHeaders(request: Request, nonce: string): Record<string,
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    "form-action 'self'",
+    `form-action ${formAction.join(" ")}`,
     "frame-ancestors 'self'",
     "base-uri 'none'",
     "object-src 'none'",

@@ -9,9 +9,10 @@ test.describe("host branding", () => {
   test("two demo hosts show two themes, titles, favicons and logos", async ({ page, hostRequest }) => {
     const seen: { themeClass: string; bannerColour: string }[] = [];
     for (const brand of BRANDS) {
-      const response = await page.goto(`${brand.origin}/`);
+      // The sign-in page: the first page anyone sees on a portal.
+      const response = await page.goto(`${brand.origin}/auth/signin`);
       expect(response?.status()).toBe(200);
-      await expect(page).toHaveTitle(brand.name);
+      await expect(page).toHaveTitle(`Sign in · ${brand.name}`);
 
       const favicon = page.locator('link[rel="icon"]');
       await expect(favicon).toHaveAttribute("href", `${brand.logoDirectory}/favicon.svg`);
@@ -39,8 +40,8 @@ test.describe("host branding", () => {
   });
 
   test("the branding is in the server's HTML, before any script runs", async ({ hostRequest }) => {
-    const html = await (await hostRequest.get(`${KIWI}/`)).text();
-    expect(html).toContain("<title>Kiwi Freight Co.</title>");
+    const html = await (await hostRequest.get(`${KIWI}/auth/signin`)).text();
+    expect(html).toContain("<title>Sign in · Kiwi Freight Co.</title>");
     expect(html).toContain('href="/brands/kiwi/favicon.svg"');
     expect(html).toMatch(/<html lang="en-AU" class="[^"]+"/);
   });
@@ -78,9 +79,10 @@ test.describe("host branding", () => {
     await expect(page).toHaveURL(`${ACME}/privacy-policy`);
 
     await page.goto(`${ACME}/no/such/page`);
+    // Home needs a session: a visitor who is not signed in lands on sign-in.
     await page.getByRole("link", { name: "Go home" }).click();
-    await expect(page).toHaveURL(`${ACME}/`);
-    await expect(page).toHaveTitle("Acme Plumbing Supplies");
+    await expect(page).toHaveURL(/acme\.localhost:\d+\/auth\/signin\?callbackUrl=%2F/);
+    await expect(page).toHaveTitle("Sign in · Acme Plumbing Supplies");
   });
 });
 

@@ -1,0 +1,202 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startSmtpCatcher, type SmtpCatcher } from "../../tests/support/smtp-catcher";
+import { resetEnvForTesting } from "./env.server";
+import { logger } from "./logger.server";
+import { sendMail } from "./mail.server";
+
+const ENV_KEYS = ["SMTP_URL", "MAIL_FROM", "DATA_DIR"] as const;
+const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
+
+let dataDir: string;
+let catcher: SmtpCatcher;
+
+function setEnv(values: Partial<Record<(typeof ENV_KEYS)[number], string | undefined>>) {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  resetEnvForTesting();
+}
+
+function outboxFiles() {
+  const outbox = path.join(dataDir, "outbox");
+  return fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : [];
+}
+
+beforeAll(async () => {
+  catcher = await startSmtpCatcher();
+});
+
+afterAll(async () => {
+  await catcher.close();
+});
+
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-mail-test-"));
+  setEnv({ DATA_DIR: dataDir, SMTP_URL: undefined, MAIL_FROM: undefined });
+  catcher.clear();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  setEnv(saved);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("sendMail with SMTP_URL", () => {
+  it("delivers over SMTP with the sender, recipient, subject, text and HTML", async () => {
+    setEnv({ SMTP_URL: catcher.smtpUrl, MAIL_FROM: "billing@acme.example" });
+    const link = "https://acme.localhost/auth/password/reset?token=abc&email=jo%40example.com";
+    const result = await sendMail({
+      to: "Jo@Example.com",
+      fromName: "Acme Plumbing",
+      subject: "Reset your Acme Plumbing portal password",
+      text: `Hello Jo,\n\nChoose a new password here:\n${link}\n`,
+      html: `<p>Hello Jo,</p><p><a href="${link.replace(/&/g, "&amp;")}">Choose a new password</a></p>`,
+    });
+
+    expect(result.transport).toBe("smtp");
+    expect(result.messageId).toMatch(/^<.+@.+>$/);
+    const mail = await catcher.waitForMail("jo@example.com", { subject: /Reset your/ });
+    expect(mail.to).toEqual(["jo@example.com"]);
+    expect(mail.from).toBe('"Acme Plumbing" <billing@acme.example>');
+    expect(mail.subject).toBe("Reset your Acme Plumbing portal password");
+    expect(mail.text).toContain(link);
+    expect(mail.html).toContain("<p>Hello Jo,</p>");
+    expect(mail.links).toEqual([link]);
+    expect(mail.messageId).toBe(result.messageId);
+    // Nothing goes to the outbox when SMTP is configured.
+    expect(outboxFiles()).toEqual([]);
+  });
+
+  it("uses the default sender without MAIL_FROM or a sender name, and sends text-only mail", async () => {
+    setEnv({ SMTP_URL: catcher.smtpUrl });
+    await sendMail({ to: "plain@example.com", subject: "Plain", text: "Just text" });
+    const mail = await catcher.waitForMail("plain@example.com");
+    expect(mail.from).toBe('"Customer portal" <no-reply@portal.localhost>');
+    expect(mail.text.trim()).toBe("Just text");
+    expect(mail.html).toBeNull();
+  });
+
+  it("follows a change of SMTP_URL (the transport is keyed by the URL)", async () => {
+    const other = await startSmtpCatcher();
+    try {
+      setEnv({ SMTP_URL: catcher.smtpUrl });
+      await sendMail({ to: "first@example.com", subject: "One", text: "1" });
+      setEnv({ SMTP_URL: other.smtpUrl });
+      await sendMail({ to: "second@example.com", subject: "Two", text: "2" });
+      expect(catcher.messages.map((m) => m.subject)).toEqual(["One"]);
+      expect(other.messages.map((m) => m.subject)).toEqual(["Two"]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("logs the recipient (never the body) and rethrows when the server cannot be reached", async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const errorLog = vi.spyOn(logger, "error");
+
+    await expect(sendMail({ to: "down@example.com", subject: "Down", text: "secret-token-123" })).rejects.toThrow(
+      /ECONNREFUSED|connect/i,
+    );
+    expect(errorLog).toHaveBeenCalledTimes(1);
+    const [message, fields] = errorLog.mock.calls[0]!;
+    expect(message).toBe("mail could not be sent");
+    expect(fields).toMatchObject({ to: "down@example.com", transport: "smtp" });
+    expect(JSON.stringify(fields)).not.toContain("secret-token-123");
+  });
+});
+
+describe("sendMail without SMTP_URL", () => {
+  it("writes an .eml file to DATA_DIR/outbox and logs its path and recipient, not the body", async () => {
+    setEnv({ MAIL_FROM: "hello@kiwi.example" });
+    const infoLog = vi.spyOn(logger, "info");
+    const result = await sendMail({
+      to: "sam@example.com",
+      fromName: "Kiwi Gardens",
+      subject: "Confirm your email for the Kiwi Gardens portal",
+      text: "Open https://kiwi.localhost/auth/verify?token=one-time-secret",
+      html: "<p>Open <a href='https://kiwi.localhost/auth/verify?token=one-time-secret'>this link</a></p>",
+    });
+
+    expect(result.transport).toBe("outbox");
+    const files = outboxFiles();
+    expect(files).toHaveLength(1);
+    const name = files[0]!;
+    expect(name).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[0-9a-f]+\.eml$/);
+    const file = path.join(dataDir, "outbox", name);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+    const raw = fs.readFileSync(file, "utf8");
+    expect(raw).toContain("Subject: Confirm your email for the Kiwi Gardens portal");
+    const parsed = await simpleParser(fs.readFileSync(file));
+    expect(parsed.subject).toBe("Confirm your email for the Kiwi Gardens portal");
+    expect(parsed.from?.text).toBe('"Kiwi Gardens" <hello@kiwi.example>');
+    expect(parsed.text?.trim()).toBe("Open https://kiwi.localhost/auth/verify?token=one-time-secret");
+    expect(parsed.html).toContain("this link");
+    expect(parsed.messageId).toBe(result.messageId);
+
+    expect(infoLog).toHaveBeenCalledWith("mail written to outbox", { to: "sam@example.com", file });
+    expect(JSON.stringify(infoLog.mock.calls)).not.toContain("one-time-secret");
+    expect(catcher.messages).toEqual([]);
+  });
+
+  it("gives every message its own file", async () => {
+    await Promise.all(
+      ["a", "b", "c"].map((n) => sendMail({ to: `${n}@example.com`, subject: `Mail ${n}`, text: n })),
+    );
+    expect(outboxFiles().filter((f) => f.endsWith(".eml"))).toHaveLength(3);
+    expect(outboxFiles().filter((f) => !f.endsWith(".eml"))).toEqual([]);
+  });
+});
+
+describe("header injection guard", () => {
+  const attempts = [
+    "a@b.example\r\nBcc: x@y.example",
+    "a@b.example\nBcc: x@y.example",
+    "a@b.example, c@d.example",
+    "a@b.example;c@d.example",
+    '"Someone" <a@b.example>',
+    "a@b.example c@d.example",
+    "not-an-address",
+    "",
+  ];
+
+  it.each(attempts)("refuses %j over SMTP and sends nothing", async (to) => {
+    setEnv({ SMTP_URL: catcher.smtpUrl });
+    await expect(sendMail({ to, subject: "Injected", text: "x" })).rejects.toThrow(
+      /"to" must be a single plain email address/,
+    );
+    // A good mail sent afterwards is the only one the server sees.
+    await sendMail({ to: "after@example.com", subject: "After", text: "y" });
+    await catcher.waitForMail("after@example.com");
+    expect(catcher.messages.map((m) => [m.to, m.subject])).toEqual([[["after@example.com"], "After"]]);
+  });
+
+  it.each(attempts)("refuses %j for the outbox and writes nothing", async (to) => {
+    await expect(sendMail({ to, subject: "Injected", text: "x" })).rejects.toThrow(
+      /"to" must be a single plain email address/,
+    );
+    expect(outboxFiles()).toEqual([]);
+  });
+
+  it("refuses line breaks in the subject and the sender name", async () => {
+    await expect(sendMail({ to: "a@b.example", subject: "Hi\r\nBcc: x@y.example", text: "x" })).rejects.toThrow(
+      /subject/,
+    );
+    await expect(
+      sendMail({ to: "a@b.example", subject: "Hi", text: "x", fromName: "Acme\r\nBcc: x@y.example" }),
+    ).rejects.toThrow(/sender name/);
+    expect(outboxFiles()).toEqual([]);
+  });
+});
