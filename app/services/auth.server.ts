@@ -107,9 +107,14 @@ function keySetFor(domain: string) {
 }
 
 /** Checks an Auth0 id token for real: signature (key set), issuer, audience, expiry ±15 s. */
-export async function verifyIdToken(idToken: string, domain: string, clientId: string) {
+export async function verifyIdToken(
+  idToken: string,
+  domain: string,
+  clientId: string,
+  keySet: JWTVerifyGetKey = keySetFor(domain),
+) {
   try {
-    const { payload } = await jwtVerify(idToken, keySetFor(domain), {
+    const { payload } = await jwtVerify(idToken, keySet, {
       issuer: `https://${domain}/`,
       audience: clientId,
       clockTolerance: 15,
