@@ -1,6 +1,5 @@
 import { Form } from "@remix-run/react";
 import { secondaryButton } from "./Button.css";
-import { announceSignOut } from "./SessionSync";
 import { StatusScreen } from "./StatusScreen";
 
 /** Spec §2: the contact signed in, but no account is joined to their login. */
@@ -9,7 +8,7 @@ export function AccountsNotFound({ signOutAction = "/auth/signout" }: { signOutA
     <StatusScreen
       title="Accounts not found"
       actions={
-        <Form method="post" action={signOutAction} reloadDocument onSubmit={announceSignOut}>
+        <Form method="post" action={signOutAction} reloadDocument>
           <button type="submit" className={secondaryButton}>
             Sign out
           </button>

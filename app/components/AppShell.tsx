@@ -1,5 +1,4 @@
 import { Form, Link } from "@remix-run/react";
-import { announceSignOut } from "./SessionSync";
 import type { ReactNode } from "react";
 import * as styles from "./AppShell.css";
 
@@ -41,7 +40,7 @@ export function AppShell({ brand, user, children }: { brand: ShellBrand; user?: 
                   Change password
                 </Link>
               ) : null}
-              <Form method="post" action="/auth/signout" onSubmit={announceSignOut}>
+              <Form method="post" action="/auth/signout">
                 <button type="submit" className={styles.headerAction}>
                   Sign out
                 </button>

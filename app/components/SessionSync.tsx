@@ -3,19 +3,15 @@ import { useEffect } from "react";
 
 const CHANNEL = "portal-session";
 
-/** Tells the other tabs of this site that this one is signing out (spec §4). */
-export function announceSignOut() {
-  if (typeof BroadcastChannel === "undefined") return;
-  const channel = new BroadcastChannel(CHANNEL);
-  channel.postMessage("signed-out");
-  channel.close();
-}
+type SessionMessage = { signedIn: boolean };
 
 /**
- * With JavaScript: re-checks the session when the window regains focus and when another
- * tab signs in or out (spec §4). If the answer differs from what this page was rendered
- * with, the page's loaders run again, and a page that needs a session sends the user to
- * sign-in. Without JavaScript the next request does the same.
+ * With JavaScript: re-checks the session when the window regains focus, and tells the
+ * other tabs of this site whenever this tab's page was rendered signed in or out (spec §4).
+ * A tab that hears a different state, or finds one on focus, runs its loaders again, and a
+ * page that needs a session then sends the user to sign-in. The message goes out after the
+ * new page has rendered, so the server has already ended (or started) the session.
+ * Without JavaScript the next request does the same.
  */
 export function SessionSync({ signedIn }: { signedIn: boolean }) {
   const revalidator = useRevalidator();
@@ -37,14 +33,19 @@ export function SessionSync({ signedIn }: { signedIn: boolean }) {
     window.addEventListener("focus", check);
     document.addEventListener("visibilitychange", onVisible);
     const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(CHANNEL);
-    if (channel) channel.onmessage = () => void check();
+    if (channel) {
+      channel.onmessage = (event: MessageEvent<SessionMessage>) => {
+        if (event.data?.signedIn !== signedIn) void check();
+      };
+      channel.postMessage({ signedIn } satisfies SessionMessage);
+    }
     return () => {
       stopped = true;
       window.removeEventListener("focus", check);
       document.removeEventListener("visibilitychange", onVisible);
       channel?.close();
     };
-    // revalidator is a new object each render; the listeners only need the latest signedIn.
+    // The listeners only need the latest signedIn; revalidator is stable in use.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signedIn]);
   return null;

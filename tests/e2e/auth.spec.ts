@@ -242,3 +242,24 @@ test.describe("passwords", () => {
     }
   });
 });
+
+test.describe("tabs", () => {
+  test("signing out in one tab signs out the others (with JS at once, without JS at the next request)", async ({ context, jsEnabled }) => {
+    const first = await context.newPage();
+    await signIn(first, ACME, "olivia@coastal.example");
+    await expect(first).toHaveURL(`${ACME}/`);
+    const second = await context.newPage();
+    await second.goto(`${ACME}/`);
+    await expect(second.getByRole("banner")).toContainText("Signed in as Olivia Nguyen");
+
+    await first.getByRole("button", { name: "Sign out" }).click();
+    await expect(first).toHaveURL(`${ACME}/auth/signin`);
+    if (jsEnabled) {
+      // The other tab hears about it and re-checks, without anyone touching it.
+      await expect(second).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);
+    } else {
+      await second.reload();
+      await expect(second).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);
+    }
+  });
+});

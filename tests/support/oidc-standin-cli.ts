@@ -1,4 +1,9 @@
-/** The stand-in provider as a process of its own (Playwright starts it; `npm run idp:standin` for demos). */
+/**
+ * The stand-in provider as a process of its own: Playwright starts it for the e2e tests,
+ * and `npx tsx tests/support/oidc-standin-cli.ts` runs it for local demos.
+ *   OIDC_PORT      port to listen on (default 4311)
+ *   OIDC_CERT_DIR  where its self-signed certificate lives (default .tmp/oidc)
+ */
 import { startOidcStandin } from "./oidc-standin";
 import { HARBOUR_CLIENT, HARBOUR_USERS } from "./oidc-standin-demo";
 
@@ -8,7 +13,19 @@ const standin = await startOidcStandin({
   clients: [HARBOUR_CLIENT],
   users: HARBOUR_USERS,
 });
-process.stdout.write(`oidc stand-in listening on ${standin.origin} (certificate: ${standin.caCertPath})\n`);
-const stop = () => void standin.close().then(() => process.exit(0));
+console.log(`oidc stand-in listening on ${standin.origin}`);
+
+let stopping = false;
+function stop() {
+  if (stopping) process.exit(1); // a second signal: stop waiting
+  stopping = true;
+  standin.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error("oidc stand-in: close failed:", error);
+      process.exit(1);
+    },
+  );
+}
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
