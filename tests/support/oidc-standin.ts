@@ -28,30 +28,45 @@ export type OidcStandin = { origin: string; domain: string; caCertPath: string; 
 
 /**
  * A self-signed certificate for 127.0.0.1 and localhost, valid for a year, made once and
- * usable as NODE_EXTRA_CA_CERTS by the portal. Synchronous because playwright.config.ts needs
- * the file before it can export its config; selfsigned 5 is async-only, hence openssl.
+ * usable as NODE_EXTRA_CA_CERTS by the portal (the README points at <certDir>/cert.pem).
+ * Synchronous because playwright.config.ts needs the file before it can export its config;
+ * selfsigned 5 is async-only, hence openssl.
  */
 export function ensureStandinCertificate(certDir: string): { certPath: string; keyPath: string } {
-  const dir = path.resolve(certDir, "127.0.0.1");
+  const dir = path.resolve(certDir);
   const certPath = path.join(dir, "cert.pem");
   const keyPath = path.join(dir, "key.pem");
-  if (fs.existsSync(certPath) && fs.existsSync(keyPath)) return { certPath, keyPath };
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  // Made in a scratch directory and renamed into place in one step, so processes racing here
-  // (Playwright loads its config in every worker) never pair one's key with another's cert.
-  const scratch = fs.mkdtempSync(path.join(path.dirname(dir), ".new-"));
+  const made = () => fs.existsSync(certPath) && fs.existsSync(keyPath);
+  if (made()) return { certPath, keyPath };
+  fs.mkdirSync(dir, { recursive: true });
+  // Processes can race here (Playwright loads its config in every worker): one makes the pair
+  // under a lock, so no one ever pairs its key with another process's certificate.
+  const lock = path.join(dir, ".lock");
+  for (let waited = 0; ; waited += 50) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (waited > 30_000) fs.rmSync(lock, { recursive: true, force: true }); // left by a crashed process
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // a synchronous sleep
+    }
+  }
   try {
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "365", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-addext", "extendedKeyUsage=serverAuth",
-        "-keyout", path.join(scratch, "key.pem"), "-out", path.join(scratch, "cert.pem")],
-      { stdio: ["ignore", "ignore", "pipe"] },
-    );
-    fs.renameSync(scratch, dir);
-  } catch (error) {
-    fs.rmSync(scratch, { recursive: true, force: true });
-    if (!fs.existsSync(certPath)) throw error; // else another process won the race: use its pair
+    if (!made()) {
+      const [newCert, newKey] = [`${certPath}.${process.pid}`, `${keyPath}.${process.pid}`];
+      execFileSync(
+        "openssl",
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "365", "-subj", "/CN=127.0.0.1",
+          "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-addext", "extendedKeyUsage=serverAuth",
+          "-keyout", newKey, "-out", newCert],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
+      fs.renameSync(newKey, keyPath);
+      fs.renameSync(newCert, certPath);
+    }
+  } finally {
+    fs.rmdirSync(lock);
   }
   return { certPath, keyPath };
 }
@@ -115,22 +130,16 @@ export async function startOidcStandin(options: {
     const client = options.clients.find((c) => c.clientId === params.get("client_id"));
     const redirectUri = params.get("redirect_uri") ?? "";
     const state = params.get("state");
-    const problem = !client
-      ? "Unknown client_id."
-      : params.get("response_type") !== "code"
-        ? "response_type must be code."
-        : params.get("code_challenge_method") !== "S256" || !/^[\w-]{43}$/.test(params.get("code_challenge") ?? "")
-          ? "PKCE is required: code_challenge_method=S256 and a base64url SHA-256 code_challenge."
-          : !state
-            ? "state is required."
-            : !isHttpUrl(redirectUri)
-              ? "redirect_uri must be an http(s) URL."
-              : null;
+    const problem = [
+      [!client, "Unknown client_id."],
+      [params.get("response_type") !== "code", "response_type must be code."],
+      [params.get("code_challenge_method") !== "S256" || !/^[\w-]{43}$/.test(params.get("code_challenge") ?? ""),
+        "PKCE is required: code_challenge_method=S256 and a base64url SHA-256 code_challenge."],
+      [!state, "state is required."],
+      [!isHttpUrl(redirectUri), "redirect_uri must be an http(s) URL."],
+    ].find(([failed]) => failed)?.[1] as string | undefined;
     // Never redirect a bad request: the redirect_uri itself may be what is wrong (RFC 6749 §4.1.2.1).
-    if (problem || !client || !state) {
-      return send(res, 400, htmlPage("Bad request – Stand-in identity provider",
-        `<main><h1>Bad authorisation request</h1><p>${escapeHtml(problem ?? "")}</p></main>`));
-    }
+    if (problem || !client || !state) return badRequest(res, "Bad authorisation request", problem);
     if (!submitted) return send(res, 200, signInPage(params));
 
     const back = new URL(redirectUri);
@@ -216,27 +225,21 @@ export async function startOidcStandin(options: {
           end_session_endpoint: `${origin}/v2/logout`,
           revocation_endpoint: `${origin}/oauth/revoke`,
           response_types_supported: ["code"],
-          grant_types_supported: ["authorization_code"],
-          subject_types_supported: ["public"],
-          id_token_signing_alg_values_supported: ["RS256"],
           code_challenge_methods_supported: ["S256"],
+          id_token_signing_alg_values_supported: ["RS256"],
           token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-          scopes_supported: ["openid", "profile", "email"],
         });
       case "GET /authorize":
         return authorize(res, url.searchParams, false);
       case "POST /authorize": {
         const form = await readForm(req);
-        if (!form) return send(res, 400, htmlPage("Bad request – Stand-in identity provider", "<main><h1>Bad request</h1></main>"));
-        return authorize(res, form, true);
+        return form ? authorize(res, form, true) : badRequest(res, "Bad request", `The body must be ${FORM_TYPE}.`);
       }
       case "POST /oauth/token":
         return token(req, res);
       case "GET /v2/logout": {
         const returnTo = url.searchParams.get("returnTo") ?? "";
-        if (isHttpUrl(returnTo)) return redirect(res, returnTo);
-        return send(res, 400, htmlPage("Bad request – Stand-in identity provider",
-          "<main><h1>Bad logout request</h1><p>returnTo must be an http(s) URL.</p></main>"));
+        return isHttpUrl(returnTo) ? redirect(res, returnTo) : badRequest(res, "Bad logout request", "returnTo must be an http(s) URL.");
       }
       case "POST /oauth/revoke":
         req.resume(); // tokens are not tracked, so there is nothing to revoke
@@ -341,6 +344,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 /** An RFC 6749 §5.2 error response. */
 function oauthError(res: ServerResponse, status: 400 | 401, error: string, description: string, headers: Record<string, string> = {}) {
   sendJson(res, status, { error, error_description: description }, headers);
+}
+
+function badRequest(res: ServerResponse, heading: string, detail = "") {
+  send(res, 400, htmlPage("Bad request – Stand-in identity provider", `<main><h1>${heading}</h1><p>${escapeHtml(detail)}</p></main>`));
 }
 
 function redirect(res: ServerResponse, location: string) {
