@@ -9,7 +9,7 @@ import { getDatabaseHandle } from "~/services/database.server";
 import { getEnv } from "~/services/env.server";
 import { logger } from "~/services/logger.server";
 import { installRequestGuard } from "~/services/request-guard.server";
-import { installRequestLogging } from "~/services/request-log.server";
+import { installRequestLogging, logTokenFor } from "~/services/request-log.server";
 import { securityHeaders } from "~/services/security-headers.server";
 
 const ABORT_DELAY = 5_000;
@@ -87,5 +87,6 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
     method: request.method,
     path: new URL(request.url).pathname,
     requestId: request.headers.get("x-request-id"),
+    sessionLogId: logTokenFor(request),
   });
 };

@@ -27,6 +27,12 @@ export const CLIENT_ADDRESS_HEADER = "x-portal-peer-address";
  */
 const logTokens = new Map<string, string>();
 
+/** The session's log token for this request, if a loader or action has seen the session. */
+export function logTokenFor(request: Request): string | undefined {
+  const id = request.headers.get(REQUEST_ID_HEADER);
+  return id ? logTokens.get(id) : undefined;
+}
+
 export function recordLogToken(request: Request, logToken: string) {
   const id = request.headers.get(REQUEST_ID_HEADER);
   if (id && logTokens.size < 10_000) logTokens.set(id, logToken);

@@ -263,3 +263,14 @@ test.describe("tabs", () => {
     }
   });
 });
+
+test.describe("sign-in error page", () => {
+  test("/error explains a provider that cannot be used, and leads back to sign-in", async ({ page }) => {
+    await page.goto(`${ACME}/error?error=Configuration`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn't sign you in");
+    await expect(page.getByText("Sign-in isn't set up correctly for this portal yet.")).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Back to sign in" }).click();
+    await expect(page).toHaveURL(`${ACME}/auth/signin`);
+  });
+});
