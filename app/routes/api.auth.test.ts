@@ -5,6 +5,10 @@ import { openSeededPglite } from "../../tests/support/test-db";
 import * as config from "./api.auth.config";
 import * as provider from "./api.auth.signin_.$provider";
 import * as tokenVerify from "./api.auth.token-verify";
+import * as forgotChange from "./api.sample.forgot-change";
+import { issueToken } from "~/services/auth-tokens.server";
+import { findHostBranding } from "~/services/host.server";
+import { verifyCredentials } from "~/services/auth.server";
 
 const get = (path: string, host = "harbour.localhost") =>
   new Request(`http://${host}${path}`, { headers: { host } });
@@ -53,5 +57,48 @@ describe("/api/auth/token-verify", () => {
       last = response.status;
     }
     expect(last).toBe(429);
+  });
+});
+
+describe("POST /api/sample/forgot-change", () => {
+  const post = (body: unknown, type = "application/json") =>
+    new Request("http://acme.localhost/api/sample/forgot-change", {
+      method: "POST",
+      headers: { host: "acme.localhost", origin: "http://acme.localhost", "content-type": type },
+      body: type === "application/json" ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString(),
+    });
+
+  it("takes a URL-encoded password in JSON (spec §5) with any characters, once", async () => {
+    const acme = (await findHostBranding(handle.db, "acme.localhost"))!;
+    const contact = await handle.db.selectFrom("contacts").select("id").where("email", "=", "new@coastal.example").executeTakeFirstOrThrow();
+    const token = await issueToken(acme.businessId, contact.id, "password-reset");
+    const password = "100% sure + & = ünïcødé 🔑";
+    const response = await forgotChange.action({ request: post({ email: "new@coastal.example", token, password: encodeURIComponent(password) }), params: {}, context: {} });
+    expect(response.status).toBe(200);
+    const form = new FormData();
+    form.set("email", "new@coastal.example");
+    form.set("password", password);
+    await expect(verifyCredentials(acme, form, new Request("http://acme.localhost/"))).resolves.toMatchObject({ verified: true });
+    const again = await forgotChange.action({ request: post({ email: "new@coastal.example", token, password: encodeURIComponent(password) }), params: {}, context: {} });
+    expect(again.status).toBe(400);
+  });
+
+  it.each([
+    ["no token", { email: "new@coastal.example", password: "abcdefghijk" }, "Missing token"],
+    ["a bad email", { email: "<b>x</b>", password: "abcdefghijk", token: "t" }, "Enter an email address"],
+    ["a short password", { email: "new@coastal.example", password: "short", token: "t" }, "at least 10"],
+    ["a broken encoding", { email: "new@coastal.example", password: "%E0%A4%A", token: "t" }, "URL-encoded"],
+    ["a non-string password", { email: "new@coastal.example", password: 12345678901, token: "t" }, "Enter a new password"],
+  ])("refuses %s with a 400", async (_label, body, message) => {
+    const response = await forgotChange.action({ request: post(body), params: {}, context: {} });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toContain(message);
+  });
+
+  it("refuses a body that is not an object, and a wrong content type", async () => {
+    const list = await forgotChange.action({ request: post(["a"]), params: {}, context: {} }).catch((e: Response) => e);
+    expect(list.status).toBe(400);
+    const xml = await forgotChange.action({ request: post({}, "application/xml"), params: {}, context: {} }).catch((e: Response) => e);
+    expect(xml.status).toBe(415);
   });
 });

@@ -81,6 +81,12 @@ test.describe("auth JSON API", () => {
     expect(harbour).toEqual({ authenticated: false });
   });
 
+  test("/user/login is the sign-in page too", async ({ hostRequest }) => {
+    const response = await hostRequest.get(`${ACME}/user/login?callbackUrl=%2Fprivacy-policy`);
+    expect(response.status()).toBe(302);
+    expect(response.headers()["location"]).toBe("/auth/signin?callbackUrl=%2Fprivacy-policy");
+  });
+
   test("/api/auth/signin carries error and callback to the sign-in page; providers are checked", async ({ hostRequest }) => {
     const withError = await hostRequest.get(`${ACME}/api/auth/signin?error=CredentialsSignin&callbackUrl=%2Fprivacy-policy`);
     expect(withError.status()).toBe(302);

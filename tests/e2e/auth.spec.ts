@@ -129,6 +129,8 @@ test.describe("access", () => {
     expect(cookie).toBeTruthy();
     expect(cookie!.httpOnly).toBe(true);
     expect(cookie!.sameSite).toBe("Lax");
+    // Spec §9: 30 days.
+    expect(Math.abs(cookie!.expires - (Date.now() / 1000 + 2_592_000))).toBeLessThan(120);
     await context.addCookies([{ ...cookie!, domain: "kiwi.localhost" }]);
     await page.goto(`${KIWI}/`);
     await expect(page).toHaveURL(/kiwi\.localhost:\d+\/auth\/signin\?callbackUrl=%2F/);

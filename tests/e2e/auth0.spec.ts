@@ -16,6 +16,10 @@ test.describe("Auth0 sign-in (stand-in provider)", () => {
     // At the provider: PKCE and state went along.
     await expect(page).toHaveURL(/^https:\/\/127\.0\.0\.1:\d+\/authorize\?/);
     const authorize = new URL(page.url());
+    // Spec §9: the state and PKCE cookie lives 900 s.
+    const stateCookie = (await page.context().cookies(HARBOUR)).find((c) => c.name === "portal_auth0");
+    expect(stateCookie?.httpOnly).toBe(true);
+    expect(Math.abs(stateCookie!.expires - (Date.now() / 1000 + 900))).toBeLessThan(60);
     expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorize.searchParams.get("state")).toBeTruthy();
     await page.getByLabel("Email").fill(mia.email);
