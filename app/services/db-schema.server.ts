@@ -49,7 +49,42 @@ export interface AccountsTable {
   name: string;
   address: Generated<string>;
   payment_terms_days: Generated<number>;
+  email: Generated<string>;
+  phone: Generated<string>;
+  credit_limit_cents: number | null;
   created_at: Timestamp;
+}
+
+/** A calendar date (no time zone), as PostgreSQL's `date` reads back: "YYYY-MM-DD". */
+type DateOnly = ColumnType<string, string, string>;
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  number: string;
+  description: Generated<string>;
+  issue_date: DateOnly;
+  due_date: DateOnly;
+  amount_cents: number;
+  balance_cents: number;
+  status: Generated<number>;
+  promise_date: DateOnly | null;
+  dispute_reason: string | null;
+  created_at: Timestamp;
+}
+
+export interface StatementLinesTable {
+  id: Generated<number>;
+  business_id: string;
+  account_id: string;
+  line_date: DateOnly;
+  type: "invoice" | "payment" | "credit" | "adjustment" | "fee";
+  reference: string;
+  description: Generated<string>;
+  debit_cents: Generated<number>;
+  credit_cents: Generated<number>;
+  invoice_id: string | null;
 }
 
 export interface FeatureTogglesTable {
@@ -145,6 +180,8 @@ export interface DB {
   feature_toggles: FeatureTogglesTable;
   contacts: ContactsTable;
   account_contacts: AccountContactsTable;
+  invoices: InvoicesTable;
+  statement_lines: StatementLinesTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;
   rate_limits: RateLimitsTable;

@@ -27,6 +27,16 @@ export type DatabaseHandle = {
 
 // Return PostgreSQL bigint (int8) as a JS number: money is integer cents and stays far below 2^53.
 pg.types.setTypeParser(20, (value) => Number(value));
+// A calendar date stays the "YYYY-MM-DD" text it is: turned into a Date it would pick up the
+// server's time zone and could move by a day.
+const DATE_OID = 1082;
+pg.types.setTypeParser(DATE_OID, (value) => value);
+
+/** PGlite reads types the same way as `pg` above. Use for every PGlite.create. */
+export const PGLITE_PARSERS = {
+  20: (value: string) => Number(value),
+  [DATE_OID]: (value: string) => value,
+};
 
 export function openPostgres(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({
@@ -70,7 +80,7 @@ export function openPostgres(connectionString: string, options: { max?: number }
 
 export async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  const pglite = await PGlite.create(dataDir, { parsers: PGLITE_PARSERS });
   return pgliteHandle(pglite);
 }
 

@@ -256,6 +256,33 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
         accountIds.set(account.number, row.id);
       }
 
+      // Invoices in every status, and the statement lines they and their payments make.
+      for (const account of demo.accounts) {
+        const accountId = accountIds.get(account.number)!;
+        const { invoices, lines } = demoLedger(account.number, new Date());
+        const inserted = invoices.length
+          ? await tx
+              .insertInto("invoices")
+              .values(invoices.map((inv) => ({ ...inv, business_id: businessId, account_id: accountId })))
+              .returning(["id", "number"])
+              .execute()
+          : [];
+        const invoiceIds = new Map(inserted.map((r) => [r.number, r.id]));
+        if (lines.length) {
+          await tx
+            .insertInto("statement_lines")
+            .values(
+              lines.map(({ invoiceNumber, ...line }) => ({
+                ...line,
+                business_id: businessId,
+                account_id: accountId,
+                invoice_id: invoiceNumber ? (invoiceIds.get(invoiceNumber) ?? null) : null,
+              })),
+            )
+            .execute();
+        }
+      }
+
       for (const contact of demo.contacts) {
         const row = await tx
           .insertInto("contacts")
@@ -286,4 +313,78 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
     created.push(...demo.hostnames);
   }
   return created;
+}
+
+/** A small deterministic generator, so every seed of an account looks the same. */
+function seededRandom(seed: string) {
+  let state = [...seed].reduce((acc, ch) => (acc * 31 + ch.charCodeAt(0)) >>> 0, 2166136261);
+  return () => {
+    state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x6d2b79f5) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
+
+type LedgerLine = {
+  line_date: string;
+  type: "invoice" | "payment" | "credit" | "adjustment" | "fee";
+  reference: string;
+  description: string;
+  debit_cents: number;
+  credit_cents: number;
+  invoiceNumber?: string;
+};
+
+/**
+ * Twelve invoices over the last six months in all eight statuses (spec §3), with the
+ * statement lines they make: the invoice, and payments or credits for what was paid.
+ */
+export function demoLedger(accountNumber: string, today: Date) {
+  const random = seededRandom(accountNumber);
+  // Status by invoice age: older ones are mostly settled, recent ones open.
+  const statuses = [2, 2, 4, 2, 6, 8, 3, 5, 3, 7, 1, 1];
+  const invoices: {
+    number: string;
+    description: string;
+    issue_date: string;
+    due_date: string;
+    amount_cents: number;
+    balance_cents: number;
+    status: number;
+    promise_date: string | null;
+    dispute_reason: string | null;
+  }[] = [];
+  const lines: LedgerLine[] = [];
+  statuses.forEach((status, index) => {
+    const issued = addDays(today, -180 + index * 15 - Math.floor(random() * 5));
+    const due = addDays(issued, 30);
+    const amount = 5_000 + Math.floor(random() * 400) * 250 + (index % 3) * 99;
+    const settled = status === 2 || status === 4;
+    const partPaid = status === 3 && index % 2 === 0 ? Math.floor(amount / 3) : 0;
+    const balance = settled ? 0 : amount - partPaid;
+    const number = `${accountNumber}-INV-${String(index + 1).padStart(3, "0")}`;
+    invoices.push({
+      number,
+      description: ["Trade supplies", "Freight and handling", "Site delivery", "Monthly service"][index % 4]!,
+      issue_date: isoDay(issued),
+      due_date: isoDay(due),
+      amount_cents: amount,
+      balance_cents: balance,
+      status,
+      promise_date: status === 7 ? isoDay(addDays(today, 7)) : status === 8 ? isoDay(addDays(today, -10)) : null,
+      dispute_reason: status === 6 ? "Goods arrived damaged" : null,
+    });
+    lines.push({ line_date: isoDay(issued), type: "invoice", reference: number, description: "Invoice", debit_cents: amount, credit_cents: 0, invoiceNumber: number });
+    if (settled) {
+      const paidOn = addDays(issued, 10 + Math.floor(random() * 15));
+      lines.push({ line_date: isoDay(paidOn), type: "payment", reference: `PAY-${number}`, description: "Payment, thank you", debit_cents: 0, credit_cents: amount, invoiceNumber: number });
+    } else if (partPaid > 0) {
+      lines.push({ line_date: isoDay(addDays(issued, 20)), type: "payment", reference: `PAY-${number}`, description: "Part payment", debit_cents: 0, credit_cents: partPaid, invoiceNumber: number });
+    }
+  });
+  lines.push({ line_date: isoDay(addDays(today, -40)), type: "fee", reference: "FEE-LATE", description: "Late payment fee", debit_cents: 1_500, credit_cents: 0 });
+  lines.push({ line_date: isoDay(addDays(today, -35)), type: "credit", reference: "CR-FEE-LATE", description: "Late fee waived", debit_cents: 0, credit_cents: 1_500 });
+  return { invoices, lines };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { seedDemoData } from "../../db/seed/demo";
-import { pgliteHandle } from "../../app/services/db.server";
+import { PGLITE_PARSERS, pgliteHandle } from "../../app/services/db.server";
 import { migrate } from "../../app/services/migrate.server";
 import { SNAPSHOT_FILE } from "./snapshot";
 
@@ -11,7 +11,7 @@ import { SNAPSHOT_FILE } from "./snapshot";
  * seeded database is dumped to a file and every test file starts from a copy (≈1 s).
  */
 export default async function setup() {
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ parsers: PGLITE_PARSERS });
   const handle = pgliteHandle(pglite);
   await migrate(handle);
   await seedDemoData(handle.db);

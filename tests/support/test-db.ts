@@ -2,19 +2,19 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openPostgres, pgliteHandle, type DatabaseHandle } from "../../app/services/db.server";
+import { openPostgres, PGLITE_PARSERS, pgliteHandle, type DatabaseHandle } from "../../app/services/db.server";
 import { SNAPSHOT_FILE } from "./snapshot";
 
 /** A private embedded database with every migration and the demo data, from the run's snapshot. */
 export async function openSeededPglite(): Promise<DatabaseHandle> {
   const snapshot = fs.readFileSync(SNAPSHOT_FILE);
-  const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]) });
+  const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]), parsers: PGLITE_PARSERS });
   return pgliteHandle(pglite);
 }
 
 /** An empty embedded database (no migrations): for the migration tests themselves. */
 export async function openEmptyPglite(): Promise<DatabaseHandle> {
-  return pgliteHandle(await PGlite.create());
+  return pgliteHandle(await PGlite.create({ parsers: PGLITE_PARSERS }));
 }
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
