@@ -1,56 +1,336 @@
 import { data } from "@remix-run/node";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { DB } from "./db-schema.server";
 import { getDb } from "./database.server";
 
-export type AccountSummary = { accountId: string; number: string; name: string; parentAccountId: string | null };
+/**
+ * Accounts a contact may see, and what is on them. The single rule of "may this contact
+ * touch this account" lives here (ARCHITECTURE: account_contacts is the only source of
+ * truth): an account joined to the contact, or a child of one, when the business shows
+ * child accounts (ui setting ChildAccountTicked, spec §6). Every query filters by business.
+ */
+export type AccountSummary = {
+  accountId: string;
+  number: string;
+  name: string;
+  parentAccountId: string | null;
+  isChild: boolean;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+export async function childAccountsVisible(businessId: string) {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("ui_settings")
+    .select("is_visible")
+    .where("business_id", "=", businessId)
+    .where("item_name", "=", "ChildAccountTicked")
+    .executeTakeFirst();
+  return row?.is_visible === true;
+}
+
+type Scope = { businessId: string; contactId: string; parent?: boolean; children?: boolean };
 
 /**
- * The accounts a contact may see (spec §4 step 3): those joined to the contact, plus their
- * child accounts when the business's ChildAccountTicked setting is on. One query.
+ * The visibility rule as a WHERE clause on `accounts`. `parent` includes the accounts joined
+ * to the contact; `children` includes the children of those, and only where the business
+ * shows child accounts.
  */
-export async function listContactAccounts(businessId: string, contactId: string): Promise<AccountSummary[]> {
+function visibleTo(scope: Scope) {
+  const { businessId, contactId } = scope;
+  const parent = scope.parent ?? true;
+  const children = scope.children ?? true;
+  return (eb: ExpressionBuilder<DB, "accounts">) => {
+    const joined = (column: "accounts.id" | "accounts.parent_account_id") =>
+      eb.exists(
+        eb
+          .selectFrom("account_contacts as ac")
+          .select("ac.account_id")
+          .whereRef("ac.account_id", "=", column)
+          .where("ac.contact_id", "=", contactId)
+          .where("ac.business_id", "=", businessId),
+      );
+    const childRule = eb.and([
+      eb.exists(
+        eb
+          .selectFrom("ui_settings as ui")
+          .select("ui.item_name")
+          .where("ui.business_id", "=", businessId)
+          .where("ui.item_name", "=", "ChildAccountTicked")
+          .where("ui.is_visible", "=", true),
+      ),
+      joined("accounts.parent_account_id"),
+    ]);
+    const rules = [];
+    if (parent) rules.push(joined("accounts.id"));
+    if (children) rules.push(childRule);
+    if (rules.length === 0) return eb.val(false);
+    return eb.and([eb("accounts.business_id", "=", businessId), eb.or(rules)]);
+  };
+}
+
+const summaryColumns = [
+  "accounts.id as accountId",
+  "accounts.number",
+  "accounts.name",
+  "accounts.parent_account_id as parentAccountId",
+] as const;
+
+/** The contact's accounts (spec §4 step 3, `/api/sample/accounts`), parents first, by name. */
+export async function listContactAccounts(
+  businessId: string,
+  contactId: string,
+  options: { parent?: boolean; children?: boolean; limit?: number } = {},
+): Promise<AccountSummary[]> {
   const db = await getDb();
   const rows = await db
     .selectFrom("accounts")
-    .select(["accounts.id as accountId", "accounts.number", "accounts.name", "accounts.parent_account_id as parentAccountId"])
-    .where("accounts.business_id", "=", businessId)
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb
-            .selectFrom("account_contacts as ac")
-            .select("ac.account_id")
-            .whereRef("ac.account_id", "=", "accounts.id")
-            .where("ac.contact_id", "=", contactId)
-            .where("ac.business_id", "=", businessId),
-        ),
-        eb.and([
-          eb.exists(
-            eb
-              .selectFrom("ui_settings as ui")
-              .select("ui.item_name")
-              .where("ui.business_id", "=", businessId)
-              .where("ui.item_name", "=", "ChildAccountTicked")
-              .where("ui.is_visible", "=", true),
-          ),
-          eb.exists(
-            eb
-              .selectFrom("account_contacts as pc")
-              .select("pc.account_id")
-              .whereRef("pc.account_id", "=", "accounts.parent_account_id")
-              .where("pc.contact_id", "=", contactId)
-              .where("pc.business_id", "=", businessId),
-          ),
-        ]),
-      ]),
-    )
-    .orderBy("accounts.name")
+    .select(summaryColumns)
+    .where(visibleTo({ businessId, contactId, parent: options.parent, children: options.children }))
+    .orderBy(sql`accounts.parent_account_id IS NOT NULL`)
+    .orderBy(sql`lower(accounts.name)`)
     .orderBy("accounts.id")
-    .limit(500)
+    .limit(options.limit ?? 200)
     .execute();
-  return rows;
+  return rows.map((row) => ({ ...row, isChild: row.parentAccountId !== null }));
+}
+
+/** An account the contact may see, or a thrown 404 (never "forbidden": that would confirm it exists). */
+export async function requireAccountAccess(businessId: string, contactId: string, accountId: unknown) {
+  if (!isUuid(accountId)) throw accountNotFound();
+  const db = await getDb();
+  const row = await db
+    .selectFrom("accounts")
+    .select([
+      ...summaryColumns,
+      "accounts.address",
+      "accounts.email",
+      "accounts.phone",
+      "accounts.payment_terms_days as paymentTermsDays",
+      "accounts.credit_limit_cents as creditLimitCents",
+      "accounts.created_at as createdAt",
+    ])
+    .where("accounts.id", "=", accountId)
+    .where(visibleTo({ businessId, contactId }))
+    .executeTakeFirst();
+  if (!row) throw accountNotFound();
+  return { ...row, isChild: row.parentAccountId !== null };
+}
+
+export type AccountDetails = Awaited<ReturnType<typeof requireAccountAccess>>;
+
+export function accountNotFound() {
+  return data({ reason: "no-access" }, { status: 404 });
+}
+
+/** For the JSON API: the account, or a 404 JSON answer (a bad id is "not found" too). */
+export async function requireApiAccountAccess(businessId: string, contactId: string, accountId: string) {
+  try {
+    return await requireAccountAccess(businessId, contactId, accountId);
+  } catch {
+    throw Response.json({ status: 404, message: "Account not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+  }
 }
 
 /** Spec §4 step 4: no accounts → the 'Accounts not found' screen, through the error boundary. */
 export function noAccounts() {
   return data({ reason: "no-accounts" }, { status: 404 });
+}
+
+export const ACCOUNT_SORTS = ["name", "number"] as const;
+export type AccountSort = { field: (typeof ACCOUNT_SORTS)[number]; dir: "asc" | "desc" };
+
+/**
+ * `accounts-search` (spec §7): text filter over name and number, sort, skip/take paging in
+ * SQL, and `myAccounts` (only accounts joined to the contact, not their children).
+ */
+export async function searchAccounts(
+  businessId: string,
+  contactId: string,
+  query: { text: string; sort: AccountSort; skip: number; take: number; myAccounts: boolean; parent: boolean; children: boolean },
+) {
+  const db = await getDb();
+  let base = db
+    .selectFrom("accounts")
+    .where(
+      visibleTo({
+        businessId,
+        contactId,
+        parent: query.parent,
+        children: query.myAccounts ? false : query.children,
+      }),
+    );
+  if (query.text) {
+    const pattern = `%${query.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) =>
+      eb.or([eb(sql`lower(accounts.name)`, "like", pattern), eb(sql`lower(accounts.number)`, "like", pattern)]),
+    );
+  }
+  const column = query.sort.field === "number" ? sql`lower(accounts.number)` : sql`lower(accounts.name)`;
+  const [rows, total] = await Promise.all([
+    base
+      .select(summaryColumns)
+      .orderBy(column, query.sort.dir)
+      .orderBy("accounts.id", query.sort.dir)
+      .offset(query.skip)
+      .limit(query.take)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(total.count),
+    items: rows.map((row) => ({ ...row, isChild: row.parentAccountId !== null })),
+  };
+}
+
+/**
+ * The dashboard figures for one account (`account-tiles`): what is owing, what is overdue,
+ * the next due invoice and the last payment. Two indexed queries, whatever the data size.
+ */
+export async function getAccountTiles(businessId: string, accountId: string, today: string) {
+  const db = await getDb();
+  const open = [1, 3, 5, 6, 7, 8];
+  const [owing, lastPayment] = await Promise.all([
+    db
+      .selectFrom("invoices")
+      .select((eb) => [
+        sql<number>`coalesce(sum(balance_cents), 0)`.as("balanceCents"),
+        sql<number>`coalesce(sum(balance_cents) filter (where due_date < ${today}), 0)`.as("overdueCents"),
+        sql<number>`count(*) filter (where due_date < ${today})`.as("overdueCount"),
+        sql<number>`count(*)`.as("openCount"),
+        sql<string | null>`min(due_date) filter (where due_date >= ${today})`.as("nextDueDate"),
+        eb.fn.countAll<number>().as("rows"),
+      ])
+      .where("business_id", "=", businessId)
+      .where("account_id", "=", accountId)
+      .where("status", "in", open)
+      .where("balance_cents", ">", 0)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("statement_lines")
+      .select(["line_date as date", "credit_cents as amountCents", "reference"])
+      .where("business_id", "=", businessId)
+      .where("account_id", "=", accountId)
+      .where("type", "=", "payment")
+      .orderBy("line_date", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  let nextDueCents = 0;
+  if (owing.nextDueDate) {
+    const next = await db
+      .selectFrom("invoices")
+      .select(sql<number>`coalesce(sum(balance_cents), 0)`.as("cents"))
+      .where("business_id", "=", businessId)
+      .where("account_id", "=", accountId)
+      .where("status", "in", open)
+      .where("due_date", "=", owing.nextDueDate)
+      .executeTakeFirstOrThrow();
+    nextDueCents = Number(next.cents);
+  }
+  return {
+    balanceCents: Number(owing.balanceCents),
+    openInvoices: Number(owing.openCount),
+    overdueCents: Number(owing.overdueCents),
+    overdueInvoices: Number(owing.overdueCount),
+    nextDue: owing.nextDueDate ? { date: owing.nextDueDate, amountCents: nextDueCents } : null,
+    lastPayment: lastPayment ? { date: lastPayment.date, amountCents: Number(lastPayment.amountCents), reference: lastPayment.reference } : null,
+  };
+}
+
+/** The people on an account (`contacts`): names, roles and emails of its contacts. */
+export async function listAccountContacts(businessId: string, accountId: string) {
+  const db = await getDb();
+  return db
+    .selectFrom("account_contacts as ac")
+    .innerJoin("contacts", "contacts.id", "ac.contact_id")
+    .select([
+      "contacts.id as userId",
+      "contacts.email",
+      "contacts.first_name as firstName",
+      "contacts.last_name as lastName",
+      "contacts.position",
+      "ac.role",
+    ])
+    .where("ac.business_id", "=", businessId)
+    .where("ac.account_id", "=", accountId)
+    .where("contacts.disabled_at", "is", null)
+    .orderBy("contacts.last_name")
+    .orderBy("contacts.first_name")
+    .orderBy("contacts.id")
+    .limit(200)
+    .execute();
+}
+
+export const STATEMENT_TYPES = ["invoice", "payment", "credit", "adjustment", "fee"] as const;
+export const STATEMENT_SORTS = ["date", "amount"] as const;
+
+export type StatementQuery = {
+  skip: number;
+  take: number;
+  sort: { field: (typeof STATEMENT_SORTS)[number]; dir: "asc" | "desc" };
+  from?: string;
+  to?: string;
+  type?: (typeof STATEMENT_TYPES)[number];
+};
+
+/** A page of statement lines (`statements`), with the total and the running figures for the filter. */
+export async function listStatementLines(businessId: string, accountId: string, query: StatementQuery) {
+  const db = await getDb();
+  let base = db
+    .selectFrom("statement_lines")
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId);
+  if (query.from) base = base.where("line_date", ">=", query.from);
+  if (query.to) base = base.where("line_date", "<=", query.to);
+  if (query.type) base = base.where("type", "=", query.type);
+  const amount = sql`(debit_cents - credit_cents)`;
+  const order = query.sort.field === "amount" ? amount : sql`line_date`;
+  const [items, totals] = await Promise.all([
+    base
+      .select(["id", "line_date as date", "type", "reference", "description", "debit_cents as debitCents", "credit_cents as creditCents"])
+      .orderBy(order, query.sort.dir)
+      .orderBy("id", query.sort.dir)
+      .offset(query.skip)
+      .limit(query.take)
+      .execute(),
+    base
+      .select([
+        sql<number>`count(*)`.as("count"),
+        sql<number>`coalesce(sum(debit_cents), 0)`.as("debitCents"),
+        sql<number>`coalesce(sum(credit_cents), 0)`.as("creditCents"),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(totals.count),
+    debitCents: Number(totals.debitCents),
+    creditCents: Number(totals.creditCents),
+    items: items.map((item) => ({ ...item, debitCents: Number(item.debitCents), creditCents: Number(item.creditCents) })),
+  };
+}
+
+/** Feature toggles for an account (spec §3): the business's, overridden by the account's own. */
+export async function getFeatureToggles(businessId: string, accountId: string) {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("feature_toggles")
+    .select(["name", "enabled", "configuration_value as configurationValue", "account_id"])
+    .where("business_id", "=", businessId)
+    .where((eb) => eb.or([eb("account_id", "is", null), eb("account_id", "=", accountId)]))
+    .orderBy("name")
+    .execute();
+  const byName = new Map<string, { name: string; enabled: boolean; configurationValue: unknown }>();
+  for (const row of rows) {
+    if (!byName.has(row.name) || row.account_id !== null) {
+      byName.set(row.name, { name: row.name, enabled: row.enabled, configurationValue: row.configurationValue });
+    }
+  }
+  return [...byName.values()];
 }

@@ -280,3 +280,15 @@ export function callbackCookie(request: Request) {
     secure: isSecureRequest(request),
   });
 }
+
+/**
+ * For the account-scoped JSON API: a session (else 401) of a verified contact with
+ * accessCustomerPortal (else 404, as for pages: nothing is revealed).
+ */
+export async function requireApiPortalAccess(request: Request) {
+  const context = await requireApiSession(request);
+  if (!hasPortalAccess(context.session.contact)) {
+    throw Response.json({ status: 404, message: "Not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+  }
+  return context;
+}

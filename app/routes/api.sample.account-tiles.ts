@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getAccountTiles, requireApiAccountAccess } from "~/services/accounts.server";
+import { requireApiPortalAccess } from "~/services/auth.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
+import { todayIn } from "~/lib/dates";
+
+/** GET /api/sample/account-tiles?accountId= (spec §7): the dashboard figures; no id → 400 'Invalid request'. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session } = await requireApiPortalAccess(request);
+  const accountId = new URL(request.url).searchParams.get("accountId");
+  if (!accountId) return apiError(400, "Invalid request");
+  const account = await requireApiAccountAccess(branding.businessId, session.contact.id, accountId);
+  return apiJson(await getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone)));
+}
+
+export function action() {
+  return methodNotAllowed(["GET"]);
+}
