@@ -36,7 +36,7 @@ export function GeneralErrorBoundary({ backHref = "/" }: { backHref?: string }) 
       </StatusScreen>
     );
   }
-  if (status === 400 || status === 405 || status === 413 || status === 422) {
+  if (status === 400 || status === 405 || status === 413 || status === 415 || status === 422) {
     return (
       <StatusScreen eyebrow={`Error ${status}`} title="We couldn't use that request" actions={<HomeLink />}>
         <p>Something in the address or form wasn't valid. Nothing was changed.</p>

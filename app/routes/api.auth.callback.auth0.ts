@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-auth0";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { audit } from "~/services/audit.server";
-import { auth0StrategyFor, callbackCookie, getPageContext, SignInError } from "~/services/auth.server";
+import { auth0StrategyFor, callbackCookie, getPageContext, SignInError, stateCookieNames } from "~/services/auth.server";
 import { logger } from "~/services/logger.server";
 import { clientAddress, requestOrigin } from "~/services/request-context.server";
 import { createSession } from "~/services/session.server";
@@ -23,11 +23,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     "/",
   );
   const clearCallback = await callbackCookie(request).serialize("", { maxAge: 0 });
-  const clearState = `portal_auth0=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`;
+  // The strategy names its cookie portal_auth0:<uuid>, one per started sign-in: end them all,
+  // so a used or abandoned state and verifier cannot be replayed.
+  const stateCookies = stateCookieNames(request).map((name) => `${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`);
   const failed = (code: string) => {
     const headers = new Headers();
     headers.append("Set-Cookie", clearCallback);
-    headers.append("Set-Cookie", clearState);
+    for (const cookie of stateCookies) headers.append("Set-Cookie", cookie);
     return redirect(`/auth/signin?${new URLSearchParams({ error: code, callbackUrl: target })}`, { headers });
   };
   try {
@@ -38,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       await createSession(request, { businessId: branding.businessId, contactId: contact.id, authMethod: "auth0" }),
     );
     headers.append("Set-Cookie", clearCallback);
-    headers.append("Set-Cookie", clearState);
+    for (const cookie of stateCookies) headers.append("Set-Cookie", cookie);
     await audit({ businessId: branding.businessId, contactId: contact.id, action: "signed in", clientIp: clientAddress(request), details: { via: "auth0" } });
     return redirect(contact.verified ? target : "/auth/verify", { headers });
   } catch (error) {

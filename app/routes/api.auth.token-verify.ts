@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
 import { checkResetToken } from "~/services/password-flows.server";
-import { hit, isLimited, TOKEN_CHECKS } from "~/services/rate-limit.server";
+import { consume, TOKEN_CHECKS } from "~/services/rate-limit.server";
 import { clientAddress } from "~/services/request-context.server";
 
 /** GET /api/auth/token-verify?token= (spec §5, §7): is this reset token still good? Rate limited. */
@@ -11,10 +11,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   if (!token) return apiError(400, "Missing token");
   const limits = [{ key: `token-verify:ip:${clientAddress(request)}`, ...TOKEN_CHECKS }];
-  if (await isLimited(branding.businessId, limits)) {
+  if (!(await consume(branding.businessId, limits))) {
     return apiError(429, "Too many checks. Please wait 15 minutes and try again.", { "Retry-After": "900" });
   }
-  await hit(branding.businessId, limits);
   const live = await checkResetToken(branding, token);
   return apiJson({ valid: live !== null });
 }

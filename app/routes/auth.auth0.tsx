@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { auth0StrategyFor, callbackCookie, getPageContext } from "~/services/auth.server";
+import { readForm } from "~/services/http.server";
 import { requestOrigin, requireSameOrigin } from "~/services/request-context.server";
 
 /**
@@ -13,7 +14,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { branding } = await getPageContext(request);
   const strategy = auth0StrategyFor(branding, request);
   if (!strategy) throw redirect("/error?error=Configuration");
-  const form = await request.formData();
+  const form = await readForm(request);
   const callbackUrl = safeSameOriginPath(String(form.get("callbackUrl") ?? "/"), requestOrigin(request), "/");
   try {
     await strategy.authenticate(new Request(request.url, { headers: request.headers }));

@@ -8,6 +8,7 @@ import { parseFields } from "~/lib/form-errors";
 import { NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password-rules";
 import { requireSession } from "~/services/auth.server";
 import { changePassword } from "~/services/password-flows.server";
+import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
 const ChangeSchema = z
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { session } = await requireSession(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseFields(ChangeSchema, form, ["oldPassword", "newPassword", "confirm"]);
   if (!parsed.ok) return data({ done: false, errors: parsed.errors, message: null }, { status: 400 });
   const result = await changePassword(session, parsed.value, request);

@@ -8,6 +8,7 @@ import { parseFields } from "~/lib/form-errors";
 import { EmailSchema, NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, RESET_SENT_MESSAGE } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { checkResetToken, requestPasswordReset, resetPassword } from "~/services/password-flows.server";
+import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
 const RequestSchema = z.object({ email: EmailSchema });
@@ -48,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { branding } = await getPageContext(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "request") {
     const parsed = parseFields(RequestSchema, form, ["email"]);

@@ -7,6 +7,7 @@ import { SIGN_IN_NOTICES, signInErrorMessage } from "~/lib/auth-errors";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { audit } from "~/services/audit.server";
 import { auth0StrategyFor, authenticatorFor, getPageContext, SignInError } from "~/services/auth.server";
+import { readForm } from "~/services/http.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/request-context.server";
 import { createSession } from "~/services/session.server";
 
@@ -32,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { branding } = await getPageContext(request);
-  const form = await request.clone().formData();
+  // Checked (type, size, shape) on a copy: the form strategy reads the original.
+  const form = await readForm(request.clone());
   const email = String(form.get("email") ?? "").slice(0, 254);
   const callbackUrl = safeSameOriginPath(String(form.get("callbackUrl") ?? "/"), requestOrigin(request), "/");
   if (branding.authProvider !== "credentials") {

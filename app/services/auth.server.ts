@@ -10,7 +10,7 @@ import { getDb } from "./database.server";
 import { getEnv } from "./env.server";
 import type { HostBranding } from "./host.server";
 import { verifyPassword } from "./password.server";
-import { clearLimits, hit, isLimited, SIGN_IN_FAILURES, SIGN_IN_FAILURES_PER_ADDRESS, type Limit } from "./rate-limit.server";
+import { clearLimits, consume, refund, signInLimits } from "./rate-limit.server";
 import { clientAddress, isSecureRequest, requestOrigin } from "./request-context.server";
 import {
   clearSessionCookie,
@@ -36,13 +36,6 @@ const SignInFormSchema = z.object({
   email: z.string().trim().toLowerCase().min(3).max(254).email(),
   password: z.string().min(1).max(1024),
 });
-
-/** Failures count per client address and per account (both within the host's business). */
-function signInLimits(email: string | null, ip: string): Limit[] {
-  const limits: Limit[] = [{ key: `signin:ip:${ip}`, ...SIGN_IN_FAILURES_PER_ADDRESS }];
-  if (email) limits.push({ key: `signin:email:${email}`, ...SIGN_IN_FAILURES });
-  return limits;
-}
 
 async function findContactByEmail(businessId: string, email: string) {
   const db = await getDb();
@@ -75,19 +68,21 @@ export async function verifyCredentials(branding: HostBranding, form: FormData, 
   const ip = clientAddress(request);
   const email = parsed.success ? parsed.data.email : null;
   const limits = signInLimits(email, ip);
-  if (await isLimited(branding.businessId, limits)) {
+  // Counted before the (slow) password check, so parallel guesses cannot slip past.
+  if (!(await consume(branding.businessId, limits))) {
     throw new SignInError("RateLimited");
   }
   const row = email ? await findContactByEmail(branding.businessId, email) : undefined;
   // Always verify against some hash, so unknown emails cost the same time as known ones.
   const ok = parsed.success && (await verifyPassword(parsed.data.password, row?.password_hash ?? null));
   if (!ok || !row) {
-    await hit(branding.businessId, limits);
     await audit({ businessId: branding.businessId, contactId: row?.id, action: "sign-in failed", clientIp: ip });
     throw new SignInError("CredentialsSignin");
   }
   if (row.disabled_at) throw new SignInError("Disabled");
-  await clearLimits(branding.businessId, [`signin:email:${row.email}`]);
+  // A success clears this account's counters and gives the address its attempt back.
+  await clearLimits(branding.businessId, [`signin:email:${row.email}`, `signin:email-ip:${row.email}|${ip}`]);
+  await refund(branding.businessId, limits.filter((l) => l.key.startsWith("signin:ip:")));
   return toContact(row);
 }
 
@@ -119,6 +114,7 @@ export async function verifyIdToken(
       audience: clientId,
       clockTolerance: 15,
       algorithms: ["RS256"],
+      requiredClaims: ["exp", "iat", "sub"],
     });
     return payload;
   } catch {
@@ -137,10 +133,20 @@ async function contactForIdentity(branding: HostBranding, claims: { sub?: string
     .where("external_subject", "=", claims.sub)
     .executeTakeFirst();
   if (!row && typeof claims.email === "string" && claims.email_verified === true) {
+    // First sign-in: link by email only to a contact the business itself has verified and
+    // not disabled, and only once (a conditional update: two racing sign-ins cannot both link).
     const byEmail = await findContactByEmail(branding.businessId, claims.email.toLowerCase());
-    if (byEmail && byEmail.external_subject === null) {
-      await db.updateTable("contacts").set({ external_subject: claims.sub }).where("id", "=", byEmail.id).execute();
-      row = { ...byEmail, external_subject: claims.sub };
+    if (byEmail && byEmail.external_subject === null && byEmail.verified_at !== null && !byEmail.disabled_at) {
+      const linked = await db
+        .updateTable("contacts")
+        .set({ external_subject: claims.sub })
+        .where("id", "=", byEmail.id)
+        .where("external_subject", "is", null)
+        .executeTakeFirst();
+      if (Number(linked.numUpdatedRows) === 1) {
+        row = { ...byEmail, external_subject: claims.sub };
+        await audit({ businessId: branding.businessId, contactId: byEmail.id, action: "identity linked", details: { subject: claims.sub } });
+      }
     }
   }
   if (!row) throw new SignInError("NoContact");
@@ -291,4 +297,15 @@ export async function requireApiPortalAccess(request: Request) {
     throw Response.json({ status: 404, message: "Not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
   }
   return context;
+}
+
+/** The names of the Auth0 strategy's state cookies on this request (portal_auth0:<uuid>). */
+export function stateCookieNames(request: Request): string[] {
+  const header = request.headers.get("cookie") ?? "";
+  const names = new Set<string>();
+  for (const part of header.split(";")) {
+    const name = part.split("=")[0]?.trim() ?? "";
+    if (/^portal_auth0(:[0-9a-f-]{36})?$/i.test(name)) names.add(name);
+  }
+  return [...names].slice(0, 20);
 }

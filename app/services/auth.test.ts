@@ -90,6 +90,36 @@ describe("credentials", () => {
   });
 });
 
+describe("parallel guessing", () => {
+  it("cannot slip past the limit by sending many attempts at once", async () => {
+    const request = page("/auth/signin", { host: "kiwi.localhost" });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        verifyCredentials(kiwi, form({ email: "liam@tasman.example", password: `parallel-${i}` }), request).catch((e: SignInError) => e.code),
+      ),
+    );
+    expect(results.filter((r) => r === "CredentialsSignin").length).toBeLessThanOrEqual(10);
+    expect(results.filter((r) => r === "RateLimited").length).toBeGreaterThanOrEqual(20);
+    // A reset link lifts the lock for the owner (tested below); clear it for the other tests.
+    await handle.db.deleteFrom("rate_limits").execute();
+  });
+});
+
+describe("page form bodies", () => {
+  it.each([
+    ["JSON", "application/json", '{"email":"x"}', 415],
+    ["plain text", "text/plain", "email=x", 415],
+    ["a broken multipart body", "multipart/form-data; boundary=zzz", "--zzz\r\nbroken", 400],
+    ["an oversized body", "application/x-www-form-urlencoded", `email=${"a".repeat(70_000)}`, 413],
+  ])("%s → %i, not 500", async (_label, type, body, status) => {
+    const { readForm } = await import("./http.server");
+    const request = new Request("http://acme.localhost/auth/signin", { method: "POST", headers: { "content-type": type }, body });
+    const thrown = await readForm(request).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(status);
+  });
+});
+
 describe("sessions", () => {
   it("are found only on their own business's host", async () => {
     const cookie = (await createSession(page("/"), { businessId: acme.businessId, contactId: await contactId("olivia@coastal.example"), authMethod: "credentials" })).split(";")[0]!;

@@ -30,11 +30,15 @@ const MAX_BODY_BYTES = 16 * 1024;
  * bodies become a thrown 400/413/415 answer, never a 500.
  */
 export async function readApiBody(request: Request): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw apiError(413, "The request body is too large.");
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const text = await request.text();
-  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) throw apiError(413, "The request body is too large.");
+  const bytes = await readCapped(request, MAX_BODY_BYTES);
+  if (bytes === null) throw apiError(413, "The request body is too large.");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw apiError(400, "The request body is not valid UTF-8.");
+  }
   if (type === "application/json") {
     let parsed: unknown;
     try {
@@ -51,4 +55,58 @@ export async function readApiBody(request: Request): Promise<Record<string, unkn
     return Object.fromEntries(new URLSearchParams(text));
   }
   throw apiError(415, "Send the body as application/json or application/x-www-form-urlencoded.");
+}
+
+/**
+ * Reads a body up to `max` bytes, whatever the declared length says (chunked bodies declare
+ * none). Returns null when it is larger, without reading the rest into memory.
+ */
+export async function readCapped(request: Request, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared) && declared > max) return null;
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * The body of a page form: URL-encoded or multipart, at most 64 KB. Anything else is a
+ * thrown 400/413/415 that the error boundary explains (never a 500). Pass a clone when a
+ * library must read the original afterwards.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  const isForm = type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
+  if (!isForm) throw formError(415);
+  const bytes = await readCapped(request, MAX_FORM_BYTES);
+  if (bytes === null) throw formError(413);
+  try {
+    return await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+  } catch {
+    throw formError(400);
+  }
+}
+
+function formError(status: 400 | 413 | 415) {
+  return Response.json({ reason: "bad-form" }, { status, headers: { "Cache-Control": "no-store" } });
 }

@@ -5,7 +5,7 @@ import type { HostBranding } from "./host.server";
 import { logger } from "./logger.server";
 import { sendMail } from "./mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { hit, isLimited, RESET_REQUESTS, RESET_REQUESTS_PER_ADDRESS, SIGN_IN_FAILURES, type Limit } from "./rate-limit.server";
+import { clearLimits, consume, PASSWORD_CHECKS, RESET_REQUESTS, RESET_REQUESTS_PER_ADDRESS, TOKEN_CHECKS, type Limit } from "./rate-limit.server";
 import { clientAddress, requestOrigin } from "./request-context.server";
 import { destroyOtherSessions, type PortalSession } from "./session.server";
 
@@ -23,11 +23,22 @@ export async function requestPasswordReset(branding: HostBranding, email: string
     { key: `reset:ip:${ip}`, ...RESET_REQUESTS_PER_ADDRESS },
     { key: `reset:email:${email}`, ...RESET_REQUESTS },
   ];
-  if (await isLimited(branding.businessId, limits)) {
+  if (!(await consume(branding.businessId, limits))) {
     return { ok: false, status: 429, message: "Too many reset requests. Please wait 15 minutes and try again." };
   }
-  await hit(branding.businessId, limits);
   if (branding.authProvider !== "credentials") return { ok: true };
+  // Everything that depends on whether the email has a login happens after the answer, so
+  // the answer takes the same time either way (no account enumeration by timing).
+  const origin = requestOrigin(request);
+  setImmediate(() => {
+    void sendResetMailIfContact(branding, email, origin, ip).catch((error: unknown) =>
+      logger.error("password reset mail failed", { error }),
+    );
+  });
+  return { ok: true };
+}
+
+async function sendResetMailIfContact(branding: HostBranding, email: string, origin: string, ip: string) {
   const db = await getDb();
   const contact = await db
     .selectFrom("contacts")
@@ -35,28 +46,25 @@ export async function requestPasswordReset(branding: HostBranding, email: string
     .where("business_id", "=", branding.businessId)
     .where("email", "=", email)
     .executeTakeFirst();
-  if (contact && !contact.disabled_at) {
-    const token = await issueToken(branding.businessId, contact.id, "password-reset");
-    const link = `${requestOrigin(request)}/auth/password/reset?${new URLSearchParams({ token, email })}`;
-    await audit({ businessId: branding.businessId, contactId: contact.id, action: "password reset requested", clientIp: ip });
-    // Not awaited: the answer must not be slower for real accounts than for unknown ones.
-    void sendMail({
-      to: email,
-      fromName: branding.businessName,
-      subject: `Reset your ${branding.businessName} portal password`,
-      text: [
-        `Hello ${contact.first_name || "there"},`,
-        "",
-        `Someone (hopefully you) asked to reset the password for ${email} on the ${branding.businessName} customer portal.`,
-        "",
-        `Choose a new password here (the link works once, for 30 minutes):`,
-        link,
-        "",
-        "If you didn't ask for this, you can ignore this email: your password has not changed.",
-      ].join("\n"),
-    }).catch((error: unknown) => logger.error("password reset mail failed", { error }));
-  }
-  return { ok: true };
+  if (!contact || contact.disabled_at) return;
+  const token = await issueToken(branding.businessId, contact.id, "password-reset");
+  const link = `${origin}/auth/password/reset?${new URLSearchParams({ token, email })}`;
+  await audit({ businessId: branding.businessId, contactId: contact.id, action: "password reset requested", clientIp: ip });
+  await sendMail({
+    to: email,
+    fromName: branding.businessName,
+    subject: `Reset your ${branding.businessName} portal password`,
+    text: [
+      `Hello ${contact.first_name || "there"},`,
+      "",
+      `Someone (hopefully you) asked to reset the password for ${email} on the ${branding.businessName} customer portal.`,
+      "",
+      "Choose a new password here (the link works once, for 30 minutes):",
+      link,
+      "",
+      "If you didn't ask for this, you can ignore this email: your password has not changed.",
+    ].join("\n"),
+  });
 }
 
 /** Is this reset link still good? (for showing the form, and GET /api/auth/token-verify) */
@@ -74,6 +82,13 @@ export async function resetPassword(
   input: { email: string; token: string; password: string },
   request: Request,
 ): Promise<FlowResult> {
+  // Hashing costs memory and CPU: only for a live token, and token uses are rate limited.
+  if (!(await consume(branding.businessId, [{ key: `token-use:ip:${clientAddress(request)}`, ...TOKEN_CHECKS }]))) {
+    return { ok: false, status: 429, message: "Too many attempts. Please wait 15 minutes and try again." };
+  }
+  if (!(await peekToken(branding.businessId, input.token, "password-reset"))) {
+    return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
+  }
   const passwordHash = await hashPassword(input.password);
   const db = await getDb();
   const contactId = await db.transaction().execute(async (tx) => {
@@ -81,11 +96,11 @@ export async function resetPassword(
     if (!spentFor) return null;
     const contact = await tx
       .selectFrom("contacts")
-      .select(["id", "email", "verified_at"])
+      .select(["id", "email", "verified_at", "disabled_at"])
       .where("id", "=", spentFor)
       .where("business_id", "=", branding.businessId)
       .executeTakeFirst();
-    if (!contact || contact.email !== input.email) {
+    if (!contact || contact.email !== input.email || contact.disabled_at) {
       // A link used with another email: refuse, and the token stays spent.
       return null;
     }
@@ -102,6 +117,8 @@ export async function resetPassword(
     return contact.id;
   });
   if (!contactId) return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
+  // The owner proved control of the inbox: lift any sign-in lock on the account.
+  await clearLimits(branding.businessId, [`signin:email:${input.email}`]);
   await audit({ businessId: branding.businessId, contactId, action: "password reset", clientIp: clientAddress(request) });
   return { ok: true };
 }
@@ -113,8 +130,8 @@ export async function changePassword(
   request: Request,
 ): Promise<FlowResult> {
   const businessId = session.businessId;
-  const limits: Limit[] = [{ key: `password-change:${session.contact.id}`, ...SIGN_IN_FAILURES }];
-  if (await isLimited(businessId, limits)) {
+  const limits: Limit[] = [{ key: `password-change:${session.contact.id}`, ...PASSWORD_CHECKS }];
+  if (!(await consume(businessId, limits))) {
     return { ok: false, status: 429, message: "Too many attempts. Please wait 15 minutes and try again." };
   }
   const db = await getDb();
@@ -128,7 +145,6 @@ export async function changePassword(
     return { ok: false, status: 400, message: "This login has no portal password: it signs in through your identity provider." };
   }
   if (!(await verifyPassword(input.oldPassword, row.password_hash))) {
-    await hit(businessId, limits);
     return { ok: false, status: 400, message: "Your current password isn't right.", field: "oldPassword" };
   }
   if (input.oldPassword === input.newPassword) {
@@ -140,6 +156,7 @@ export async function changePassword(
     .where("id", "=", session.contact.id)
     .execute();
   await destroyOtherSessions(businessId, session.contact.id, session.idHash);
+  await clearLimits(businessId, limits.map((l) => l.key));
   await audit({ businessId, contactId: session.contact.id, action: "password changed", clientIp: clientAddress(request) });
   return { ok: true };
 }
@@ -147,13 +164,12 @@ export async function changePassword(
 /** Sends the signed-in, unverified contact a link that proves they own their email. */
 export async function sendVerificationMail(branding: HostBranding, session: PortalSession, request: Request) {
   const limits: Limit[] = [{ key: `verify-mail:${session.contact.id}`, ...RESET_REQUESTS }];
-  if (await isLimited(branding.businessId, limits)) {
+  if (!(await consume(branding.businessId, limits))) {
     return { ok: false as const, status: 429, message: "We've sent several links already. Please wait 15 minutes." };
   }
-  await hit(branding.businessId, limits);
   const token = await issueToken(branding.businessId, session.contact.id, "email-verify");
   const link = `${requestOrigin(request)}/auth/verify?${new URLSearchParams({ token })}`;
-  await sendMail({
+  const sent = await sendMail({
     to: session.contact.email,
     fromName: branding.businessName,
     subject: `Confirm your email for the ${branding.businessName} portal`,
@@ -163,7 +179,13 @@ export async function sendVerificationMail(branding: HostBranding, session: Port
       `Confirm that ${session.contact.email} is your email address by opening this link (it works once, for 24 hours):`,
       link,
     ].join("\n"),
-  });
+  }).then(
+    () => true,
+    () => false,
+  );
+  if (!sent) {
+    return { ok: false as const, status: 503, message: "We couldn't send the email just now. Please try again in a few minutes." };
+  }
   return { ok: true as const };
 }
 

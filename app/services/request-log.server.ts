@@ -35,7 +35,14 @@ export function logTokenFor(request: Request): string | undefined {
 
 export function recordLogToken(request: Request, logToken: string) {
   const id = request.headers.get(REQUEST_ID_HEADER);
-  if (id && logTokens.size < 10_000) logTokens.set(id, logToken);
+  if (!id) return;
+  // Aborted requests never finish: drop the oldest entries rather than grow without bound.
+  while (logTokens.size >= 10_000) {
+    const oldest = logTokens.keys().next().value;
+    if (oldest === undefined) break;
+    logTokens.delete(oldest);
+  }
+  logTokens.set(id, logToken);
 }
 
 type Started = { id: string; start: bigint };

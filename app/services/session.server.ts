@@ -128,6 +128,9 @@ export async function createSession(
 ): Promise<string> {
   const id = randomBytes(32).toString("base64url");
   const db = await getDb();
+  // The session this browser had before (if any) ends: one sign-in, one live session.
+  const previous = await readSessionId(request);
+  if (previous) await db.deleteFrom("sessions").where("id_hash", "=", hashId(previous)).execute();
   // Expired rows are cleared opportunistically; nothing else needs them.
   await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now() - interval '1 day'`).execute();
   await db
