@@ -17,7 +17,7 @@ test.describe("Auth0 sign-in (stand-in provider)", () => {
     await expect(page).toHaveURL(/^https:\/\/127\.0\.0\.1:\d+\/authorize\?/);
     const authorize = new URL(page.url());
     // Spec §9: the state and PKCE cookie lives 900 s.
-    const stateCookie = (await page.context().cookies(HARBOUR)).find((c) => c.name === "portal_auth0");
+    const stateCookie = (await page.context().cookies(HARBOUR)).find((c) => c.name.startsWith("portal_auth0"));
     expect(stateCookie?.httpOnly).toBe(true);
     expect(Math.abs(stateCookie!.expires - (Date.now() / 1000 + 900))).toBeLessThan(60);
     expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
@@ -28,6 +28,8 @@ test.describe("Auth0 sign-in (stand-in provider)", () => {
 
     await expect(page).toHaveURL(`${HARBOUR}/`);
     await expect(page.getByRole("banner")).toContainText("Signed in as Mia Chen");
+    // The used state and verifier are gone.
+    expect((await page.context().cookies(HARBOUR)).filter((c) => c.name.startsWith("portal_auth0"))).toEqual([]);
     await expect(page.getByRole("main")).toContainText("Bayside Cafe");
     // An Auth0 login has no portal password to change.
     await expect(page.getByRole("link", { name: "Change password" })).toHaveCount(0);
