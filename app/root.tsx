@@ -18,7 +18,12 @@ import { useNonce } from "~/components/nonce";
 import { ProgressBar } from "~/components/ProgressBar";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { SessionSync } from "~/components/SessionSync";
+import { AccountSwitcher } from "~/components/AccountSwitcher";
+import { hasPortalAccess } from "~/services/access.server";
+import { listContactAccounts } from "~/services/accounts.server";
 import { getPageContext } from "~/services/auth.server";
+
+const SWITCHER_SIZE = 25;
 import { neutralDocument } from "~/styles/global.css";
 import { themeClass } from "~/themes/themes.css";
 
@@ -32,6 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session } = await getPageContext(request);
   const origin = new URL(request.url).origin;
   const contact = session?.contact;
+  // The account switcher: the first accounts of a contact with portal access.
+  const switcher =
+    session && hasPortalAccess(session.contact)
+      ? await listContactAccounts(branding.businessId, session.contact.id, { limit: SWITCHER_SIZE + 1 })
+      : [];
   return {
     brand: {
       businessName: branding.businessName,
@@ -46,6 +56,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
           hasPassword: session.authMethod === "credentials",
         }
       : null,
+    accounts: {
+      items: switcher.slice(0, SWITCHER_SIZE).map(({ accountId, number, name, isChild }) => ({ accountId, number, name, isChild })),
+      more: switcher.length > SWITCHER_SIZE,
+      selectedId: session?.data.selectedAccount ?? switcher[0]?.accountId ?? null,
+    },
     // Sign-in and sign-out forms are redirected to the host's identity provider (CSP form-action).
     identityProviderOrigin:
       branding.authProvider === "auth0" && branding.auth0Domain ? `https://${branding.auth0Domain}` : null,
@@ -83,7 +98,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { brand, user } = useLoaderData<typeof loader>();
+  const { brand, user, accounts } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
   // loading state while it is pending. Other navigations get the slim progress bar.
@@ -93,7 +108,11 @@ export default function App() {
       <ProgressBar />
       {startingUp ? <FullPageLoading /> : null}
       <SessionSync signedIn={user !== null} />
-      <AppShell brand={brand} user={user}>
+      <AppShell
+        brand={brand}
+        user={user}
+        accountBar={<AccountSwitcher accounts={accounts.items} selectedId={accounts.selectedId} more={accounts.more} />}
+      >
         <Outlet />
       </AppShell>
     </>

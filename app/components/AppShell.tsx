@@ -14,7 +14,17 @@ export type ShellBrand = {
  */
 export type ShellUser = { name: string; email: string; hasPassword: boolean };
 
-export function AppShell({ brand, user, children }: { brand: ShellBrand; user?: ShellUser | null; children: ReactNode }) {
+export function AppShell({
+  brand,
+  user,
+  accountBar,
+  children,
+}: {
+  brand: ShellBrand;
+  user?: ShellUser | null;
+  accountBar?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <>
       <a className={styles.skipLink} href="#main">
@@ -48,6 +58,7 @@ export function AppShell({ brand, user, children }: { brand: ShellBrand; user?: 
             </nav>
           ) : null}
         </div>
+        {accountBar}
       </header>
       <main id="main" tabIndex={-1} className={styles.main}>
         {children}

@@ -1,41 +1,79 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { listContactAccounts, noAccounts } from "~/services/accounts.server";
-import { requirePageAccess } from "~/services/auth.server";
+import { Link, useLoaderData } from "@remix-run/react";
+import { todayIn } from "~/lib/dates";
+import { formatDate, formatMoney } from "~/lib/format";
+import { getAccountTiles } from "~/services/accounts.server";
+import { requireAccountPage } from "~/services/portal.server";
+import * as styles from "~/components/Tiles.css";
 
 /**
- * Home: the signed-in contact's start-up (spec §4 steps 3–5): their accounts, or the
- * 'Accounts not found' screen. Needs a session and portal access like every route that
- * is not on the public or customer-style lists.
+ * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
+ * overdue, what is due next, and the last payment — all computed on the server.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { branding, session } = await requirePageAccess(request);
-  const contact = session!.contact;
-  const accounts = await listContactAccounts(branding.businessId, contact.id);
-  if (accounts.length === 0) throw noAccounts();
+  const { branding, session, account } = await requireAccountPage(request);
+  const tiles = await getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone));
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
   return {
     businessName: branding.businessName,
-    firstName: contact.firstName,
-    accounts: accounts.map(({ number, name, parentAccountId }) => ({ number, name, isChild: parentAccountId !== null })),
+    firstName: session.contact.firstName,
+    account: { name: account.name, number: account.number, isChild: account.isChild },
+    tiles: {
+      balance: money(tiles.balanceCents),
+      openInvoices: tiles.openInvoices,
+      overdue: money(tiles.overdueCents),
+      overdueInvoices: tiles.overdueInvoices,
+      nextDue: tiles.nextDue ? { amount: money(tiles.nextDue.amountCents), date: date(tiles.nextDue.date) } : null,
+      lastPayment: tiles.lastPayment ? { amount: money(tiles.lastPayment.amountCents), date: date(tiles.lastPayment.date) } : null,
+    },
   };
 }
 
-export default function Home() {
-  const { businessName, firstName, accounts } = useLoaderData<typeof loader>();
+export default function Dashboard() {
+  const { firstName, account, tiles } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>{firstName ? `Welcome, ${firstName}` : "Welcome"}</h1>
-      <p>These are the {businessName} accounts joined to your login.</p>
-      <h2>Your accounts</h2>
-      <ul>
-        {accounts.map((account) => (
-          <li key={account.number}>
-            {account.name} <span>({account.number}{account.isChild ? ", a branch account" : ""})</span>
-          </li>
-        ))}
+      <p>
+        <strong>{account.name}</strong> ({account.number}
+        {account.isChild ? ", a branch account" : ""})
+      </p>
+      <ul className={styles.tiles} aria-label="Account summary">
+        <li className={styles.tile}>
+          <span className={styles.tileLabel}>Balance owing</span>
+          <span className={styles.tileValue}>{tiles.balance}</span>
+          <span className={styles.tileNote}>
+            {tiles.openInvoices === 1 ? "1 open invoice" : `${tiles.openInvoices} open invoices`}
+          </span>
+        </li>
+        <li className={styles.tile}>
+          <span className={styles.tileLabel}>Overdue</span>
+          <span className={styles.tileValue}>{tiles.overdue}</span>
+          <span className={styles.tileNote}>
+            {tiles.overdueInvoices === 0
+              ? "Nothing overdue"
+              : tiles.overdueInvoices === 1
+                ? "1 invoice past its due date"
+                : `${tiles.overdueInvoices} invoices past their due date`}
+          </span>
+        </li>
+        <li className={styles.tile}>
+          <span className={styles.tileLabel}>Next due</span>
+          <span className={styles.tileValue}>{tiles.nextDue ? tiles.nextDue.amount : "—"}</span>
+          <span className={styles.tileNote}>{tiles.nextDue ? `on ${tiles.nextDue.date}` : "Nothing coming due"}</span>
+        </li>
+        <li className={styles.tile}>
+          <span className={styles.tileLabel}>Last payment</span>
+          <span className={styles.tileValue}>{tiles.lastPayment ? tiles.lastPayment.amount : "—"}</span>
+          <span className={styles.tileNote}>{tiles.lastPayment ? `on ${tiles.lastPayment.date}` : "No payments yet"}</span>
+        </li>
       </ul>
+      <p>
+        <Link to="/statements">See the statement</Link>
+      </p>
     </>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.businessName ?? "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Dashboard · ${data.businessName}` : "Page not found" }];

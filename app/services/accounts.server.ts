@@ -334,3 +334,23 @@ export async function getFeatureToggles(businessId: string, accountId: string) {
   }
   return [...byName.values()];
 }
+
+/**
+ * The account the pages show (spec §4 step 5): the session's selectedAccount when the contact
+ * may still see it, else the first of their accounts (remembered). None → 'Accounts not found'.
+ */
+export async function resolveSelectedAccount(
+  businessId: string,
+  session: { contact: { id: string }; data: { selectedAccount?: string } },
+  remember: (accountId: string) => Promise<void>,
+): Promise<AccountDetails> {
+  const selected = session.data.selectedAccount;
+  if (isUuid(selected)) {
+    const account = await requireAccountAccess(businessId, session.contact.id, selected).catch(() => null);
+    if (account) return account;
+  }
+  const [first] = await listContactAccounts(businessId, session.contact.id, { limit: 1 });
+  if (!first) throw noAccounts();
+  await remember(first.accountId);
+  return requireAccountAccess(businessId, session.contact.id, first.accountId);
+}

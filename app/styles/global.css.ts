@@ -66,3 +66,6 @@ export const neutralDocument = style({
     [vars.color.bannerIconBackground]: "#3e4c59",
   },
 });
+
+globalStyle("th, td", { padding: "0.5rem 0.6rem", textAlign: "left", borderBottom: `1px solid ${vars.surface.border}` });
+globalStyle("thead th", { background: vars.surface.surface, color: vars.surface.text });

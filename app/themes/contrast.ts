@@ -82,6 +82,12 @@ export const CONTRAST_PAIRS: readonly ContrastPair[] = [
     minimum: AA_TEXT,
   },
   {
+    name: "muted text on surface",
+    foreground: (t) => t.surface.mutedText,
+    background: (t) => t.surface.surface,
+    minimum: AA_TEXT,
+  },
+  {
     name: "body text on surface",
     foreground: (t) => t.surface.text,
     background: (t) => t.surface.surface,

@@ -338,13 +338,13 @@ type LedgerLine = {
 };
 
 /**
- * Twelve invoices over the last six months in all eight statuses (spec §3), with the
+ * Twenty-four invoices over the last year in all eight statuses (spec §3), with the
  * statement lines they make: the invoice, and payments or credits for what was paid.
  */
 export function demoLedger(accountNumber: string, today: Date) {
   const random = seededRandom(accountNumber);
   // Status by invoice age: older ones are mostly settled, recent ones open.
-  const statuses = [2, 2, 4, 2, 6, 8, 3, 5, 3, 7, 1, 1];
+  const statuses = [2, 2, 4, 2, 2, 4, 2, 2, 4, 2, 2, 2, 2, 2, 4, 2, 6, 8, 3, 5, 3, 7, 1, 1];
   const invoices: {
     number: string;
     description: string;
@@ -358,7 +358,7 @@ export function demoLedger(accountNumber: string, today: Date) {
   }[] = [];
   const lines: LedgerLine[] = [];
   statuses.forEach((status, index) => {
-    const issued = addDays(today, -180 + index * 15 - Math.floor(random() * 5));
+    const issued = addDays(today, -360 + index * 15 - Math.floor(random() * 5));
     const due = addDays(issued, 30);
     const amount = 5_000 + Math.floor(random() * 400) * 250 + (index % 3) * 99;
     const settled = status === 2 || status === 4;

@@ -46,6 +46,8 @@ try {
           })
           .returning("id")
           .executeTakeFirstOrThrow();
+        // An "orphan" has a login but no account: the 'Accounts not found' journey.
+        if (role === "orphan") continue;
         await db
           .insertInto("account_contacts")
           .values({ business_id: business.business_id, account_id: account.id, contact_id: contact.id, role: "contact" })

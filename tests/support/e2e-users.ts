@@ -1,6 +1,6 @@
 /** The end-to-end tests' own contacts (created by e2e-seed.ts), one per project and role. */
 export const E2E_PROJECTS = ["js", "no-js"] as const;
-export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other"] as const;
+export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other", "orphan"] as const;
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

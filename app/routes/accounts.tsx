@@ -1,0 +1,136 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { button } from "~/components/Button.css";
+import { formStyles } from "~/components/Form";
+import * as styles from "~/components/Table.css";
+import { formatNumber } from "~/lib/format";
+import { searchAccounts } from "~/services/accounts.server";
+import { requirePageAccess } from "~/services/auth.server";
+
+const PAGE_SIZE = 20;
+
+/**
+ * Find and choose an account (spec §7 accounts-search semantics): text over name and
+ * number, sort, paging in SQL, "only my accounts". Query-string driven: works without
+ * JavaScript (a Search button); with it, the list filters as you type, 500 ms after the
+ * last key (spec §9).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session } = await requirePageAccess(request);
+  const params = new URL(request.url).searchParams;
+  const q = (params.get("q") ?? "").trim().slice(0, 100);
+  const sort = params.get("sort") === "number" ? "number" : "name";
+  const mine = params.get("mine") === "1";
+  const pageNumber = Number(params.get("page"));
+  const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 100_000 ? pageNumber : 1;
+  const result = await searchAccounts(branding.businessId, session!.contact.id, {
+    text: q,
+    sort: { field: sort, dir: "asc" },
+    skip: (page - 1) * PAGE_SIZE,
+    take: PAGE_SIZE,
+    myAccounts: mine,
+    parent: true,
+    children: true,
+  });
+  return {
+    businessName: branding.businessName,
+    query: { q, sort, mine, page },
+    total: result.total,
+    pages: Math.max(1, Math.ceil(result.total / PAGE_SIZE)),
+    selectedId: session!.data.selectedAccount ?? null,
+    accounts: result.items.map(({ accountId, number, name, isChild }) => ({ accountId, number, name, isChild })),
+  };
+}
+
+export default function Accounts() {
+  const { query, total, pages, accounts, selectedId } = useLoaderData<typeof loader>();
+  const submit = useSubmit();
+  const location = useLocation();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  // A pending search must not fire after the user has searched or left the page.
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const pageLink = (page: number) => {
+    const params = new URLSearchParams(location.search);
+    params.set("page", String(page));
+    return `/accounts?${params}`;
+  };
+  return (
+    <>
+      <h1>Find an account</h1>
+      <Form
+        method="get"
+        className={styles.filters}
+        role="search"
+        onSubmit={() => clearTimeout(timer.current)}
+        onChange={(event) => {
+          // With JavaScript: search as you type, 500 ms after the last change.
+          const form = event.currentTarget;
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => submit(form, { replace: true }), 500);
+        }}
+      >
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="q">
+            Name or number
+          </label>
+          <input id="q" name="q" type="search" defaultValue={query.q} maxLength={100} className={formStyles.input} />
+        </div>
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="sort">
+            Sort by
+          </label>
+          <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
+            <option value="name">Name</option>
+            <option value="number">Number</option>
+          </select>
+        </div>
+        <div className={formStyles.field}>
+          <label>
+            <input type="checkbox" name="mine" value="1" defaultChecked={query.mine} /> Only accounts joined to me
+          </label>
+        </div>
+        <div className={styles.filterActions}>
+          <button type="submit" className={button}>
+            Search
+          </button>
+        </div>
+      </Form>
+      <p role="status">
+        {total === 0 ? "No accounts match." : `${formatNumber(total)} ${total === 1 ? "account" : "accounts"}`}
+      </p>
+      {accounts.length > 0 ? (
+        <ul className={styles.list}>
+          {accounts.map((account) => (
+            <li key={account.accountId} className={styles.listItem}>
+              <span>
+                {account.isChild ? <span className={styles.badge}>Branch</span> : null} <strong>{account.name}</strong> (
+                {account.number})
+              </span>
+              {account.accountId === selectedId ? (
+                <span>Selected</span>
+              ) : (
+                <Form method="post" action="/select-account">
+                  <input type="hidden" name="accountId" value={account.accountId} />
+                  <input type="hidden" name="redirectTo" value="/" />
+                  <button type="submit" className={button} aria-label={`Choose ${account.name}`}>
+                    Choose
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <nav aria-label="Pages of accounts" className={styles.pager}>
+        {query.page > 1 ? <Link to={pageLink(query.page - 1)}>Previous page</Link> : null}
+        <span>
+          Page {query.page} of {pages}
+        </span>
+        {query.page < pages ? <Link to={pageLink(query.page + 1)}>Next page</Link> : null}
+      </nav>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Accounts · ${data.businessName}` : "Page not found" }];

@@ -1,0 +1,195 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { button, secondaryButton } from "~/components/Button.css";
+import { formStyles } from "~/components/Form";
+import * as styles from "~/components/Table.css";
+import { formatDate, formatMoney, formatNumber } from "~/lib/format";
+import {
+  parseStatementQuery,
+  STATEMENT_PAGE_SIZE,
+  STATEMENT_SORT_OPTIONS,
+  STATEMENT_TYPE_OPTIONS,
+  statementSearch,
+} from "~/lib/statement-query";
+import { listStatementLines } from "~/services/accounts.server";
+import { requireAccountPage } from "~/services/portal.server";
+import { updateSessionData } from "~/services/session.server";
+
+const TYPE_LABELS: Record<string, string> = {
+  invoice: "Invoice",
+  payment: "Payment",
+  credit: "Credit",
+  adjustment: "Adjustment",
+  fee: "Fee",
+};
+
+/**
+ * The selected account's statement: paged, sorted and filtered in SQL by the query string
+ * (works without JavaScript, survives reload and back). The last query is remembered in the
+ * session (the spec's invoicePagination) and cleared at sign-out.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session, account } = await requireAccountPage(request);
+  const url = new URL(request.url);
+  const remembered = (session.data.invoicePagination as { statements?: string } | undefined)?.statements;
+  if (url.search === "" && remembered) throw redirect(`/statements${remembered}`);
+  const query = parseStatementQuery(url.searchParams);
+  const search = statementSearch(query);
+  if (search !== (remembered ?? "")) {
+    await updateSessionData(session, { invoicePagination: { ...(session.data.invoicePagination ?? {}), statements: search } });
+  }
+  const sort = STATEMENT_SORT_OPTIONS[query.sort];
+  const page = await listStatementLines(branding.businessId, account.accountId, {
+    skip: (query.page - 1) * STATEMENT_PAGE_SIZE,
+    take: STATEMENT_PAGE_SIZE,
+    sort: { field: sort.field, dir: sort.dir },
+    from: query.from || undefined,
+    to: query.to || undefined,
+    type: query.type || undefined,
+  });
+  const money = (cents: number) => (cents === 0 ? "" : formatMoney(cents, { currency: branding.currency }));
+  const pages = Math.max(1, Math.ceil(page.total / STATEMENT_PAGE_SIZE));
+  return {
+    businessName: branding.businessName,
+    account: { name: account.name, number: account.number },
+    query,
+    pages,
+    total: page.total,
+    totals: {
+      debit: formatMoney(page.debitCents, { currency: branding.currency }),
+      credit: formatMoney(page.creditCents, { currency: branding.currency }),
+      net: formatMoney(page.debitCents - page.creditCents, { currency: branding.currency }),
+    },
+    lines: page.items.map((line) => ({
+      id: line.id,
+      date: formatDate(line.date, { timeZone: branding.timeZone }),
+      type: TYPE_LABELS[line.type] ?? line.type,
+      reference: line.reference,
+      description: line.description,
+      debit: money(line.debitCents),
+      credit: money(line.creditCents),
+    })),
+  };
+}
+
+export default function Statements() {
+  const { account, query, pages, total, totals, lines } = useLoaderData<typeof loader>();
+  const first = total === 0 ? 0 : (query.page - 1) * STATEMENT_PAGE_SIZE + 1;
+  const last = Math.min(query.page * STATEMENT_PAGE_SIZE, total);
+  return (
+    <>
+      <h1>Statement</h1>
+      <p>
+        {account.name} ({account.number})
+      </p>
+      <Form method="get" className={styles.filters} aria-label="Filter the statement">
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="from">
+            From
+          </label>
+          <input id="from" name="from" type="date" defaultValue={query.from} className={formStyles.input} />
+        </div>
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="to">
+            To
+          </label>
+          <input id="to" name="to" type="date" defaultValue={query.to} className={formStyles.input} />
+        </div>
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="type">
+            Type
+          </label>
+          <select id="type" name="type" defaultValue={query.type} className={formStyles.input}>
+            <option value="">All types</option>
+            {STATEMENT_TYPE_OPTIONS.map((type) => (
+              <option key={type} value={type}>
+                {TYPE_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="sort">
+            Sort
+          </label>
+          <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
+            {Object.entries(STATEMENT_SORT_OPTIONS).map(([key, option]) => (
+              <option key={key} value={key}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.filterActions}>
+          <button type="submit" className={button}>
+            Show
+          </button>
+          <Link to="/statements?page=1" className={secondaryButton}>
+            Clear
+          </Link>
+        </div>
+      </Form>
+
+      <p role="status">
+        {total === 0
+          ? "No statement lines match."
+          : `Showing ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} lines. Charges ${totals.debit}, credits ${totals.credit}, net ${totals.net}.`}
+      </p>
+      {total > 0 ? (
+        <div className={styles.scroll} tabIndex={0} role="region" aria-label="Statement lines">
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Type</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Description</th>
+                <th scope="col" className={styles.number}>
+                  Charges
+                </th>
+                <th scope="col" className={styles.number}>
+                  Credits
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((line) => (
+                <tr key={line.id}>
+                  <td>{line.date}</td>
+                  <td>{line.type}</td>
+                  <td>{line.reference}</td>
+                  <td>{line.description}</td>
+                  <td className={styles.number}>{line.debit}</td>
+                  <td className={styles.number}>{line.credit}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <nav aria-label="Statement pages" className={styles.pager}>
+        {query.page > 1 ? (
+          <Link to={`/statements${statementSearch(query, { page: query.page - 1 })}`} rel="prev">
+            Previous page
+          </Link>
+        ) : null}
+        <span>
+          Page {query.page} of {pages}
+        </span>
+        {query.page < pages ? (
+          <Link to={`/statements${statementSearch(query, { page: query.page + 1 })}`} rel="next">
+            Next page
+          </Link>
+        ) : null}
+      </nav>
+      <p>
+        <a href={`/statements/download${statementSearch(query, { page: 1 })}`} download>
+          Download these lines (CSV)
+        </a>
+      </p>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Statement · ${data.businessName}` : "Page not found" }];
