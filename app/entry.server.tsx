@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/database.server";
 import { getEnv } from "~/services/env.server";
 import { logger } from "~/services/logger.server";
@@ -50,10 +51,14 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           const rootData = remixContext.staticHandlerContext.loaderData?.root as
-            | { identityProviderOrigin?: string | null }
+            | { identityProviderOrigin?: string | null; productFruits?: unknown }
             | undefined;
           const formActionOrigins = rootData?.identityProviderOrigin ? [rootData.identityProviderOrigin] : [];
-          for (const [name, value] of Object.entries(securityHeaders(request, nonce, { formActionOrigins }))) {
+          // The onboarding tour's origin is allowed only on pages that render it.
+          const thirdPartyOrigins = rootData?.productFruits ? [PRODUCT_FRUITS_ORIGIN] : [];
+          for (const [name, value] of Object.entries(
+            securityHeaders(request, nonce, { formActionOrigins, thirdPartyOrigins }),
+          )) {
             responseHeaders.set(name, value);
           }
           resolve(

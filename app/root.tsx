@@ -20,7 +20,9 @@ import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { SessionSync } from "~/components/SessionSync";
 import { AccountSwitcher } from "~/components/AccountSwitcher";
 import { hasPortalAccess } from "~/services/access.server";
-import { listContactAccounts } from "~/services/accounts.server";
+import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accounts.server";
+import { logger } from "~/services/logger.server";
+import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth.server";
 
 const SWITCHER_SIZE = 25;
@@ -42,7 +44,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     session && hasPortalAccess(session.contact)
       ? await listContactAccounts(branding.businessId, session.contact.id, { limit: SWITCHER_SIZE + 1 })
       : [];
+  const selectedId = session?.data.selectedAccount ?? switcher[0]?.accountId ?? null;
+  const productFruits =
+    session && isUuid(selectedId) && switcher.length > 0
+      ? await productFruitsFor(branding.businessId, selectedId, session.contact)
+      : null;
   return {
+    productFruits,
     brand: {
       businessName: branding.businessName,
       businessLabel: branding.businessLabel,
@@ -59,7 +67,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     accounts: {
       items: switcher.slice(0, SWITCHER_SIZE).map(({ accountId, number, name, isChild }) => ({ accountId, number, name, isChild })),
       more: switcher.length > SWITCHER_SIZE,
-      selectedId: session?.data.selectedAccount ?? switcher[0]?.accountId ?? null,
+      selectedId,
     },
     // Sign-in and sign-out forms are redirected to the host's identity provider (CSP form-action).
     identityProviderOrigin:
@@ -67,6 +75,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Where 'Go back' leads without JavaScript: the previous page, if it was ours.
     backHref: safeSameOriginPath(request.headers.get("referer"), origin, "/"),
   };
+}
+
+/**
+ * The tour's settings from the account's feature toggles. If the toggles cannot be loaded
+ * the page still renders, without the tour (spec §8).
+ */
+async function productFruitsFor(
+  businessId: string,
+  accountId: string,
+  contact: { email: string; position: string },
+): Promise<ProductFruitsConfig | null> {
+  try {
+    const toggle = (await getFeatureToggles(businessId, accountId)).find((t) => t.name === "ProductFruit");
+    const code = (toggle?.configurationValue as { workspaceCode?: unknown } | null)?.workspaceCode;
+    if (!toggle?.enabled || typeof code !== "string" || code.trim() === "") return null;
+    return { workspaceCode: code.trim(), language: "en", username: contact.email, role: contact.position };
+  } catch (error) {
+    logger.warn("feature toggles could not be loaded", { error });
+    return null;
+  }
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
@@ -98,7 +126,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { brand, user, accounts } = useLoaderData<typeof loader>();
+  const { brand, user, accounts, productFruits } = useLoaderData<typeof loader>();
+  const nonce = useNonce();
   const navigation = useNavigation();
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
   // loading state while it is pending. Other navigations get the slim progress bar.
@@ -115,6 +144,7 @@ export default function App() {
       >
         <Outlet />
       </AppShell>
+      {productFruits ? <ProductFruits config={productFruits} nonce={nonce} /> : null}
     </>
   );
 }

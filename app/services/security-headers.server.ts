@@ -6,18 +6,20 @@
 export function securityHeaders(
   request: Request,
   nonce: string,
-  options: { formActionOrigins?: string[] } = {},
+  options: { formActionOrigins?: string[]; thirdPartyOrigins?: string[] } = {},
 ): Record<string, string> {
   // A form that signs in or out through the host's identity provider is redirected there;
   // CSP's form-action covers that redirect, so the provider's origin is allowed too.
   const formAction = ["'self'", ...(options.formActionOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.:-]+$/i.test(o))];
+  const third = (options.thirdPartyOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.-]+$/i.test(o));
+  const extra = third.length ? ` ${third.join(" ")}` : "";
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
-    "img-src 'self' data:",
+    `script-src 'self' 'nonce-${nonce}'${extra}`,
+    `style-src 'self'${extra}`,
+    `img-src 'self' data:${extra}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${extra}`,
     `form-action ${formAction.join(" ")}`,
     "frame-ancestors 'self'",
     "base-uri 'none'",
