@@ -22,6 +22,8 @@ import { AccountSwitcher } from "~/components/AccountSwitcher";
 import { hasPortalAccess } from "~/services/access.server";
 import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accounts.server";
 import { logger } from "~/services/logger.server";
+import { languageCookie } from "~/services/language.server";
+import { DEFAULT_LANGUAGE, isLanguageCode, LANGUAGES, type LanguageCode } from "~/lib/i18n";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth.server";
 
@@ -45,12 +47,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? await listContactAccounts(branding.businessId, session.contact.id, { limit: SWITCHER_SIZE + 1 })
       : [];
   const selectedId = session?.data.selectedAccount ?? switcher[0]?.accountId ?? null;
-  const productFruits =
-    session && isUuid(selectedId) && switcher.length > 0
-      ? await productFruitsFor(branding.businessId, selectedId, session.contact)
-      : null;
+  const accountId = session && isUuid(selectedId) && switcher.length > 0 ? selectedId : null;
+  // Feature toggles of the selected account (or the business's, signed out). If they cannot
+  // be loaded the page still renders: default language, no tour (spec §8).
+  const toggles = await getFeatureToggles(branding.businessId, accountId).catch((error: unknown) => {
+    logger.warn("feature toggles could not be loaded", { error });
+    return [];
+  });
+  const languageEnabled = toggles.some((t) => t.name === "Language" && t.enabled);
+  const chosen = await languageCookie.parse(request.headers.get("cookie")).catch(() => null);
+  const language: LanguageCode = languageEnabled && isLanguageCode(chosen) ? chosen : DEFAULT_LANGUAGE;
+  const productFruits = session && accountId ? productFruitsFrom(toggles, session.contact, language) : null;
   return {
     productFruits,
+    language,
+    languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
     brand: {
       businessName: branding.businessName,
       businessLabel: branding.businessLabel,
@@ -77,34 +88,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/**
- * The tour's settings from the account's feature toggles. If the toggles cannot be loaded
- * the page still renders, without the tour (spec §8).
- */
-async function productFruitsFor(
-  businessId: string,
-  accountId: string,
+/** The tour's settings (spec §6): only with the ProductFruit toggle on and a workspace code. */
+function productFruitsFrom(
+  toggles: { name: string; enabled: boolean; configurationValue: unknown }[],
   contact: { email: string; position: string },
-): Promise<ProductFruitsConfig | null> {
-  try {
-    const toggle = (await getFeatureToggles(businessId, accountId)).find((t) => t.name === "ProductFruit");
-    const code = (toggle?.configurationValue as { workspaceCode?: unknown } | null)?.workspaceCode;
-    if (!toggle?.enabled || typeof code !== "string" || code.trim() === "") return null;
-    return { workspaceCode: code.trim(), language: "en", username: contact.email, role: contact.position };
-  } catch (error) {
-    logger.warn("feature toggles could not be loaded", { error });
-    return null;
-  }
+  language: LanguageCode,
+): ProductFruitsConfig | null {
+  const toggle = toggles.find((t) => t.name === "ProductFruit");
+  const code = (toggle?.configurationValue as { workspaceCode?: unknown } | null)?.workspaceCode;
+  if (!toggle?.enabled || typeof code !== "string" || code.trim() === "") return null;
+  return { workspaceCode: code.trim(), language: language === "ID" ? "id" : "en", username: contact.email, role: contact.position };
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+
+function htmlLang(language: LanguageCode | undefined) {
+  return LANGUAGES.find((l) => l.code === language)?.htmlLang ?? "en-AU";
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const brand = data?.brand;
   return (
-    <html lang="en-AU" className={brand ? themeClass[brand.theme] : neutralDocument}>
+    <html lang={htmlLang(data?.language)} className={brand ? themeClass[brand.theme] : neutralDocument}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -126,7 +133,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { brand, user, accounts, productFruits } = useLoaderData<typeof loader>();
+  const { brand, user, accounts, productFruits, language, languages } = useLoaderData<typeof loader>();
   const nonce = useNonce();
   const navigation = useNavigation();
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
@@ -140,6 +147,8 @@ export default function App() {
       <AppShell
         brand={brand}
         user={user}
+        language={language}
+        languages={languages}
         accountBar={<AccountSwitcher accounts={accounts.items} selectedId={accounts.selectedId} more={accounts.more} />}
       >
         <Outlet />
@@ -163,7 +172,7 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <AppShell brand={data.brand} user={data.user}>
+    <AppShell brand={data.brand} user={data.user} language={data.language} languages={data.languages}>
       <GeneralErrorBoundary backHref={data.backHref} />
     </AppShell>
   );

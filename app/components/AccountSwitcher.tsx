@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import * as styles from "./AccountSwitcher.css";
+import { useT } from "./useT";
 
 export type SwitcherAccount = { accountId: string; number: string; name: string; isChild: boolean };
 
@@ -17,13 +18,14 @@ export function AccountSwitcher({
   more: boolean;
 }) {
   const location = useLocation();
+  const t = useT();
   if (accounts.length === 0) return null;
   return (
     <div className={styles.bar}>
       <Form method="post" action="/select-account" className={styles.form}>
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
         <label htmlFor="account-switcher" className={styles.label}>
-          Account
+          {t("switcher.account")}
         </label>
         <select id="account-switcher" name="accountId" defaultValue={selectedId ?? undefined} className={styles.select} key={selectedId}>
           {accounts.map((account) => (
@@ -34,14 +36,14 @@ export function AccountSwitcher({
           ))}
         </select>
         <button type="submit" className={styles.button}>
-          Switch
+          {t("switcher.switch")}
         </button>
       </Form>
-      <nav aria-label="Account menu" className={styles.links}>
-        <Link to="/">Dashboard</Link>
-        <Link to="/account">Details</Link>
-        <Link to="/statements">Statements</Link>
-        {more || accounts.length > 1 ? <Link to="/accounts">Find an account</Link> : null}
+      <nav aria-label={t("switcher.menu")} className={styles.links}>
+        <Link to="/">{t("switcher.dashboard")}</Link>
+        <Link to="/account">{t("switcher.details")}</Link>
+        <Link to="/statements">{t("switcher.statements")}</Link>
+        {more || accounts.length > 1 ? <Link to="/accounts">{t("switcher.find")}</Link> : null}
       </nav>
     </div>
   );

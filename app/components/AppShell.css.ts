@@ -135,3 +135,11 @@ export const headerAction = style({
     "&:focus-visible": { outlineColor: vars.color.bannerText },
   },
 });
+
+export const language = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: "0.5rem",
+  minHeight: 44,
+});

@@ -1,4 +1,6 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
+import type { LanguageCode } from "~/lib/i18n";
+import { useT } from "./useT";
 import type { ReactNode } from "react";
 import * as styles from "./AppShell.css";
 
@@ -18,17 +20,23 @@ export function AppShell({
   brand,
   user,
   accountBar,
+  language,
+  languages = [],
   children,
 }: {
   brand: ShellBrand;
   user?: ShellUser | null;
   accountBar?: ReactNode;
+  language?: LanguageCode;
+  languages?: { code: string; label: string }[];
   children: ReactNode;
 }) {
+  const t = useT();
+  const location = useLocation();
   return (
     <>
       <a className={styles.skipLink} href="#main">
-        Skip to main content
+        {t("shell.skip")}
       </a>
       <header className={styles.header}>
         <div className={styles.headerInner}>
@@ -41,18 +49,16 @@ export function AppShell({
             </span>
           </Link>
           {user ? (
-            <nav aria-label="Your login" className={styles.userNav}>
-              <span>
-                Signed in as <span className={styles.userName}>{user.name || user.email}</span>
-              </span>
+            <nav aria-label={t("shell.yourLogin")} className={styles.userNav}>
+              <span className={styles.userName}>{t("shell.signedInAs", { name: user.name || user.email })}</span>
               {user.hasPassword ? (
                 <Link className={styles.headerAction} to="/auth/password">
-                  Change password
+                  {t("shell.changePassword")}
                 </Link>
               ) : null}
               <Form method="post" action="/auth/signout">
                 <button type="submit" className={styles.headerAction}>
-                  Sign out
+                  {t("shell.signOut")}
                 </button>
               </Form>
             </nav>
@@ -65,20 +71,34 @@ export function AppShell({
       </main>
       <footer className={styles.footer}>
         <div className={styles.footerInner}>
-          <nav aria-label="Legal">
+          <nav aria-label={t("shell.legal")}>
             <ul className={styles.footerLinks}>
               <li>
                 <Link className={styles.footerLink} to="/privacy-policy">
-                  Privacy policy
+                  {t("shell.privacy")}
                 </Link>
               </li>
               <li>
                 <Link className={styles.footerLink} to="/terms-and-conditions">
-                  Terms and conditions
+                  {t("shell.terms")}
                 </Link>
               </li>
             </ul>
           </nav>
+          {languages.length > 1 ? (
+            <Form method="post" action="/language" className={styles.language}>
+              <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+              <label htmlFor="language">{t("shell.language")}</label>
+              <select id="language" name="language" defaultValue={language} key={language}>
+                {languages.map((option) => (
+                  <option key={option.code} value={option.code}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+              <button type="submit">{t("shell.languageChange")}</button>
+            </Form>
+          ) : null}
           <p className={styles.copyright}>
             © {new Date().getFullYear()} {brand.businessName}
           </p>

@@ -5,6 +5,7 @@ import { formatDate, formatMoney } from "~/lib/format";
 import { getAccountTiles } from "~/services/accounts.server";
 import { requireAccountPage } from "~/services/portal.server";
 import * as styles from "~/components/Tiles.css";
+import { useT } from "~/components/useT";
 
 /**
  * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
@@ -32,45 +33,52 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Dashboard() {
   const { firstName, account, tiles } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <>
-      <h1>{firstName ? `Welcome, ${firstName}` : "Welcome"}</h1>
+      <h1>{firstName ? t("dashboard.welcome", { name: firstName }) : t("dashboard.welcomeAnon")}</h1>
       <p>
         <strong>{account.name}</strong> ({account.number}
-        {account.isChild ? ", a branch account" : ""})
+        {account.isChild ? `, ${t("dashboard.branch")}` : ""})
       </p>
-      <ul className={styles.tiles} aria-label="Account summary">
+      <ul className={styles.tiles} aria-label={t("dashboard.summary")}>
         <li className={styles.tile}>
-          <span className={styles.tileLabel}>Balance owing</span>
+          <span className={styles.tileLabel}>{t("dashboard.balance")}</span>
           <span className={styles.tileValue}>{tiles.balance}</span>
           <span className={styles.tileNote}>
-            {tiles.openInvoices === 1 ? "1 open invoice" : `${tiles.openInvoices} open invoices`}
+            {tiles.openInvoices === 1
+              ? t("dashboard.openInvoices.one")
+              : t("dashboard.openInvoices.other", { count: tiles.openInvoices })}
           </span>
         </li>
         <li className={styles.tile}>
-          <span className={styles.tileLabel}>Overdue</span>
+          <span className={styles.tileLabel}>{t("dashboard.overdue")}</span>
           <span className={styles.tileValue}>{tiles.overdue}</span>
           <span className={styles.tileNote}>
             {tiles.overdueInvoices === 0
-              ? "Nothing overdue"
+              ? t("dashboard.overdue.none")
               : tiles.overdueInvoices === 1
-                ? "1 invoice past its due date"
-                : `${tiles.overdueInvoices} invoices past their due date`}
+                ? t("dashboard.overdue.one")
+                : t("dashboard.overdue.other", { count: tiles.overdueInvoices })}
           </span>
         </li>
         <li className={styles.tile}>
-          <span className={styles.tileLabel}>Next due</span>
+          <span className={styles.tileLabel}>{t("dashboard.nextDue")}</span>
           <span className={styles.tileValue}>{tiles.nextDue ? tiles.nextDue.amount : "—"}</span>
-          <span className={styles.tileNote}>{tiles.nextDue ? `on ${tiles.nextDue.date}` : "Nothing coming due"}</span>
+          <span className={styles.tileNote}>
+            {tiles.nextDue ? t("dashboard.on", { date: tiles.nextDue.date }) : t("dashboard.nextDue.none")}
+          </span>
         </li>
         <li className={styles.tile}>
-          <span className={styles.tileLabel}>Last payment</span>
+          <span className={styles.tileLabel}>{t("dashboard.lastPayment")}</span>
           <span className={styles.tileValue}>{tiles.lastPayment ? tiles.lastPayment.amount : "—"}</span>
-          <span className={styles.tileNote}>{tiles.lastPayment ? `on ${tiles.lastPayment.date}` : "No payments yet"}</span>
+          <span className={styles.tileNote}>
+            {tiles.lastPayment ? t("dashboard.on", { date: tiles.lastPayment.date }) : t("dashboard.lastPayment.none")}
+          </span>
         </li>
       </ul>
       <p>
-        <Link to="/statements">See the statement</Link>
+        <Link to="/statements">{t("dashboard.seeStatement")}</Link>
       </p>
     </>
   );

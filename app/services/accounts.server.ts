@@ -317,13 +317,13 @@ export async function listStatementLines(businessId: string, accountId: string, 
 }
 
 /** Feature toggles for an account (spec §3): the business's, overridden by the account's own. */
-export async function getFeatureToggles(businessId: string, accountId: string) {
+export async function getFeatureToggles(businessId: string, accountId: string | null) {
   const db = await getDb();
   const rows = await db
     .selectFrom("feature_toggles")
     .select(["name", "enabled", "configuration_value as configurationValue", "account_id"])
     .where("business_id", "=", businessId)
-    .where((eb) => eb.or([eb("account_id", "is", null), eb("account_id", "=", accountId)]))
+    .where((eb) => (accountId ? eb.or([eb("account_id", "is", null), eb("account_id", "=", accountId)]) : eb("account_id", "is", null)))
     .orderBy("name")
     .execute();
   const byName = new Map<string, { name: string; enabled: boolean; configurationValue: unknown }>();
