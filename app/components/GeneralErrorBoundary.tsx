@@ -3,6 +3,7 @@ import type { MouseEvent } from "react";
 import { button, secondaryButton } from "./Button.css";
 import { AccountsNotFound } from "./AccountsNotFound";
 import { StatusScreen } from "./StatusScreen";
+import { useT } from "./useT";
 
 export const PAGE_NOT_FOUND_TEXT =
   "The page you're looking for doesn't exist or you do not have permission to access.";
@@ -25,41 +26,44 @@ export function useErrorStatus(): { status: number; reason?: string } {
  */
 export function GeneralErrorBoundary({ backHref = "/" }: { backHref?: string }) {
   const { status, reason } = useErrorStatus();
+  const t = useT();
   if (status === 404 && reason === "unknown-host") return <UnknownHost />;
   if (status === 404 && reason === "no-accounts") return <AccountsNotFound />;
   if (status === 404 || status === 403) return <PageNotFound backHref={backHref} />;
   if (status === 503) return <Unavailable />;
   if (status === 429) {
     return (
-      <StatusScreen eyebrow="Error 429" title="Too many attempts" actions={<HomeLink />}>
-        <p>Please wait 15 minutes and try again. Nothing was changed.</p>
+      <StatusScreen eyebrow={t("errors.code", { status })} title={t("errors.tooMany.title")} actions={<HomeLink />}>
+        <p>{t("errors.tooMany.text")}</p>
       </StatusScreen>
     );
   }
   if (status === 400 || status === 405 || status === 413 || status === 415 || status === 422) {
     return (
-      <StatusScreen eyebrow={`Error ${status}`} title="We couldn't use that request" actions={<HomeLink />}>
-        <p>Something in the address or form wasn't valid. Nothing was changed.</p>
+      <StatusScreen eyebrow={t("errors.code", { status })} title={t("errors.badRequest.title")} actions={<HomeLink />}>
+        <p>{t("errors.badRequest.text")}</p>
       </StatusScreen>
     );
   }
   return (
-    <StatusScreen eyebrow="Error" title="Something went wrong" actions={<HomeLink />}>
-      <p>We couldn't show this page. Nothing was charged or changed. Please try again in a moment.</p>
+    <StatusScreen eyebrow={t("errors.code", { status })} title={t("errors.other.title")} actions={<HomeLink />}>
+      <p>{t("errors.other.text")}</p>
     </StatusScreen>
   );
 }
 
 function HomeLink() {
+  const t = useT();
   return (
     <Link to="/" className={button}>
-      Go home
+      {t("errors.goHome")}
     </Link>
   );
 }
 
 /** Spec §2 'Page not found': also the answer for anything the user may not see. */
 export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
+  const t = useT();
   function goBack(event: MouseEvent<HTMLAnchorElement>) {
     // With JavaScript, go back in history (keeps scroll and form state); without it,
     // the link goes to the page the user came from (same-origin only) or home.
@@ -70,20 +74,20 @@ export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
   }
   return (
     <StatusScreen
-      eyebrow="Error 404"
-      title="Page not found"
+      eyebrow={t("errors.code", { status: 404 })}
+      title={t("errors.notFound.title")}
       actions={
         <>
           <Link to="/" className={button}>
-            Go home
+            {t("errors.goHome")}
           </Link>
           <a href={backHref} className={secondaryButton} onClick={goBack}>
-            Go back
+            {t("errors.goBack")}
           </a>
         </>
       }
     >
-      <p>{PAGE_NOT_FOUND_TEXT}</p>
+      <p>{t("errors.notFound.text")}</p>
     </StatusScreen>
   );
 }
@@ -98,9 +102,10 @@ function UnknownHost() {
 }
 
 function Unavailable() {
+  const t = useT();
   return (
-    <StatusScreen eyebrow="Error 503" title="Temporarily unavailable">
-      <p>The portal can't reach its data right now. Nothing was charged or changed. Please try again in a minute.</p>
+    <StatusScreen eyebrow={t("errors.code", { status: 503 })} title={t("errors.unavailable.title")}>
+      <p>{t("errors.unavailable.text")}</p>
     </StatusScreen>
   );
 }

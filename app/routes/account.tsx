@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import * as styles from "~/components/Table.css";
+import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
 import { listAccountContacts } from "~/services/accounts.server";
 import { requireAccountPage } from "~/services/portal.server";
@@ -33,41 +34,42 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AccountDetails() {
   const { account, contacts } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <>
       <h1>{account.name}</h1>
       <dl className={styles.details}>
-        <dt>Account number</dt>
+        <dt>{t("account.number")}</dt>
         <dd>{account.number}</dd>
-        <dt>Kind</dt>
-        <dd>{account.isChild ? "Branch account (part of a parent account)" : "Account"}</dd>
-        <dt>Address</dt>
-        <dd>{account.address || "Not recorded"}</dd>
-        <dt>Email</dt>
-        <dd>{account.email || "Not recorded"}</dd>
-        <dt>Phone</dt>
-        <dd>{account.phone || "Not recorded"}</dd>
-        <dt>Payment terms</dt>
-        <dd>{account.terms === 0 ? "Due on receipt" : `${account.terms} days`}</dd>
+        <dt>{t("account.kind")}</dt>
+        <dd>{account.isChild ? t("account.kind.branch") : t("account.kind.account")}</dd>
+        <dt>{t("account.address")}</dt>
+        <dd>{account.address || t("account.notRecorded")}</dd>
+        <dt>{t("account.email")}</dt>
+        <dd>{account.email || t("account.notRecorded")}</dd>
+        <dt>{t("account.phone")}</dt>
+        <dd>{account.phone || t("account.notRecorded")}</dd>
+        <dt>{t("account.terms")}</dt>
+        <dd>{account.terms === 0 ? t("account.terms.receipt") : t("account.terms.days", { days: account.terms })}</dd>
         {account.creditLimit ? (
           <>
-            <dt>Credit limit</dt>
+            <dt>{t("account.creditLimit")}</dt>
             <dd>{account.creditLimit}</dd>
           </>
         ) : null}
       </dl>
-      <h2>Contacts</h2>
+      <h2>{t("account.contacts")}</h2>
       {contacts.length === 0 ? (
-        <p>No contacts are recorded for this account.</p>
+        <p>{t("account.contacts.none")}</p>
       ) : (
-        <div className={styles.scroll} tabIndex={0} role="region" aria-label="Contacts">
+        <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("account.contacts")}>
           <table className={styles.table}>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Position</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
+                <th scope="col">{t("account.contact.name")}</th>
+                <th scope="col">{t("account.contact.position")}</th>
+                <th scope="col">{t("account.contact.email")}</th>
+                <th scope="col">{t("account.contact.role")}</th>
               </tr>
             </thead>
             <tbody>
@@ -76,7 +78,7 @@ export default function AccountDetails() {
                   <td>{contact.name}</td>
                   <td>{contact.position}</td>
                   <td>{contact.email}</td>
-                  <td>{contact.role === "owner" ? "Owner" : contact.role === "billing" ? "Billing" : "Contact"}</td>
+                  <td>{t(contact.role === "owner" ? "account.role.owner" : contact.role === "billing" ? "account.role.billing" : "account.role.contact")}</td>
                 </tr>
               ))}
             </tbody>

@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/re
 import { useEffect, useRef } from "react";
 import { button } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
+import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatNumber } from "~/lib/format";
 import { searchAccounts } from "~/services/accounts.server";
@@ -46,6 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Accounts() {
   const { query, total, pages, accounts, selectedId } = useLoaderData<typeof loader>();
   const submit = useSubmit();
+  const t = useT();
   const location = useLocation();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   // A pending search must not fire after the user has searched or left the page.
@@ -57,7 +59,7 @@ export default function Accounts() {
   };
   return (
     <>
-      <h1>Find an account</h1>
+      <h1>{t("accounts.title")}</h1>
       <Form
         method="get"
         className={styles.filters}
@@ -72,49 +74,53 @@ export default function Accounts() {
       >
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="q">
-            Name or number
+            {t("accounts.query")}
           </label>
           <input id="q" name="q" type="search" defaultValue={query.q} maxLength={100} className={formStyles.input} />
         </div>
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="sort">
-            Sort by
+            {t("accounts.sortBy")}
           </label>
           <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
-            <option value="name">Name</option>
-            <option value="number">Number</option>
+            <option value="name">{t("accounts.sort.name")}</option>
+            <option value="number">{t("accounts.sort.number")}</option>
           </select>
         </div>
         <div className={formStyles.field}>
           <label>
-            <input type="checkbox" name="mine" value="1" defaultChecked={query.mine} /> Only accounts joined to me
+            <input type="checkbox" name="mine" value="1" defaultChecked={query.mine} /> {t("accounts.mine")}
           </label>
         </div>
         <div className={styles.filterActions}>
           <button type="submit" className={button}>
-            Search
+            {t("accounts.search")}
           </button>
         </div>
       </Form>
       <p role="status">
-        {total === 0 ? "No accounts match." : `${formatNumber(total)} ${total === 1 ? "account" : "accounts"}`}
+        {total === 0
+          ? t("accounts.none")
+          : total === 1
+            ? t("accounts.count.one")
+            : t("accounts.count.other", { count: formatNumber(total) })}
       </p>
       {accounts.length > 0 ? (
         <ul className={styles.list}>
           {accounts.map((account) => (
             <li key={account.accountId} className={styles.listItem}>
               <span>
-                {account.isChild ? <span className={styles.badge}>Branch</span> : null} <strong>{account.name}</strong> (
+                {account.isChild ? <span className={styles.badge}>{t("accounts.branch")}</span> : null} <strong>{account.name}</strong> (
                 {account.number})
               </span>
               {account.accountId === selectedId ? (
-                <span>Selected</span>
+                <span>{t("accounts.selected")}</span>
               ) : (
                 <Form method="post" action="/select-account">
                   <input type="hidden" name="accountId" value={account.accountId} />
                   <input type="hidden" name="redirectTo" value="/" />
-                  <button type="submit" className={button} aria-label={`Choose ${account.name}`}>
-                    Choose
+                  <button type="submit" className={button} aria-label={t("accounts.chooseLabel", { name: account.name })}>
+                    {t("accounts.choose")}
                   </button>
                 </Form>
               )}
@@ -122,12 +128,10 @@ export default function Accounts() {
           ))}
         </ul>
       ) : null}
-      <nav aria-label="Pages of accounts" className={styles.pager}>
-        {query.page > 1 ? <Link to={pageLink(query.page - 1)}>Previous page</Link> : null}
-        <span>
-          Page {query.page} of {pages}
-        </span>
-        {query.page < pages ? <Link to={pageLink(query.page + 1)}>Next page</Link> : null}
+      <nav aria-label={t("accounts.pages")} className={styles.pager}>
+        {query.page > 1 ? <Link to={pageLink(query.page - 1)}>{t("pager.previous")}</Link> : null}
+        <span>{t("pager.position", { page: query.page, pages })}</span>
+        {query.page < pages ? <Link to={pageLink(query.page + 1)}>{t("pager.next")}</Link> : null}
       </nav>
     </>
   );

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
+import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 import {
@@ -15,14 +16,6 @@ import {
 import { listStatementLines } from "~/services/accounts.server";
 import { requireAccountPage } from "~/services/portal.server";
 import { updateSessionData } from "~/services/session.server";
-
-const TYPE_LABELS: Record<string, string> = {
-  invoice: "Invoice",
-  payment: "Payment",
-  credit: "Credit",
-  adjustment: "Adjustment",
-  fee: "Fee",
-};
 
 /**
  * The selected account's statement: paged, sorted and filtered in SQL by the query string
@@ -64,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     lines: page.items.map((line) => ({
       id: line.id,
       date: formatDate(line.date, { timeZone: branding.timeZone }),
-      type: TYPE_LABELS[line.type] ?? line.type,
+      type: line.type,
       reference: line.reference,
       description: line.description,
       debit: money(line.debitCents),
@@ -75,81 +68,89 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Statements() {
   const { account, query, pages, total, totals, lines } = useLoaderData<typeof loader>();
+  const t = useT();
   const first = total === 0 ? 0 : (query.page - 1) * STATEMENT_PAGE_SIZE + 1;
   const last = Math.min(query.page * STATEMENT_PAGE_SIZE, total);
   return (
     <>
-      <h1>Statement</h1>
+      <h1>{t("statements.title")}</h1>
       <p>
         {account.name} ({account.number})
       </p>
-      <Form method="get" className={styles.filters} aria-label="Filter the statement">
+      <Form method="get" className={styles.filters} aria-label={t("statements.filter")}>
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="from">
-            From
+            {t("statements.from")}
           </label>
           <input id="from" name="from" type="date" defaultValue={query.from} className={formStyles.input} />
         </div>
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="to">
-            To
+            {t("statements.to")}
           </label>
           <input id="to" name="to" type="date" defaultValue={query.to} className={formStyles.input} />
         </div>
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="type">
-            Type
+            {t("statements.type")}
           </label>
           <select id="type" name="type" defaultValue={query.type} className={formStyles.input}>
-            <option value="">All types</option>
+            <option value="">{t("statements.allTypes")}</option>
             {STATEMENT_TYPE_OPTIONS.map((type) => (
               <option key={type} value={type}>
-                {TYPE_LABELS[type]}
+                {t(`statements.type.${type}`)}
               </option>
             ))}
           </select>
         </div>
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="sort">
-            Sort
+            {t("statements.sort")}
           </label>
           <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
-            {Object.entries(STATEMENT_SORT_OPTIONS).map(([key, option]) => (
+            {Object.keys(STATEMENT_SORT_OPTIONS).map((key) => (
               <option key={key} value={key}>
-                {option.label}
+                {t(`statements.sort.${key as keyof typeof STATEMENT_SORT_OPTIONS}`)}
               </option>
             ))}
           </select>
         </div>
         <div className={styles.filterActions}>
           <button type="submit" className={button}>
-            Show
+            {t("statements.show")}
           </button>
           <Link to="/statements?page=1" className={secondaryButton}>
-            Clear
+            {t("statements.clear")}
           </Link>
         </div>
       </Form>
 
       <p role="status">
         {total === 0
-          ? "No statement lines match."
-          : `Showing ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} lines. Charges ${totals.debit}, credits ${totals.credit}, net ${totals.net}.`}
+          ? t("statements.none")
+          : t("statements.showing", {
+              first: formatNumber(first),
+              last: formatNumber(last),
+              total: formatNumber(total),
+              debit: totals.debit,
+              credit: totals.credit,
+              net: totals.net,
+            })}
       </p>
       {total > 0 ? (
-        <div className={styles.scroll} tabIndex={0} role="region" aria-label="Statement lines">
+        <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("statements.lines")}>
           <table className={styles.table}>
             <thead>
               <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Type</th>
-                <th scope="col">Reference</th>
-                <th scope="col">Description</th>
+                <th scope="col">{t("statements.date")}</th>
+                <th scope="col">{t("statements.type")}</th>
+                <th scope="col">{t("statements.reference")}</th>
+                <th scope="col">{t("statements.description")}</th>
                 <th scope="col" className={styles.number}>
-                  Charges
+                  {t("statements.charges")}
                 </th>
                 <th scope="col" className={styles.number}>
-                  Credits
+                  {t("statements.credits")}
                 </th>
               </tr>
             </thead>
@@ -157,7 +158,7 @@ export default function Statements() {
               {lines.map((line) => (
                 <tr key={line.id}>
                   <td>{line.date}</td>
-                  <td>{line.type}</td>
+                  <td>{t(`statements.type.${line.type}`)}</td>
                   <td>{line.reference}</td>
                   <td>{line.description}</td>
                   <td className={styles.number}>{line.debit}</td>
@@ -168,24 +169,22 @@ export default function Statements() {
           </table>
         </div>
       ) : null}
-      <nav aria-label="Statement pages" className={styles.pager}>
+      <nav aria-label={t("statements.pages")} className={styles.pager}>
         {query.page > 1 ? (
           <Link to={`/statements${statementSearch(query, { page: query.page - 1 })}`} rel="prev">
-            Previous page
+            {t("pager.previous")}
           </Link>
         ) : null}
-        <span>
-          Page {query.page} of {pages}
-        </span>
+        <span>{t("pager.position", { page: query.page, pages })}</span>
         {query.page < pages ? (
           <Link to={`/statements${statementSearch(query, { page: query.page + 1 })}`} rel="next">
-            Next page
+            {t("pager.next")}
           </Link>
         ) : null}
       </nav>
       <p>
         <a href={`/statements/download${statementSearch(query, { page: 1 })}`} download>
-          Download these lines (CSV)
+          {t("statements.download")}
         </a>
       </p>
     </>
