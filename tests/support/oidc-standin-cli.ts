@@ -13,7 +13,7 @@ const standin = await startOidcStandin({
   clients: [HARBOUR_CLIENT],
   users: HARBOUR_USERS,
 });
-console.log(`oidc stand-in listening on ${standin.origin}`);
+process.stdout.write(`oidc stand-in listening on ${standin.origin}\n`);
 
 let stopping = false;
 function stop() {
