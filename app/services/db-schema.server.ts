@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { CardBrand } from "~/lib/payment-method-types";
 import type { ThemeName } from "~/themes/names";
 
 /** Kysely's view of the schema in db/migrations. Keep the two in step. */
@@ -166,6 +167,69 @@ export interface AuditEventsTable {
   details: ColumnType<unknown, string | undefined, string>;
 }
 
+
+export interface CardsTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  gateway: string;
+  gateway_token: string;
+  brand: CardBrand;
+  first_digit: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  holder_name: string;
+  is_default: Generated<boolean>;
+  authority_reference: string;
+  consented_at: Timestamp;
+  consented_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  removed_at: Timestamp | null;
+}
+
+export interface BankAccountsTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  country: "AU" | "NZ";
+  account_name: string;
+  routing: string;
+  account_number: string;
+  description: Generated<string>;
+  authority_reference: string;
+  consented_at: Timestamp;
+  consented_by: string | null;
+  created_at: Timestamp;
+  removed_at: Timestamp | null;
+}
+
+export interface SandboxGatewayTokensTable {
+  token: string;
+  brand: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  outcome: string;
+  origin: Generated<string>;
+  client_ip: Generated<string>;
+  extra_data: ColumnType<unknown, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface SandboxGatewayChargesTable {
+  id: string;
+  idempotency_key: string;
+  token: string;
+  amount_cents: number;
+  currency: string;
+  status: "captured" | "declined" | "refunded";
+  decline_code: string | null;
+  refunded_cents: Generated<number>;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: Timestamp;
@@ -187,4 +251,8 @@ export interface DB {
   rate_limits: RateLimitsTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
+  cards: CardsTable;
+  bank_accounts: BankAccountsTable;
+  sandbox_gateway_tokens: SandboxGatewayTokensTable;
+  sandbox_gateway_charges: SandboxGatewayChargesTable;
 }

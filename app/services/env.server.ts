@@ -61,6 +61,17 @@ export const EnvSchema = z.object({
       (value) => value === undefined || /^[^\s@<>]+@[^\s@<>]+$/.test(value),
       "must be a plain email address such as no-reply@portal.example",
     ),
+  /** Which card gateway adapter to use. Only the sandbox ships here (decision 015). */
+  CARD_GATEWAY: z
+    .enum(["sandbox"], { errorMap: () => ({ message: "must be sandbox (the only card gateway adapter in this build)" }) })
+    .default("sandbox"),
+  /** The sandbox gateway's answer time, like a real gateway's round trip. */
+  SANDBOX_GATEWAY_DELAY_MS: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}$/, "must be a whole number of milliseconds, 0 to 99999")
+    .default("250")
+    .transform(Number),
   /**
    * Auth0 client secrets, as a JSON object from client id to secret. Client ids and
    * domains are per business in the database; secrets never are.

@@ -3,6 +3,8 @@
  * message key. Other languages must have exactly these keys (checked by the type of
  * `Messages` and by a unit test).
  */
+import { paymentMethodsEnAU } from "./en-AU.payment-methods";
+
 export const enAU = {
   "shell.skip": "Skip to main content",
   "shell.signedInAs": "Signed in as {name}",
@@ -121,6 +123,7 @@ export const enAU = {
   "errors.code": "Error {status}",
   "noAccounts.title": "Accounts not found",
   "noAccounts.text": "We could not find any accounts joined to your login.",
+  ...paymentMethodsEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

@@ -1,4 +1,5 @@
 import type { Messages } from "./en-AU";
+import { paymentMethodsId } from "./id.payment-methods";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -119,4 +120,5 @@ export const id: Messages = {
   "errors.code": "Kesalahan {status}",
   "noAccounts.title": "Rekening tidak ditemukan",
   "noAccounts.text": "Kami tidak dapat menemukan rekening yang terhubung dengan login Anda.",
+  ...paymentMethodsId,
 };

@@ -1,0 +1,450 @@
+import { randomBytes } from "node:crypto";
+import type { CardBrand } from "~/lib/payment-method-types";
+import { audit } from "./audit.server";
+import { getDb } from "./database.server";
+import type { Db } from "./db.server";
+import { GatewayTimeoutError, type GatewayContext, type GatewayRefusal } from "./gateway/card-gateway.server";
+import { getCardGateway } from "./gateway/index.server";
+import { logger } from "./logger.server";
+
+/**
+ * Saved cards and bank accounts of an account (issue 5). Callers have already checked that
+ * the signed-in contact may see the account; every query here also pins the business and
+ * the account, so a card or bank-account id of another account is simply not found.
+ *
+ * Card numbers and CVNs pass through `saveCard`/`updateCard` to the gateway and nowhere
+ * else: they are not stored, logged, audited or returned.
+ */
+export type SavedCard = {
+  cardId: string;
+  brand: CardBrand;
+  firstDigit: string;
+  last4: string;
+  expiryMonth: number;
+  expiryYear: number;
+  holderName: string;
+  isDefault: boolean;
+  createdAt: Date;
+};
+
+export type SavedBankAccount = {
+  bankAccountId: string;
+  country: "AU" | "NZ";
+  accountName: string;
+  routing: string;
+  accountNumber: string;
+  description: string;
+  createdAt: Date;
+};
+
+type Scope = { businessId: string; accountId: string };
+type Actor = Scope & { contactId: string; clientIp: string };
+
+/** How many cards or bank accounts one account may keep: more is a mistake or abuse. */
+export const MAX_SAVED_PER_ACCOUNT = 20;
+
+const cardColumns = [
+  "id as cardId",
+  "brand",
+  "first_digit as firstDigit",
+  "last4",
+  "expiry_month as expiryMonth",
+  "expiry_year as expiryYear",
+  "holder_name as holderName",
+  "is_default as isDefault",
+  "created_at as createdAt",
+] as const;
+
+export async function listCards({ businessId, accountId }: Scope): Promise<SavedCard[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("cards")
+    .select(cardColumns)
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("removed_at", "is", null)
+    .orderBy("is_default", "desc")
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(MAX_SAVED_PER_ACCOUNT)
+    .execute();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account's card with this id, or null (another account's card, a removed one, or garbage). */
+export async function findCard({ businessId, accountId }: Scope, cardId: unknown): Promise<SavedCard | null> {
+  if (typeof cardId !== "string" || !UUID.test(cardId)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("cards")
+    .select(cardColumns)
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("id", "=", cardId)
+    .where("removed_at", "is", null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export type CardWriteResult =
+  | { ok: true; card: SavedCard }
+  | { ok: false; refusal: GatewayRefusal | "limit" };
+
+/** Serialises writes to one account's payment methods (default flags, limits). */
+async function lockAccount(tx: Db, { businessId, accountId }: Scope) {
+  await tx
+    .selectFrom("accounts")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .where("id", "=", accountId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+async function countCards(tx: Db, { businessId, accountId }: Scope) {
+  const row = await tx
+    .selectFrom("cards")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("removed_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function gatewayFailure(error: unknown): { ok: false; refusal: GatewayRefusal } {
+  // Nothing is stored when the gateway does not answer: a token it may have made is unused.
+  if (!(error instanceof GatewayTimeoutError)) logger.error("card gateway failed", { error });
+  return { ok: false, refusal: "unavailable" };
+}
+
+export async function saveCard(
+  actor: Actor,
+  input: {
+    cardNumber: string;
+    cvn: string;
+    expiryMonth: number;
+    expiryYear: number;
+    holderName: string;
+    makeDefault: boolean;
+    authorityReference: string;
+  },
+  context: GatewayContext,
+): Promise<CardWriteResult> {
+  const db = await getDb();
+  if ((await countCards(db, actor)) >= MAX_SAVED_PER_ACCOUNT) return { ok: false, refusal: "limit" };
+  let tokenised;
+  try {
+    tokenised = await getCardGateway().tokenise({
+      ...context,
+      cardNumber: input.cardNumber,
+      cvn: input.cvn,
+      expiryMonth: input.expiryMonth,
+      expiryYear: input.expiryYear,
+      holderName: input.holderName,
+    });
+  } catch (error) {
+    return gatewayFailure(error);
+  }
+  if (!tokenised.ok) return tokenised;
+  const { token, brand, firstDigit, last4 } = tokenised.value;
+  const card = await db.transaction().execute(async (tx) => {
+    await lockAccount(tx, actor);
+    if ((await countCards(tx, actor)) >= MAX_SAVED_PER_ACCOUNT) return null;
+    const hasDefault = await tx
+      .selectFrom("cards")
+      .select("id")
+      .where("business_id", "=", actor.businessId)
+      .where("account_id", "=", actor.accountId)
+      .where("is_default", "=", true)
+      .where("removed_at", "is", null)
+      .executeTakeFirst();
+    const makeDefault = input.makeDefault || !hasDefault;
+    if (makeDefault && hasDefault) {
+      await tx.updateTable("cards").set({ is_default: false, updated_at: new Date() }).where("id", "=", hasDefault.id).execute();
+    }
+    return tx
+      .insertInto("cards")
+      .values({
+        business_id: actor.businessId,
+        account_id: actor.accountId,
+        gateway: getCardGateway().name,
+        gateway_token: token,
+        brand,
+        first_digit: firstDigit,
+        last4,
+        expiry_month: input.expiryMonth,
+        expiry_year: input.expiryYear,
+        holder_name: input.holderName,
+        is_default: makeDefault,
+        authority_reference: input.authorityReference,
+        consented_at: new Date(),
+        consented_by: actor.contactId,
+      })
+      .returning(cardColumns)
+      .executeTakeFirstOrThrow();
+  });
+  if (!card) return { ok: false, refusal: "limit" };
+  await audit({
+    businessId: actor.businessId,
+    contactId: actor.contactId,
+    action: "card.added",
+    clientIp: actor.clientIp,
+    details: { accountId: actor.accountId, cardId: card.cardId, brand, last4, authorityReference: input.authorityReference },
+  });
+  return { ok: true, card };
+}
+
+export async function updateCard(
+  actor: Actor,
+  cardId: string,
+  input: { expiryMonth: number; expiryYear: number; holderName: string; cvn?: string },
+  context: GatewayContext,
+): Promise<CardWriteResult | null> {
+  const db = await getDb();
+  const existing = await findCard(actor, cardId);
+  if (!existing) return null;
+  const tokenRow = await db.selectFrom("cards").select("gateway_token").where("id", "=", existing.cardId).executeTakeFirstOrThrow();
+  let result;
+  try {
+    result = await getCardGateway().updateToken({
+      ...context,
+      token: tokenRow.gateway_token,
+      expiryMonth: input.expiryMonth,
+      expiryYear: input.expiryYear,
+      holderName: input.holderName,
+      cvn: input.cvn,
+    });
+  } catch (error) {
+    return gatewayFailure(error);
+  }
+  if (!result.ok) return result;
+  const card = await db
+    .updateTable("cards")
+    .set({ expiry_month: input.expiryMonth, expiry_year: input.expiryYear, holder_name: input.holderName, updated_at: new Date() })
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("id", "=", existing.cardId)
+    .where("removed_at", "is", null)
+    .returning(cardColumns)
+    .executeTakeFirst();
+  if (!card) return null;
+  await audit({
+    businessId: actor.businessId,
+    contactId: actor.contactId,
+    action: "card.updated",
+    clientIp: actor.clientIp,
+    details: { accountId: actor.accountId, cardId: card.cardId },
+  });
+  return { ok: true, card };
+}
+
+/** Makes a card the account's default. False when the card is not the account's. */
+export async function setDefaultCard(actor: Actor, cardId: unknown): Promise<boolean> {
+  const card = await findCard(actor, cardId);
+  if (!card) return false;
+  const db = await getDb();
+  const changed = await db.transaction().execute(async (tx) => {
+    await lockAccount(tx, actor);
+    await tx
+      .updateTable("cards")
+      .set({ is_default: false, updated_at: new Date() })
+      .where("business_id", "=", actor.businessId)
+      .where("account_id", "=", actor.accountId)
+      .where("is_default", "=", true)
+      .where("id", "!=", card.cardId)
+      .execute();
+    const row = await tx
+      .updateTable("cards")
+      .set({ is_default: true, updated_at: new Date() })
+      .where("business_id", "=", actor.businessId)
+      .where("account_id", "=", actor.accountId)
+      .where("id", "=", card.cardId)
+      .where("removed_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    return Boolean(row);
+  });
+  if (changed) {
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      action: "card.default",
+      clientIp: actor.clientIp,
+      details: { accountId: actor.accountId, cardId: card.cardId },
+    });
+  }
+  return changed;
+}
+
+/**
+ * Removes a card (kept as a removed row for the payments that used it). When it was the
+ * default, the newest remaining card becomes the default. False when it is not the account's.
+ */
+export async function removeCard(actor: Actor, cardId: unknown): Promise<boolean> {
+  const card = await findCard(actor, cardId);
+  if (!card) return false;
+  const db = await getDb();
+  const removed = await db.transaction().execute(async (tx) => {
+    await lockAccount(tx, actor);
+    const row = await tx
+      .updateTable("cards")
+      .set({ removed_at: new Date(), is_default: false, updated_at: new Date() })
+      .where("business_id", "=", actor.businessId)
+      .where("account_id", "=", actor.accountId)
+      .where("id", "=", card.cardId)
+      .where("removed_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!row) return false;
+    if (card.isDefault) {
+      await tx
+        .updateTable("cards")
+        .set({ is_default: true, updated_at: new Date() })
+        .where(
+          "id",
+          "=",
+          tx
+            .selectFrom("cards")
+            .select("id")
+            .where("business_id", "=", actor.businessId)
+            .where("account_id", "=", actor.accountId)
+            .where("removed_at", "is", null)
+            .orderBy("created_at", "desc")
+            .orderBy("id", "desc")
+            .limit(1),
+        )
+        .execute();
+    }
+    return true;
+  });
+  if (removed) {
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      action: "card.removed",
+      clientIp: actor.clientIp,
+      details: { accountId: actor.accountId, cardId: card.cardId },
+    });
+  }
+  return removed;
+}
+
+/** The consent reference recorded when the customer ticks the box on our own form. */
+export function newAuthorityReference() {
+  return `WEB-${randomBytes(6).toString("hex").toUpperCase()}`;
+}
+
+const bankColumns = [
+  "id as bankAccountId",
+  "country",
+  "account_name as accountName",
+  "routing",
+  "account_number as accountNumber",
+  "description",
+  "created_at as createdAt",
+] as const;
+
+export async function listBankAccounts({ businessId, accountId }: Scope): Promise<SavedBankAccount[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("bank_accounts")
+    .select(bankColumns)
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("removed_at", "is", null)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(MAX_SAVED_PER_ACCOUNT)
+    .execute();
+}
+
+export async function findBankAccount({ businessId, accountId }: Scope, bankAccountId: unknown): Promise<SavedBankAccount | null> {
+  if (typeof bankAccountId !== "string" || !UUID.test(bankAccountId)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("bank_accounts")
+    .select(bankColumns)
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("id", "=", bankAccountId)
+    .where("removed_at", "is", null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function saveBankAccount(
+  actor: Actor,
+  input: {
+    country: "AU" | "NZ";
+    accountName: string;
+    routing: string;
+    accountNumber: string;
+    description: string;
+    authorityReference: string;
+  },
+): Promise<{ ok: true; bankAccount: SavedBankAccount } | { ok: false; refusal: "limit" }> {
+  const db = await getDb();
+  const saved = await db.transaction().execute(async (tx) => {
+    await lockAccount(tx, actor);
+    const count = await tx
+      .selectFrom("bank_accounts")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("business_id", "=", actor.businessId)
+      .where("account_id", "=", actor.accountId)
+      .where("removed_at", "is", null)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= MAX_SAVED_PER_ACCOUNT) return null;
+    return tx
+      .insertInto("bank_accounts")
+      .values({
+        business_id: actor.businessId,
+        account_id: actor.accountId,
+        country: input.country,
+        account_name: input.accountName,
+        routing: input.routing,
+        account_number: input.accountNumber,
+        description: input.description,
+        authority_reference: input.authorityReference,
+        consented_at: new Date(),
+        consented_by: actor.contactId,
+      })
+      .returning(bankColumns)
+      .executeTakeFirstOrThrow();
+  });
+  if (!saved) return { ok: false, refusal: "limit" };
+  await audit({
+    businessId: actor.businessId,
+    contactId: actor.contactId,
+    action: "bank-account.added",
+    clientIp: actor.clientIp,
+    details: { accountId: actor.accountId, bankAccountId: saved.bankAccountId, authorityReference: input.authorityReference },
+  });
+  return { ok: true, bankAccount: saved };
+}
+
+export async function removeBankAccount(actor: Actor, bankAccountId: unknown): Promise<boolean> {
+  const found = await findBankAccount(actor, bankAccountId);
+  if (!found) return false;
+  const db = await getDb();
+  const row = await db
+    .updateTable("bank_accounts")
+    .set({ removed_at: new Date() })
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("id", "=", found.bankAccountId)
+    .where("removed_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  if (!row) return false;
+  await audit({
+    businessId: actor.businessId,
+    contactId: actor.contactId,
+    action: "bank-account.removed",
+    clientIp: actor.clientIp,
+    details: { accountId: actor.accountId, bankAccountId: found.bankAccountId },
+  });
+  return true;
+}
+
