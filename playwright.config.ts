@@ -77,7 +77,8 @@ export default defineConfig({
       env: { ...env, OIDC_PORT: String(OIDC_PORT), OIDC_CERT_DIR: certDir },
     },
     {
-      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node node_modules/@remix-run/serve/dist/cli.js ./build/index.js`,
+      // The server's output goes to a file the card-data test searches (no card number may appear).
+      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node node_modules/@remix-run/serve/dist/cli.js ./build/index.js >> ${dataDir}/server.log 2>&1`,
       url: `http://127.0.0.1:${E2E_PORT}/api/host/heartbeat`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -90,7 +91,8 @@ export default defineConfig({
         PORT: String(E2E_PORT),
         DATA_DIR: dataDir,
         DATABASE_URL: "",
-        LOG_LEVEL: "warn",
+        LOG_LEVEL: "info",
+        SANDBOX_GATEWAY_DELAY_MS: "20",
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         MAIL_FROM: "no-reply@portal.test",
         DEMO_AUTH0_DOMAIN: `127.0.0.1:${OIDC_PORT}`,

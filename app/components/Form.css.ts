@@ -43,3 +43,24 @@ export const notice = style({
 });
 
 export const inlineForm = style({ display: "inline" });
+
+export const checkboxField = style({
+  display: "grid",
+  gridTemplateColumns: "auto 1fr",
+  gap: "0.3rem 0.6rem",
+  alignItems: "start",
+});
+
+export const checkbox = style({ width: 24, height: 24, margin: "0.1rem 0 0" });
+
+export const checkboxError = style({ gridColumn: "1 / -1", color: "#b42318", fontWeight: 600, margin: 0, fontSize: "0.95rem" });
+
+export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: "0.5rem" });
+
+export const legend = style({ fontWeight: 600, padding: 0, marginBottom: "0.3rem" });
+
+export const row = style({ display: "flex", gap: "0.75rem", flexWrap: "wrap", alignItems: "start" });
+
+export const narrow = style({ width: "7rem" });
+
+export const actions = style({ display: "flex", gap: "0.75rem", flexWrap: "wrap", alignItems: "center" });

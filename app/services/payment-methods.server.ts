@@ -448,3 +448,14 @@ export async function removeBankAccount(actor: Actor, bankAccountId: unknown): P
   return true;
 }
 
+
+/** What the gateway is told about where a card came from (spec §3 gatewayOrigin, gatewayExtraData). */
+export function gatewayContextFrom(
+  request: Request,
+  clientIp: string,
+  origin: string,
+  extraData: Record<string, string> = {},
+): GatewayContext {
+  const userAgent = (request.headers.get("user-agent") ?? "").slice(0, 200);
+  return { origin, clientIp, extraData: { userAgent, ...extraData } };
+}

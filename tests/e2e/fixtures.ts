@@ -4,6 +4,8 @@ import { expect, test as base, type APIResponse, type Page } from "@playwright/t
 export const PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ACME = `http://acme.localhost:${PORT}`;
 export const KIWI = `http://kiwi.localhost:${PORT}`;
+/** Where playwright.config.ts keeps the portal's embedded database and its log (server.log). */
+export const E2E_DATA_DIR = `.tmp/e2e-data-${PORT}`;
 export const UNKNOWN = `http://nowhere.localhost:${PORT}`;
 export const HARBOUR = `http://harbour.localhost:${PORT}`;
 /** The SMTP catcher's query API (started by playwright.config.ts). */
@@ -113,3 +115,12 @@ export const test = base.extend<{ jsEnabled: boolean; hostRequest: HostRequest }
 });
 
 export { expect };
+
+/** Signs in with the demo password and waits for the dashboard. */
+export async function signInAs(page: Page, origin: string, email: string, password: string) {
+  await page.goto(`${origin}/auth/signin`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${origin}/`);
+}

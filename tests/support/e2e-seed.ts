@@ -9,7 +9,7 @@ import { openPglite } from "../../app/services/db.server";
 import { hashPassword } from "../../app/services/password.server";
 import { migrate } from "../../app/services/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../../db/seed/demo";
-import { E2E_PROJECTS, e2eEmail, E2E_ROLES } from "./e2e-users";
+import { E2E_PROJECTS, e2eEmail, E2E_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -48,9 +48,21 @@ try {
           .executeTakeFirstOrThrow();
         // An "orphan" has a login but no account: the 'Accounts not found' journey.
         if (role === "orphan") continue;
+        const own = OWN_ACCOUNT_ROLES.includes(role)
+          ? await db
+              .insertInto("accounts")
+              .values({
+                business_id: business.business_id,
+                number: `E2E-${role}-${project}`.toUpperCase(),
+                name: `Test ${role} ${project}`,
+                parent_account_id: null,
+              })
+              .returning("id")
+              .executeTakeFirstOrThrow()
+          : account;
         await db
           .insertInto("account_contacts")
-          .values({ business_id: business.business_id, account_id: account.id, contact_id: contact.id, role: "contact" })
+          .values({ business_id: business.business_id, account_id: own.id, contact_id: contact.id, role: "contact" })
           .execute();
       }
     }

@@ -1,6 +1,12 @@
 /** The end-to-end tests' own contacts (created by e2e-seed.ts), one per project and role. */
 export const E2E_PROJECTS = ["js", "no-js"] as const;
-export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other", "orphan"] as const;
+export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other", "orphan", "cards", "banks", "gateway", "pci"] as const;
+
+/**
+ * Roles whose journeys change what is saved on an account (cards, bank accounts): each gets
+ * an account of its own, so that journeys running in parallel never see each other's cards.
+ */
+export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci"];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

@@ -1,0 +1,47 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { button } from "~/components/Button.css";
+import { formStyles } from "~/components/Form";
+import { useT } from "~/components/useT";
+import { maskAccountNumber } from "~/lib/bank-account";
+import { accountNotFound } from "~/services/accounts.server";
+import { findBankAccount, removeBankAccount } from "~/services/payment-methods.server";
+import { requirePaymentMethodsPage } from "~/services/payment-methods-page.server";
+import { requireSameOrigin } from "~/services/request-context.server";
+
+/** The confirm step before a bank account is removed: a page and a POST, no JavaScript needed. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding, actor } = await requirePaymentMethodsPage(request);
+  const bank = await findBankAccount(actor, params.bankAccountId);
+  if (!bank) throw accountNotFound();
+  return { businessName: branding.businessName, bank: { name: bank.accountName, number: maskAccountNumber(bank.accountNumber) } };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { actor } = await requirePaymentMethodsPage(request);
+  if (!(await removeBankAccount(actor, params.bankAccountId))) throw accountNotFound();
+  return redirect("/payment-methods?notice=bank-removed");
+}
+
+export default function RemoveBankAccount() {
+  const { bank } = useLoaderData<typeof loader>();
+  const t = useT();
+  return (
+    <>
+      <h1>{t("pm.removeBank.title")}</h1>
+      <p>{t("pm.removeBank.text", { bank: t("pm.bank.name", bank) })}</p>
+      <Form method="post" className={formStyles.actions}>
+        <button type="submit" className={button}>
+          {t("pm.removeBank.confirm")}
+        </button>
+        <Link to="/payment-methods">{t("pm.cancel")}</Link>
+      </Form>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Remove bank account · ${data.businessName}` : "Page not found" },
+];

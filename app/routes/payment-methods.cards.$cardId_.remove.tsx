@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { button } from "~/components/Button.css";
+import { formStyles } from "~/components/Form";
+import { useT } from "~/components/useT";
+import { BRAND_LABELS } from "~/lib/card";
+import { accountNotFound } from "~/services/accounts.server";
+import { findCard, removeCard } from "~/services/payment-methods.server";
+import { requirePaymentMethodsPage } from "~/services/payment-methods-page.server";
+import { requireSameOrigin } from "~/services/request-context.server";
+
+/** The confirm step before a card is removed: a page and a POST, so it works without JavaScript. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding, actor } = await requirePaymentMethodsPage(request);
+  const card = await findCard(actor, params.cardId);
+  if (!card) throw accountNotFound();
+  return { businessName: branding.businessName, card: { brand: BRAND_LABELS[card.brand], last4: card.last4 } };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { actor } = await requirePaymentMethodsPage(request);
+  if (!(await removeCard(actor, params.cardId))) throw accountNotFound();
+  return redirect("/payment-methods?notice=card-removed");
+}
+
+export default function RemoveCard() {
+  const { card } = useLoaderData<typeof loader>();
+  const t = useT();
+  const name = t("pm.card.name", card);
+  return (
+    <>
+      <h1>{t("pm.removeCard.title")}</h1>
+      <p>{t("pm.removeCard.text", { card: name })}</p>
+      <Form method="post" className={formStyles.actions}>
+        <button type="submit" className={button}>
+          {t("pm.removeCard.confirm")}
+        </button>
+        <Link to="/payment-methods">{t("pm.cancel")}</Link>
+      </Form>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Remove card · ${data.businessName}` : "Page not found" },
+];

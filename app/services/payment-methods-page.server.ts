@@ -1,0 +1,31 @@
+import { requireAccountPage } from "./portal.server";
+import { clientAddress, requestOrigin } from "./request-context.server";
+import { gatewayContextFrom } from "./payment-methods.server";
+
+/**
+ * The start of every payment-methods page and action: host, session, portal access and the
+ * selected account (checked in the loader and again in the action), plus who is acting.
+ */
+export async function requirePaymentMethodsPage(request: Request) {
+  const context = await requireAccountPage(request);
+  const clientIp = clientAddress(request);
+  const actor = {
+    businessId: context.branding.businessId,
+    accountId: context.account.accountId,
+    contactId: context.session.contact.id,
+    clientIp,
+  };
+  return { ...context, actor, gateway: gatewayContextFrom(request, clientIp, requestOrigin(request)) };
+}
+
+/** The notices the list page shows after a change (POST, redirect, GET): known keys only. */
+export const PAYMENT_METHOD_NOTICES = {
+  "card-added": "pm.notice.cardAdded",
+  "card-updated": "pm.notice.cardUpdated",
+  "card-removed": "pm.notice.cardRemoved",
+  "default-set": "pm.notice.defaultSet",
+  "bank-added": "pm.notice.bankAdded",
+  "bank-removed": "pm.notice.bankRemoved",
+} as const;
+
+export type PaymentMethodNotice = keyof typeof PAYMENT_METHOD_NOTICES;
