@@ -18,6 +18,7 @@ export default defineConfig({
       SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
       LOG_LEVEL: "silent",
       SEED_DEMO_DATA: "false",
+      SANDBOX_GATEWAY_DELAY_MS: "0",
     },
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiJson, methodNotAllowed } from "~/services/http.server";
+import { bankAccountJson, requireApiPaymentAccount } from "~/services/payment-methods-api.server";
+import { listBankAccounts } from "~/services/payment-methods.server";
+
+/** GET /api/sample/bank-accounts?accountId= (spec §7): the account's bank accounts, numbers masked. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { actor } = await requireApiPaymentAccount(request, new URL(request.url).searchParams.get("accountId"));
+  return apiJson((await listBankAccounts(actor)).map((bank) => bankAccountJson(actor.accountId, bank)));
+}
+
+export function action() {
+  return methodNotAllowed(["GET"]);
+}

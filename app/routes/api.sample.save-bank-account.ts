@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
+import {
+  bankAccountJson,
+  parseSaveBankAccount,
+  refusalError,
+  requireApiPaymentAccount,
+  validationError,
+} from "~/services/payment-methods-api.server";
+import { saveBankAccount } from "~/services/payment-methods.server";
+import { requireSameOrigin } from "~/services/request-context.server";
+
+/**
+ * POST /api/sample/save-bank-account (spec §3): accountName, accountRouting (BSB; in New
+ * Zealand bank-branch), accountNumber (NZ: account-suffix, checked by the NZ rules),
+ * description, authorityReference. 201 with the account, number masked.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  requireSameOrigin(request);
+  const body = await readApiBody(request);
+  const { branding, actor } = await requireApiPaymentAccount(request, body.accountId);
+  const parsed = parseSaveBankAccount(body, branding.country);
+  if (!parsed.success) return validationError(parsed.error.issues);
+  const result = await saveBankAccount(actor, parsed.data);
+  if (!result.ok) return refusalError(result.refusal);
+  return apiJson(bankAccountJson(actor.accountId, result.bankAccount), { status: 201 });
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
