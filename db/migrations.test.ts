@@ -7,7 +7,9 @@ import { migrations } from "./migrations/index";
 import { DEMO_BUSINESSES, seedDemoData } from "./seed/demo";
 
 /** Tables that are not tenant data: the tenant root itself and bookkeeping. */
-const NOT_TENANT_DATA = new Set(["businesses", "schema_migrations"]);
+// The sandbox gateway's tables stand in for the gateway's own storage, keyed by its tokens
+// and our idempotency keys, not by tenant (decision 015).
+const NOT_TENANT_DATA = new Set(["businesses", "schema_migrations", "sandbox_gateway_tokens", "sandbox_gateway_charges"]);
 
 function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
   let handle: DatabaseHandle;
@@ -64,6 +66,19 @@ function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; clo
       .execute();
     expect(children.length).toBeGreaterThanOrEqual(2);
     for (const row of children) expect(row.childBusiness).toBe(row.parentBusiness);
+
+    // Saved payment methods, each card backed by a sandbox-gateway token, one default per account.
+    const cards = await handle.db
+      .selectFrom("cards")
+      .innerJoin("sandbox_gateway_tokens as t", "t.token", "cards.gateway_token")
+      .select(["cards.account_id", "cards.is_default", "cards.last4", "t.last4 as tokenLast4"])
+      .execute();
+    expect(cards.length).toBeGreaterThanOrEqual(3);
+    for (const card of cards) expect(card.last4).toBe(card.tokenLast4);
+    const defaults = cards.filter((card) => card.is_default).map((card) => card.account_id);
+    expect(new Set(defaults).size).toBe(defaults.length);
+    const banks = await handle.db.selectFrom("bank_accounts").select(["country", "routing"]).execute();
+    expect(banks.map((b) => b.country).sort()).toEqual(["AU", "NZ"]);
 
     // Contacts with and without portal access, and an unverified one.
     const contacts = await handle.db.selectFrom("contacts").select(["permissions", "verified_at"]).execute();

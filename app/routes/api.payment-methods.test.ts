@@ -58,7 +58,7 @@ async function call(handler: Handler, method: string, path: string, who?: string
 }
 
 const card = (overrides: Record<string, unknown> = {}) => ({
-  accountId: ids["ACME-1000"],
+  accountId: ids["ACME-2000"],
   cardNumber: "4111 1111 1111 1111",
   cardHolderName: "Olivia Nguyen",
   cvn: "123",
@@ -104,7 +104,7 @@ describe("cards", () => {
     expect(text).not.toContain("4111111111111111");
     expect(text).not.toContain("319");
     cardId = body.creditCardId;
-    const list = await call(creditCards.loader, "GET", `/api/sample/credit-cards?accountId=${ids["ACME-1000"]}`, "olivia");
+    const list = await call(creditCards.loader, "GET", `/api/sample/credit-cards?accountId=${ids["ACME-2000"]}`, "olivia");
     expect(list.body.map((c: { creditCardId: string }) => c.creditCardId)).toContain(cardId);
     const stored = await handle.db.selectFrom("cards").selectAll().where("id", "=", cardId).executeTakeFirstOrThrow();
     expect(stored.authority_reference).toBe("CONSENT-API-1");
@@ -126,7 +126,7 @@ describe("cards", () => {
       { cardNumber: "5555-5555-5555-4444", expiryYear: String(nextYear).slice(2), creditCardTypeID: 2 },
       { cardNumber: "378282246310005", cvn: "1234", expiryMonth: undefined, expiryYear: undefined, expiry: `07/${String(nextYear).slice(2)}`, creditCardTypeID: 3 },
     ]) {
-      const { status, body } = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "olivia", card({ accountId: ids["ACME-2000"], ...overrides }));
+      const { status, body } = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "olivia", card(overrides));
       expect(status, JSON.stringify(body)).toBe(201);
     }
   });
@@ -180,7 +180,7 @@ describe("cards", () => {
   it("updates expiry and name; refuses another number; another business's id is a 404", async () => {
     const ok = await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", {
       creditCardId: cardId,
-      accountId: ids["ACME-1000"],
+      accountId: ids["ACME-2000"],
       expiryMonth: "03",
       expiryYear: nextYear + 2,
       cardHolderName: "O. Nguyen",
@@ -190,7 +190,7 @@ describe("cards", () => {
     expect(ok.body).toMatchObject({ expiryMonth: 3, expiryYear: nextYear + 2, cardHolderName: "O. Nguyen" });
     const other = await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", {
       creditCardId: cardId,
-      accountId: ids["ACME-1000"],
+      accountId: ids["ACME-2000"],
       expiryMonth: 3,
       expiryYear: nextYear + 2,
       cardNumber: "5555555555554444",
@@ -198,29 +198,29 @@ describe("cards", () => {
     expect(other.status).toBe(400);
     const business = await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", {
       creditCardId: cardId,
-      accountId: ids["ACME-1000"],
+      accountId: ids["ACME-2000"],
       businessId: "00000000-0000-0000-0000-000000000000",
       expiryMonth: 3,
       expiryYear: nextYear + 2,
     });
     expect(business.status).toBe(404);
-    expect((await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", { accountId: ids["ACME-1000"], expiryMonth: 3, expiryYear: nextYear })).body.message).toBe("missing credit card ID");
+    expect((await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", { accountId: ids["ACME-2000"], expiryMonth: 3, expiryYear: nextYear })).body.message).toBe("missing credit card ID");
   });
 
   it("another contact's, business's or account's ids are 404 and change nothing", async () => {
     const path = (accountId: string) => `/api/sample/credit-cards?accountId=${accountId}`;
-    expect((await call(creditCards.loader, "GET", path(ids["ACME-1000"]!), "sam")).status).toBe(404); // no portal permission
-    expect((await call(creditCards.loader, "GET", path(ids["ACME-1000"]!), "aroha")).status).toBe(404); // another business
+    expect((await call(creditCards.loader, "GET", path(ids["ACME-2000"]!), "sam")).status).toBe(404); // no portal permission
+    expect((await call(creditCards.loader, "GET", path(ids["ACME-2000"]!), "aroha")).status).toBe(404); // another business
     expect((await call(creditCards.loader, "GET", path(ids["KF-500"]!), "liam")).status).toBe(404); // another contact's account
     expect((await call(creditCards.loader, "GET", path("not-a-uuid"), "olivia")).status).toBe(404);
     // The card exists, but not on the account named: not found, and it stays.
-    const wrongAccount = await call(removeCard.action, "DELETE", `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-2000"]}`, "olivia");
+    const wrongAccount = await call(removeCard.action, "DELETE", `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-1000"]}`, "olivia");
     expect(wrongAccount.status).toBe(404);
     const saveOther = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "liam", card({ accountId: ids["KF-500"] }));
     expect(saveOther.status).toBe(404);
     const update = await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "aroha", {
       creditCardId: cardId,
-      accountId: ids["ACME-1000"],
+      accountId: ids["ACME-2000"],
       expiryMonth: 1,
       expiryYear: nextYear,
     });
@@ -231,7 +231,7 @@ describe("cards", () => {
   });
 
   it("removes a card; a second remove is a 404", async () => {
-    const path = `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-1000"]}`;
+    const path = `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-2000"]}`;
     expect((await call(removeCard.action, "DELETE", path, "olivia")).status).toBe(200);
     expect((await call(removeCard.action, "DELETE", path, "olivia")).status).toBe(404);
   });
@@ -240,7 +240,7 @@ describe("cards", () => {
 describe("bank accounts", () => {
   it("Australia: BSB and 4–9 digits, shown masked; letters refused", async () => {
     const saved = await call(saveBank.action, "POST", "/api/sample/save-bank-account", "olivia", {
-      accountId: ids["ACME-1000"],
+      accountId: ids["ACME-2000"],
       accountName: "Coastal Ops",
       accountRouting: "062-000",
       accountNumber: "12345678",
@@ -265,11 +265,13 @@ describe("bank accounts", () => {
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body.errors)).toContain(field);
     }
-    const list = await call(bankAccounts.loader, "GET", `/api/sample/bank-accounts?accountId=${ids["ACME-1000"]}`, "olivia");
+    const list = await call(bankAccounts.loader, "GET", `/api/sample/bank-accounts?accountId=${ids["ACME-2000"]}`, "olivia");
     expect(list.body).toHaveLength(1);
-    const other = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-1000"]}`, "aroha");
+    const other = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-2000"]}`, "aroha");
     expect(other.status).toBe(404);
-    const removed = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-1000"]}`, "olivia");
+    const wrongAccount = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-1000"]}`, "olivia");
+    expect(wrongAccount.status).toBe(404);
+    const removed = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-2000"]}`, "olivia");
     expect(removed.status).toBe(200);
   });
 

@@ -43,6 +43,8 @@ describe("parseEnv", () => {
       SEED_DEMO_DATA: true,
       DATABASE_URL: undefined,
       AUTH0_CLIENT_SECRETS: {},
+      CARD_GATEWAY: "sandbox",
+      SANDBOX_GATEWAY_DELAY_MS: 250,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SESSION_SECRET).toBeUndefined();
@@ -66,6 +68,8 @@ describe("parseEnv", () => {
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: '{"abc":"shh"}',
+      CARD_GATEWAY: "sandbox",
+      SANDBOX_GATEWAY_DELAY_MS: "40",
     });
     expect(env).toEqual({
       NODE_ENV: "development",
@@ -78,7 +82,17 @@ describe("parseEnv", () => {
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: { abc: "shh" },
+      CARD_GATEWAY: "sandbox",
+      SANDBOX_GATEWAY_DELAY_MS: 40,
     });
+  });
+
+  it.each([
+    ["CARD_GATEWAY", "stripe", /CARD_GATEWAY: must be sandbox/],
+    ["SANDBOX_GATEWAY_DELAY_MS", "-5", /SANDBOX_GATEWAY_DELAY_MS: must be a whole number/],
+    ["SANDBOX_GATEWAY_DELAY_MS", "1e3", /SANDBOX_GATEWAY_DELAY_MS: must be a whole number/],
+  ])("refuses %s=%j", (name, value, message) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(message);
   });
 
   it.each(["postgresql://u@127.0.0.1:5432/db", "postgres://u:p@db.internal/portal?sslmode=require"])(

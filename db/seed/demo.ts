@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/db-schema.server";
 import { hashPassword } from "../../app/services/password.server";
@@ -22,7 +23,19 @@ type DemoContact = {
   passwordless?: boolean;
 };
 
-type DemoAccount = { number: string; name: string; parent?: string; address: string; terms: number };
+/** A card saved earlier through the sandbox gateway: public facts only, never a number. */
+type DemoCard = { brand: "visa" | "mastercard" | "amex"; firstDigit: string; last4: string; month: number; yearsAhead: number; holder: string; isDefault?: boolean };
+type DemoBank = { accountName: string; routing: string; accountNumber: string; description: string };
+
+type DemoAccount = {
+  number: string;
+  name: string;
+  parent?: string;
+  address: string;
+  terms: number;
+  cards?: DemoCard[];
+  banks?: DemoBank[];
+};
 
 type DemoBusiness = {
   authProvider?: "credentials" | "auth0";
@@ -85,7 +98,18 @@ Tell us about a disputed invoice within 14 days of its issue date.`,
       { name: "ProductFruit", enabled: false, configurationValue: { workspaceCode: "" } },
     ],
     accounts: [
-      { number: "ACME-1000", name: "Coastal Builders Group", address: "12 Wharf St, Sydney NSW 2000", terms: 30 },
+      {
+        number: "ACME-1000",
+        name: "Coastal Builders Group",
+        address: "12 Wharf St, Sydney NSW 2000",
+        terms: 30,
+        cards: [
+          { brand: "visa", firstDigit: "4", last4: "1111", month: 8, yearsAhead: 2, holder: "Olivia Nguyen", isDefault: true },
+          // Expired: the list marks it and asks for an update.
+          { brand: "mastercard", firstDigit: "5", last4: "4444", month: 1, yearsAhead: -1, holder: "Coastal Builders Group" },
+        ],
+        banks: [{ accountName: "Coastal Builders Group", routing: "062000", accountNumber: "10203040", description: "Operating account" }],
+      },
       { number: "ACME-1001", name: "Coastal Builders – Newcastle", parent: "ACME-1000", address: "4 Hunter St, Newcastle NSW 2300", terms: 30 },
       { number: "ACME-1002", name: "Coastal Builders – Wollongong", parent: "ACME-1000", address: "88 Crown St, Wollongong NSW 2500", terms: 30 },
       { number: "ACME-2000", name: "Hillside Renovations", address: "3 Ridge Rd, Katoomba NSW 2780", terms: 14 },
@@ -129,7 +153,14 @@ Pay by card or by PayTo bank agreement. Card payments carry a 1.5% surcharge.`,
       { name: "ProductFruit", enabled: false, configurationValue: { workspaceCode: "" } },
     ],
     accounts: [
-      { number: "KF-500", name: "Southern Orchards Ltd", address: "21 Orchard Rd, Hastings 4120", terms: 20 },
+      {
+        number: "KF-500",
+        name: "Southern Orchards Ltd",
+        address: "21 Orchard Rd, Hastings 4120",
+        terms: 20,
+        cards: [{ brand: "visa", firstDigit: "4", last4: "4242", month: 11, yearsAhead: 3, holder: "Aroha Williams", isDefault: true }],
+        banks: [{ accountName: "Southern Orchards Ltd", routing: "01-0242", accountNumber: "0100194-00", description: "Main account" }],
+      },
       { number: "KF-501", name: "Southern Orchards – Packhouse", parent: "KF-500", address: "2 Packhouse Lane, Hastings 4120", terms: 20 },
       { number: "KF-700", name: "Tasman Timber", address: "9 Quay St, Nelson 7010", terms: 20 },
     ],
@@ -309,10 +340,63 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
             .execute();
         }
       }
+      await seedPaymentMethods(tx, businessId, demo, accountIds);
     });
     created.push(...demo.hostnames);
   }
   return created;
+}
+
+/** The demo accounts' saved cards (with their sandbox-gateway tokens) and bank accounts. */
+async function seedPaymentMethods(tx: Kysely<DB>, businessId: string, demo: DemoBusiness, accountIds: Map<string, string>) {
+  const thisYear = new Date().getUTCFullYear();
+  for (const account of demo.accounts) {
+    const accountId = accountIds.get(account.number)!;
+    for (const card of account.cards ?? []) {
+      const token = `tok_sbx_demo_${randomBytes(12).toString("hex")}`;
+      const expiryYear = thisYear + card.yearsAhead;
+      await tx
+        .insertInto("sandbox_gateway_tokens")
+        .values({ token, brand: card.brand, last4: card.last4, expiry_month: card.month, expiry_year: expiryYear, outcome: "approve" })
+        .execute();
+      await tx
+        .insertInto("cards")
+        .values({
+          business_id: businessId,
+          account_id: accountId,
+          gateway: "sandbox",
+          gateway_token: token,
+          brand: card.brand,
+          first_digit: card.firstDigit,
+          last4: card.last4,
+          expiry_month: card.month,
+          expiry_year: expiryYear,
+          holder_name: card.holder,
+          is_default: card.isDefault === true,
+          authority_reference: "DEMO-SEED",
+          consented_at: new Date(),
+          consented_by: null,
+        })
+        .execute();
+    }
+    for (const bank of account.banks ?? []) {
+      await tx
+        .insertInto("bank_accounts")
+        .values({
+          business_id: businessId,
+          account_id: accountId,
+          country: demo.country,
+          account_name: bank.accountName,
+          routing: bank.routing,
+          account_number: bank.accountNumber,
+          description: bank.description,
+          authority_reference: "DEMO-SEED",
+          consented_at: new Date(),
+          consented_by: null,
+        })
+        .execute();
+    }
+  }
 }
 
 /** A small deterministic generator, so every seed of an account looks the same. */
