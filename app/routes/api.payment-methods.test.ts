@@ -12,7 +12,7 @@ import * as saveCard from "./api.sample.save-credit-card";
 import * as updateCard from "./api.sample.update-credit-card";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Handler = (args: any) => Promise<Response>;
+type Handler = (args: any) => Response | Promise<Response>;
 
 let handle: DatabaseHandle;
 const cookies: Record<string, string> = {};

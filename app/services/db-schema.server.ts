@@ -230,6 +230,54 @@ export interface SandboxGatewayChargesTable {
   created_at: Timestamp;
 }
 
+export interface FeeRulesTable {
+  business_id: string;
+  surcharge: ColumnType<unknown, string | undefined, string>;
+  late_fee_bps: Generated<number>;
+  late_fee_fixed_cents: Generated<number>;
+  early_discount_bps: Generated<number>;
+  early_discount_days: Generated<number>;
+}
+
+export type PaymentStatus = "pending" | "succeeded" | "failed" | "unknown" | "promised";
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  request_guid: string;
+  request_hash: string;
+  reference: string;
+  method: "card" | "payto" | "promise";
+  card_id: string | null;
+  status: PaymentStatus;
+  currency: string;
+  amount_cents: number;
+  subtotal_cents: number;
+  merchant_fee_cents: Generated<number>;
+  late_fee_cents: Generated<number>;
+  discount_cents: Generated<number>;
+  note: Generated<string>;
+  promise_date: DateOnly | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  gateway_charge_id: string | null;
+  failure_code: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface PaymentAllocationsTable {
+  payment_id: string;
+  invoice_id: string;
+  business_id: string;
+  amount_cents: number;
+  discount_cents: Generated<number>;
+  late_fee_cents: Generated<number>;
+  balance_before_cents: number;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: Timestamp;
@@ -252,6 +300,9 @@ export interface DB {
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
   cards: CardsTable;
+  fee_rules: FeeRulesTable;
+  payments: PaymentsTable;
+  payment_allocations: PaymentAllocationsTable;
   bank_accounts: BankAccountsTable;
   sandbox_gateway_tokens: SandboxGatewayTokensTable;
   sandbox_gateway_charges: SandboxGatewayChargesTable;

@@ -52,6 +52,12 @@ type DemoBusiness = {
   privacyPolicy: string;
   terms: string;
   configs: Record<string, string>;
+  /** Card surcharge by brand (basis points + fixed cents), late fee, early-payment discount. */
+  fees?: {
+    surcharge: Record<string, { bps: number; fixedCents: number }>;
+    lateFee?: { bps: number; fixedCents: number };
+    earlyDiscount?: { bps: number; days: number };
+  };
   uiSettings: Record<string, boolean>;
   toggles: { name: string; enabled: boolean; configurationValue: unknown }[];
   accounts: DemoAccount[];
@@ -92,6 +98,11 @@ Invoices are due within 30 days of issue. Card payments may carry a surcharge, a
 ## Disputes
 Tell us about a disputed invoice within 14 days of its issue date.`,
     configs: { PaymentTermsDays: "30" },
+    fees: {
+      surcharge: { visa: { bps: 120, fixedCents: 0 }, mastercard: { bps: 120, fixedCents: 0 }, amex: { bps: 250, fixedCents: 0 }, default: { bps: 150, fixedCents: 0 } },
+      lateFee: { bps: 200, fixedCents: 500 },
+      earlyDiscount: { bps: 100, days: 10 },
+    },
     uiSettings: { ChildAccountTicked: true },
     toggles: [
       { name: "Language", enabled: false, configurationValue: {} },
@@ -147,6 +158,7 @@ Freight invoices are due on the 20th of the month after they are issued.
 ## Payment methods
 Pay by card or by PayTo bank agreement. Card payments carry a 1.5% surcharge.`,
     configs: { PaymentTermsDays: "20" },
+    fees: { surcharge: { default: { bps: 150, fixedCents: 0 } } },
     uiSettings: { ChildAccountTicked: false },
     toggles: [
       { name: "Language", enabled: true, configurationValue: {} },
@@ -341,6 +353,19 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
         }
       }
       await seedPaymentMethods(tx, businessId, demo, accountIds);
+      if (demo.fees) {
+        await tx
+          .insertInto("fee_rules")
+          .values({
+            business_id: businessId,
+            surcharge: JSON.stringify(demo.fees.surcharge),
+            late_fee_bps: demo.fees.lateFee?.bps ?? 0,
+            late_fee_fixed_cents: demo.fees.lateFee?.fixedCents ?? 0,
+            early_discount_bps: demo.fees.earlyDiscount?.bps ?? 0,
+            early_discount_days: demo.fees.earlyDiscount?.days ?? 0,
+          })
+          .execute();
+      }
     });
     created.push(...demo.hostnames);
   }

@@ -1,0 +1,456 @@
+import { createHash, randomBytes } from "node:crypto";
+import { sql, type Insertable } from "kysely";
+import { detectBrand } from "~/lib/card";
+import { computePayment, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
+import type { CardBrand } from "~/lib/payment-method-types";
+import { audit } from "./audit.server";
+import { getDb } from "./database.server";
+import type { Db } from "./db.server";
+import type { PaymentStatus, StatementLinesTable } from "./db-schema.server";
+import { GatewayTimeoutError, type GatewayCharge, type GatewayContext, type GatewayRefusal } from "./gateway/card-gateway.server";
+import { getCardGateway } from "./gateway/index.server";
+import { logger } from "./logger.server";
+import { saveCard } from "./payment-methods.server";
+
+/**
+ * Paying invoices, exactly once (ARCHITECTURE "Money moves exactly once"; issue 3).
+ *
+ * 1. The submission's requestGuid is claimed by inserting the payment (unique per business)
+ *    together with its allocations, in one transaction that locks the invoices and checks
+ *    their balances less what other unsettled payments already reserve.
+ * 2. The gateway is charged with our key (business:requestGuid), so its retries line up with ours.
+ * 3. The outcome is written in one transaction: balances, statuses and statement lines move
+ *    with the payment. A time-out leaves the payment "unknown" until the reconciler asks the
+ *    gateway by our key what happened.
+ * A repeat of the guid gets the first result; the same guid with other content is refused.
+ */
+type Actor = { businessId: string; accountId: string; contactId: string; clientIp: string };
+
+export type PaySelection = { invoiceId: string; amountCents: number }[];
+
+export type NewCard = {
+  cardNumber: string;
+  cvn: string;
+  expiryMonth: number;
+  expiryYear: number;
+  holderName: string;
+  save: boolean;
+  authorityReference: string;
+};
+
+export type PayMethod =
+  | { kind: "saved-card"; cardId: string }
+  | { kind: "new-card"; card: NewCard }
+  | { kind: "promise"; promiseDate: string };
+
+export type PaymentOutcome =
+  | { kind: "succeeded"; paymentId: string; reference: string }
+  | { kind: "promised"; paymentId: string; reference: string }
+  | { kind: "declined"; paymentId: string; refusal: GatewayRefusal }
+  | { kind: "pending"; paymentId: string; reference: string }
+  | { kind: "conflict" }
+  | { kind: "invalid"; problem: "invoice" | "amount" | "card" | "request" };
+
+/** Statuses an invoice can be paid in: Open, Overdue, Promise, Broken Promise (spec §3 codes). */
+export const PAYABLE_STATUSES = [1, 3, 7, 8] as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export async function getFeeRules(businessId: string): Promise<FeeRules> {
+  const db = await getDb();
+  const row = await db.selectFrom("fee_rules").selectAll().where("business_id", "=", businessId).executeTakeFirst();
+  if (!row) return { surcharge: {}, lateFee: null, earlyDiscount: null };
+  return {
+    surcharge: (row.surcharge ?? {}) as FeeRules["surcharge"],
+    lateFee: row.late_fee_bps > 0 || row.late_fee_fixed_cents > 0 ? { bps: row.late_fee_bps, fixedCents: row.late_fee_fixed_cents } : null,
+    earlyDiscount: row.early_discount_bps > 0 ? { bps: row.early_discount_bps, daysBeforeDue: row.early_discount_days } : null,
+  };
+}
+
+/**
+ * The invoices of the selection that can be paid now, with what is left of each balance after
+ * other unsettled payments' reservations. Invoices of another account, paid, closed, on
+ * hold or disputed are simply absent.
+ */
+export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[], lock = false) {
+  if (invoiceIds.length === 0 || !invoiceIds.every((id) => UUID.test(id))) return [];
+  let query = db
+    .selectFrom("invoices")
+    .select(["id", "number", "due_date as dueDate", "balance_cents as balanceCents", "status"])
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("id", "in", invoiceIds)
+    .where("status", "in", [...PAYABLE_STATUSES])
+    .where("balance_cents", ">", 0)
+    .orderBy("id");
+  if (lock) query = query.forUpdate();
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+  const reserved = await db
+    .selectFrom("payment_allocations as a")
+    .innerJoin("payments as p", "p.id", "a.payment_id")
+    .select(["a.invoice_id as invoiceId", (eb) => eb.fn.sum<number>("a.amount_cents").as("cents")])
+    .where("a.business_id", "=", actor.businessId)
+    .where("a.invoice_id", "in", rows.map((r) => r.id))
+    .where("p.status", "in", ["pending", "unknown"])
+    .groupBy("a.invoice_id")
+    .execute();
+  const held = new Map(reserved.map((r) => [r.invoiceId, Number(r.cents)]));
+  return rows.map((row) => ({ ...row, availableCents: row.balanceCents - (held.get(row.id) ?? 0) }));
+}
+
+function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, note: string, brand: string | null) {
+  const methodKey =
+    method.kind === "saved-card"
+      ? { kind: method.kind, cardId: method.cardId }
+      : method.kind === "new-card"
+        ? // Never the number itself, nor a hash of it (PCI DSS 3.5.1 treats PAN hashes as card data).
+          { kind: method.kind, brand, expiry: `${method.card.expiryMonth}/${method.card.expiryYear}`, save: method.card.save }
+        : { kind: method.kind, promiseDate: method.promiseDate };
+  const sorted = [...selection].sort((a, b) => a.invoiceId.localeCompare(b.invoiceId));
+  return sha256(JSON.stringify({ account: actor.accountId, selection: sorted, method: methodKey, note }));
+}
+
+const newReference = () => `PAY-${randomBytes(5).toString("hex").toUpperCase()}`;
+
+type StoredPayment = { id: string; status: PaymentStatus; request_hash: string; reference: string; failure_code: string | null };
+
+function outcomeOf(payment: StoredPayment): PaymentOutcome {
+  switch (payment.status) {
+    case "succeeded":
+      return { kind: "succeeded", paymentId: payment.id, reference: payment.reference };
+    case "promised":
+      return { kind: "promised", paymentId: payment.id, reference: payment.reference };
+    case "failed":
+      return { kind: "declined", paymentId: payment.id, refusal: (payment.failure_code as GatewayRefusal | null) ?? "declined" };
+    default:
+      return { kind: "pending", paymentId: payment.id, reference: payment.reference };
+  }
+}
+
+async function findByGuid(db: Db, businessId: string, requestGuid: string) {
+  return db
+    .selectFrom("payments")
+    .select(["id", "status", "request_hash", "reference", "failure_code"])
+    .where("business_id", "=", businessId)
+    .where("request_guid", "=", requestGuid)
+    .executeTakeFirst();
+}
+
+/** A repeat of a guid: the first one's result, after waiting briefly for it to finish. */
+async function answerRepeat(db: Db, actor: Actor, requestGuid: string, hash: string): Promise<PaymentOutcome> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const existing = await findByGuid(db, actor.businessId, requestGuid);
+    if (!existing) return { kind: "invalid", problem: "request" };
+    if (existing.request_hash !== hash) return { kind: "conflict" };
+    if (existing.status !== "pending") {
+      if (existing.status === "unknown") await reconcilePayment(existing.id);
+      const latest = (await findByGuid(db, actor.businessId, requestGuid))!;
+      return outcomeOf(latest);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const existing = (await findByGuid(db, actor.businessId, requestGuid))!;
+  return outcomeOf(existing);
+}
+
+export type SubmitPaymentInput = {
+  requestGuid: string;
+  selection: PaySelection;
+  method: PayMethod;
+  note: string;
+  currency: string;
+  today: string;
+  /** The total the customer saw; a different total now is refused (prices moved or were tampered with). */
+  expectedAmountCents?: number;
+};
+
+export async function submitPayment(actor: Actor, input: SubmitPaymentInput, context: GatewayContext): Promise<PaymentOutcome> {
+  if (!UUID.test(input.requestGuid)) return { kind: "invalid", problem: "request" };
+  const ids = input.selection.map((s) => s.invoiceId);
+  if (ids.length === 0 || new Set(ids).size !== ids.length) return { kind: "invalid", problem: "invoice" };
+  const db = await getDb();
+
+  let brand: CardBrand | null = null;
+  let savedCard: { id: string; token: string; brand: CardBrand; last4: string } | null = null;
+  if (input.method.kind === "saved-card") {
+    const card = UUID.test(input.method.cardId)
+      ? await db
+          .selectFrom("cards")
+          .select(["id", "gateway_token as token", "brand", "last4"])
+          .where("business_id", "=", actor.businessId)
+          .where("account_id", "=", actor.accountId)
+          .where("id", "=", input.method.cardId)
+          .where("removed_at", "is", null)
+          .executeTakeFirst()
+      : undefined;
+    if (!card) return { kind: "invalid", problem: "card" };
+    savedCard = card;
+    brand = card.brand;
+  } else if (input.method.kind === "new-card") {
+    brand = detectBrand(input.method.card.cardNumber);
+    if (!brand) return { kind: "invalid", problem: "card" };
+  }
+
+  const hash = requestHash(actor, input.selection, input.method, input.note, brand);
+  const seen = await findByGuid(db, actor.businessId, input.requestGuid);
+  if (seen) return answerRepeat(db, actor, input.requestGuid, hash);
+
+  const rules = await getFeeRules(actor.businessId);
+  const amounts = Object.fromEntries(input.selection.map((s) => [s.invoiceId, s.amountCents]));
+  const method = brand ? ({ kind: "card", brand } as const) : ({ kind: "payto" } as const);
+
+  // Claim the guid and reserve the balances, or learn that someone else did.
+  const claim = await db.transaction().execute(async (tx) => {
+    const invoices = await payableInvoices(tx, actor, ids, true);
+    if (invoices.length !== ids.length) return { invalid: "invoice" as const };
+    if (invoices.some((invoice) => amounts[invoice.id]! > invoice.availableCents || amounts[invoice.id]! < 1)) {
+      return { invalid: "amount" as const };
+    }
+    const breakdown: PaymentBreakdown = computePayment(
+      invoices.map((i) => ({ orderId: i.id, balanceCents: i.balanceCents, dueDate: i.dueDate })),
+      amounts,
+      input.method.kind === "promise" ? { kind: "payto" } : method,
+      input.method.kind === "promise" ? { ...rules, surcharge: {} } : rules,
+      input.today,
+    );
+    if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== breakdown.amount) return { invalid: "amount" as const };
+    const inserted = await tx
+      .insertInto("payments")
+      .values({
+        business_id: actor.businessId,
+        account_id: actor.accountId,
+        request_guid: input.requestGuid,
+        request_hash: hash,
+        reference: newReference(),
+        method: input.method.kind === "promise" ? "promise" : "card",
+        card_id: savedCard?.id ?? null,
+        status: input.method.kind === "promise" ? "promised" : "pending",
+        currency: input.currency,
+        amount_cents: breakdown.amount,
+        subtotal_cents: breakdown.subTotal,
+        merchant_fee_cents: breakdown.merchantFeeComponent,
+        late_fee_cents: breakdown.totalLateFee,
+        discount_cents: breakdown.totalDiscount,
+        note: input.note,
+        promise_date: input.method.kind === "promise" ? input.method.promiseDate : null,
+        card_brand: brand,
+        card_last4: savedCard?.last4 ?? (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
+        created_by: actor.contactId,
+        completed_at: input.method.kind === "promise" ? new Date() : null,
+      })
+      .onConflict((oc) => oc.columns(["business_id", "request_guid"]).doNothing())
+      .returning(["id", "reference"])
+      .executeTakeFirst();
+    if (!inserted) return { repeat: true as const };
+    await tx
+      .insertInto("payment_allocations")
+      .values(
+        breakdown.orders.map((order) => ({
+          payment_id: inserted.id,
+          invoice_id: order.orderId,
+          business_id: actor.businessId,
+          amount_cents: order.paymentAmount,
+          discount_cents: order.discount,
+          late_fee_cents: order.lateFee,
+          balance_before_cents: order.balanceTotal,
+        })),
+      )
+      .execute();
+    if (input.method.kind === "promise") {
+      // Spec §3: the invoice moves to Promise (7) with the promised date; money moves later.
+      await tx
+        .updateTable("invoices")
+        .set({ status: 7, promise_date: input.method.promiseDate })
+        .where("business_id", "=", actor.businessId)
+        .where("id", "in", ids)
+        .execute();
+    }
+    return { paymentId: inserted.id, reference: inserted.reference, breakdown };
+  });
+  if ("repeat" in claim) return answerRepeat(db, actor, input.requestGuid, hash);
+  if ("invalid" in claim) return { kind: "invalid", problem: claim.invalid! };
+  if (input.method.kind === "promise") {
+    await audit({ businessId: actor.businessId, contactId: actor.contactId, action: "payment.promised", clientIp: actor.clientIp, details: { paymentId: claim.paymentId } });
+    return { kind: "promised", paymentId: claim.paymentId, reference: claim.reference };
+  }
+
+  // A token for the card: the saved one, or the new card's (saved for later if asked).
+  let token = savedCard?.token ?? null;
+  if (input.method.kind === "new-card") {
+    const card = input.method.card;
+    try {
+      if (card.save) {
+        const saved = await saveCard(
+          actor,
+          { ...card, makeDefault: false },
+          context,
+        );
+        if (!saved.ok) return fail(claim.paymentId, saved.refusal === "limit" ? "declined" : saved.refusal);
+        const row = await db.selectFrom("cards").select(["gateway_token", "id"]).where("id", "=", saved.card.cardId).executeTakeFirstOrThrow();
+        token = row.gateway_token;
+        await db.updateTable("payments").set({ card_id: row.id }).where("id", "=", claim.paymentId).execute();
+      } else {
+        const tokenised = await getCardGateway().tokenise({ ...context, ...card });
+        if (!tokenised.ok) return fail(claim.paymentId, tokenised.refusal);
+        token = tokenised.value.token;
+      }
+    } catch (error) {
+      if (!(error instanceof GatewayTimeoutError)) logger.error("card tokenise failed", { error });
+      return fail(claim.paymentId, "unavailable");
+    }
+  }
+
+  try {
+    const charged = await getCardGateway().charge({
+      ...context,
+      token: token!,
+      amountCents: claim.breakdown.amount,
+      currency: input.currency,
+      idempotencyKey: gatewayKey(actor.businessId, input.requestGuid),
+    });
+    if (!charged.ok) return fail(claim.paymentId, charged.refusal);
+    await settle(claim.paymentId, charged.value);
+  } catch (error) {
+    if (!(error instanceof GatewayTimeoutError)) logger.error("card charge failed", { error, paymentId: claim.paymentId });
+    // We do not know whether money moved: ask the gateway by our key, now and later.
+    await db.updateTable("payments").set({ status: "unknown" }).where("id", "=", claim.paymentId).where("status", "=", "pending").execute();
+    await reconcilePayment(claim.paymentId);
+  }
+  const final = await db
+    .selectFrom("payments")
+    .select(["id", "status", "request_hash", "reference", "failure_code"])
+    .where("id", "=", claim.paymentId)
+    .executeTakeFirstOrThrow();
+  if (final.status === "succeeded") {
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      action: "payment.succeeded",
+      clientIp: actor.clientIp,
+      details: { paymentId: final.id, reference: final.reference, amountCents: claim.breakdown.amount },
+    });
+  }
+  return outcomeOf(final);
+}
+
+const gatewayKey = (businessId: string, requestGuid: string) => `${businessId}:${requestGuid}`;
+
+async function fail(paymentId: string, refusal: GatewayRefusal): Promise<PaymentOutcome> {
+  const db = await getDb();
+  await db
+    .updateTable("payments")
+    .set({ status: "failed", failure_code: refusal, completed_at: new Date() })
+    .where("id", "=", paymentId)
+    .where("status", "in", ["pending", "unknown"])
+    .execute();
+  return { kind: "declined", paymentId, refusal };
+}
+
+/**
+ * Records a captured charge: the payment succeeds and, in the same transaction, each invoice's
+ * balance falls by its allocation (Closed at zero) and the statement gets the payment, any
+ * fees and any discount. Runs at most once per payment (the status guard).
+ */
+async function settle(paymentId: string, charge: GatewayCharge) {
+  const db = await getDb();
+  await db.transaction().execute(async (tx) => {
+    const payment = await tx
+      .updateTable("payments")
+      .set({ status: "succeeded", gateway_charge_id: charge.chargeId, completed_at: new Date(), failure_code: null })
+      .where("id", "=", paymentId)
+      .where("status", "in", ["pending", "unknown"])
+      .returningAll()
+      .executeTakeFirst();
+    if (!payment) return;
+    const allocations = await tx.selectFrom("payment_allocations").selectAll().where("payment_id", "=", paymentId).execute();
+    for (const allocation of allocations) {
+      await tx
+        .updateTable("invoices")
+        .set({
+          balance_cents: sql`balance_cents - ${allocation.amount_cents}`,
+          status: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < current_date THEN 3 ELSE 1 END) ELSE status END`,
+          promise_date: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN NULL ELSE promise_date END`,
+        })
+        .where("id", "=", allocation.invoice_id)
+        .where("business_id", "=", payment.business_id)
+        .execute();
+    }
+    const day = new Date().toISOString().slice(0, 10);
+    const line = (type: StatementLinesTable["type"], description: string, debit: number, credit: number): Insertable<StatementLinesTable> => ({
+      business_id: payment.business_id,
+      account_id: payment.account_id,
+      line_date: day,
+      type,
+      reference: payment.reference,
+      description,
+      debit_cents: debit,
+      credit_cents: credit,
+      invoice_id: null,
+    });
+    const card = `${payment.card_brand ?? ""} ${payment.card_last4 ?? ""}`.trim();
+    // The statement nets to the invoices' fall in balance: paid − fees + discount = subtotal.
+    const lines = [line("payment", `Card payment ${card}`.trim(), 0, payment.amount_cents)];
+    const fees = payment.merchant_fee_cents + payment.late_fee_cents;
+    if (fees > 0) lines.push(line("fee", "Card surcharge and late fees", fees, 0));
+    if (payment.discount_cents > 0) lines.push(line("credit", "Early-payment discount", 0, payment.discount_cents));
+    await tx.insertInto("statement_lines").values(lines).execute();
+  });
+}
+
+/**
+ * Settles a payment whose outcome we do not know, by asking the gateway for the charge made
+ * with our key. A captured charge is recorded once; a declined one fails the payment; no charge
+ * at all fails it only once `graceMs` has passed (a request may still be on its way).
+ */
+export async function reconcilePayment(paymentId: string, options: { graceMs?: number } = {}) {
+  const db = await getDb();
+  const payment = await db
+    .selectFrom("payments")
+    .select(["id", "business_id", "request_guid", "status", "created_at"])
+    .where("id", "=", paymentId)
+    .executeTakeFirst();
+  if (!payment || (payment.status !== "unknown" && payment.status !== "pending")) return payment?.status ?? null;
+  let charge: GatewayCharge | null;
+  try {
+    charge = await getCardGateway().findCharge(gatewayKey(payment.business_id, payment.request_guid));
+  } catch (error) {
+    logger.warn("reconcile: gateway lookup failed", { paymentId, error });
+    return payment.status;
+  }
+  if (charge && (charge.status === "captured" || charge.status === "refunded")) {
+    await settle(payment.id, charge);
+    return "succeeded";
+  }
+  if (charge && charge.status === "declined") {
+    await fail(payment.id, charge.declineCode ?? "declined");
+    return "failed";
+  }
+  const age = Date.now() - new Date(payment.created_at).getTime();
+  if (age > (options.graceMs ?? 120_000)) {
+    await fail(payment.id, "unavailable");
+    return "failed";
+  }
+  return payment.status;
+}
+
+/** The reconciler's sweep: every payment left pending or unknown for longer than `olderThanMs`. */
+export async function reconcileUnsettled(options: { olderThanMs?: number; graceMs?: number; limit?: number } = {}) {
+  const db = await getDb();
+  const before = new Date(Date.now() - (options.olderThanMs ?? 30_000));
+  const rows = await db
+    .selectFrom("payments")
+    .select("id")
+    .where("status", "in", ["pending", "unknown"])
+    .where("created_at", "<", before)
+    .orderBy("created_at")
+    .limit(options.limit ?? 100)
+    .execute();
+  const results: Record<string, number> = {};
+  for (const row of rows) {
+    const status = (await reconcilePayment(row.id, { graceMs: options.graceMs })) ?? "missing";
+    results[status] = (results[status] ?? 0) + 1;
+  }
+  return results;
+}
