@@ -43,6 +43,7 @@ export function AccountSwitcher({
         <Link to="/">{t("switcher.dashboard")}</Link>
         <Link to="/account">{t("switcher.details")}</Link>
         <Link to="/statements">{t("switcher.statements")}</Link>
+        <Link to="/customer/invoices-and-payments/invoices">{t("switcher.invoices")}</Link>
         <Link to="/payment-methods">{t("switcher.paymentMethods")}</Link>
         {more || accounts.length > 1 ? <Link to="/accounts">{t("switcher.find")}</Link> : null}
       </nav>

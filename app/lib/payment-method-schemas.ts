@@ -222,3 +222,21 @@ export const nzBankAccountSchema = z
     accountNumber: `${value.account}-${value.suffix}`,
     description: value.description ?? "",
   }));
+
+/** A new card on the pay page: the same rules, consent needed only when it is to be saved. */
+export function payCardSchema(today = todayIso()) {
+  return z
+    .object({ cardNumber, cardHolderName, expiryMonth, expiryYear, cvn, saveCard: z.boolean().optional() })
+    .superRefine((value, ctx) => {
+      checkCard(value, ctx);
+      checkExpiry(value, ctx, today);
+    })
+    .transform((value) => ({
+      cardNumber: cardDigits(value.cardNumber)!,
+      holderName: value.cardHolderName,
+      expiryMonth: parseExpiryMonth(value.expiryMonth)!,
+      expiryYear: parseExpiryYear(value.expiryYear)!,
+      cvn: value.cvn,
+      save: value.saveCard === true,
+    }));
+}

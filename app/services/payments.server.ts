@@ -454,3 +454,52 @@ export async function reconcileUnsettled(options: { olderThanMs?: number; graceM
   }
   return results;
 }
+
+/** The pay page's invoices: payable ones of the account, in the order asked, at most 50. */
+export async function loadPayable(actor: Actor, invoiceIds: string[]) {
+  const ids = [...new Set(invoiceIds.filter((id) => UUID.test(id)))].slice(0, 50);
+  const rows = await payableInvoices(await getDb(), actor, ids);
+  return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined);
+}
+
+/** The breakdown the pay page shows (and the total the customer is asked to confirm). */
+export async function previewPayment(
+  actor: Actor,
+  invoices: { id: string; balanceCents: number; dueDate: string }[],
+  amounts: Record<string, number>,
+  method: { kind: "card"; brand: CardBrand } | { kind: "payto" } | { kind: "promise" },
+  today: string,
+) {
+  const rules = await getFeeRules(actor.businessId);
+  return computePayment(
+    invoices.map((i) => ({ orderId: i.id, balanceCents: i.balanceCents, dueDate: i.dueDate })),
+    amounts,
+    method.kind === "promise" ? { kind: "payto" } : method,
+    method.kind === "promise" ? { ...rules, surcharge: {} } : rules,
+    today,
+  );
+}
+
+/**
+ * The payment already made with this guid on this account, if any: a repeated submission
+ * (double click, reloaded POST, second tab) is answered with it before anything else is
+ * checked, because the first one may have changed what is payable.
+ */
+export async function findPaymentByGuid(actor: Actor, requestGuid: string): Promise<PaymentOutcome | null> {
+  if (!UUID.test(requestGuid)) return null;
+  const db = await getDb();
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const payment = await db
+      .selectFrom("payments")
+      .select(["id", "status", "request_hash", "reference", "failure_code"])
+      .where("business_id", "=", actor.businessId)
+      .where("account_id", "=", actor.accountId)
+      .where("request_guid", "=", requestGuid)
+      .executeTakeFirst();
+    if (!payment) return null;
+    if (payment.status !== "pending") return outcomeOf(payment);
+    // The first submission is still with the gateway: wait for its answer.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { kind: "pending", paymentId: "", reference: "" };
+}

@@ -1,5 +1,5 @@
 import { resolveSelectedAccount, type AccountDetails } from "./accounts.server";
-import { requirePageAccess, type PageContext } from "./auth.server";
+import { requirePageAccess, requireSession, type PageContext } from "./auth.server";
 import { updateSessionData, type PortalSession } from "./session.server";
 
 /**
@@ -11,6 +11,21 @@ export async function requireAccountPage(
 ): Promise<PageContext & { session: PortalSession; account: AccountDetails }> {
   const context = await requirePageAccess(request);
   const session = context.session!;
+  const account = await resolveSelectedAccount(context.branding.businessId, session, (accountId) =>
+    updateSessionData(session, { selectedAccount: accountId }),
+  );
+  return { ...context, session, account };
+}
+
+/**
+ * For the customer-style pages (spec §2: invoices and payments, payment complete): a session
+ * is needed, but not the accessCustomerPortal permission; the account is the selected one.
+ */
+export async function requireCustomerAccountPage(
+  request: Request,
+): Promise<PageContext & { session: PortalSession; account: AccountDetails }> {
+  const context = await requireSession(request);
+  const session = context.session;
   const account = await resolveSelectedAccount(context.branding.businessId, session, (accountId) =>
     updateSessionData(session, { selectedAccount: accountId }),
   );

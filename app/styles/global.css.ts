@@ -69,3 +69,6 @@ export const neutralDocument = style({
 
 globalStyle("th, td", { padding: "0.5rem 0.6rem", textAlign: "left", borderBottom: `1px solid ${vars.surface.border}` });
 globalStyle("thead th", { background: vars.surface.surface, color: vars.surface.text });
+
+// Invoices, statements and receipts print without the portal's header, menus and footer.
+globalStyle("header, footer, nav, a[href^='#main']", { "@media": { print: { display: "none" } } });

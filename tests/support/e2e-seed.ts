@@ -8,8 +8,8 @@ import path from "node:path";
 import { openPglite } from "../../app/services/db.server";
 import { hashPassword } from "../../app/services/password.server";
 import { migrate } from "../../app/services/migrate.server";
-import { DEMO_PASSWORD, seedDemoData } from "../../db/seed/demo";
-import { E2E_PROJECTS, e2eEmail, E2E_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
+import { DEMO_PASSWORD, demoLedger, seedDemoData } from "../../db/seed/demo";
+import { E2E_PROJECTS, e2eEmail, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -64,6 +64,13 @@ try {
           .insertInto("account_contacts")
           .values({ business_id: business.business_id, account_id: own.id, contact_id: contact.id, role: "contact" })
           .execute();
+        if (LEDGER_ROLES.includes(role)) {
+          const { invoices } = demoLedger(`E2E-${role}-${project}`.toUpperCase(), new Date());
+          await db
+            .insertInto("invoices")
+            .values(invoices.map((invoice) => ({ ...invoice, business_id: business.business_id, account_id: own.id })))
+            .execute();
+        }
       }
     }
   }

@@ -1,12 +1,15 @@
 /** The end-to-end tests' own contacts (created by e2e-seed.ts), one per project and role. */
 export const E2E_PROJECTS = ["js", "no-js"] as const;
-export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other", "orphan", "cards", "banks", "gateway", "pci"] as const;
+export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other", "orphan", "cards", "banks", "gateway", "pci", "payer"] as const;
 
 /**
  * Roles whose journeys change what is saved on an account (cards, bank accounts): each gets
  * an account of its own, so that journeys running in parallel never see each other's cards.
  */
-export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci"];
+export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci", "payer"];
+
+/** Roles whose own account also gets the demo ledger of invoices in every status. */
+export const LEDGER_ROLES: readonly E2eRole[] = ["payer"];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

@@ -4,6 +4,7 @@
  * `Messages` and by a unit test).
  */
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
+import { paymentsEnAU } from "./en-AU.payments";
 
 export const enAU = {
   "shell.skip": "Skip to main content",
@@ -124,6 +125,7 @@ export const enAU = {
   "noAccounts.title": "Accounts not found",
   "noAccounts.text": "We could not find any accounts joined to your login.",
   ...paymentMethodsEnAU,
+  ...paymentsEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

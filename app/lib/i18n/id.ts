@@ -1,5 +1,6 @@
 import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
+import { paymentsId } from "./id.payments";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -121,4 +122,5 @@ export const id: Messages = {
   "noAccounts.title": "Rekening tidak ditemukan",
   "noAccounts.text": "Kami tidak dapat menemukan rekening yang terhubung dengan login Anda.",
   ...paymentMethodsId,
+  ...paymentsId,
 };

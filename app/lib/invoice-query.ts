@@ -1,0 +1,40 @@
+/**
+ * The invoices page's query string: checked value by value, falling back to defaults (these
+ * come from bookmarks and edited links). Shared by the page and the session's remembered pager.
+ */
+import type { MessageKey } from "./i18n";
+
+/** Spec §3 order status codes 1–8 by message key; any other value is 'Other'. */
+export function invoiceStatusKey(status: number): MessageKey {
+  return Number.isInteger(status) && status >= 1 && status <= 8 ? (`inv.status.${status}` as MessageKey) : "inv.status.other";
+}
+
+export const INVOICE_FILTER_OPTIONS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
+export const INVOICE_SORT_OPTIONS = ["due-asc", "due-desc", "balance-desc", "number-asc"] as const;
+
+export type InvoicePageQuery = {
+  filter: (typeof INVOICE_FILTER_OPTIONS)[number];
+  sort: (typeof INVOICE_SORT_OPTIONS)[number];
+  page: number;
+};
+
+export function parseInvoiceQuery(params: URLSearchParams): InvoicePageQuery {
+  const filter = params.get("status") ?? "";
+  const sort = params.get("sort") ?? "";
+  const page = Number(params.get("page"));
+  return {
+    filter: (INVOICE_FILTER_OPTIONS as readonly string[]).includes(filter) ? (filter as InvoicePageQuery["filter"]) : "outstanding",
+    sort: (INVOICE_SORT_OPTIONS as readonly string[]).includes(sort) ? (sort as InvoicePageQuery["sort"]) : "due-asc",
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}
+
+export function invoiceSearch(query: InvoicePageQuery, overrides: Partial<InvoicePageQuery> = {}) {
+  const merged = { ...query, ...overrides };
+  const params = new URLSearchParams();
+  if (merged.filter !== "outstanding") params.set("status", merged.filter);
+  if (merged.sort !== "due-asc") params.set("sort", merged.sort);
+  if (merged.page > 1) params.set("page", String(merged.page));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}

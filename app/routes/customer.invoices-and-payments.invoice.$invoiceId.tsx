@@ -1,0 +1,122 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { button } from "~/components/Button.css";
+import * as styles from "~/components/Table.css";
+import { useT } from "~/components/useT";
+import { formatDate, formatMoney } from "~/lib/format";
+import { invoiceStatusKey } from "~/lib/invoice-query";
+import { accountNotFound } from "~/services/accounts.server";
+import { findInvoice, markBrokenPromises } from "~/services/invoices.server";
+import { PAYABLE_STATUSES } from "~/services/payments.server";
+import { requireCustomerAccountPage } from "~/services/portal.server";
+
+/**
+ * One invoice of the selected account, laid out to print (the shell's menus are hidden in
+ * print), with the payments made on it. Another account's invoice is 'Page not found'.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding, account } = await requireCustomerAccountPage(request);
+  const scope = { businessId: branding.businessId, accountId: account.accountId };
+  await markBrokenPromises(scope);
+  const invoice = await findInvoice(scope, params.invoiceId);
+  if (!invoice) throw accountNotFound();
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  return {
+    businessName: branding.businessName,
+    account: { name: account.name, number: account.number, address: account.address },
+    invoice: {
+      id: invoice.id,
+      number: invoice.number,
+      description: invoice.description,
+      status: invoice.status,
+      issueDate: date(invoice.issueDate),
+      dueDate: date(invoice.dueDate),
+      amount: money(invoice.amountCents),
+      balance: money(invoice.balanceCents),
+      daysOverdue: invoice.balanceCents > 0 ? invoice.daysOverdue : 0,
+      promiseDate: invoice.promiseDate ? date(invoice.promiseDate) : null,
+      disputeReason: invoice.disputeReason,
+      payable: (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0,
+      payments: invoice.payments.map((p) => ({ reference: p.reference, date: p.completedAt ? date(p.completedAt) : "", amount: money(p.amountCents), promised: p.status === "promised" })),
+    },
+  };
+}
+
+export default function InvoiceDetail() {
+  const { businessName, account, invoice } = useLoaderData<typeof loader>();
+  const t = useT();
+  return (
+    <>
+      <h1>{t("invoice.title", { number: invoice.number })}</h1>
+      <p>
+        {businessName} · {account.name} ({account.number})
+        {account.address ? (
+          <>
+            <br />
+            {account.address}
+          </>
+        ) : null}
+      </p>
+      <dl className={styles.details}>
+        <dt>{t("invoice.description")}</dt>
+        <dd>{invoice.description}</dd>
+        <dt>{t("invoice.status")}</dt>
+        <dd>{t(invoiceStatusKey(invoice.status))}</dd>
+        <dt>{t("invoice.issued")}</dt>
+        <dd>{invoice.issueDate}</dd>
+        <dt>{t("invoice.due")}</dt>
+        <dd>{invoice.dueDate}</dd>
+        <dt>{t("invoice.amount")}</dt>
+        <dd>{invoice.amount}</dd>
+        <dt>{t("invoice.balance")}</dt>
+        <dd>
+          <strong>{invoice.balance}</strong>
+        </dd>
+        {invoice.daysOverdue > 0 ? (
+          <>
+            <dt>{t("invoice.overdue")}</dt>
+            <dd>{t("inv.days", { days: invoice.daysOverdue })}</dd>
+          </>
+        ) : null}
+        {invoice.promiseDate ? (
+          <>
+            <dt>{t("invoice.promiseDate")}</dt>
+            <dd>{invoice.promiseDate}</dd>
+          </>
+        ) : null}
+        {invoice.disputeReason ? (
+          <>
+            <dt>{t("invoice.dispute")}</dt>
+            <dd>{invoice.disputeReason}</dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>{t("invoice.payments")}</h2>
+      {invoice.payments.length === 0 ? (
+        <p>{t("invoice.payments.none")}</p>
+      ) : (
+        <ul className={styles.list} aria-label={t("invoice.payments")}>
+          {invoice.payments.map((payment) => (
+            <li key={payment.reference} className={styles.listItem}>
+              <span>
+                {payment.reference} · {payment.date} · {payment.promised ? t("inv.payment.promised") : t("inv.payment.paid")}
+              </span>
+              <span>{payment.amount}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {invoice.payable ? (
+        <p>
+          <Link to={`/customer/invoices-and-payments/pay?invoice=${invoice.id}`} className={button}>
+            {t("invoice.pay")}
+          </Link>
+        </p>
+      ) : null}
+      <p>{t("invoice.print")}</p>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Invoice ${data.invoice.number} · ${data.businessName}` : "Page not found" }];

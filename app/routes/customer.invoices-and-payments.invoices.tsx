@@ -1,0 +1,214 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { button, secondaryButton } from "~/components/Button.css";
+import { formStyles } from "~/components/Form";
+import * as styles from "~/components/Table.css";
+import { useT } from "~/components/useT";
+import { formatDate, formatMoney, formatNumber } from "~/lib/format";
+import { INVOICE_FILTER_OPTIONS, INVOICE_SORT_OPTIONS, invoiceSearch, invoiceStatusKey as statusKey, parseInvoiceQuery } from "~/lib/invoice-query";
+import { INVOICE_PAGE_SIZE, listInvoices, listPayments, markBrokenPromises } from "~/services/invoices.server";
+import { PAYABLE_STATUSES } from "~/services/payments.server";
+import { requireCustomerAccountPage } from "~/services/portal.server";
+import { updateSessionData } from "~/services/session.server";
+
+const PATH = "/customer/invoices-and-payments/invoices";
+
+/**
+ * The selected account's invoices (status, dates, amount, balance, days overdue), filtered,
+ * sorted and paged by the query string (the session's invoicePagination remembers it), with
+ * the account's latest payments and what each paid. Choosing invoices to pay is a plain GET
+ * form to the pay page.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session, account } = await requireCustomerAccountPage(request);
+  const url = new URL(request.url);
+  const remembered = (session.data.invoicePagination as { invoices?: string } | undefined)?.invoices;
+  if (url.search === "" && remembered) throw redirect(`${PATH}${remembered}`);
+  const query = parseInvoiceQuery(url.searchParams);
+  const search = invoiceSearch(query);
+  if (search !== (remembered ?? "")) {
+    await updateSessionData(session, { invoicePagination: { ...(session.data.invoicePagination ?? {}), invoices: search } });
+  }
+  const scope = { businessId: branding.businessId, accountId: account.accountId };
+  await markBrokenPromises(scope);
+  const [page, payments] = await Promise.all([listInvoices(scope, query), listPayments(scope)]);
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  return {
+    businessName: branding.businessName,
+    account: { name: account.name, number: account.number },
+    query,
+    total: page.total,
+    pages: Math.max(1, Math.ceil(page.total / INVOICE_PAGE_SIZE)),
+    balance: money(page.balanceCents),
+    invoices: page.items.map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number,
+      description: invoice.description,
+      status: invoice.status,
+      issueDate: date(invoice.issueDate),
+      dueDate: date(invoice.dueDate),
+      amount: money(invoice.amountCents),
+      balance: money(invoice.balanceCents),
+      daysOverdue: invoice.balanceCents > 0 ? invoice.daysOverdue : 0,
+      payable: (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0,
+    })),
+    payments: payments.map((payment) => ({
+      id: payment.id,
+      reference: payment.reference,
+      status: payment.status,
+      date: date(payment.createdAt),
+      amount: money(payment.amountCents),
+      method: payment.method === "promise" ? null : `${payment.cardBrand ?? ""} ${payment.cardLast4 ?? ""}`.trim(),
+      invoices: payment.allocations.map((a) => `${a.number} (${money(a.amountCents)})`).join(", "),
+    })),
+  };
+}
+
+export default function Invoices() {
+  const { account, query, total, pages, balance, invoices, payments } = useLoaderData<typeof loader>();
+  const t = useT();
+  const first = total === 0 ? 0 : (query.page - 1) * INVOICE_PAGE_SIZE + 1;
+  const last = Math.min(query.page * INVOICE_PAGE_SIZE, total);
+  return (
+    <>
+      <h1>{t("inv.title")}</h1>
+      <p>
+        {account.name} ({account.number})
+      </p>
+      <Form method="get" className={styles.filters} aria-label={t("inv.filter")}>
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="status">
+            {t("inv.filter.status")}
+          </label>
+          <select id="status" name="status" defaultValue={query.filter} className={formStyles.input}>
+            {INVOICE_FILTER_OPTIONS.map((option) => (
+              <option key={option} value={option}>
+                {option === "outstanding" ? t("inv.filter.outstanding") : option === "all" ? t("inv.filter.all") : t(statusKey(Number(option)))}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={formStyles.field}>
+          <label className={formStyles.label} htmlFor="sort">
+            {t("inv.sort")}
+          </label>
+          <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
+            {INVOICE_SORT_OPTIONS.map((option) => (
+              <option key={option} value={option}>
+                {t(`inv.sort.${option}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={styles.filterActions}>
+          <button type="submit" className={button}>
+            {t("inv.show")}
+          </button>
+        </div>
+      </Form>
+      <p role="status">
+        {total === 0
+          ? t("inv.none")
+          : t("inv.showing", { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total), balance })}
+      </p>
+      {invoices.length > 0 ? (
+        <Form method="get" action="/customer/invoices-and-payments/pay">
+          <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("inv.list")}>
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">{t("inv.col.pay")}</th>
+                  <th scope="col">{t("inv.col.number")}</th>
+                  <th scope="col">{t("inv.col.status")}</th>
+                  <th scope="col">{t("inv.col.issued")}</th>
+                  <th scope="col">{t("inv.col.due")}</th>
+                  <th scope="col" className={styles.number}>
+                    {t("inv.col.amount")}
+                  </th>
+                  <th scope="col" className={styles.number}>
+                    {t("inv.col.balance")}
+                  </th>
+                  <th scope="col" className={styles.number}>
+                    {t("inv.col.overdue")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {invoices.map((invoice) => (
+                  <tr key={invoice.id}>
+                    <td>
+                      {invoice.payable ? (
+                        <input
+                          type="checkbox"
+                          name="invoice"
+                          value={invoice.id}
+                          className={formStyles.checkbox}
+                          aria-label={t("inv.select", { number: invoice.number })}
+                        />
+                      ) : null}
+                    </td>
+                    <td>
+                      <Link to={`/customer/invoices-and-payments/invoice/${invoice.id}`}>{invoice.number}</Link>
+                    </td>
+                    <td>{t(statusKey(invoice.status))}</td>
+                    <td>{invoice.issueDate}</td>
+                    <td>{invoice.dueDate}</td>
+                    <td className={styles.number}>{invoice.amount}</td>
+                    <td className={styles.number}>{invoice.balance}</td>
+                    <td className={styles.number}>{invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {invoices.some((invoice) => invoice.payable) ? (
+            <button type="submit" className={button}>
+              {t("inv.paySelected")}
+            </button>
+          ) : null}
+        </Form>
+      ) : null}
+      <nav aria-label={t("inv.pages")} className={styles.pager}>
+        {query.page > 1 ? (
+          <Link to={`${PATH}${invoiceSearch(query, { page: query.page - 1 })}`} rel="prev">
+            {t("pager.previous")}
+          </Link>
+        ) : null}
+        <span>{t("pager.position", { page: query.page, pages })}</span>
+        {query.page < pages ? (
+          <Link to={`${PATH}${invoiceSearch(query, { page: query.page + 1 })}`} rel="next">
+            {t("pager.next")}
+          </Link>
+        ) : null}
+      </nav>
+
+      <h2>{t("inv.payments")}</h2>
+      {payments.length === 0 ? (
+        <p>{t("inv.payments.none")}</p>
+      ) : (
+        <ul className={styles.list} aria-label={t("inv.payments")}>
+          {payments.map((payment) => (
+            <li key={payment.id} className={styles.listItem}>
+              <div>
+                <strong>{payment.amount}</strong> · {payment.date} ·{" "}
+                {t(payment.status === "succeeded" ? "inv.payment.paid" : payment.status === "promised" ? "inv.payment.promised" : "inv.payment.failed")}
+                {payment.method ? ` · ${payment.method}` : ""}
+                <br />
+                {t("inv.payment.for", { invoices: payment.invoices })}
+              </div>
+              {payment.status === "failed" ? null : (
+                <Link to={`/payment/complete/${payment.reference}`} className={secondaryButton}>
+                  {t("inv.payment.receipt", { reference: payment.reference })}
+                </Link>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Invoices · ${data.businessName}` : "Page not found" }];

@@ -1,0 +1,161 @@
+import { sql } from "kysely";
+import { getDb } from "./database.server";
+
+/**
+ * The selected account's invoices and payments (issue 3): paged, filtered and sorted in SQL
+ * on the (business_id, account_id, …) indexes, a constant number of statements per page.
+ */
+export const INVOICE_PAGE_SIZE = 20;
+export const INVOICE_FILTERS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
+export const INVOICE_SORTS = ["due-asc", "due-desc", "balance-desc", "number-asc"] as const;
+export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
+export type InvoiceSort = (typeof INVOICE_SORTS)[number];
+
+type Scope = { businessId: string; accountId: string };
+
+/** Spec §3: a promise whose date has passed with money still owing becomes Broken Promise (8). */
+export async function markBrokenPromises({ businessId, accountId }: Scope) {
+  const db = await getDb();
+  await db
+    .updateTable("invoices")
+    .set({ status: 8 })
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("status", "=", 7)
+    .where("balance_cents", ">", 0)
+    .where(sql<boolean>`promise_date < current_date`)
+    .execute();
+}
+
+export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter; sort: InvoiceSort; page: number }) {
+  const db = await getDb();
+  let base = db
+    .selectFrom("invoices")
+    .where("business_id", "=", scope.businessId)
+    .where("account_id", "=", scope.accountId);
+  if (query.filter === "outstanding") base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
+  else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));
+  const [field, dir] = {
+    "due-asc": ["due_date", "asc"],
+    "due-desc": ["due_date", "desc"],
+    "balance-desc": ["balance_cents", "desc"],
+    "number-asc": ["number", "asc"],
+  }[query.sort] as ["due_date" | "balance_cents" | "number", "asc" | "desc"];
+  const [items, totals] = await Promise.all([
+    base
+      .select([
+        "id",
+        "number",
+        "description",
+        "issue_date as issueDate",
+        "due_date as dueDate",
+        "amount_cents as amountCents",
+        "balance_cents as balanceCents",
+        "status",
+        "promise_date as promiseDate",
+        sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue"),
+      ])
+      .orderBy(field, dir)
+      .orderBy("id", dir)
+      .limit(INVOICE_PAGE_SIZE)
+      .offset((query.page - 1) * INVOICE_PAGE_SIZE)
+      .execute(),
+    base
+      .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.coalesce(eb.fn.sum<number>("balance_cents"), eb.lit(0)).as("balance")])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: items.map((i) => ({ ...i, daysOverdue: Number(i.daysOverdue) })), total: Number(totals.count), balanceCents: Number(totals.balance) };
+}
+
+export async function findInvoice(scope: Scope, invoiceId: unknown) {
+  if (typeof invoiceId !== "string" || !/^[0-9a-f-]{36}$/i.test(invoiceId)) return null;
+  const db = await getDb();
+  const invoice = await db
+    .selectFrom("invoices")
+    .select([
+      "id",
+      "number",
+      "description",
+      "issue_date as issueDate",
+      "due_date as dueDate",
+      "amount_cents as amountCents",
+      "balance_cents as balanceCents",
+      "status",
+      "promise_date as promiseDate",
+      "dispute_reason as disputeReason",
+      sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue"),
+    ])
+    .where("business_id", "=", scope.businessId)
+    .where("account_id", "=", scope.accountId)
+    .where("id", "=", invoiceId)
+    .executeTakeFirst();
+  if (!invoice) return null;
+  const payments = await db
+    .selectFrom("payment_allocations as a")
+    .innerJoin("payments as p", "p.id", "a.payment_id")
+    .select(["p.reference", "p.status", "p.completed_at as completedAt", "a.amount_cents as amountCents", "p.method"])
+    .where("a.business_id", "=", scope.businessId)
+    .where("a.invoice_id", "=", invoice.id)
+    .where("p.status", "in", ["succeeded", "promised"])
+    .orderBy("p.created_at", "desc")
+    .limit(50)
+    .execute();
+  return { ...invoice, daysOverdue: Number(invoice.daysOverdue), payments };
+}
+
+/** The account's latest payments with the invoices each paid: two statements, whatever the count. */
+export async function listPayments(scope: Scope, limit = 10) {
+  const db = await getDb();
+  const payments = await db
+    .selectFrom("payments")
+    .select([
+      "id",
+      "reference",
+      "status",
+      "method",
+      "amount_cents as amountCents",
+      "card_brand as cardBrand",
+      "card_last4 as cardLast4",
+      "promise_date as promiseDate",
+      "created_at as createdAt",
+    ])
+    .where("business_id", "=", scope.businessId)
+    .where("account_id", "=", scope.accountId)
+    .where("status", "in", ["succeeded", "promised", "failed"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  if (payments.length === 0) return [];
+  const allocations = await db
+    .selectFrom("payment_allocations as a")
+    .innerJoin("invoices as i", "i.id", "a.invoice_id")
+    .select(["a.payment_id as paymentId", "i.number", "a.amount_cents as amountCents"])
+    .where("a.business_id", "=", scope.businessId)
+    .where("a.payment_id", "in", payments.map((p) => p.id))
+    .orderBy("i.number")
+    .execute();
+  return payments.map((payment) => ({ ...payment, allocations: allocations.filter((a) => a.paymentId === payment.id) }));
+}
+
+/** A payment for its receipt, by reference, only on this account. */
+export async function findPaymentByReference(businessId: string, reference: string) {
+  if (!/^PAY-[0-9A-F]{10}$/.test(reference)) return null;
+  const db = await getDb();
+  const payment = await db
+    .selectFrom("payments")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+  if (!payment) return null;
+  const allocations = await db
+    .selectFrom("payment_allocations as a")
+    .innerJoin("invoices as i", "i.id", "a.invoice_id")
+    .select(["i.number", "a.amount_cents as amountCents", "a.discount_cents as discountCents", "a.late_fee_cents as lateFeeCents", "a.balance_before_cents as balanceBeforeCents"])
+    .where("a.business_id", "=", businessId)
+    .where("a.payment_id", "=", payment.id)
+    .orderBy("i.number")
+    .execute();
+  return { ...payment, allocations };
+}

@@ -1,0 +1,81 @@
+import { formatDate, formatMoney } from "~/lib/format";
+import { getDb } from "./database.server";
+import type { HostBranding } from "./host.server";
+import { logger } from "./logger.server";
+import { sendMail } from "./mail.server";
+
+/**
+ * The receipt email for a finished payment or promise, to the contact who made it. A mail
+ * failure is logged and never turns a taken payment into an error page: the receipt page
+ * has everything the email has.
+ */
+export async function sendReceipt(branding: HostBranding, paymentId: string) {
+  try {
+    const db = await getDb();
+    const payment = await db
+      .selectFrom("payments")
+      .innerJoin("contacts", "contacts.id", "payments.created_by")
+      .select([
+        "payments.reference",
+        "payments.status",
+        "payments.amount_cents",
+        "payments.subtotal_cents",
+        "payments.merchant_fee_cents",
+        "payments.late_fee_cents",
+        "payments.discount_cents",
+        "payments.card_brand",
+        "payments.card_last4",
+        "payments.promise_date",
+        "payments.created_at",
+        "contacts.email",
+        "contacts.first_name",
+      ])
+      .where("payments.business_id", "=", branding.businessId)
+      .where("payments.id", "=", paymentId)
+      .executeTakeFirst();
+    if (!payment || (payment.status !== "succeeded" && payment.status !== "promised")) return;
+    const invoices = await db
+      .selectFrom("payment_allocations as a")
+      .innerJoin("invoices as i", "i.id", "a.invoice_id")
+      .select(["i.number", "a.amount_cents"])
+      .where("a.business_id", "=", branding.businessId)
+      .where("a.payment_id", "=", paymentId)
+      .orderBy("i.number")
+      .execute();
+    const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+    const promised = payment.status === "promised";
+    const lines = [
+      `Hello ${payment.first_name || "there"},`,
+      "",
+      promised
+        ? `Thank you: we have your promise to pay ${money(payment.subtotal_cents)} on ${formatDate(payment.promise_date!, { timeZone: branding.timeZone })}.`
+        : `Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}.`,
+      "",
+      `Reference: ${payment.reference}`,
+      `Date: ${formatDate(payment.created_at, { timeZone: branding.timeZone })}`,
+      ...(promised ? [] : [`Paid with: ${payment.card_brand ?? "card"} ending ${payment.card_last4 ?? "????"}`]),
+      "",
+      ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`),
+      "",
+      ...(promised
+        ? []
+        : [
+            `Invoices: ${money(payment.subtotal_cents)}`,
+            ...(payment.late_fee_cents > 0 ? [`Late fees: ${money(payment.late_fee_cents)}`] : []),
+            ...(payment.discount_cents > 0 ? [`Early-payment discount: −${money(payment.discount_cents)}`] : []),
+            ...(payment.merchant_fee_cents > 0 ? [`Card surcharge: ${money(payment.merchant_fee_cents)}`] : []),
+            `Total charged: ${money(payment.amount_cents)}`,
+          ]),
+      "",
+      `See this receipt in the portal: http://${branding.hostname}/payment/complete/${payment.reference}`,
+    ];
+    await sendMail({
+      to: payment.email,
+      fromName: branding.businessName,
+      subject: promised ? `Your promise to pay ${branding.businessName} (${payment.reference})` : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
+      text: lines.join("\n"),
+    });
+  } catch (error) {
+    logger.error("receipt email failed", { paymentId, error });
+  }
+}
