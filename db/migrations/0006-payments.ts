@@ -4,7 +4,7 @@
  * written together; pending payments reserve the amounts they allocate, so two payments can
  * never take the same balance twice.
  */
-export const name = "0005-payments";
+export const name = "0006-payments";
 
 export const up = /* sql */ `
 CREATE TABLE fee_rules (
