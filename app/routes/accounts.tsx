@@ -8,6 +8,7 @@ import * as styles from "~/components/Table.css";
 import { formatNumber } from "~/lib/format";
 import { searchAccounts } from "~/services/accounts.server";
 import { requirePageAccess } from "~/services/auth.server";
+import { metaTranslator } from "~/lib/i18n";
 
 const PAGE_SIZE = 20;
 
@@ -137,4 +138,7 @@ export default function Accounts() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Accounts · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("accounts.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};
