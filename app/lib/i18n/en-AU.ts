@@ -122,6 +122,7 @@ export const enAU = {
   "noAccounts.title": "Accounts not found",
   "noAccounts.text": "We could not find any accounts joined to your login.",
   "errors.unknownHost.text": "There is no portal at this address. Please check the link you were given.",
+  "loading.short": "Loading",
   "loading.text": "Preparing Account information",
   "heartbeat.title": "Portal status",
   "heartbeat.metaTitle": "Status",

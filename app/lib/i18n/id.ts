@@ -120,6 +120,7 @@ export const id: Messages = {
   "noAccounts.title": "Rekening tidak ditemukan",
   "noAccounts.text": "Kami tidak dapat menemukan rekening yang terhubung dengan login Anda.",
   "errors.unknownHost.text": "Tidak ada portal di alamat ini. Periksa kembali tautan yang Anda terima.",
+  "loading.short": "Memuat",
   "loading.text": "Menyiapkan informasi rekening",
   "heartbeat.title": "Status portal",
   "heartbeat.metaTitle": "Status",
