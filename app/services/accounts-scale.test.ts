@@ -205,6 +205,19 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     }
   });
 
+  it("refuses to join a contact to another business's account (the total relies on it)", async () => {
+    const other = await recorder.handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("business_id", "!=", seeded.businessId)
+      .executeTakeFirstOrThrow();
+    const insert = recorder.handle.db
+      .insertInto("account_contacts")
+      .values({ business_id: seeded.businessId, account_id: other.id, contact_id: seeded.small, role: "contact" })
+      .execute();
+    await expect(insert).rejects.toThrow(/account_contacts_account_business_fkey/);
+  });
+
   it("keeps the shell's account switcher to its first 25 accounts", async () => {
     const { body } = await call(root.loader, "/", "big");
     expect(body.accounts.items).toHaveLength(25);

@@ -69,6 +69,7 @@ function visibleTo(scope: Scope) {
   };
 }
 
+/** Does the business show child accounts (ui setting ChildAccountTicked, spec §6)? As SQL. */
 function childAccountsShown(businessId: string) {
   return sql<boolean>`exists (
     select 1 from ui_settings as ui
@@ -82,30 +83,28 @@ function childAccountsShown(businessId: string) {
  * account_contacts rows belong to their account's business (a foreign key on both
  * columns, migration 0004a), so the joined ids need no second look at `accounts`.
  */
-function visibleIds(scope: Scope) {
+function visibleIds(db: Db, scope: Scope) {
   const { businessId, contactId } = scope;
   const parent = scope.parent ?? true;
   const children = scope.children ?? true;
-  return (db: Db) => {
-    const joined = db
-      .selectFrom("account_contacts as ac")
-      .select("ac.account_id")
-      .where("ac.business_id", "=", businessId)
-      .where("ac.contact_id", "=", contactId);
-    const branches = db
-      .selectFrom("account_contacts as pac")
-      .innerJoin("accounts as child", (join) =>
-        join.onRef("child.parent_account_id", "=", "pac.account_id").on("child.business_id", "=", businessId),
-      )
-      .select("child.id as account_id")
-      .where("pac.business_id", "=", businessId)
-      .where("pac.contact_id", "=", contactId)
-      .where(childAccountsShown(businessId));
-    if (parent && children) return joined.union(branches);
-    if (parent) return joined;
-    if (children) return branches;
-    return null;
-  };
+  const joined = db
+    .selectFrom("account_contacts as ac")
+    .select("ac.account_id")
+    .where("ac.business_id", "=", businessId)
+    .where("ac.contact_id", "=", contactId);
+  const branches = db
+    .selectFrom("account_contacts as pac")
+    .innerJoin("accounts as child", (join) =>
+      join.onRef("child.parent_account_id", "=", "pac.account_id").on("child.business_id", "=", businessId),
+    )
+    .select("child.id as account_id")
+    .where("pac.business_id", "=", businessId)
+    .where("pac.contact_id", "=", contactId)
+    .where(childAccountsShown(businessId));
+  if (parent && children) return joined.union(branches);
+  if (parent) return joined;
+  if (children) return branches;
+  return null;
 }
 
 const summaryColumns = [
@@ -203,7 +202,7 @@ export async function searchAccounts(
     );
   }
   const column = query.sort.field === "number" ? sql`lower(accounts.number)` : sql`lower(accounts.name)`;
-  const ids = visibleIds(scope)(db);
+  const ids = visibleIds(db, scope);
   // Without a text filter the total is the size of the contact's set: no account row is read.
   const total = !ids
     ? Promise.resolve({ count: 0 })
