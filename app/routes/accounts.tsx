@@ -6,7 +6,7 @@ import { formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatNumber } from "~/lib/format";
-import { searchAccounts } from "~/services/accounts.server";
+import { noAccounts, searchAccounts } from "~/services/accounts.server";
 import { requirePageAccess } from "~/services/auth.server";
 import { metaTranslator } from "~/lib/i18n";
 
@@ -35,6 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     parent: true,
     children: true,
   });
+  // Unfiltered and still empty: the contact has no accounts at all, so this page shows
+  // 'Accounts not found' like every other account page (spec §4 step 4).
+  if (result.total === 0 && !q && !mine) throw noAccounts();
   return {
     businessName: branding.businessName,
     query: { q, sort, mine, page },
