@@ -22,8 +22,8 @@ import { AccountSwitcher } from "~/components/AccountSwitcher";
 import { hasPortalAccess } from "~/services/access.server";
 import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accounts.server";
 import { logger } from "~/services/logger.server";
-import { languageCookie } from "~/services/language.server";
-import { DEFAULT_LANGUAGE, isLanguageCode, LANGUAGES, type LanguageCode } from "~/lib/i18n";
+import { languageFromToggles } from "~/services/language.server";
+import { DEFAULT_LANGUAGE, LANGUAGES, translator, type LanguageCode } from "~/lib/i18n";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth.server";
 
@@ -54,9 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     logger.warn("feature toggles could not be loaded", { error });
     return [];
   });
-  const languageEnabled = toggles.some((t) => t.name === "Language" && t.enabled);
-  const chosen = await languageCookie.parse(request.headers.get("cookie")).catch(() => null);
-  const language: LanguageCode = languageEnabled && isLanguageCode(chosen) ? chosen : DEFAULT_LANGUAGE;
+  const { language, enabled: languageEnabled } = await languageFromToggles(request, toggles);
   const productFruits = session && accountId ? productFruitsFrom(toggles, session.contact, language) : null;
   return {
     productFruits,
@@ -159,7 +157,7 @@ export default function App() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.brand.businessName ?? "Page not found" },
+  { title: data?.brand.businessName ?? translator(data?.language ?? DEFAULT_LANGUAGE)("errors.notFound.title") },
 ];
 
 export function ErrorBoundary() {

@@ -5,9 +5,6 @@ import { AccountsNotFound } from "./AccountsNotFound";
 import { StatusScreen } from "./StatusScreen";
 import { useT } from "./useT";
 
-export const PAGE_NOT_FOUND_TEXT =
-  "The page you're looking for doesn't exist or you do not have permission to access.";
-
 type ErrorData = { reason?: string } | undefined;
 
 /** The status and reason of whatever a loader, action or render threw. */
@@ -94,9 +91,11 @@ export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
 
 /** Unknown host: plain, with no brand and no link that would guess at a tenant. */
 function UnknownHost() {
+  // No tenant, so no Language toggle: this is always the default language.
+  const t = useT();
   return (
-    <StatusScreen eyebrow="Error 404" title="Page not found">
-      <p>There is no portal at this address. Please check the link you were given.</p>
+    <StatusScreen eyebrow={t("errors.code", { status: 404 })} title={t("errors.notFound.title")}>
+      <p>{t("errors.unknownHost.text")}</p>
     </StatusScreen>
   );
 }

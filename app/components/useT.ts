@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useMemo } from "react";
+import { createElement, Fragment, useMemo, type ReactNode } from "react";
 import { DEFAULT_LANGUAGE, translator, type LanguageCode } from "~/lib/i18n";
 
 /** The translator for the page's language, chosen on the server by the root loader. */
@@ -7,4 +7,16 @@ export function useT() {
   const data = useRouteLoaderData<{ language?: LanguageCode }>("root");
   const language = data?.language ?? DEFAULT_LANGUAGE;
   return useMemo(() => translator(language), [language]);
+}
+
+/**
+ * Fills `{name}` placeholders of a translated sentence with elements (a link, a bold
+ * email), so the word order stays the translation's own.
+ */
+export function withElements(text: string, elements: Record<string, ReactNode>): ReactNode[] {
+  return text.split(/(\{\w+\})/).map((part, index) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    const node = name !== undefined && Object.hasOwn(elements, name) ? elements[name] : part;
+    return createElement(Fragment, { key: index }, node);
+  });
 }

@@ -1,11 +1,15 @@
 import type { z } from "zod";
+import { isMessageKey, type MessageKey } from "./i18n";
 
-export type FieldErrors = Record<string, string>;
+/** The first problem per field, as message keys: the page shows them in its language. */
+export type FieldErrors = Record<string, MessageKey>;
 
 /**
  * Validates form fields with a zod schema on the server. Returns the parsed value, or the
- * first message per field, ready to render beside each input. Only string fields are
- * read (a File in a text field is treated as missing).
+ * first message key per field, ready to render beside each input. The schemas' messages
+ * are message keys; anything else (zod's own English) becomes a generic key, so a page
+ * never shows untranslated text. Only string fields are read (a File in a text field is
+ * treated as missing).
  */
 export function parseFields<S extends z.ZodTypeAny>(
   schema: S,
@@ -22,7 +26,7 @@ export function parseFields<S extends z.ZodTypeAny>(
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
+    errors[key] ??= isMessageKey(issue.message) ? issue.message : "auth.form.invalid";
   }
   return { ok: false, errors };
 }

@@ -6,10 +6,10 @@
 export const STATEMENT_PAGE_SIZE = 20;
 export const STATEMENT_TYPE_OPTIONS = ["invoice", "payment", "credit", "adjustment", "fee"] as const;
 export const STATEMENT_SORT_OPTIONS = {
-  "date-desc": { field: "date", dir: "desc", label: "Newest first" },
-  "date-asc": { field: "date", dir: "asc", label: "Oldest first" },
-  "amount-desc": { field: "amount", dir: "desc", label: "Largest amount first" },
-  "amount-asc": { field: "amount", dir: "asc", label: "Smallest amount first" },
+  "date-desc": { field: "date", dir: "desc" },
+  "date-asc": { field: "date", dir: "asc" },
+  "amount-desc": { field: "amount", dir: "desc" },
+  "amount-asc": { field: "amount", dir: "asc" },
 } as const;
 
 export type StatementSortKey = keyof typeof STATEMENT_SORT_OPTIONS;

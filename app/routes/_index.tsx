@@ -6,6 +6,7 @@ import { getAccountTiles } from "~/services/accounts.server";
 import { requireAccountPage } from "~/services/portal.server";
 import * as styles from "~/components/Tiles.css";
 import { useT } from "~/components/useT";
+import { metaTranslator } from "~/lib/i18n";
 
 /**
  * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
@@ -84,4 +85,7 @@ export default function Dashboard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Dashboard · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("dashboard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -5,6 +5,7 @@ import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
 import { listAccountContacts } from "~/services/accounts.server";
 import { requireAccountPage } from "~/services/portal.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /** The selected account's details and the people on it (spec §7 `account`, `contacts`). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -89,6 +90,6 @@ export default function AccountDetails() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.account.name} · ${data.businessName}` : "Page not found" },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? `${data.account.name} · ${data.businessName}` : metaTranslator(matches)("errors.notFound.title") },
 ];

@@ -6,8 +6,9 @@ import { formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatNumber } from "~/lib/format";
-import { searchAccounts } from "~/services/accounts.server";
+import { noAccounts, searchAccounts } from "~/services/accounts.server";
 import { requirePageAccess } from "~/services/auth.server";
+import { metaTranslator } from "~/lib/i18n";
 
 const PAGE_SIZE = 20;
 
@@ -34,6 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     parent: true,
     children: true,
   });
+  // Unfiltered and still empty: the contact has no accounts at all, so this page shows
+  // 'Accounts not found' like every other account page (spec §4 step 4).
+  if (result.total === 0 && !q && !mine) throw noAccounts();
   return {
     businessName: branding.businessName,
     query: { q, sort, mine, page },
@@ -137,4 +141,7 @@ export default function Accounts() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Accounts · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("accounts.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

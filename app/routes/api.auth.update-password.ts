@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { NewPasswordSchema } from "~/lib/password-rules";
+import { apiText } from "~/lib/i18n";
+import { NewPasswordSchema, PASSWORD_PARAMS } from "~/lib/password-rules";
 import { requireApiSession } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { changePassword } from "~/services/password-flows.server";
@@ -16,9 +17,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readApiBody(request);
   if (typeof body.oldPassword !== "string" || body.oldPassword === "") return apiError(400, "Enter your current password.");
   const next = NewPasswordSchema.safeParse(body.newPassword);
-  if (!next.success) return apiError(400, next.error.issues[0]?.message ?? "Choose another password.");
+  if (!next.success) return apiError(400, apiText(next.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
   const result = await changePassword(session, { oldPassword: body.oldPassword.slice(0, 1024), newPassword: next.data }, request);
-  if (!result.ok) return apiError(result.status, result.message);
+  if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
   return apiJson({ ok: true, message: "Your password has been changed. Your other sessions have ended." });
 }
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { EmailSchema, NewPasswordSchema } from "~/lib/password-rules";
+import { apiText } from "~/lib/i18n";
+import { EmailSchema, NewPasswordSchema, PASSWORD_PARAMS } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { resetPassword } from "~/services/password-flows.server";
@@ -18,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readApiBody(request);
   if (typeof body.token !== "string" || body.token === "") return apiError(400, "Missing token");
   const email = EmailSchema.safeParse(body.email);
-  if (!email.success) return apiError(400, email.error.issues[0]?.message ?? "Enter your email address.");
+  if (!email.success) return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
   if (typeof body.password !== "string") return apiError(400, "Enter a new password.");
   let password = body.password;
   if (isJson) {
@@ -29,10 +30,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
   const checked = NewPasswordSchema.safeParse(password);
-  if (!checked.success) return apiError(400, checked.error.issues[0]?.message ?? "Choose another password.");
+  if (!checked.success) return apiError(400, apiText(checked.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
   const result = await resetPassword(branding, { email: email.data, token: body.token, password: checked.data }, request);
-  if (!result.ok) return apiError(result.status, result.message);
-  return apiJson({ ok: true, message: "Your password has been reset. Sign in with your new password." });
+  if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
+  return apiJson({ ok: true, message: apiText("auth.error.resetDone") });
 }
 
 export function loader() {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { EmailSchema, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { apiText } from "~/lib/i18n";
+import { EmailSchema, RESET_SENT_MESSAGE, PASSWORD_PARAMS } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { requestPasswordReset } from "~/services/password-flows.server";
@@ -12,10 +13,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { branding } = await getPageContext(request);
   const body = await readApiBody(request);
   const email = EmailSchema.safeParse(body.email);
-  if (!email.success) return apiError(400, email.error.issues[0]?.message ?? "Enter your email address.");
+  if (!email.success) return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
   const result = await requestPasswordReset(branding, email.data, request);
-  if (!result.ok) return apiError(result.status, result.message);
-  return apiJson({ ok: true, message: RESET_SENT_MESSAGE });
+  if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
+  return apiJson({ ok: true, message: apiText(RESET_SENT_MESSAGE) });
 }
 
 export function loader() {

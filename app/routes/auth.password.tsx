@@ -4,20 +4,28 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
-import { parseFields } from "~/lib/form-errors";
-import { NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password-rules";
+import { useT, withElements } from "~/components/useT";
+import { parseFields, type FieldErrors } from "~/lib/form-errors";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import { NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS } from "~/lib/password-rules";
 import { requireSession } from "~/services/auth.server";
 import { changePassword } from "~/services/password-flows.server";
 import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
+// Zod's messages are message keys: the page shows them in its language.
+const key = (message: MessageKey) => message;
+
 const ChangeSchema = z
   .object({
-    oldPassword: z.string({ required_error: "Enter your current password." }).min(1, "Enter your current password.").max(1024),
+    oldPassword: z
+      .string({ required_error: key("auth.form.currentPasswordRequired") })
+      .min(1, key("auth.form.currentPasswordRequired"))
+      .max(1024),
     newPassword: NewPasswordSchema,
-    confirm: z.string({ required_error: "Type the new password again." }).max(PASSWORD_MAX),
+    confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
   })
-  .refine((value) => value.newPassword === value.confirm, { path: ["confirm"], message: "The two passwords don't match." });
+  .refine((value) => value.newPassword === value.confirm, { path: ["confirm"], message: key("auth.form.mismatch") });
 
 /** Change password (spec §2 /auth/password, §7 update-password): signed in, old + new. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -37,13 +45,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return data({ done: false, errors: parsed.errors, message: null }, { status: 400 });
   const result = await changePassword(session, parsed.value, request);
   if (!result.ok) {
-    const errors: Record<string, string> = result.field ? { [result.field]: result.message } : {};
+    const errors: FieldErrors = result.field ? { [result.field]: result.message } : {};
     return data({ done: false, errors, message: result.field ? null : result.message }, { status: result.status });
   }
   return data({
     done: true,
-    errors: {} as Record<string, string>,
-    message: "Your password has been changed. You've been signed out everywhere else.",
+    errors: {} as FieldErrors,
+    message: "auth.change.done" as MessageKey,
   });
 }
 
@@ -51,64 +59,64 @@ export default function ChangePassword() {
   const { email, external } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const errors: Record<string, string | undefined> = result?.errors ?? {};
+  const t = useT();
+  const errors: Partial<FieldErrors> = result?.errors ?? {};
+  const fieldError = (name: string) => (errors[name] ? t(errors[name], PASSWORD_PARAMS) : undefined);
   if (external) {
     return (
       <>
-        <h1>Change password</h1>
-        <p>You sign in through your organisation's identity provider: change your password there.</p>
+        <h1>{t("auth.change.title")}</h1>
+        <p>{t("auth.change.external")}</p>
         <p>
-          <Link to="/">Back to the portal</Link>
+          <Link to="/">{t("auth.change.backToPortal")}</Link>
         </p>
       </>
     );
   }
   return (
     <>
-      <h1>Change password</h1>
-      <p>
-        Signed in as <strong>{email}</strong>. Changing your password signs you out on every other device.
-      </p>
-      {result?.done ? <FormMessage kind="notice">{result.message}</FormMessage> : null}
-      {!result?.done && result?.message ? <FormMessage kind="error">{result.message}</FormMessage> : null}
+      <h1>{t("auth.change.title")}</h1>
+      <p>{withElements(t("auth.change.intro"), { email: <strong>{email}</strong> })}</p>
+      {result?.done && result.message ? <FormMessage kind="notice">{t(result.message)}</FormMessage> : null}
+      {!result?.done && result?.message ? <FormMessage kind="error">{t(result.message)}</FormMessage> : null}
       {/* A new form after success, so the browser does not keep the typed passwords. */}
       <Form method="post" className={formStyles.form} key={result?.done ? "done" : "form"}>
         <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
         <Field
           id="oldPassword"
           name="oldPassword"
-          label="Current password"
+          label={t("auth.field.currentPassword")}
           type="password"
           autoComplete="current-password"
           required
           maxLength={1024}
-          error={errors.oldPassword}
+          error={fieldError("oldPassword")}
         />
         <Field
           id="newPassword"
           name="newPassword"
-          label="New password"
+          label={t("auth.field.newPassword")}
           type="password"
           autoComplete="new-password"
           required
           minLength={PASSWORD_MIN}
           maxLength={PASSWORD_MAX}
-          hint={`At least ${PASSWORD_MIN} characters. Any characters are fine, including spaces.`}
-          error={errors.newPassword}
+          hint={t("auth.field.passwordHint", PASSWORD_PARAMS)}
+          error={fieldError("newPassword")}
         />
         <Field
           id="confirm"
           name="confirm"
-          label="New password again"
+          label={t("auth.field.newPasswordAgain")}
           type="password"
           autoComplete="new-password"
           required
           maxLength={PASSWORD_MAX}
-          error={errors.confirm}
+          error={fieldError("confirm")}
         />
         <div>
           <button type="submit" className={button} disabled={busy}>
-            Change password
+            {t("auth.change.submit")}
           </button>
         </div>
       </Form>
@@ -116,6 +124,7 @@ export default function ChangePassword() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Change password · ${data.businessName}` : "Change password" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches)("auth.change.title");
+  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+};

@@ -4,22 +4,28 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
-import { parseFields } from "~/lib/form-errors";
-import { EmailSchema, NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { useT, withElements } from "~/components/useT";
+import { parseFields, type FieldErrors } from "~/lib/form-errors";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import { EmailSchema, NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { checkResetToken, requestPasswordReset, resetPassword } from "~/services/password-flows.server";
 import { readForm } from "~/services/http.server";
+import { requestLanguage } from "~/services/language.server";
 import { requireSameOrigin } from "~/services/request-context.server";
+
+// Zod's messages are message keys: the page shows them in its language.
+const key = (message: MessageKey) => message;
 
 const RequestSchema = z.object({ email: EmailSchema });
 const ResetSchema = z
   .object({
     email: EmailSchema,
-    token: z.string({ required_error: "This reset link is incomplete." }).min(1, "This reset link is incomplete.").max(100),
+    token: z.string({ required_error: key("auth.form.linkIncomplete") }).min(1, key("auth.form.linkIncomplete")).max(100),
     password: NewPasswordSchema,
-    confirm: z.string({ required_error: "Type the new password again." }).max(PASSWORD_MAX),
+    confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
   })
-  .refine((value) => value.password === value.confirm, { path: ["confirm"], message: "The two passwords don't match." });
+  .refine((value) => value.password === value.confirm, { path: ["confirm"], message: key("auth.form.mismatch") });
 
 /**
  * Forgot password (spec §7 forgot-send / forgot-change, §2 /auth/password/reset): without
@@ -48,39 +54,45 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding } = await getPageContext(request);
+  const { branding, session } = await getPageContext(request);
   const form = await readForm(request);
+  const none: FieldErrors = {};
   const intent = form.get("intent");
   if (intent === "request") {
     const parsed = parseFields(RequestSchema, form, ["email"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
-    const result = await requestPasswordReset(branding, parsed.value.email, request);
-    if (!result.ok) return data({ intent, errors: {}, sent: false, message: result.message }, { status: result.status });
-    return data({ intent, errors: {}, sent: true, message: RESET_SENT_MESSAGE });
+    // The email goes out in the language the page is shown in.
+    const { language } = await requestLanguage(request, branding.businessId, session?.data.selectedAccount);
+    const result = await requestPasswordReset(branding, parsed.value.email, request, language);
+    if (!result.ok) return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });
+    return data({ intent, errors: none, sent: true, message: RESET_SENT_MESSAGE });
   }
   if (intent === "reset") {
     const parsed = parseFields(ResetSchema, form, ["email", "token", "password", "confirm"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
     const result = await resetPassword(branding, parsed.value, request);
-    if (!result.ok) return data({ intent, errors: {}, sent: false, message: result.message }, { status: result.status });
+    if (!result.ok) return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });
     return redirect(`/auth/signin?${new URLSearchParams({ error: "ResetDone" })}`);
   }
-  return data({ intent: null, errors: {}, sent: false, message: "Unknown request." }, { status: 400 });
+  return data({ intent: null, errors: none, sent: false, message: "auth.form.unknownRequest" as MessageKey }, { status: 400 });
 }
 
 export default function PasswordReset() {
   const { businessName, mode, token, email, tokenValid } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const errors: Record<string, string | undefined> = result?.errors ?? {};
+  const t = useT();
+  const errors: Partial<FieldErrors> = result?.errors ?? {};
+  const fieldError = (name: string) => (errors[name] ? t(errors[name], PASSWORD_PARAMS) : undefined);
 
   if (mode === "external") {
     return (
       <>
-        <h1>Reset your password</h1>
+        <h1>{t("auth.reset.title")}</h1>
         <p>
-          {businessName} signs you in through your organisation's identity provider. Reset your password there, then{" "}
-          <Link to="/auth/signin">sign in again</Link>.
+          {withElements(t("auth.reset.external", { businessName }), {
+            signInAgain: <Link to="/auth/signin">{t("auth.reset.signInAgain")}</Link>,
+          })}
         </p>
       </>
     );
@@ -89,40 +101,38 @@ export default function PasswordReset() {
   if (mode === "reset" && tokenValid) {
     return (
       <>
-        <h1>Choose a new password</h1>
-        {result?.message ? <FormMessage kind="error">{result.message}</FormMessage> : null}
+        <h1>{t("auth.reset.chooseTitle")}</h1>
+        {result?.message ? <FormMessage kind="error">{t(result.message)}</FormMessage> : null}
         <Form method="post" className={formStyles.form}>
           <input type="hidden" name="intent" value="reset" />
           <input type="hidden" name="token" value={token ?? ""} />
           <input type="hidden" name="email" value={email} />
-          <p>
-            For <strong>{email}</strong>
-          </p>
+          <p>{withElements(t("auth.reset.for"), { email: <strong>{email}</strong> })}</p>
           <Field
             id="password"
             name="password"
-            label="New password"
+            label={t("auth.field.newPassword")}
             type="password"
             autoComplete="new-password"
             required
             minLength={PASSWORD_MIN}
             maxLength={PASSWORD_MAX}
-            hint={`At least ${PASSWORD_MIN} characters. Any characters are fine, including spaces.`}
-            error={errors.password}
+            hint={t("auth.field.passwordHint", PASSWORD_PARAMS)}
+            error={fieldError("password")}
           />
           <Field
             id="confirm"
             name="confirm"
-            label="New password again"
+            label={t("auth.field.newPasswordAgain")}
             type="password"
             autoComplete="new-password"
             required
             maxLength={PASSWORD_MAX}
-            error={errors.confirm}
+            error={fieldError("confirm")}
           />
           <div>
             <button type="submit" className={button} disabled={busy}>
-              Set new password
+              {t("auth.reset.submit")}
             </button>
           </div>
         </Form>
@@ -132,44 +142,39 @@ export default function PasswordReset() {
 
   return (
     <>
-      <h1>Reset your password</h1>
-      {mode === "reset" && !tokenValid ? (
-        <FormMessage kind="error">
-          This reset link has expired or has already been used. Ask for a new one below.
-        </FormMessage>
+      <h1>{t("auth.reset.title")}</h1>
+      {mode === "reset" && !tokenValid ? <FormMessage kind="error">{t("auth.reset.expired")}</FormMessage> : null}
+      {result?.message ? (
+        <FormMessage kind={result.sent ? "notice" : "error"}>{t(result.message)}</FormMessage>
       ) : null}
-      {result?.sent ? (
-        <FormMessage kind="notice">{result.message}</FormMessage>
-      ) : result?.message ? (
-        <FormMessage kind="error">{result.message}</FormMessage>
-      ) : null}
-      <p>Enter the email you sign in with and we'll send you a link to choose a new password.</p>
+      <p>{t("auth.reset.intro")}</p>
       <Form method="post" className={formStyles.form}>
         <input type="hidden" name="intent" value="request" />
         <Field
           id="email"
           name="email"
-          label="Email"
+          label={t("auth.field.email")}
           type="email"
           autoComplete="username"
           required
           maxLength={254}
           defaultValue={mode === "reset" ? email : ""}
-          error={errors.email}
+          error={fieldError("email")}
         />
         <div>
           <button type="submit" className={button} disabled={busy}>
-            Send reset link
+            {t("auth.reset.send")}
           </button>
         </div>
       </Form>
       <p>
-        <Link to="/auth/signin">Back to sign in</Link>
+        <Link to="/auth/signin">{t("auth.signin.back")}</Link>
       </p>
     </>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Reset password · ${data.businessName}` : "Reset password" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches)("auth.reset.metaTitle");
+  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+};

@@ -3,7 +3,9 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
-import { SIGN_IN_NOTICES, signInErrorMessage } from "~/lib/auth-errors";
+import { useT } from "~/components/useT";
+import { SIGN_IN_NOTICES, signInErrorKey } from "~/lib/auth-errors";
+import { metaTranslator } from "~/lib/i18n";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { audit } from "~/services/audit.server";
 import { auth0StrategyFor, authenticatorFor, getPageContext, SignInError } from "~/services/auth.server";
@@ -25,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     provider: branding.authProvider,
     auth0Ready: branding.authProvider === "auth0" ? auth0StrategyFor(branding, request) !== null : false,
     callbackUrl,
-    message: signInErrorMessage(unsafeCallback && !code ? "INVALID_CALLBACK_URL_ERROR" : code),
+    message: signInErrorKey(unsafeCallback && !code ? "INVALID_CALLBACK_URL_ERROR" : code),
     messageKind: code && SIGN_IN_NOTICES.has(code) ? ("notice" as const) : ("error" as const),
   };
 }
@@ -38,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(form.get("email") ?? "").slice(0, 254);
   const callbackUrl = safeSameOriginPath(String(form.get("callbackUrl") ?? "/"), requestOrigin(request), "/");
   if (branding.authProvider !== "credentials") {
-    return data({ error: signInErrorMessage("Configuration"), email: "", attempt: "" }, { status: 400 });
+    return data({ error: signInErrorKey("Configuration"), email: "", attempt: "" }, { status: 400 });
   }
   try {
     const contact = await authenticatorFor(branding, request).authenticate("form", request);
@@ -54,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const status = error.code === "RateLimited" ? 429 : 401;
       // The email is kept so the user can fix a typo; the password never comes back.
       // `attempt` gives the password field a new identity, so it is emptied with JavaScript too.
-      return data({ error: signInErrorMessage(error.code), email, attempt: crypto.randomUUID() }, { status });
+      return data({ error: signInErrorKey(error.code), email, attempt: crypto.randomUUID() }, { status });
     }
     throw error;
   }
@@ -64,17 +66,18 @@ export default function SignIn() {
   const { businessName, provider, auth0Ready, callbackUrl, message, messageKind } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const t = useT();
   const busy = navigation.state === "submitting";
   const error = actionData?.error ?? (messageKind === "error" ? message : null);
   const notice = !actionData && messageKind === "notice" ? message : null;
   return (
     <>
-      <h1>Sign in</h1>
-      <p>Sign in to see your {businessName} accounts, invoices and payments.</p>
-      {notice ? <FormMessage kind="notice">{notice}</FormMessage> : null}
+      <h1>{t("auth.signin.title")}</h1>
+      <p>{t("auth.signin.intro", { businessName })}</p>
+      {notice ? <FormMessage kind="notice">{t(notice)}</FormMessage> : null}
       {error ? (
         <FormMessage kind="error" id="signin-error">
-          {error}
+          {t(error)}
         </FormMessage>
       ) : null}
       {provider === "auth0" ? (
@@ -82,11 +85,11 @@ export default function SignIn() {
           <Form method="post" action="/auth/auth0" className={formStyles.form}>
             <input type="hidden" name="callbackUrl" value={callbackUrl} />
             <button type="submit" className={button} disabled={busy}>
-              Continue to sign in
+              {t("auth.signin.continue")}
             </button>
           </Form>
         ) : (
-          <FormMessage kind="error">{signInErrorMessage("Configuration")}</FormMessage>
+          <FormMessage kind="error">{t("auth.error.configuration")}</FormMessage>
         )
       ) : (
         <>
@@ -95,7 +98,7 @@ export default function SignIn() {
             <Field
               id="email"
               name="email"
-              label="Email"
+              label={t("auth.field.email")}
               type="email"
               autoComplete="username"
               required
@@ -106,7 +109,7 @@ export default function SignIn() {
               key={actionData?.attempt ?? "first"}
               id="password"
               name="password"
-              label="Password"
+              label={t("auth.field.password")}
               type="password"
               autoComplete="current-password"
               required
@@ -114,12 +117,12 @@ export default function SignIn() {
             />
             <div>
               <button type="submit" className={button} disabled={busy}>
-                {busy ? "Signing in…" : "Sign in"}
+                {busy ? t("auth.signin.busy") : t("auth.signin.submit")}
               </button>
             </div>
           </Form>
           <p>
-            <Link to="/auth/password/reset">Forgot your password?</Link>
+            <Link to="/auth/password/reset">{t("auth.signin.forgot")}</Link>
           </p>
         </>
       )}
@@ -127,6 +130,7 @@ export default function SignIn() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Sign in · ${data.businessName}` : "Sign in" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches)("auth.signin.title");
+  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+};

@@ -6,6 +6,9 @@ import { FormMessage, formStyles } from "~/components/Form";
 import { peekToken } from "~/services/auth-tokens.server";
 import { getPageContext, requireSession } from "~/services/auth.server";
 import { confirmEmail, sendVerificationMail } from "~/services/password-flows.server";
+import { requestLanguage } from "~/services/language.server";
+import { useT, withElements } from "~/components/useT";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
@@ -29,6 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...base, state: "unverified" as const, email: session.contact.email };
 }
 
+// Action messages are message keys: the page shows them in its language.
+const key = (message: MessageKey) => message;
+
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { branding, session } = await getPageContext(request);
@@ -37,31 +43,35 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "confirm") {
     const token = form.get("token");
     const confirmed = typeof token === "string" && (await confirmEmail(branding, token));
-    if (!confirmed) return data({ sent: false, confirmed: false, message: "This confirmation link has expired or has already been used." }, { status: 400 });
+    if (!confirmed) return data({ sent: false, confirmed: false, message: key("auth.verify.badLink") }, { status: 400 });
     if (session) throw redirect("/");
-    return data({ sent: false, confirmed: true, message: "Thank you: your email address is confirmed." });
+    return data({ sent: false, confirmed: true, message: key("auth.verify.confirmed") });
   }
   if (intent === "send") {
     const { session: signedIn } = await requireSession(request);
     if (signedIn.contact.verified) throw redirect("/");
-    const result = await sendVerificationMail(branding, signedIn, request);
-    if (!result.ok) return data({ sent: false, confirmed: false, message: result.message }, { status: result.status });
-    return data({ sent: true, confirmed: false, message: `We've sent a confirmation link to ${signedIn.contact.email}. It works for 24 hours.` });
+    const { language } = await requestLanguage(request, branding.businessId, signedIn.data.selectedAccount);
+    const result = await sendVerificationMail(branding, signedIn, request, language);
+    if (!result.ok) return data({ sent: false, confirmed: false, message: key(result.message) }, { status: result.status });
+    // The page fills in the email (its loader has it).
+    return data({ sent: true, confirmed: false, message: key("auth.verify.sent") });
   }
-  return data({ sent: false, confirmed: false, message: "Unknown request." }, { status: 400 });
+  return data({ sent: false, confirmed: false, message: key("auth.form.unknownRequest") }, { status: 400 });
 }
 
 export default function Verify() {
   const { businessName, state, email, token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
+  const t = useT();
+  const bold = <strong>{email}</strong>;
   if (result?.confirmed) {
     return (
       <>
-        <h1>Email confirmed</h1>
-        <FormMessage kind="notice">{result.message}</FormMessage>
+        <h1>{t("auth.verify.confirmedTitle")}</h1>
+        <FormMessage kind="notice">{t(result.message)}</FormMessage>
         <p>
-          <Link to="/auth/signin">Sign in to the portal</Link>
+          <Link to="/auth/signin">{t("auth.verify.signInToPortal")}</Link>
         </p>
       </>
     );
@@ -69,17 +79,15 @@ export default function Verify() {
   if (state === "confirm") {
     return (
       <>
-        <h1>Confirm your email</h1>
-        {result ? <FormMessage kind="error">{result.message}</FormMessage> : null}
-        <p>
-          Confirm that <strong>{email}</strong> is your email address for the {businessName} portal.
-        </p>
+        <h1>{t("auth.verify.title")}</h1>
+        {result ? <FormMessage kind="error">{t(result.message)}</FormMessage> : null}
+        <p>{withElements(t("auth.verify.confirmText", { businessName }), { email: bold })}</p>
         <Form method="post" className={formStyles.form}>
           <input type="hidden" name="intent" value="confirm" />
           <input type="hidden" name="token" value={token ?? ""} />
           <div>
             <button type="submit" className={button} disabled={busy}>
-              Confirm my email
+              {t("auth.verify.confirmButton")}
             </button>
           </div>
         </Form>
@@ -89,28 +97,26 @@ export default function Verify() {
   if (state === "bad-link" || state === "signed-out") {
     return (
       <>
-        <h1>Confirm your email</h1>
-        {state === "bad-link" ? (
-          <FormMessage kind="error">This confirmation link has expired or has already been used.</FormMessage>
-        ) : null}
+        <h1>{t("auth.verify.title")}</h1>
+        {state === "bad-link" ? <FormMessage kind="error">{t("auth.verify.badLink")}</FormMessage> : null}
         <p>
-          <Link to="/auth/signin?callbackUrl=%2Fauth%2Fverify">Sign in</Link> to ask for a new confirmation link.
+          {withElements(t("auth.verify.signInToAsk"), {
+            signIn: <Link to="/auth/signin?callbackUrl=%2Fauth%2Fverify">{t("auth.verify.signIn")}</Link>,
+          })}
         </p>
       </>
     );
   }
   return (
     <>
-      <h1>Confirm your email</h1>
-      <p>
-        Before you can use the {businessName} portal, please confirm that <strong>{email}</strong> is your email address.
-      </p>
-      {result ? <FormMessage kind={result.sent ? "notice" : "error"}>{result.message}</FormMessage> : null}
+      <h1>{t("auth.verify.title")}</h1>
+      <p>{withElements(t("auth.verify.intro", { businessName }), { email: bold })}</p>
+      {result ? <FormMessage kind={result.sent ? "notice" : "error"}>{t(result.message, { email: email ?? "" })}</FormMessage> : null}
       <Form method="post" className={formStyles.form}>
         <input type="hidden" name="intent" value="send" />
         <div>
           <button type="submit" className={button} disabled={busy}>
-            Send confirmation link
+            {t("auth.verify.send")}
           </button>
         </div>
       </Form>
@@ -118,6 +124,7 @@ export default function Verify() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Confirm your email · ${data.businessName}` : "Confirm your email" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches)("auth.verify.title");
+  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+};

@@ -2,33 +2,37 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import { StatusScreen } from "~/components/StatusScreen";
-import { signInErrorMessage } from "~/lib/auth-errors";
+import { useT } from "~/components/useT";
+import { signInErrorKey } from "~/lib/auth-errors";
+import { metaTranslator } from "~/lib/i18n";
 import { requireHostBranding } from "~/services/tenant.server";
 
 /** The sign-in error page (spec §2 /error): the provider could not be loaded or used. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const branding = await requireHostBranding(request);
   const code = new URL(request.url).searchParams.get("error") ?? "Configuration";
-  return { message: signInErrorMessage(code), businessName: branding.businessName };
+  return { message: signInErrorKey(code) ?? "auth.error.configuration", businessName: branding.businessName };
 }
 
 export default function SignInErrorPage() {
   const { message } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <StatusScreen
-      eyebrow="Sign-in problem"
-      title="We couldn't sign you in"
+      eyebrow={t("auth.errorPage.eyebrow")}
+      title={t("auth.errorPage.title")}
       actions={
         <Link to="/auth/signin" className={button}>
-          Back to sign in
+          {t("auth.signin.back")}
         </Link>
       }
     >
-      <p>{message}</p>
+      <p>{t(message)}</p>
     </StatusScreen>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Sign-in problem · ${data.businessName}` : "Sign-in problem" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const title = metaTranslator(matches)("auth.errorPage.eyebrow");
+  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+};

@@ -3,6 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/lib/format";
 import { checkHealth } from "~/services/heartbeat.server";
 import { requireHostBranding, serviceUnavailable } from "~/services/tenant.server";
+import { useT } from "~/components/useT";
+import { metaTranslator } from "~/lib/i18n";
 
 /** The /heartbeat page (spec §2): a person-readable health check, 503 when the database is down. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,16 +24,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Heartbeat() {
   const { time, date } = useLoaderData<typeof loader>();
+  const t = useT();
   return (
     <>
-      <h1>Portal status</h1>
+      <h1>{t("heartbeat.title")}</h1>
       <p>
-        <strong>All systems working.</strong> The portal and its database answered at {time} on {date}.
+        <strong>{t("heartbeat.ok")}</strong> {t("heartbeat.text", { time, date })}
       </p>
     </>
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Status · ${data.businessName}` : "Temporarily unavailable" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("heartbeat.metaTitle")} · ${data.businessName}` : t("errors.unavailable.title") }];
+};

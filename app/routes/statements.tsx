@@ -16,6 +16,7 @@ import {
 import { listStatementLines } from "~/services/accounts.server";
 import { requireAccountPage } from "~/services/portal.server";
 import { updateSessionData } from "~/services/session.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /**
  * The selected account's statement: paged, sorted and filtered in SQL by the query string
@@ -191,4 +192,7 @@ export default function Statements() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Statement · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("statements.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

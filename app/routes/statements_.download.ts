@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { stringify } from "csv-stringify/sync";
 import { parseStatementQuery, STATEMENT_SORT_OPTIONS } from "~/lib/statement-query";
 import { listStatementLines } from "~/services/accounts.server";
+import { requestLanguage } from "~/services/language.server";
 import { requireAccountPage } from "~/services/portal.server";
 
 const MAX_ROWS = 10_000;
@@ -16,6 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, account } = await requireAccountPage(request);
   const query = parseStatementQuery(new URL(request.url).searchParams);
   const sort = STATEMENT_SORT_OPTIONS[query.sort];
+  // Column names in the page's language; values (ISO dates, type codes, decimals) stay
+  // machine-readable, the same in every language, for spreadsheets and imports.
+  const { t } = await requestLanguage(request, branding.businessId, account.accountId);
   const rows: (string | number)[][] = [];
   for (let skip = 0; skip < MAX_ROWS; skip += PAGE) {
     const page = await listStatementLines(branding.businessId, account.accountId, {
@@ -33,7 +37,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const csv = stringify(rows, {
     header: true,
-    columns: ["Date", "Type", "Reference", "Description", `Charges (${branding.currency})`, `Credits (${branding.currency})`],
+    columns: [
+      t("csv.date"),
+      t("csv.type"),
+      t("csv.reference"),
+      t("csv.description"),
+      t("csv.charges", { currency: branding.currency }),
+      t("csv.credits", { currency: branding.currency }),
+    ],
     // A cell starting with =, +, - or @ would be a formula in a spreadsheet (CSV injection).
     cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) },
   });

@@ -2,6 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RichText } from "~/components/RichText";
 import { loadLegalPage } from "~/services/legal.server";
+import { useT } from "~/components/useT";
+import { metaTranslator } from "~/lib/i18n";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return loadLegalPage(request, "terms_and_conditions");
@@ -9,9 +11,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function TermsAndConditions() {
   const { content } = useLoaderData<typeof loader>();
-  return <RichText source={content} fallbackTitle="Terms and conditions" />;
+  const t = useT();
+  return <RichText source={content} fallbackTitle={t("shell.terms")} />;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Terms and conditions · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("shell.terms")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "./db-schema.server";
 import { getDb } from "./database.server";
+import type { Db } from "./db.server";
 
 /**
  * Accounts a contact may see, and what is on them. The single rule of "may this contact
@@ -39,7 +40,11 @@ type Scope = { businessId: string; contactId: string; parent?: boolean; children
 /**
  * The visibility rule as a WHERE clause on `accounts`. `parent` includes the accounts joined
  * to the contact; `children` includes the children of those, and only where the business
- * shows child accounts.
+ * shows child accounts. PostgreSQL runs the EXISTS tests as hashed sub-plans (the contact's
+ * account ids, read once through account_contacts_contact_idx), so a list walks an
+ * index in its sort order and stops at the page: the cost of a page does not grow with the
+ * contact's thousands of accounts (issue 7). `visibleIds` is the same rule as a set, for
+ * counting.
  */
 function visibleTo(scope: Scope) {
   const { businessId, contactId } = scope;
@@ -55,23 +60,51 @@ function visibleTo(scope: Scope) {
           .where("ac.contact_id", "=", contactId)
           .where("ac.business_id", "=", businessId),
       );
-    const childRule = eb.and([
-      eb.exists(
-        eb
-          .selectFrom("ui_settings as ui")
-          .select("ui.item_name")
-          .where("ui.business_id", "=", businessId)
-          .where("ui.item_name", "=", "ChildAccountTicked")
-          .where("ui.is_visible", "=", true),
-      ),
-      joined("accounts.parent_account_id"),
-    ]);
+    const childRule = eb.and([childAccountsShown(businessId), joined("accounts.parent_account_id")]);
     const rules = [];
     if (parent) rules.push(joined("accounts.id"));
     if (children) rules.push(childRule);
     if (rules.length === 0) return eb.val(false);
     return eb.and([eb("accounts.business_id", "=", businessId), eb.or(rules)]);
   };
+}
+
+/** Does the business show child accounts (ui setting ChildAccountTicked, spec §6)? As SQL. */
+function childAccountsShown(businessId: string) {
+  return sql<boolean>`exists (
+    select 1 from ui_settings as ui
+    where ui.business_id = ${businessId} and ui.item_name = 'ChildAccountTicked' and ui.is_visible)`;
+}
+
+/**
+ * The ids of the accounts `visibleTo` lets through, built from the contact's side
+ * (account_contacts by contact, then branches by accounts_parent_idx), so that counting
+ * them reads only what the contact may see, never every account of the business.
+ * account_contacts rows belong to their account's business (a foreign key on both
+ * columns, migration 0004a), so the joined ids need no second look at `accounts`.
+ */
+function visibleIds(db: Db, scope: Scope) {
+  const { businessId, contactId } = scope;
+  const parent = scope.parent ?? true;
+  const children = scope.children ?? true;
+  const joined = db
+    .selectFrom("account_contacts as ac")
+    .select("ac.account_id")
+    .where("ac.business_id", "=", businessId)
+    .where("ac.contact_id", "=", contactId);
+  const branches = db
+    .selectFrom("account_contacts as pac")
+    .innerJoin("accounts as child", (join) =>
+      join.onRef("child.parent_account_id", "=", "pac.account_id").on("child.business_id", "=", businessId),
+    )
+    .select("child.id as account_id")
+    .where("pac.business_id", "=", businessId)
+    .where("pac.contact_id", "=", contactId)
+    .where(childAccountsShown(businessId));
+  if (parent && children) return joined.union(branches);
+  if (parent) return joined;
+  if (children) return branches;
+  return null;
 }
 
 const summaryColumns = [
@@ -155,24 +188,31 @@ export async function searchAccounts(
   query: { text: string; sort: AccountSort; skip: number; take: number; myAccounts: boolean; parent: boolean; children: boolean },
 ) {
   const db = await getDb();
-  let base = db
-    .selectFrom("accounts")
-    .where(
-      visibleTo({
-        businessId,
-        contactId,
-        parent: query.parent,
-        children: query.myAccounts ? false : query.children,
-      }),
-    );
-  if (query.text) {
-    const pattern = `%${query.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const scope = {
+    businessId,
+    contactId,
+    parent: query.parent,
+    children: query.myAccounts ? false : query.children,
+  };
+  let base = db.selectFrom("accounts").where(visibleTo(scope));
+  const pattern = query.text ? `%${query.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  if (pattern) {
     base = base.where((eb) =>
       eb.or([eb(sql`lower(accounts.name)`, "like", pattern), eb(sql`lower(accounts.number)`, "like", pattern)]),
     );
   }
   const column = query.sort.field === "number" ? sql`lower(accounts.number)` : sql`lower(accounts.name)`;
-  const [rows, total] = await Promise.all([
+  const ids = visibleIds(db, scope);
+  // Without a text filter the total is the size of the contact's set: no account row is read.
+  const total = !ids
+    ? Promise.resolve({ count: 0 })
+    : pattern
+      ? base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow()
+      : db
+          .selectFrom(ids.as("visible"))
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .executeTakeFirstOrThrow();
+  const [rows, counted] = await Promise.all([
     base
       .select(summaryColumns)
       .orderBy(column, query.sort.dir)
@@ -180,10 +220,10 @@ export async function searchAccounts(
       .offset(query.skip)
       .limit(query.take)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+    total,
   ]);
   return {
-    total: Number(total.count),
+    total: Number(counted.count),
     items: rows.map((row) => ({ ...row, isChild: row.parentAccountId !== null })),
   };
 }

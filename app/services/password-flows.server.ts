@@ -1,3 +1,4 @@
+import { DEFAULT_LANGUAGE, translator, type LanguageCode, type MessageKey } from "~/lib/i18n";
 import { audit } from "./audit.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
 import { getDb } from "./database.server";
@@ -9,36 +10,43 @@ import { clearLimits, consume, PASSWORD_CHECKS, RESET_REQUESTS, RESET_REQUESTS_P
 import { clientAddress, requestOrigin } from "./request-context.server";
 import { destroyOtherSessions, type PortalSession } from "./session.server";
 
-export type FlowResult = { ok: true } | { ok: false; status: number; message: string; field?: string };
+/** A flow's outcome; `message` is a message key, shown by the page in its language. */
+export type FlowResult = { ok: true } | { ok: false; status: number; message: MessageKey; field?: string };
 
-const RESET_EXPIRED = "This reset link has expired or has already been used. Ask for a new one below.";
+const RESET_EXPIRED: MessageKey = "auth.reset.expired";
 
 /**
  * Forgot password: the same answer, in about the same time, whether or not the email
  * belongs to anyone (no account enumeration). Mail goes out after the answer is decided.
  */
-export async function requestPasswordReset(branding: HostBranding, email: string, request: Request): Promise<FlowResult> {
+export async function requestPasswordReset(
+  branding: HostBranding,
+  email: string,
+  request: Request,
+  language: LanguageCode = DEFAULT_LANGUAGE,
+): Promise<FlowResult> {
   const ip = clientAddress(request);
   const limits: Limit[] = [
     { key: `reset:ip:${ip}`, ...RESET_REQUESTS_PER_ADDRESS },
     { key: `reset:email:${email}`, ...RESET_REQUESTS },
   ];
   if (!(await consume(branding.businessId, limits))) {
-    return { ok: false, status: 429, message: "Too many reset requests. Please wait 15 minutes and try again." };
+    return { ok: false, status: 429, message: "auth.reset.tooMany" };
   }
   if (branding.authProvider !== "credentials") return { ok: true };
   // Everything that depends on whether the email has a login happens after the answer, so
   // the answer takes the same time either way (no account enumeration by timing).
   const origin = requestOrigin(request);
   setImmediate(() => {
-    void sendResetMailIfContact(branding, email, origin, ip).catch((error: unknown) =>
+    void sendResetMailIfContact(branding, email, origin, ip, language).catch((error: unknown) =>
       logger.error("password reset mail failed", { error }),
     );
   });
   return { ok: true };
 }
 
-async function sendResetMailIfContact(branding: HostBranding, email: string, origin: string, ip: string) {
+async function sendResetMailIfContact(branding: HostBranding, email: string, origin: string, ip: string, language: LanguageCode) {
+  const t = translator(language);
   const db = await getDb();
   const contact = await db
     .selectFrom("contacts")
@@ -53,16 +61,16 @@ async function sendResetMailIfContact(branding: HostBranding, email: string, ori
   await sendMail({
     to: email,
     fromName: branding.businessName,
-    subject: `Reset your ${branding.businessName} portal password`,
+    subject: t("mail.reset.subject", { businessName: branding.businessName }),
     text: [
-      `Hello ${contact.first_name || "there"},`,
+      contact.first_name ? t("mail.hello", { name: contact.first_name }) : t("mail.helloAnon"),
       "",
-      `Someone (hopefully you) asked to reset the password for ${email} on the ${branding.businessName} customer portal.`,
+      t("mail.reset.asked", { email, businessName: branding.businessName }),
       "",
-      "Choose a new password here (the link works once, for 30 minutes):",
+      t("mail.reset.choose"),
       link,
       "",
-      "If you didn't ask for this, you can ignore this email: your password has not changed.",
+      t("mail.reset.ignore"),
     ].join("\n"),
   });
 }
@@ -84,7 +92,7 @@ export async function resetPassword(
 ): Promise<FlowResult> {
   // Hashing costs memory and CPU: only for a live token, and token uses are rate limited.
   if (!(await consume(branding.businessId, [{ key: `token-use:ip:${clientAddress(request)}`, ...TOKEN_CHECKS }]))) {
-    return { ok: false, status: 429, message: "Too many attempts. Please wait 15 minutes and try again." };
+    return { ok: false, status: 429, message: "auth.tooManyAttempts" };
   }
   if (!(await peekToken(branding.businessId, input.token, "password-reset"))) {
     return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
@@ -132,7 +140,7 @@ export async function changePassword(
   const businessId = session.businessId;
   const limits: Limit[] = [{ key: `password-change:${session.contact.id}`, ...PASSWORD_CHECKS }];
   if (!(await consume(businessId, limits))) {
-    return { ok: false, status: 429, message: "Too many attempts. Please wait 15 minutes and try again." };
+    return { ok: false, status: 429, message: "auth.tooManyAttempts" };
   }
   const db = await getDb();
   const row = await db
@@ -142,13 +150,13 @@ export async function changePassword(
     .where("business_id", "=", businessId)
     .executeTakeFirst();
   if (!row?.password_hash) {
-    return { ok: false, status: 400, message: "This login has no portal password: it signs in through your identity provider." };
+    return { ok: false, status: 400, message: "auth.change.noPassword" };
   }
   if (!(await verifyPassword(input.oldPassword, row.password_hash))) {
-    return { ok: false, status: 400, message: "Your current password isn't right.", field: "oldPassword" };
+    return { ok: false, status: 400, message: "auth.change.wrongCurrent", field: "oldPassword" };
   }
   if (input.oldPassword === input.newPassword) {
-    return { ok: false, status: 400, message: "Choose a password different from your current one.", field: "newPassword" };
+    return { ok: false, status: 400, message: "auth.change.same", field: "newPassword" };
   }
   await db
     .updateTable("contacts")
@@ -162,21 +170,27 @@ export async function changePassword(
 }
 
 /** Sends the signed-in, unverified contact a link that proves they own their email. */
-export async function sendVerificationMail(branding: HostBranding, session: PortalSession, request: Request) {
+export async function sendVerificationMail(
+  branding: HostBranding,
+  session: PortalSession,
+  request: Request,
+  language: LanguageCode = DEFAULT_LANGUAGE,
+): Promise<FlowResult> {
+  const t = translator(language);
   const limits: Limit[] = [{ key: `verify-mail:${session.contact.id}`, ...RESET_REQUESTS }];
   if (!(await consume(branding.businessId, limits))) {
-    return { ok: false as const, status: 429, message: "We've sent several links already. Please wait 15 minutes." };
+    return { ok: false, status: 429, message: "auth.verify.tooMany" };
   }
   const token = await issueToken(branding.businessId, session.contact.id, "email-verify");
   const link = `${requestOrigin(request)}/auth/verify?${new URLSearchParams({ token })}`;
   const sent = await sendMail({
     to: session.contact.email,
     fromName: branding.businessName,
-    subject: `Confirm your email for the ${branding.businessName} portal`,
+    subject: t("mail.verify.subject", { businessName: branding.businessName }),
     text: [
-      `Hello ${session.contact.firstName || "there"},`,
+      session.contact.firstName ? t("mail.hello", { name: session.contact.firstName }) : t("mail.helloAnon"),
       "",
-      `Confirm that ${session.contact.email} is your email address by opening this link (it works once, for 24 hours):`,
+      t("mail.verify.text", { email: session.contact.email }),
       link,
     ].join("\n"),
   }).then(
@@ -184,9 +198,9 @@ export async function sendVerificationMail(branding: HostBranding, session: Port
     () => false,
   );
   if (!sent) {
-    return { ok: false as const, status: 503, message: "We couldn't send the email just now. Please try again in a few minutes." };
+    return { ok: false, status: 503, message: "auth.verify.mailFailed" };
   }
-  return { ok: true as const };
+  return { ok: true };
 }
 
 /** Spends an email-verification link; returns whether the contact is now verified. */

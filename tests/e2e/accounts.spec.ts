@@ -113,6 +113,9 @@ test.describe("accounts", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Accounts not found");
     await expect(page.getByText("We could not find any accounts joined to your login.")).toBeVisible();
     await expectAccessible(page);
+    // The same on the account search, not an empty list.
+    await page.goto(`${ACME}/accounts`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Accounts not found");
     await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(`${ACME}/auth/signin`);
   });

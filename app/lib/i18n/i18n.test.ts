@@ -1,19 +1,34 @@
 import { describe, expect, it } from "vitest";
+import { SIGN_IN_ERRORS } from "../auth-errors";
+import { STATEMENT_SORT_OPTIONS, STATEMENT_TYPE_OPTIONS } from "../statement-query";
 import { enAU } from "./en-AU";
 import { id } from "./id";
-import { isLanguageCode, LANGUAGES, translator } from "./index";
+import { apiText, isLanguageCode, isMessageKey, LANGUAGES, MESSAGES, metaTranslator, translator } from "./index";
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 describe("translations", () => {
-  it("every language has exactly the keys of English (AU), none empty", () => {
-    expect(Object.keys(id).sort()).toEqual(Object.keys(enAU).sort());
-    for (const [key, value] of Object.entries(id)) expect(value.trim(), key).not.toBe("");
+  it.each(LANGUAGES.map((l) => l.code))("%s has exactly the keys of English (AU), none empty", (code) => {
+    const messages: Record<string, unknown> = MESSAGES[code];
+    const missing = Object.keys(enAU).filter((key) => !Object.hasOwn(messages, key));
+    const extra = Object.keys(messages).filter((key) => !Object.hasOwn(enAU, key));
+    const empty = Object.entries(messages).filter(([, text]) => typeof text !== "string" || text.trim() === "");
+    expect({ missing, extra, empty: empty.map(([key]) => key) }).toEqual({ missing: [], extra: [], empty: [] });
   });
 
   it("keeps every placeholder of the English message", () => {
     for (const [key, english] of Object.entries(enAU)) {
-      const names = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      expect(names(id[key as keyof typeof id]), key).toEqual(names(english));
+      expect(placeholders(id[key as keyof typeof id]), key).toEqual(placeholders(english));
     }
+  });
+
+  it("has a text for every key the code builds at run time", () => {
+    const built = [
+      ...STATEMENT_TYPE_OPTIONS.map((type) => `statements.type.${type}`),
+      ...Object.keys(STATEMENT_SORT_OPTIONS).map((sort) => `statements.sort.${sort}`),
+      ...Object.values(SIGN_IN_ERRORS),
+    ];
+    expect(built.filter((key) => !isMessageKey(key))).toEqual([]);
   });
 
   it("offers the spec's two languages", () => {
@@ -28,5 +43,17 @@ describe("translations", () => {
   it("fills placeholders", () => {
     expect(translator("en-AU")("dashboard.welcome", { name: "Olivia" })).toBe("Welcome, Olivia");
     expect(translator("ID")("dashboard.welcome", { name: "Olivia" })).toBe("Selamat datang, Olivia");
+    expect(translator("ID")("auth.form.passwordTooShort", { min: 10, max: 200 })).toBe("Gunakan minimal 10 karakter.");
+  });
+
+  it("gives the JSON API English, whatever the page language", () => {
+    expect(apiText("auth.form.passwordTooShort", { min: 10 })).toBe("Use at least 10 characters.");
+    expect(apiText("Missing token")).toBe("Missing token");
+  });
+
+  it("titles pages in the root loader's language", () => {
+    const matches = [{ id: "root", data: { language: "ID" } }, { id: "routes/auth.signin", data: {} }];
+    expect(metaTranslator(matches)("auth.signin.title")).toBe("Masuk");
+    expect(metaTranslator([{ id: "root", data: undefined }])("auth.signin.title")).toBe("Sign in");
   });
 });

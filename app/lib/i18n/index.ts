@@ -28,3 +28,24 @@ export function translator(language: LanguageCode): Translate {
 }
 
 export type { MessageKey };
+
+export function isMessageKey(value: unknown): value is MessageKey {
+  return typeof value === "string" && Object.hasOwn(enAU, value);
+}
+
+/**
+ * The translator for a route's `meta` (no hooks there): the language the root loader
+ * chose, found among the matches.
+ */
+export function metaTranslator(matches: readonly { id: string; data: unknown }[]): Translate {
+  const root = matches.find((match) => match.id === "root")?.data as { language?: unknown } | undefined;
+  return translator(isLanguageCode(root?.language) ? root.language : DEFAULT_LANGUAGE);
+}
+
+/**
+ * English text for the JSON API, whose messages are a contract in English (spec §5), even
+ * where a page shows the same message translated. Text that is not a key passes through.
+ */
+export function apiText(message: string, params?: Record<string, string | number>): string {
+  return isMessageKey(message) ? translator(DEFAULT_LANGUAGE)(message, params) : message;
+}
