@@ -9,6 +9,7 @@ import { accountNotFound } from "~/services/accounts.server";
 import { findInvoice, markBrokenPromises } from "~/services/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments.server";
 import { requireCustomerAccountPage } from "~/services/portal.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /**
  * One invoice of the selected account, laid out to print (the shell's menus are hidden in
@@ -119,4 +120,7 @@ export default function InvoiceDetail() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Invoice ${data.invoice.number} · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -11,6 +11,7 @@ import { INVOICE_PAGE_SIZE, listInvoices, listPayments, markBrokenPromises } fro
 import { PAYABLE_STATUSES } from "~/services/payments.server";
 import { requireCustomerAccountPage } from "~/services/portal.server";
 import { updateSessionData } from "~/services/session.server";
+import { metaTranslator } from "~/lib/i18n";
 
 const PATH = "/customer/invoices-and-payments/invoices";
 
@@ -211,4 +212,7 @@ export default function Invoices() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Invoices · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("inv.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -8,7 +8,7 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { BRAND_LABELS, detectBrand, cardDigits, formatExpiry, isExpired } from "~/lib/card";
 import { formatDate, formatMoney, MONEY_ERRORS, parseMoneyToCents } from "~/lib/format";
-import type { MessageKey } from "~/lib/i18n";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { payCardSchema, todayIso } from "~/lib/payment-method-schemas";
 import type { PaymentBreakdown } from "~/lib/payment-calc";
 import { readForm } from "~/services/http.server";
@@ -366,4 +366,7 @@ export default function Pay() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Pay · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pay.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -13,6 +13,7 @@ import { accountNotFound } from "~/services/accounts.server";
 import { listBankAccounts, listCards, setDefaultCard } from "~/services/payment-methods.server";
 import { PAYMENT_METHOD_NOTICES, requirePaymentMethodsPage, type PaymentMethodNotice } from "~/services/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/request-context.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /**
  * The selected account's saved cards and bank accounts (issue 5): masked, expired cards
@@ -148,6 +149,7 @@ export default function PaymentMethods() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Payment methods · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pm.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -9,6 +9,7 @@ import { accountNotFound } from "~/services/accounts.server";
 import { findBankAccount, removeBankAccount } from "~/services/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/request-context.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /** The confirm step before a bank account is removed: a page and a POST, no JavaScript needed. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -42,6 +43,7 @@ export default function RemoveBankAccount() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Remove bank account · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pm.removeBank.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

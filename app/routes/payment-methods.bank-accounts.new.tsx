@@ -7,7 +7,7 @@ import { button } from "~/components/Button.css";
 import { ConformCheckbox, ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
 import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
-import type { MessageKey } from "~/lib/i18n";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { auBankAccountSchema, nzBankAccountSchema } from "~/lib/payment-method-schemas";
 import { readForm } from "~/services/http.server";
 import { MAX_SAVED_PER_ACCOUNT, newAuthorityReference, saveBankAccount } from "~/services/payment-methods.server";
@@ -137,6 +137,7 @@ export default function AddBankAccount() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Add a bank account · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pm.addBank.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

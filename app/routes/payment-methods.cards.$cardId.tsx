@@ -8,7 +8,7 @@ import { ConformField, useConstraintForm, type ConstraintMessages } from "~/comp
 import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
-import type { MessageKey } from "~/lib/i18n";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { updateCardSchema } from "~/lib/payment-method-schemas";
 import { accountNotFound } from "~/services/accounts.server";
 import { readForm } from "~/services/http.server";
@@ -125,6 +125,7 @@ export default function EditCard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Update card · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pm.editCard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

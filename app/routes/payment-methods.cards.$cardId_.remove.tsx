@@ -9,6 +9,7 @@ import { accountNotFound } from "~/services/accounts.server";
 import { findCard, removeCard } from "~/services/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/request-context.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /** The confirm step before a card is removed: a page and a POST, so it works without JavaScript. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -43,6 +44,7 @@ export default function RemoveCard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Remove card · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pm.removeCard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -7,7 +7,7 @@ import { button } from "~/components/Button.css";
 import { ConformCheckbox, ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
 import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
-import type { MessageKey } from "~/lib/i18n";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { newCardSchema } from "~/lib/payment-method-schemas";
 import { readForm } from "~/services/http.server";
 import { MAX_SAVED_PER_ACCOUNT, newAuthorityReference, saveCard } from "~/services/payment-methods.server";
@@ -131,6 +131,7 @@ export default function AddCard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Add a card · ${data.businessName}` : "Page not found" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("pm.addCard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -8,6 +8,7 @@ import { accountNotFound, requireAccountAccess } from "~/services/accounts.serve
 import { requireSession } from "~/services/auth.server";
 import { findPaymentByReference } from "~/services/invoices.server";
 import { reconcilePayment } from "~/services/payments.server";
+import { metaTranslator } from "~/lib/i18n";
 
 /**
  * The receipt (spec §2 /payment/complete/[slug], customer-style): reference, amounts, fee
@@ -107,4 +108,7 @@ export default function PaymentComplete() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt ${data.receipt.reference} · ${data.businessName}` : "Page not found" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("receipt.title", { reference: data.receipt.reference })} · ${data.businessName}` : t("errors.notFound.title") }];
+};

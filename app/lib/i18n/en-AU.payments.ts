@@ -90,6 +90,7 @@ export const paymentsEnAU = {
   "receipt.total": "Total charged",
   "receipt.promisedTotal": "Promised",
   "receipt.invoices": "Invoices",
+  "receipt.title": "Receipt {reference}",
   "invoice.title": "Invoice {number}",
   "invoice.description": "Description",
   "invoice.status": "Status",

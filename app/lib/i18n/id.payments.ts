@@ -92,6 +92,7 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "receipt.total": "Total yang ditagih",
   "receipt.promisedTotal": "Dijanjikan",
   "receipt.invoices": "Faktur",
+  "receipt.title": "Tanda terima {reference}",
   "invoice.title": "Faktur {number}",
   "invoice.description": "Keterangan",
   "invoice.status": "Status",
