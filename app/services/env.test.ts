@@ -41,6 +41,7 @@ describe("parseEnv", () => {
       TRUST_PROXY: false,
       LOG_LEVEL: "info",
       SEED_DEMO_DATA: true,
+      BENCH_QUERY_COUNT: false,
       DATABASE_URL: undefined,
       AUTH0_CLIENT_SECRETS: {},
     });
@@ -63,6 +64,7 @@ describe("parseEnv", () => {
       TRUST_PROXY: "true",
       LOG_LEVEL: "debug",
       SEED_DEMO_DATA: "false",
+      BENCH_QUERY_COUNT: "1",
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: '{"abc":"shh"}',
@@ -75,6 +77,7 @@ describe("parseEnv", () => {
       TRUST_PROXY: true,
       LOG_LEVEL: "debug",
       SEED_DEMO_DATA: false,
+      BENCH_QUERY_COUNT: true,
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: { abc: "shh" },
