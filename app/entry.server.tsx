@@ -9,7 +9,7 @@ import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/database.server";
 import { getEnv } from "~/services/env.server";
 import { logger } from "~/services/logger.server";
-import { currentQueryCount, installQueryCounting, QUERY_COUNT_HEADER } from "~/services/query-count.server";
+import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/request-scope.server";
 import { installRequestGuard } from "~/services/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/request-log.server";
 import { securityHeaders } from "~/services/security-headers.server";
@@ -22,7 +22,7 @@ const ABORT_DELAY = 5_000;
 const env = getEnv();
 installRequestLogging();
 installRequestGuard({ trustProxy: env.TRUST_PROXY });
-if (env.BENCH_QUERY_COUNT) installQueryCounting();
+installRequestScope();
 try {
   const handle = await getDatabaseHandle();
   logger.info("portal ready", { database: handle.kind });

@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { DB } from "./db-schema.server";
-import { countQuery } from "./query-count.server";
+import { countQuery } from "./request-scope.server";
 
 export type Db = Kysely<DB>;
 
@@ -17,7 +17,7 @@ export type ScriptTransaction = {
 
 /**
  * One open database: Kysely for queries (each one counted for the request that sent it:
- * query-count.server.ts), plus the raw driver for multi-statement
+ * request-scope.server.ts), plus the raw driver for multi-statement
  * migration scripts (Kysely sends one statement per query).
  */
 export type DatabaseHandle = {

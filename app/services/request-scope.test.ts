@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSeededPglite } from "../../tests/support/test-db";
 import type { DatabaseHandle } from "./db.server";
-import { currentQueryCount, installQueryCounting, withQueryCounter } from "./query-count.server";
+import { currentQueryCount, installRequestScope, perRequest, withRequestScope } from "./request-scope.server";
 
 let handle: DatabaseHandle;
 
@@ -24,37 +24,37 @@ async function runQueries(count: number) {
   }
 }
 
-describe("query counting", () => {
+describe("counting statements per request", () => {
   it("counts every statement sent inside a counter, and nothing outside one", async () => {
     await runQueries(1);
     expect(currentQueryCount()).toBeUndefined();
-    const { counter, result } = withQueryCounter(async () => {
+    const { scope, result } = withRequestScope(async () => {
       await runQueries(2);
       await handle.db.selectFrom("businesses").select("id").execute();
       return currentQueryCount();
     });
     expect(await result).toBe(3);
-    expect(counter.statements).toBe(3);
+    expect(scope.statements).toBe(3);
   });
 
   it("counts a transaction's BEGIN and COMMIT as statements", async () => {
-    const { counter, result } = withQueryCounter(() =>
+    const { scope, result } = withRequestScope(() =>
       handle.db.transaction().execute((tx) => tx.selectFrom("hosts").select("hostname").execute()),
     );
     await result;
-    expect(counter.statements).toBe(3);
+    expect(scope.statements).toBe(3);
   });
 
   it("keeps concurrent counters apart", async () => {
-    const a = withQueryCounter(() => runQueries(1));
-    const b = withQueryCounter(() => runQueries(5));
-    const c = withQueryCounter(() => runQueries(3));
+    const a = withRequestScope(() => runQueries(1));
+    const b = withRequestScope(() => runQueries(5));
+    const c = withRequestScope(() => runQueries(3));
     await Promise.all([a.result, b.result, c.result]);
-    expect([a.counter.statements, b.counter.statements, c.counter.statements]).toEqual([1, 5, 3]);
+    expect([a.scope.statements, b.scope.statements, c.scope.statements]).toEqual([1, 5, 3]);
   });
 
   it("gives each HTTP request its own count once installed", async () => {
-    installQueryCounting();
+    installRequestScope();
     const server = http.createServer((request, response) => {
       const wanted = Number(new URL(request.url ?? "/", "http://x").searchParams.get("n"));
       void runQueries(wanted).then(() => {
@@ -82,5 +82,46 @@ describe("query counting", () => {
       agent.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("perRequest", () => {
+  const url = "http://acme.localhost/statements";
+  const counting = () => {
+    let calls = 0;
+    return { make: () => (calls += 1), calls: () => calls };
+  };
+
+  it("shares one value among the copies of a GET request inside one request scope", () => {
+    const shared = counting();
+    withRequestScope(() => {
+      // Remix hands each loader its own copy of the Request.
+      expect(perRequest(new Request(url), "k", shared.make)).toBe(1);
+      expect(perRequest(new Request(url), "k", shared.make)).toBe(1);
+      expect(perRequest(new Request(url), "other", shared.make)).toBe(2);
+    });
+    withRequestScope(() => {
+      expect(perRequest(new Request(url), "k", shared.make)).toBe(3);
+    });
+  });
+
+  it("never shares a POST's value with another Request object, so an action sees its own writes", () => {
+    const shared = counting();
+    withRequestScope(() => {
+      const post = new Request(url, { method: "POST" });
+      expect(perRequest(post, "k", shared.make)).toBe(1);
+      expect(perRequest(post, "k", shared.make)).toBe(1);
+      expect(perRequest(new Request(url, { method: "POST" }), "k", shared.make)).toBe(2);
+      // The loaders after the action read afresh.
+      expect(perRequest(new Request(url), "k", shared.make)).toBe(3);
+    });
+  });
+
+  it("outside a request scope, shares only within the same Request object", () => {
+    const shared = counting();
+    const request = new Request(url);
+    expect(perRequest(request, "k", shared.make)).toBe(1);
+    expect(perRequest(request, "k", shared.make)).toBe(1);
+    expect(perRequest(new Request(url), "k", shared.make)).toBe(2);
   });
 });
