@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { NewPasswordSchema } from "~/lib/password-rules";
 import { requireApiSession } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { changePassword } from "~/services/password-flows.server";
+import { NewPasswordSchema } from "~/services/password-forms.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
 /**

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { EmailSchema, NewPasswordSchema } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { resetPassword } from "~/services/password-flows.server";
+import { EmailSchema, NewPasswordSchema } from "~/services/password-forms.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
 /**

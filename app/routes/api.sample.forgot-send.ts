@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { EmailSchema, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { RESET_SENT_MESSAGE } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { requestPasswordReset } from "~/services/password-flows.server";
+import { EmailSchema } from "~/services/password-forms.server";
 import { requireSameOrigin } from "~/services/request-context.server";
 
 /** POST /api/sample/forgot-send {email} (spec §7): the same answer whether or not the email exists. */

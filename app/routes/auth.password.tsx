@@ -1,23 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
 import { parseFields } from "~/lib/form-errors";
-import { NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password-rules";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password-rules";
 import { requireSession } from "~/services/auth.server";
 import { changePassword } from "~/services/password-flows.server";
+import { ChangePasswordSchema } from "~/services/password-forms.server";
 import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
-
-const ChangeSchema = z
-  .object({
-    oldPassword: z.string({ required_error: "Enter your current password." }).min(1, "Enter your current password.").max(1024),
-    newPassword: NewPasswordSchema,
-    confirm: z.string({ required_error: "Type the new password again." }).max(PASSWORD_MAX),
-  })
-  .refine((value) => value.newPassword === value.confirm, { path: ["confirm"], message: "The two passwords don't match." });
 
 /** Change password (spec §2 /auth/password, §7 update-password): signed in, old + new. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -33,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { session } = await requireSession(request);
   const form = await readForm(request);
-  const parsed = parseFields(ChangeSchema, form, ["oldPassword", "newPassword", "confirm"]);
+  const parsed = parseFields(ChangePasswordSchema, form, ["oldPassword", "newPassword", "confirm"]);
   if (!parsed.ok) return data({ done: false, errors: parsed.errors, message: null }, { status: 400 });
   const result = await changePassword(session, parsed.value, request);
   if (!result.ok) {

@@ -1,25 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
 import { parseFields } from "~/lib/form-errors";
-import { EmailSchema, NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { PASSWORD_MAX, PASSWORD_MIN, RESET_SENT_MESSAGE } from "~/lib/password-rules";
 import { getPageContext } from "~/services/auth.server";
 import { checkResetToken, requestPasswordReset, resetPassword } from "~/services/password-flows.server";
+import { ResetPasswordSchema, ResetRequestSchema } from "~/services/password-forms.server";
 import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
-
-const RequestSchema = z.object({ email: EmailSchema });
-const ResetSchema = z
-  .object({
-    email: EmailSchema,
-    token: z.string({ required_error: "This reset link is incomplete." }).min(1, "This reset link is incomplete.").max(100),
-    password: NewPasswordSchema,
-    confirm: z.string({ required_error: "Type the new password again." }).max(PASSWORD_MAX),
-  })
-  .refine((value) => value.password === value.confirm, { path: ["confirm"], message: "The two passwords don't match." });
 
 /**
  * Forgot password (spec §7 forgot-send / forgot-change, §2 /auth/password/reset): without
@@ -52,14 +42,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "request") {
-    const parsed = parseFields(RequestSchema, form, ["email"]);
+    const parsed = parseFields(ResetRequestSchema, form, ["email"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
     const result = await requestPasswordReset(branding, parsed.value.email, request);
     if (!result.ok) return data({ intent, errors: {}, sent: false, message: result.message }, { status: result.status });
     return data({ intent, errors: {}, sent: true, message: RESET_SENT_MESSAGE });
   }
   if (intent === "reset") {
-    const parsed = parseFields(ResetSchema, form, ["email", "token", "password", "confirm"]);
+    const parsed = parseFields(ResetPasswordSchema, form, ["email", "token", "password", "confirm"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
     const result = await resetPassword(branding, parsed.value, request);
     if (!result.ok) return data({ intent, errors: {}, sent: false, message: result.message }, { status: result.status });
