@@ -7,7 +7,8 @@
 import * as m0001 from "./0001-tenancy";
 import * as m0002 from "./0002-auth";
 import * as m0003 from "./0003-invoices-and-statements";
+import * as m0005 from "./0005-statement-daily-totals";
 
 export type Migration = { name: string; up: string };
 
-export const migrations: Migration[] = [m0001, m0002, m0003];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0005];
