@@ -18,6 +18,15 @@ import { formatReport, type BenchResults } from "./report";
 import { prepareBenchDatabase } from "./seed";
 import { measureLoad } from "./server-load";
 
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!fs.existsSync(chromium)) {
+  process.stderr.write(
+    `The mobile page-load runs need Chromium at ${chromium} (Playwright's own download cannot work here).\n` +
+      "Install it with:  sudo apt-get install -y chromium   (or set CHROMIUM_PATH); `npm test` installs it when run as root.\n",
+  );
+  process.exit(1);
+}
+
 const started = performance.now();
 const step = (text: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
 
