@@ -17,7 +17,8 @@ export type BenchResults = {
   growth: GrowthResult | null;
 };
 
-const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+// KB as the budgets count them: 1 KB = 1,000 B.
+const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 
 function table(title: string, head: string[], rows: (string | number)[][]) {
   const cells = [head, ...rows.map((row) => row.map(String))];
@@ -32,7 +33,7 @@ export function formatReport(results: BenchResults): string {
   const parts: string[] = [];
   parts.push(
     table(
-      `1. Bytes per route (KiB; floor = entry + React/Remix runtime: ${kb(bytes.floor.raw)} raw, ${kb(bytes.floor.gzip)} gzip; root app code: ${kb(bytes.root.gzip)} gzip)`,
+      `1. Bytes per route (KB; floor = entry + React/Remix runtime: ${kb(bytes.floor.raw)} raw, ${kb(bytes.floor.gzip)} gzip; root app code: ${kb(bytes.root.gzip)} gzip)`,
       ["route", "url", "JS raw", "JS gzip", "app JS gzip", "CSS gzip", "HTML gzip"],
       bytes.routes.map((route) => {
         const page = pages.find((candidate) => candidate.path === route.url);
