@@ -50,7 +50,7 @@ export function formatReport(results: BenchResults): string {
   );
   parts.push(
     table(
-      `3. Server on loopback (autocannon; peak RSS of the server ${load.peakRssMb} MB)`,
+      `3. Server on loopback (autocannon, medians of ${load.runs[0]?.rounds.length ?? 0} interleaved rounds; peak RSS of the server ${load.peakRssMb} MB)`,
       ["page", "conns", "req/s", "of floor", "p50 ms", "p99 ms", "errors", "non-2xx"],
       load.runs.map((run) => [run.page, run.connections, run.requestsPerSecond, `${Math.round(run.ofFloor * 100)}%`, run.p50Ms, run.p99Ms, run.errors, run.non2xx]),
     ),
@@ -68,7 +68,7 @@ export function formatReport(results: BenchResults): string {
       ? table(
           `5. Growth on PostgreSQL: ${growth.statementLines.toLocaleString("en")} statement lines, ${growth.invoices.toLocaleString("en")} invoices on one account (seeded in ${growth.seedSeconds} s)`,
           ["query (real service function)", "samples", "p50 ms", "p95 ms", "max ms"],
-          growth.cases.map((c) => [c.name, c.samples, c.p50Ms, c.p95Ms, c.maxMs]),
+          growth.cases.map((c) => [`${c.page}: ${c.name}`, c.samples, c.p50Ms, c.p95Ms, c.maxMs]),
         )
       : "\n5. Growth on PostgreSQL: skipped (TEST_DATABASE_URL is not set)",
   );

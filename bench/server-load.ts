@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import autocannon from "autocannon";
 import { BENCH_PORT, DEMO_HOST, FLOOR_PATH, LOAD, type BenchPage } from "./config";
-import { round } from "./lib/stats";
+import { median, round } from "./lib/stats";
 
 /**
  * Server throughput on loopback with autocannon, in this very run: each signed-in page
@@ -9,29 +9,31 @@ import { round } from "./lib/stats";
  * database ping), at each connection count. The ratio page/floor is what compares
  * across machines; the absolute numbers only compare within one run.
  */
+export type Round = { requestsPerSecond: number; p50Ms: number; p99Ms: number; ofFloor: number };
 export type LoadRun = {
   page: string;
   path: string;
   connections: number;
+  /** Medians over the rounds. */
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** Requests per second as a share of the floor's in the same round (median over rounds). */
+  ofFloor: number;
   errors: number;
   non2xx: number;
-  /** Requests per second as a share of the floor's at the same connection count. */
-  ofFloor: number;
+  rounds: Round[];
 };
 export type LoadResult = { runs: LoadRun[]; peakRssMb: number };
 
-async function hammer(path: string, connections: number, durationSeconds: number, cookie?: string) {
-  const result = await autocannon({
+function hammer(path: string, connections: number, durationSeconds: number, cookie?: string) {
+  return autocannon({
     url: `http://127.0.0.1:${BENCH_PORT}${path}`,
     connections,
     duration: durationSeconds,
     timeout: 10,
     headers: { host: `${DEMO_HOST}:${BENCH_PORT}`, ...(cookie ? { cookie } : {}) },
   });
-  return result;
 }
 
 /** The server's peak resident memory so far (Linux: VmHWM), in MB. */
@@ -45,24 +47,34 @@ export async function measureLoad(pages: BenchPage[], cookie: string, serverPid:
   const targets = [{ name: "heartbeat", path: FLOOR_PATH, signedIn: false }, ...pages];
   const runs: LoadRun[] = [];
   for (const connections of LOAD.connections) {
-    let floor = Number.NaN;
-    for (const target of targets) {
-      const signedInCookie = target.signedIn ? cookie : undefined;
-      // A short unmeasured burst first, so every target starts warm.
-      await hammer(target.path, connections, LOAD.warmupSeconds, signedInCookie);
-      const result = await hammer(target.path, connections, LOAD.durationSeconds, signedInCookie);
-      const requestsPerSecond = round(result.requests.average);
-      if (target.path === FLOOR_PATH) floor = requestsPerSecond;
+    // A short unmeasured burst first, so every target starts warm.
+    for (const target of targets) await hammer(target.path, connections, LOAD.warmupSeconds, target.signedIn ? cookie : undefined);
+    const byTarget = targets.map(() => ({ rounds: [] as Round[], errors: 0, non2xx: 0 }));
+    for (let i = 0; i < LOAD.rounds; i += 1) {
+      let floor = Number.NaN;
+      for (const [index, target] of targets.entries()) {
+        const result = await hammer(target.path, connections, LOAD.roundSeconds, target.signedIn ? cookie : undefined);
+        const requestsPerSecond = result.requests.average;
+        if (index === 0) floor = requestsPerSecond;
+        const entry = byTarget[index]!;
+        entry.rounds.push({ requestsPerSecond, p50Ms: result.latency.p50, p99Ms: result.latency.p99, ofFloor: requestsPerSecond / floor });
+        entry.errors += result.errors + result.timeouts;
+        entry.non2xx += result.non2xx;
+      }
+    }
+    for (const [index, target] of targets.entries()) {
+      const { rounds, errors, non2xx } = byTarget[index]!;
       runs.push({
         page: target.name,
         path: target.path,
         connections,
-        requestsPerSecond,
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
-        errors: result.errors + result.timeouts,
-        non2xx: result.non2xx,
-        ofFloor: round(requestsPerSecond / floor, 3),
+        requestsPerSecond: round(median(rounds.map((r) => r.requestsPerSecond))),
+        p50Ms: round(median(rounds.map((r) => r.p50Ms))),
+        p99Ms: round(median(rounds.map((r) => r.p99Ms))),
+        ofFloor: round(median(rounds.map((r) => r.ofFloor)), 3),
+        errors,
+        non2xx,
+        rounds: rounds.map((r) => ({ ...r, requestsPerSecond: round(r.requestsPerSecond), ofFloor: round(r.ofFloor, 3) })),
       });
     }
   }
