@@ -70,5 +70,5 @@ export const MOBILE = {
 export const LOAD = { connections: [10, 50], rounds: 3, roundSeconds: 2, warmupSeconds: 1 };
 
 /** Growth on PostgreSQL (only with TEST_DATABASE_URL). */
-export const GROWTH = { statementLines: 1_000_000, invoices: 100_000, samples: 40 };
+export const GROWTH = { statementLines: 1_000_000, invoices: 100_000, samples: 100 };
 export { STATEMENT_PAGE_SIZE as STATEMENT_PAGE } from "../app/lib/statement-query";
