@@ -9,6 +9,7 @@ import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/database.server";
 import { getEnv } from "~/services/env.server";
 import { logger } from "~/services/logger.server";
+import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/request-scope.server";
 import { installRequestGuard } from "~/services/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/request-log.server";
 import { securityHeaders } from "~/services/security-headers.server";
@@ -21,6 +22,7 @@ const ABORT_DELAY = 5_000;
 const env = getEnv();
 installRequestLogging();
 installRequestGuard({ trustProxy: env.TRUST_PROXY });
+installRequestScope();
 try {
   const handle = await getDatabaseHandle();
   logger.info("portal ready", { database: handle.kind });
@@ -61,6 +63,10 @@ export default function handleRequest(
           )) {
             responseHeaders.set(name, value);
           }
+          // Every loader has finished by now (the document waits for all data), so this is
+          // the page's whole count; rendering itself sends no SQL.
+          const statements = env.BENCH_QUERY_COUNT ? currentQueryCount() : undefined;
+          if (statements !== undefined) responseHeaders.set(QUERY_COUNT_HEADER, String(statements));
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -180,7 +180,7 @@ describe("figures", () => {
     const { body } = await call(tiles.loader, `/api/sample/account-tiles?accountId=${ids["ACME-1000"]}`, "olivia");
     const rows = await handle.db
       .selectFrom("invoices")
-      .select(["balance_cents", "status"])
+      .select(["balance_cents", "status", "due_date"])
       .where("account_id", "=", ids["ACME-1000"]!)
       .execute();
     const owing = rows.filter((r) => [1, 3, 5, 6, 7, 8].includes(r.status)).reduce((sum, r) => sum + Number(r.balance_cents), 0);
@@ -189,6 +189,12 @@ describe("figures", () => {
     expect(body.overdueCents).toBeLessThanOrEqual(body.balanceCents);
     expect(body.lastPayment).toMatchObject({ amountCents: expect.any(Number) });
     expect(body.nextDue?.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The next due amount is everything still open on that one date.
+    const dueThen = rows
+      .filter((r) => [1, 3, 5, 6, 7, 8].includes(r.status) && r.due_date === body.nextDue.date)
+      .reduce((sum, r) => sum + Number(r.balance_cents), 0);
+    expect(dueThen).toBeGreaterThan(0);
+    expect(body.nextDue.amountCents).toBe(dueThen);
   });
 
   it("statements page, filter by type and date, and total correctly", async () => {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n";
-import { NewPasswordSchema, PASSWORD_PARAMS } from "~/lib/password-rules";
+import { PASSWORD_PARAMS } from "~/lib/password-rules";
+import { NewPasswordSchema } from "~/services/password-forms.server";
 import { requireApiSession } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { changePassword } from "~/services/password-flows.server";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n";
-import { EmailSchema, NewPasswordSchema, PASSWORD_PARAMS } from "~/lib/password-rules";
+import { PASSWORD_PARAMS } from "~/lib/password-rules";
+import { EmailSchema, NewPasswordSchema } from "~/services/password-forms.server";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { resetPassword } from "~/services/password-flows.server";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n";
-import { EmailSchema, RESET_SENT_MESSAGE, PASSWORD_PARAMS } from "~/lib/password-rules";
+import { PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { EmailSchema } from "~/services/password-forms.server";
 import { getPageContext } from "~/services/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
 import { requestPasswordReset } from "~/services/password-flows.server";

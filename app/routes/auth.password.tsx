@@ -1,31 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
 import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS } from "~/lib/password-rules";
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS } from "~/lib/password-rules";
+import { ChangePasswordSchema } from "~/services/password-forms.server";
 import { requireSession } from "~/services/auth.server";
 import { changePassword } from "~/services/password-flows.server";
 import { readForm } from "~/services/http.server";
 import { requireSameOrigin } from "~/services/request-context.server";
-
-// Zod's messages are message keys: the page shows them in its language.
-const key = (message: MessageKey) => message;
-
-const ChangeSchema = z
-  .object({
-    oldPassword: z
-      .string({ required_error: key("auth.form.currentPasswordRequired") })
-      .min(1, key("auth.form.currentPasswordRequired"))
-      .max(1024),
-    newPassword: NewPasswordSchema,
-    confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
-  })
-  .refine((value) => value.newPassword === value.confirm, { path: ["confirm"], message: key("auth.form.mismatch") });
 
 /** Change password (spec §2 /auth/password, §7 update-password): signed in, old + new. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -41,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { session } = await requireSession(request);
   const form = await readForm(request);
-  const parsed = parseFields(ChangeSchema, form, ["oldPassword", "newPassword", "confirm"]);
+  const parsed = parseFields(ChangePasswordSchema, form, ["oldPassword", "newPassword", "confirm"]);
   if (!parsed.ok) return data({ done: false, errors: parsed.errors, message: null }, { status: 400 });
   const result = await changePassword(session, parsed.value, request);
   if (!result.ok) {

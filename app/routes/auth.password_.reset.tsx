@@ -1,31 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
 import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { EmailSchema, NewPasswordSchema, PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import { ResetPasswordSchema, ResetRequestSchema } from "~/services/password-forms.server";
 import { getPageContext } from "~/services/auth.server";
 import { checkResetToken, requestPasswordReset, resetPassword } from "~/services/password-flows.server";
 import { readForm } from "~/services/http.server";
 import { requestLanguage } from "~/services/language.server";
 import { requireSameOrigin } from "~/services/request-context.server";
-
-// Zod's messages are message keys: the page shows them in its language.
-const key = (message: MessageKey) => message;
-
-const RequestSchema = z.object({ email: EmailSchema });
-const ResetSchema = z
-  .object({
-    email: EmailSchema,
-    token: z.string({ required_error: key("auth.form.linkIncomplete") }).min(1, key("auth.form.linkIncomplete")).max(100),
-    password: NewPasswordSchema,
-    confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
-  })
-  .refine((value) => value.password === value.confirm, { path: ["confirm"], message: key("auth.form.mismatch") });
 
 /**
  * Forgot password (spec §7 forgot-send / forgot-change, §2 /auth/password/reset): without
@@ -59,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const none: FieldErrors = {};
   const intent = form.get("intent");
   if (intent === "request") {
-    const parsed = parseFields(RequestSchema, form, ["email"]);
+    const parsed = parseFields(ResetRequestSchema, form, ["email"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
     // The email goes out in the language the page is shown in.
     const { language } = await requestLanguage(request, branding.businessId, session?.data.selectedAccount);
@@ -68,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ intent, errors: none, sent: true, message: RESET_SENT_MESSAGE });
   }
   if (intent === "reset") {
-    const parsed = parseFields(ResetSchema, form, ["email", "token", "password", "confirm"]);
+    const parsed = parseFields(ResetPasswordSchema, form, ["email", "token", "password", "confirm"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
     const result = await resetPassword(branding, parsed.value, request);
     if (!result.ok) return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });

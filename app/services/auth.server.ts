@@ -12,6 +12,7 @@ import type { HostBranding } from "./host.server";
 import { verifyPassword } from "./password.server";
 import { clearLimits, consume, refund, signInLimits } from "./rate-limit.server";
 import { clientAddress, isSecureRequest, requestOrigin } from "./request-context.server";
+import { perRequest } from "./request-scope.server";
 import {
   clearSessionCookie,
   getSession,
@@ -204,21 +205,16 @@ export type PageContext = {
   session: PortalSession | null;
 };
 
-// The root loader and the route's loader share one Request: resolve host and session once.
-const contexts = new WeakMap<Request, Promise<PageContext>>();
-
-/** The host and the session (if any), for any page. */
+/**
+ * The host and the session (if any), for any page. The root loader and the route's loader
+ * both ask; within one request they share a single lookup (request-scope.server.ts).
+ */
 export function getPageContext(request: Request): Promise<PageContext> {
-  let context = contexts.get(request);
-  if (!context) {
-    context = (async () => {
-      const branding = await requireHostBranding(request);
-      const session = await getSession(request, branding.businessId);
-      return { branding, session };
-    })();
-    contexts.set(request, context);
-  }
-  return context;
+  return perRequest(request, "page-context", async () => {
+    const branding = await requireHostBranding(request);
+    const session = await getSession(request, branding.businessId);
+    return { branding, session };
+  });
 }
 
 /**

@@ -88,6 +88,17 @@ export interface StatementLinesTable {
   invoice_id: string | null;
 }
 
+/** Kept by triggers on statement_lines (migration 0005); read-only for the application. */
+export interface StatementDailyTotalsTable {
+  business_id: string;
+  account_id: string;
+  line_date: DateOnly;
+  type: StatementLinesTable["type"];
+  line_count: number;
+  debit_cents: number;
+  credit_cents: number;
+}
+
 export interface FeatureTogglesTable {
   id: Generated<string>;
   business_id: string;
@@ -294,6 +305,7 @@ export interface DB {
   account_contacts: AccountContactsTable;
   invoices: InvoicesTable;
   statement_lines: StatementLinesTable;
+  statement_daily_totals: StatementDailyTotalsTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;
   rate_limits: RateLimitsTable;

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { DB } from "./db-schema.server";
+import { countQuery } from "./request-scope.server";
 
 export type Db = Kysely<DB>;
 
@@ -15,7 +16,8 @@ export type ScriptTransaction = {
 };
 
 /**
- * One open database: Kysely for queries, plus the raw driver for multi-statement
+ * One open database: Kysely for queries (each one counted for the request that sent it:
+ * request-scope.server.ts), plus the raw driver for multi-statement
  * migration scripts (Kysely sends one statement per query).
  */
 export type DatabaseHandle = {
@@ -47,7 +49,7 @@ export function openPostgres(connectionString: string, options: { max?: number }
   });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: countQuery });
   return {
     kind: "postgres",
     db,
@@ -85,7 +87,7 @@ export async function openPglite(dataDir: string | undefined): Promise<DatabaseH
 }
 
 export function pgliteHandle(pglite: PGlite): DatabaseHandle {
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), log: countQuery });
   return {
     kind: "pglite",
     db,

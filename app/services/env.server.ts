@@ -41,6 +41,8 @@ export const EnvSchema = z.object({
     })
     .default("info"),
   SEED_DEMO_DATA: booleanString.default("true"),
+  /** The benchmark's switch: send the number of SQL statements a page ran as X-Query-Count. */
+  BENCH_QUERY_COUNT: booleanString.default("false"),
   /** Outgoing mail server, e.g. smtp://127.0.0.1:2525. Unset: mail is written to DATA_DIR/outbox. */
   SMTP_URL: z
     .string()

@@ -3,6 +3,7 @@ import { getDb } from "./database.server";
 import { getEnv } from "./env.server";
 import { findHostBranding, hostnameFromRequest, type HostBranding } from "./host.server";
 import { logger } from "./logger.server";
+import { perRequest } from "./request-scope.server";
 
 /** Why a page could not be served for this host; read by the shared error boundary. */
 export type ShellErrorReason = "unknown-host" | "unavailable";
@@ -27,7 +28,8 @@ export async function requireHostBranding(request: Request): Promise<HostBrandin
   if (!hostname) throw unknownHost();
   let branding: HostBranding | null;
   try {
-    branding = await findHostBranding(await getDb(), hostname);
+    // Several loaders of one page ask; they share one lookup (request-scope.server.ts).
+    branding = await perRequest(request, `host-branding ${hostname}`, async () => findHostBranding(await getDb(), hostname));
   } catch (error) {
     logger.error("host lookup failed", { hostname, error });
     throw serviceUnavailable();

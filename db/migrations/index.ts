@@ -9,8 +9,9 @@ import * as m0002 from "./0002-auth";
 import * as m0003 from "./0003-invoices-and-statements";
 import * as m0004 from "./0004-payment-methods";
 import * as m0004a from "./0004a-account-search";
+import * as m0005 from "./0005-statement-daily-totals";
 import * as m0006 from "./0006-payments";
 
 export type Migration = { name: string; up: string };
 
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0004a, m0006];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0004a, m0005, m0006];

@@ -1,0 +1,74 @@
+/**
+ * What the benchmark measures: the one list of pages. A new page is one line here;
+ * "Bytes per route" needs not even that, because it walks every route in the build's
+ * manifest by itself. See docs/performance.md and docs/decisions/020-benchmark.md.
+ */
+export type BenchPage = {
+  /** Short name used in tables, results and budgets. */
+  name: string;
+  path: string;
+  /** Needs a signed-in contact with portal access (else the page is fetched signed out). */
+  signedIn: boolean;
+  /** Loaded in throttled mobile Chromium (Lighthouse's mobile settings), five times. */
+  mobile?: boolean;
+  /**
+   * CSS selector of the page's primary submit button: the benchmark times how long a
+   * JavaScript-disabled browser takes to show it (the page's "pay button works" moment).
+   */
+  submit?: string;
+  /** Load-tested with autocannon against the /heartbeat floor. */
+  load?: boolean;
+};
+
+export const PAGES: BenchPage[] = [
+  { name: "sign-in", path: "/auth/signin", signedIn: false, mobile: true, submit: 'main form[method="post"] button[type="submit"]' },
+  { name: "forgot-password", path: "/auth/password/reset", signedIn: false },
+  { name: "dashboard", path: "/", signedIn: true, mobile: true, load: true },
+  { name: "accounts", path: "/accounts", signedIn: true },
+  { name: "account", path: "/account", signedIn: true },
+  { name: "statements", path: "/statements", signedIn: true, mobile: true, load: true },
+  { name: "change-password", path: "/auth/password", signedIn: true },
+  { name: "privacy-policy", path: "/privacy-policy", signedIn: false },
+  { name: "terms", path: "/terms-and-conditions", signedIn: false },
+  { name: "heartbeat", path: "/heartbeat", signedIn: false },
+];
+
+/** The throughput floor: the cheapest page there is (host lookup, one ping, a small document). */
+export const FLOOR_PATH = "/heartbeat";
+
+/** The bench's own ports and data (other engineers' test servers use 4310+ and 5310+). */
+export const BENCH_PORT = Number(process.env.BENCH_PORT ?? 6310);
+export const BENCH_DATA_DIR = ".tmp/bench/data";
+export const RESULTS_FILE = "bench/results/latest.json";
+export const BUDGETS_FILE = "bench/budgets.json";
+
+/** The demo brand and contact the browser and load runs use (db/seed/demo.ts). */
+export const DEMO_HOST = "acme.localhost";
+export const DEMO_LOGIN = { email: "olivia@coastal.example", password: "Portal!2026" };
+
+/** The bench's own brand, with one small and one large account, for "queries per page". */
+export const BENCH_HOST = "bench.localhost";
+export const QUERY_SIZES = [10, 5_000] as const;
+export const benchEmail = (rows: number) => `rows-${rows}@bench.example`;
+
+/** Lighthouse's mobile preset ("Moto G Power" on slow 4G). */
+export const MOBILE = {
+  viewport: { width: 412, height: 823 },
+  deviceScaleFactor: 1.75,
+  cpuSlowdown: 4,
+  latencyMs: 150,
+  downloadBitsPerSecond: 1_600_000,
+  uploadBitsPerSecond: 750_000,
+  runs: 5,
+};
+
+/**
+ * autocannon on loopback. The floor and the pages take turns in short rounds, and each
+ * figure is the median over rounds (the ratio is taken within a round), so load from other
+ * jobs on a shared machine hits floor and page alike instead of whichever ran last.
+ */
+export const LOAD = { connections: [10, 50], rounds: 3, roundSeconds: 2, warmupSeconds: 1 };
+
+/** Growth on PostgreSQL (only with TEST_DATABASE_URL). */
+export const GROWTH = { statementLines: 1_000_000, invoices: 100_000, samples: 100 };
+export { STATEMENT_PAGE_SIZE as STATEMENT_PAGE } from "../app/lib/statement-query";

@@ -1,0 +1,160 @@
+import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { BENCH_PORT, DEMO_HOST, MOBILE, type BenchPage } from "./config";
+import { median, round } from "./lib/stats";
+
+/**
+ * Mobile page load in Debian's Chromium with Lighthouse's mobile settings: CPU 4× slower,
+ * 150 ms round trip, 1.6 Mbps down and 750 kbps up (DevTools throttling, per request), a
+ * 412×823 phone screen. Every run is a fresh context (cold cache), so each load pays for
+ * its HTML, CSS and JavaScript in full. Metrics come from the page's own performance
+ * timeline (PerformanceObserver), read after the network has gone quiet.
+ */
+export type MobileRun = { fcp: number; lcp: number; tbt: number; cls: number; load: number };
+export type MobileResult = {
+  page: string;
+  path: string;
+  runs: MobileRun[];
+  median: MobileRun;
+  /** JavaScript disabled: when the primary submit button is in the DOM and visible (median). */
+  noJsSubmitMs?: number;
+  noJsRuns?: number[];
+};
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+// Runs in the page before any of its own scripts. Long tasks count towards total blocking
+// time from first contentful paint on, for their part over 50 ms (Lighthouse's definition,
+// ended here at network quiet rather than at "time to interactive").
+const OBSERVERS = `
+  window.__bench = { fcp: 0, lcp: 0, cls: 0, longTasks: [] };
+  const observe = (type, onEntry) => {
+    try { new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({ type, buffered: true }); } catch {}
+  };
+  observe("paint", (e) => { if (e.name === "first-contentful-paint") window.__bench.fcp = e.startTime; });
+  observe("largest-contentful-paint", (e) => { window.__bench.lcp = e.startTime; });
+  observe("layout-shift", (e) => { if (!e.hadRecentInput) window.__bench.cls += e.value; });
+  observe("longtask", (e) => { window.__bench.longTasks.push([e.startTime, e.duration]); });
+`;
+
+async function throttle(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: MOBILE.latencyMs,
+    downloadThroughput: MOBILE.downloadBitsPerSecond / 8,
+    uploadThroughput: MOBILE.uploadBitsPerSecond / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: MOBILE.cpuSlowdown });
+}
+
+function newMobileContext(browser: Browser, options: { javaScriptEnabled: boolean; cookie?: string }) {
+  return browser
+    .newContext({
+      viewport: MOBILE.viewport,
+      deviceScaleFactor: MOBILE.deviceScaleFactor,
+      isMobile: true,
+      hasTouch: true,
+      javaScriptEnabled: options.javaScriptEnabled,
+    })
+    .then(async (context) => {
+      if (options.cookie) {
+        await context.addCookies(
+          options.cookie.split("; ").map((pair) => {
+            const at = pair.indexOf("=");
+            return { name: pair.slice(0, at), value: pair.slice(at + 1), domain: DEMO_HOST, path: "/" };
+          }),
+        );
+      }
+      return context;
+    });
+}
+
+async function loadOnce(browser: Browser, url: string, cookie: string | undefined): Promise<MobileRun> {
+  const context = await newMobileContext(browser, { javaScriptEnabled: true, cookie });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(OBSERVERS);
+    await throttle(context, page);
+    const response = await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+    if (!response || response.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`);
+    await page.waitForLoadState("networkidle", { timeout: 30_000 });
+    const raw = await page.evaluate(() => {
+      const bench = (window as unknown as { __bench: { fcp: number; lcp: number; cls: number; longTasks: [number, number][] } }).__bench;
+      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+      return { ...bench, load: navigation?.loadEventEnd ?? 0 };
+    });
+    const tbt = raw.longTasks
+      .filter(([start]) => start >= raw.fcp)
+      .reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+    return { fcp: round(raw.fcp), lcp: round(raw.lcp), tbt: round(tbt), cls: round(raw.cls, 4), load: round(raw.load) };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * With JavaScript disabled, the moment the primary button is usable: present and visible
+ * (a plain form post needs nothing more). Read in the page's own clock, so the time
+ * Playwright takes to notice is included: an upper bound.
+ */
+async function noJsSubmitOnce(browser: Browser, url: string, selector: string): Promise<number> {
+  const context = await newMobileContext(browser, { javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await throttle(context, page);
+    await page.goto(url, { waitUntil: "commit", timeout: 60_000 });
+    await page.locator(selector).first().waitFor({ state: "visible", timeout: 30_000 });
+    // Evaluation is DevTools' own, so it works while the page's scripts are off.
+    return round(await page.evaluate(() => performance.now()));
+  } finally {
+    await context.close();
+  }
+}
+
+export async function measureMobile(pages: BenchPage[], cookie: string): Promise<MobileResult[]> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--host-resolver-rules=MAP *.localhost 127.0.0.1",
+    ],
+  });
+  const results: MobileResult[] = [];
+  try {
+    for (const page of pages) {
+      const url = `http://${DEMO_HOST}:${BENCH_PORT}${page.path}`;
+      // One unmeasured load warms the server (first-use caches, JIT), not the browser.
+      await loadOnce(browser, url, page.signedIn ? cookie : undefined);
+      const runs: MobileRun[] = [];
+      for (let i = 0; i < MOBILE.runs; i += 1) runs.push(await loadOnce(browser, url, page.signedIn ? cookie : undefined));
+      const result: MobileResult = {
+        page: page.name,
+        path: page.path,
+        runs,
+        median: {
+          fcp: median(runs.map((run) => run.fcp)),
+          lcp: median(runs.map((run) => run.lcp)),
+          tbt: median(runs.map((run) => run.tbt)),
+          cls: median(runs.map((run) => run.cls)),
+          load: median(runs.map((run) => run.load)),
+        },
+      };
+      if (page.submit) {
+        const noJsRuns: number[] = [];
+        for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit));
+        result.noJsRuns = noJsRuns;
+        result.noJsSubmitMs = median(noJsRuns);
+      }
+      results.push(result);
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: builds the production app, starts it on its own port with a fresh
+ * embedded database (demo data plus the bench's own accounts), measures, stops it, and
+ * prints one table per measurement. Everything lands in bench/results/latest.json for
+ * `npm run bench:check`. See docs/performance.md.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { measureBytes } from "./bytes";
+import { BENCH_DATA_DIR, BENCH_PORT, DEMO_HOST, DEMO_LOGIN, PAGES, RESULTS_FILE } from "./config";
+import { measureGrowth } from "./growth";
+import { signIn, waitForPortal } from "./lib/http";
+import { measureMobile } from "./mobile";
+import { measurePages } from "./pages";
+import { formatReport, type BenchResults } from "./report";
+import { prepareBenchDatabase } from "./seed";
+import { measureLoad } from "./server-load";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!fs.existsSync(chromium)) {
+  process.stderr.write(
+    `The mobile page-load runs need Chromium at ${chromium} (Playwright's own download cannot work here).\n` +
+      "Install it with:  sudo apt-get install -y chromium   (or set CHROMIUM_PATH); `npm test` installs it when run as root.\n",
+  );
+  process.exit(1);
+}
+
+const started = performance.now();
+const step = (text: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
+
+step("production build");
+const build = spawnSync("npx", ["remix", "build"], { stdio: ["ignore", "ignore", "inherit"] });
+if (build.status !== 0) throw new Error("remix build failed");
+
+step("fresh database: demo hosts and the bench's accounts");
+await prepareBenchDatabase();
+
+step(`portal on 127.0.0.1:${BENCH_PORT}`);
+const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "./build/index.js"], {
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(BENCH_PORT),
+    DATA_DIR: BENCH_DATA_DIR,
+    DATABASE_URL: "",
+    SEED_DEMO_DATA: "false",
+    // Production's level: one line per request is part of what a request costs.
+    LOG_LEVEL: "info",
+    BENCH_QUERY_COUNT: "1",
+  },
+  stdio: ["ignore", "ignore", "pipe"],
+});
+let serverErrors = "";
+server.stderr.on("data", (chunk: Buffer) => {
+  serverErrors = (serverErrors + chunk.toString()).slice(-4_000);
+});
+const serverExit = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+
+async function stopServer() {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  server.kill("SIGTERM");
+  // remix-serve may linger after SIGTERM (STACK.md): give it a moment, then end it.
+  const timer = setTimeout(() => server.kill("SIGKILL"), 3_000);
+  await serverExit;
+  clearTimeout(timer);
+}
+
+let results: BenchResults;
+try {
+  await waitForPortal(120_000);
+  const cookie = await signIn(DEMO_HOST, DEMO_LOGIN.email, DEMO_LOGIN.password);
+
+  step("1. bytes per route (manifest) and 4. documents and SQL statements per page");
+  const bytes = measureBytes();
+  const pages = await measurePages(PAGES, cookie);
+
+  step("2. mobile page load in throttled Chromium");
+  const mobile = await measureMobile(PAGES.filter((page) => page.mobile), cookie);
+
+  step("3. server load with autocannon");
+  const load = await measureLoad(PAGES.filter((page) => page.load), cookie, server.pid!);
+  await stopServer();
+
+  const databaseUrl = process.env.TEST_DATABASE_URL?.trim();
+  step(databaseUrl ? "5. growth on PostgreSQL" : "5. growth skipped: TEST_DATABASE_URL is not set");
+  const growth = databaseUrl ? await measureGrowth(databaseUrl) : null;
+
+  results = {
+    generatedAt: new Date().toISOString(),
+    durationSeconds: Math.round((performance.now() - started) / 1000),
+    machine: { cpus: os.availableParallelism(), node: process.version },
+    bytes,
+    pages,
+    mobile,
+    load,
+    growth,
+  };
+} catch (error) {
+  if (serverErrors) process.stderr.write(`\nThe portal's last error output:\n${serverErrors}\n`);
+  throw error;
+} finally {
+  await stopServer();
+}
+
+fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`${formatReport(results)}\nWritten to ${RESULTS_FILE}; compare with the budgets: npm run bench:check\n`);
