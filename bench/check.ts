@@ -12,7 +12,7 @@ type Budgets = {
   bytes: { appJsGzipPerRoute: number; cssGzipPerRoute: number };
   mobile: { lcpMs: number; tbtMs: number; cls: number };
   /** `pages`: the load-tested pages the server budgets hold for (issue 4 names the dashboard and invoices). */
-  server: { pages: string[]; minShareOfFloor: number; p99MsAt10Connections: number };
+  server: { pages: string[]; minShareOfFloor: number; p99MsAt10Connections: number; p99FloorFactor?: number };
   queries: { maxPerPage: number; constantInDataSize: boolean };
   /** `pages`: the pages whose paged queries the growth budget holds for (issue 4: invoices and statements). */
   growth: { pages: string[]; p95Ms: number };
@@ -48,7 +48,12 @@ for (const run of results.load.runs) {
   if (!budgets.server.pages.includes(run.page)) continue;
   add({ budget: `throughput as a share of /heartbeat's, ${run.connections} connections`, subject: run.page, value: run.ofFloor, limit: budgets.server.minShareOfFloor, kind: "min", unit: "" });
   if (run.connections === 10) {
-    add({ budget: "p99 latency at 10 connections", subject: run.page, value: run.p99Ms, limit: budgets.server.p99MsAt10Connections, kind: "max", unit: "ms" });
+    // On a machine whose other jobs slow the floor itself past the absolute figure, the page
+    // is held to a multiple of the floor's p99 measured in the same rounds (docs/performance.md).
+    const floor = results.load.runs.find((r) => r.page === "heartbeat" && r.connections === 10);
+    const relative = floor && budgets.server.p99FloorFactor ? floor.p99Ms * budgets.server.p99FloorFactor : 0;
+    const limit = Math.max(budgets.server.p99MsAt10Connections, Math.round(relative));
+    add({ budget: "p99 latency at 10 connections (150 ms, or 1.5 × the floor's p99 when the floor itself is slower)", subject: run.page, value: run.p99Ms, limit, kind: "max", unit: "ms" });
   }
 }
 for (const page of results.pages) {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import pg from "pg";
 import { getAccountTiles, listStatementLines, type StatementQuery } from "../app/services/accounts.server";
+import { listInvoices, listPayments } from "../app/services/invoices.server";
 import { setDatabaseForTesting } from "../app/services/database.server";
 import { openPostgres } from "../app/services/db.server";
 import { migrate } from "../app/services/migrate.server";
@@ -59,6 +60,10 @@ export async function measureGrowth(adminUrl: string): Promise<GrowthResult> {
       ["statements", "largest amount first", () => listStatementLines(businessId, accountId, page({ sort: { field: "amount", dir: "desc" } }))],
       ["statements", "last 30 days", () => listStatementLines(businessId, accountId, page({ from: monthAgo, to: today }))],
       ["dashboard", "account tiles (25,000 open invoices)", () => getAccountTiles(businessId, accountId, today)],
+      ["invoices", "owing, due soonest first", () => listInvoices({ businessId, accountId }, { filter: "outstanding", sort: "due-asc", page: 1 })],
+      ["invoices", "all, page 50", () => listInvoices({ businessId, accountId }, { filter: "all", sort: "due-desc", page: 50 })],
+      ["invoices", "largest balance first", () => listInvoices({ businessId, accountId }, { filter: "outstanding", sort: "balance-desc", page: 1 })],
+      ["invoices", "recent payments", () => listPayments({ businessId, accountId })],
     ];
     const results: GrowthCase[] = [];
     for (const [pageName, caseName, run] of cases) {

@@ -59,4 +59,6 @@ CREATE TABLE payment_allocations (
   PRIMARY KEY (payment_id, invoice_id)
 );
 CREATE INDEX payment_allocations_invoice_idx ON payment_allocations (business_id, invoice_id);
+-- The invoices page's "largest balance first" order, paged in the index.
+CREATE INDEX invoices_account_balance_idx ON invoices (business_id, account_id, balance_cents DESC, id DESC);
 `;
