@@ -13,6 +13,21 @@ export type InvoiceSort = (typeof INVOICE_SORTS)[number];
 
 type Scope = { businessId: string; accountId: string };
 
+const INVOICE_COLUMNS = [
+  "id",
+  "number",
+  "description",
+  "issue_date as issueDate",
+  "due_date as dueDate",
+  "amount_cents as amountCents",
+  "balance_cents as balanceCents",
+  "status",
+  "promise_date as promiseDate",
+] as const;
+
+/** Whole days past the due date, from the database's clock (0 when not yet due). */
+const daysOverdue = sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue");
+
 /** Spec §3: a promise whose date has passed with money still owing becomes Broken Promise (8). */
 export async function markBrokenPromises({ businessId, accountId }: Scope) {
   const db = await getDb();
@@ -43,18 +58,7 @@ export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter;
   }[query.sort] as ["due_date" | "balance_cents" | "number", "asc" | "desc"];
   const [items, totals] = await Promise.all([
     base
-      .select([
-        "id",
-        "number",
-        "description",
-        "issue_date as issueDate",
-        "due_date as dueDate",
-        "amount_cents as amountCents",
-        "balance_cents as balanceCents",
-        "status",
-        "promise_date as promiseDate",
-        sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue"),
-      ])
+      .select([...INVOICE_COLUMNS, daysOverdue])
       .orderBy(field, dir)
       .orderBy("id", dir)
       .limit(INVOICE_PAGE_SIZE)
@@ -72,19 +76,7 @@ export async function findInvoice(scope: Scope, invoiceId: unknown) {
   const db = await getDb();
   const invoice = await db
     .selectFrom("invoices")
-    .select([
-      "id",
-      "number",
-      "description",
-      "issue_date as issueDate",
-      "due_date as dueDate",
-      "amount_cents as amountCents",
-      "balance_cents as balanceCents",
-      "status",
-      "promise_date as promiseDate",
-      "dispute_reason as disputeReason",
-      sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue"),
-    ])
+    .select([...INVOICE_COLUMNS, "dispute_reason as disputeReason", daysOverdue])
     .where("business_id", "=", scope.businessId)
     .where("account_id", "=", scope.accountId)
     .where("id", "=", invoiceId)
