@@ -28,6 +28,7 @@ export const PAGES: BenchPage[] = [
   { name: "account", path: "/account", signedIn: true },
   { name: "statements", path: "/statements", signedIn: true, mobile: true, load: true },
   { name: "invoices", path: "/customer/invoices-and-payments/invoices", signedIn: true, mobile: true, load: true },
+  { name: "pay", path: "/customer/invoices-and-payments/pay?all=1", signedIn: true, mobile: true, submit: 'main form[method="post"] button[value="pay"]' },
   { name: "payment-methods", path: "/payment-methods", signedIn: true },
   { name: "add-card", path: "/payment-methods/cards/new", signedIn: true, mobile: true, submit: 'main form[method="post"] button[type="submit"]' },
   { name: "change-password", path: "/auth/password", signedIn: true },

@@ -165,9 +165,14 @@ export default function Invoices() {
             </table>
           </div>
           {invoices.some((invoice) => invoice.payable) ? (
-            <button type="submit" className={button}>
-              {t("inv.paySelected")}
-            </button>
+            <div className={formStyles.actions}>
+              <button type="submit" className={button}>
+                {t("inv.paySelected")}
+              </button>
+              <Link to="/customer/invoices-and-payments/pay?all=1" className={secondaryButton}>
+                {t("inv.payAll")}
+              </Link>
+            </div>
           ) : null}
         </Form>
       ) : null}

@@ -31,7 +31,8 @@ async function pageContext(request: Request) {
   const context = await requireCustomerAccountPage(request);
   const { branding, account, session } = context;
   const actor = { businessId: branding.businessId, accountId: account.accountId, contactId: session.contact.id, clientIp: clientAddress(request) };
-  const ids = new URL(request.url).searchParams.getAll("invoice");
+  const params = new URL(request.url).searchParams;
+  const ids = params.get("all") === "1" ? ("all" as const) : params.getAll("invoice");
   const [invoices, cards] = await Promise.all([loadPayable(actor, ids), listCards(actor)]);
   const today = todayIso();
   const usable = cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today));

@@ -73,17 +73,17 @@ export async function getFeeRules(businessId: string): Promise<FeeRules> {
  * other unsettled payments' reservations. Invoices of another account, paid, closed, on
  * hold or disputed are simply absent.
  */
-export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[], lock = false) {
-  if (invoiceIds.length === 0 || !invoiceIds.every((id) => UUID.test(id))) return [];
+export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[] | "all", lock = false) {
+  if (invoiceIds !== "all" && (invoiceIds.length === 0 || !invoiceIds.every((id) => UUID.test(id)))) return [];
   let query = db
     .selectFrom("invoices")
     .select(["id", "number", "due_date as dueDate", "balance_cents as balanceCents", "status"])
     .where("business_id", "=", actor.businessId)
     .where("account_id", "=", actor.accountId)
-    .where("id", "in", invoiceIds)
     .where("status", "in", [...PAYABLE_STATUSES])
-    .where("balance_cents", ">", 0)
-    .orderBy("id");
+    .where("balance_cents", ">", 0);
+  // "Pay everything owing": the 50 payable invoices due soonest.
+  query = invoiceIds === "all" ? query.orderBy("due_date").orderBy("id").limit(50) : query.where("id", "in", invoiceIds).orderBy("id");
   if (lock) query = query.forUpdate();
   const rows = await query.execute();
   if (rows.length === 0) return [];
@@ -455,10 +455,12 @@ export async function reconcileUnsettled(options: { olderThanMs?: number; graceM
   return results;
 }
 
-/** The pay page's invoices: payable ones of the account, in the order asked, at most 50. */
-export async function loadPayable(actor: Actor, invoiceIds: string[]) {
+/** The pay page's invoices: payable ones of the account, in the order asked (or all owing), at most 50. */
+export async function loadPayable(actor: Actor, invoiceIds: string[] | "all") {
+  const db = await getDb();
+  if (invoiceIds === "all") return payableInvoices(db, actor, "all");
   const ids = [...new Set(invoiceIds.filter((id) => UUID.test(id)))].slice(0, 50);
-  const rows = await payableInvoices(await getDb(), actor, ids);
+  const rows = await payableInvoices(db, actor, ids);
   return ids.map((id) => rows.find((row) => row.id === id)).filter((row) => row !== undefined);
 }
 

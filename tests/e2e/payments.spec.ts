@@ -142,4 +142,23 @@ test.describe("invoices and payments", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Promise to pay recorded");
     await expectAccessible(page);
   });
+
+  test("a session that ends in the middle of paying: sign in again, back on the pay page, nothing charged", async ({ page }) => {
+    await openInvoices(page);
+    await page.getByRole("checkbox", { name: /^Pay invoice / }).first().check();
+    await page.getByRole("button", { name: "Pay selected invoices" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    const payUrl = page.url();
+    await fillNewCard(page, "4111 1111 1111 1111");
+    await page.context().clearCookies();
+    await page.getByRole("button", { name: "Update total" }).click();
+    await expect(page).toHaveURL(/\/auth\/signin\?/);
+    await page.getByLabel("Email").fill(payer());
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(payUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    await expect(page.getByRole("textbox", { name: /^Amount for / })).toHaveCount(1);
+    await expect(page.getByLabel("Card number")).toHaveValue("");
+  });
 });

@@ -36,6 +36,7 @@ export const paymentsEnAU = {
   "inv.days": "{days} days",
   "inv.select": "Pay invoice {number}",
   "inv.paySelected": "Pay selected invoices",
+  "inv.payAll": "Pay everything owing",
   "inv.payments": "Recent payments",
   "inv.payments.none": "No payments yet.",
   "inv.payment.paid": "Paid",

@@ -38,6 +38,7 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "inv.days": "{days} hari",
   "inv.select": "Bayar faktur {number}",
   "inv.paySelected": "Bayar faktur yang dipilih",
+  "inv.payAll": "Bayar semua yang terutang",
   "inv.payments": "Pembayaran terbaru",
   "inv.payments.none": "Belum ada pembayaran.",
   "inv.payment.paid": "Dibayar",
