@@ -23,7 +23,8 @@ import { hasPortalAccess } from "~/services/access.server";
 import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accounts.server";
 import { logger } from "~/services/logger.server";
 import { languageFromToggles } from "~/services/language.server";
-import { DEFAULT_LANGUAGE, LANGUAGES, translator, type LanguageCode } from "~/lib/i18n";
+import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
+import { messagesFor } from "~/lib/i18n/catalog";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth.server";
 
@@ -59,6 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     productFruits,
     language,
+    // The page's language's messages: the browser's dictionary (no messages ship as JavaScript).
+    messages: messagesFor(language),
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
     brand: {
       businessName: branding.businessName,
@@ -157,7 +160,7 @@ export default function App() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.brand.businessName ?? translator(data?.language ?? DEFAULT_LANGUAGE)("errors.notFound.title") },
+  { title: data?.brand.businessName ?? translatorFrom(data?.messages)("errors.notFound.title") },
 ];
 
 export function ErrorBoundary() {

@@ -98,8 +98,8 @@ async function loadOnce(browser: Browser, url: string, cookie: string | undefine
  * (a plain form post needs nothing more). Read in the page's own clock, so the time
  * Playwright takes to notice is included: an upper bound.
  */
-async function noJsSubmitOnce(browser: Browser, url: string, selector: string): Promise<number> {
-  const context = await newMobileContext(browser, { javaScriptEnabled: false });
+async function noJsSubmitOnce(browser: Browser, url: string, selector: string, cookie: string | undefined): Promise<number> {
+  const context = await newMobileContext(browser, { javaScriptEnabled: false, cookie });
   try {
     const page = await context.newPage();
     await throttle(context, page);
@@ -147,7 +147,7 @@ export async function measureMobile(pages: BenchPage[], cookie: string): Promise
       };
       if (page.submit) {
         const noJsRuns: number[] = [];
-        for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit));
+        for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, page.signedIn ? cookie : undefined));
         result.noJsRuns = noJsRuns;
         result.noJsSubmitMs = median(noJsRuns);
       }

@@ -1,12 +1,12 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { createElement, Fragment, useMemo, type ReactNode } from "react";
-import { DEFAULT_LANGUAGE, translator, type LanguageCode } from "~/lib/i18n";
+import { translatorFrom, type Messages } from "~/lib/i18n";
 
-/** The translator for the page's language, chosen on the server by the root loader. */
+/** The translator for the page's language: the messages the root loader sent for it. */
 export function useT() {
-  const data = useRouteLoaderData<{ language?: LanguageCode }>("root");
-  const language = data?.language ?? DEFAULT_LANGUAGE;
-  return useMemo(() => translator(language), [language]);
+  const data = useRouteLoaderData<{ messages?: Messages }>("root");
+  const messages = data?.messages;
+  return useMemo(() => translatorFrom(messages), [messages]);
 }
 
 /**

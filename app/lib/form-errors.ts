@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { isMessageKey, type MessageKey } from "./i18n";
+import type { MessageKey } from "./i18n";
+import { isMessageKey } from "./i18n/catalog";
 
 /** The first problem per field, as message keys: the page shows them in its language. */
 export type FieldErrors = Record<string, MessageKey>;

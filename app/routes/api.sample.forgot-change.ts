@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiText } from "~/lib/i18n";
+import { apiText } from "~/lib/i18n/catalog";
 import { PASSWORD_PARAMS } from "~/lib/password-rules";
 import { EmailSchema, NewPasswordSchema } from "~/services/password-forms.server";
 import { getPageContext } from "~/services/auth.server";

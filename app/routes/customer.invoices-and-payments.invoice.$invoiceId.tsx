@@ -6,7 +6,7 @@ import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
 import { invoiceStatusKey } from "~/lib/invoice-query";
 import { accountNotFound } from "~/services/accounts.server";
-import { findInvoice, markBrokenPromises } from "~/services/invoices.server";
+import { findInvoice } from "~/services/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments.server";
 import { requireCustomerAccountPage } from "~/services/portal.server";
 import { metaTranslator } from "~/lib/i18n";
@@ -18,7 +18,6 @@ import { metaTranslator } from "~/lib/i18n";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, account } = await requireCustomerAccountPage(request);
   const scope = { businessId: branding.businessId, accountId: account.accountId };
-  await markBrokenPromises(scope);
   const invoice = await findInvoice(scope, params.invoiceId);
   if (!invoice) throw accountNotFound();
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });

@@ -7,7 +7,7 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 import { INVOICE_FILTER_OPTIONS, INVOICE_SORT_OPTIONS, invoiceSearch, invoiceStatusKey as statusKey, parseInvoiceQuery } from "~/lib/invoice-query";
-import { INVOICE_PAGE_SIZE, listInvoices, listPayments, markBrokenPromises } from "~/services/invoices.server";
+import { INVOICE_PAGE_SIZE, listInvoices, listPayments } from "~/services/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments.server";
 import { requireCustomerAccountPage } from "~/services/portal.server";
 import { updateSessionData } from "~/services/session.server";
@@ -32,7 +32,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     await updateSessionData(session, { invoicePagination: { ...(session.data.invoicePagination ?? {}), invoices: search } });
   }
   const scope = { businessId: branding.businessId, accountId: account.accountId };
-  await markBrokenPromises(scope);
   const [page, payments] = await Promise.all([listInvoices(scope, query), listPayments(scope)]);
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });

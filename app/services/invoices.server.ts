@@ -21,26 +21,19 @@ const INVOICE_COLUMNS = [
   "due_date as dueDate",
   "amount_cents as amountCents",
   "balance_cents as balanceCents",
-  "status",
   "promise_date as promiseDate",
 ] as const;
 
 /** Whole days past the due date, from the database's clock (0 when not yet due). */
 const daysOverdue = sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue");
 
-/** Spec §3: a promise whose date has passed with money still owing becomes Broken Promise (8). */
-export async function markBrokenPromises({ businessId, accountId }: Scope) {
-  const db = await getDb();
-  await db
-    .updateTable("invoices")
-    .set({ status: 8 })
-    .where("business_id", "=", businessId)
-    .where("account_id", "=", accountId)
-    .where("status", "=", 7)
-    .where("balance_cents", ">", 0)
-    .where(sql<boolean>`promise_date < current_date`)
-    .execute();
-}
+/**
+ * Spec §3: a promise whose date has passed with money still owing is a Broken Promise (8).
+ * Derived when read, so no page view writes: the stored status stays Promise (7) with its
+ * date, and every reader sees 8 from the day after.
+ */
+const brokenPromise = sql<boolean>`(invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0)`;
+const effectiveStatus = sql<number>`CASE WHEN ${brokenPromise} THEN 8 ELSE invoices.status END`.as("status");
 
 export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter; sort: InvoiceSort; page: number }) {
   const db = await getDb();
@@ -49,6 +42,8 @@ export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter;
     .where("business_id", "=", scope.businessId)
     .where("account_id", "=", scope.accountId);
   if (query.filter === "outstanding") base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
+  else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise]));
+  else if (query.filter === "7") base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise}`);
   else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));
   const [field, dir] = {
     "due-asc": ["due_date", "asc"],
@@ -58,7 +53,7 @@ export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter;
   }[query.sort] as ["due_date" | "balance_cents" | "number", "asc" | "desc"];
   const [items, totals] = await Promise.all([
     base
-      .select([...INVOICE_COLUMNS, daysOverdue])
+      .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue])
       .orderBy(field, dir)
       .orderBy("id", dir)
       .limit(INVOICE_PAGE_SIZE)
@@ -76,7 +71,7 @@ export async function findInvoice(scope: Scope, invoiceId: unknown) {
   const db = await getDb();
   const invoice = await db
     .selectFrom("invoices")
-    .select([...INVOICE_COLUMNS, "dispute_reason as disputeReason", daysOverdue])
+    .select([...INVOICE_COLUMNS, effectiveStatus, "dispute_reason as disputeReason", daysOverdue])
     .where("business_id", "=", scope.businessId)
     .where("account_id", "=", scope.accountId)
     .where("id", "=", invoiceId)
@@ -95,12 +90,12 @@ export async function findInvoice(scope: Scope, invoiceId: unknown) {
   return { ...invoice, daysOverdue: Number(invoice.daysOverdue), payments };
 }
 
-/** The account's latest payments with the invoices each paid: two statements, whatever the count. */
+/** The account's latest payments with the invoices each paid: one statement, whatever the count. */
 export async function listPayments(scope: Scope, limit = 10) {
   const db = await getDb();
   const payments = await db
     .selectFrom("payments")
-    .select([
+    .select((eb) => [
       "id",
       "reference",
       "status",
@@ -110,6 +105,13 @@ export async function listPayments(scope: Scope, limit = 10) {
       "card_last4 as cardLast4",
       "promise_date as promiseDate",
       "created_at as createdAt",
+      eb
+        .selectFrom("payment_allocations as a")
+        .innerJoin("invoices as i", "i.id", "a.invoice_id")
+        .select(sql<{ number: string; amountCents: number }[]>`coalesce(json_agg(json_build_object('number', i.number, 'amountCents', a.amount_cents) ORDER BY i.number), '[]'::json)`.as("list"))
+        .whereRef("a.payment_id", "=", "payments.id")
+        .where("a.business_id", "=", scope.businessId)
+        .as("allocations"),
     ])
     .where("business_id", "=", scope.businessId)
     .where("account_id", "=", scope.accountId)
@@ -118,16 +120,7 @@ export async function listPayments(scope: Scope, limit = 10) {
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
-  if (payments.length === 0) return [];
-  const allocations = await db
-    .selectFrom("payment_allocations as a")
-    .innerJoin("invoices as i", "i.id", "a.invoice_id")
-    .select(["a.payment_id as paymentId", "i.number", "a.amount_cents as amountCents"])
-    .where("a.business_id", "=", scope.businessId)
-    .where("a.payment_id", "in", payments.map((p) => p.id))
-    .orderBy("i.number")
-    .execute();
-  return payments.map((payment) => ({ ...payment, allocations: allocations.filter((a) => a.paymentId === payment.id) }));
+  return payments.map((payment) => ({ ...payment, allocations: payment.allocations ?? [] }));
 }
 
 /** A payment for its receipt, by reference, only on this account. */

@@ -1,5 +1,6 @@
 import { createCookie } from "@remix-run/node";
-import { DEFAULT_LANGUAGE, isLanguageCode, translator, type LanguageCode, type Translate } from "~/lib/i18n";
+import { DEFAULT_LANGUAGE, isLanguageCode, type LanguageCode, type Translate } from "~/lib/i18n";
+import { translator } from "~/lib/i18n/catalog";
 import { getFeatureToggles, isUuid } from "./accounts.server";
 import { logger } from "./logger.server";
 

@@ -1,4 +1,5 @@
-import { DEFAULT_LANGUAGE, translator, type LanguageCode, type MessageKey } from "~/lib/i18n";
+import { DEFAULT_LANGUAGE, type LanguageCode, type MessageKey } from "~/lib/i18n";
+import { translator } from "~/lib/i18n/catalog";
 import { audit } from "./audit.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
 import { getDb } from "./database.server";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { checkNzAccount, maskAccountNumber, parseAuAccountNumber, parseBsb } from "~/lib/bank-account";
 import { brandFromTypeId, CARD_TYPE_IDS, cardDigits, detectBrand, formatExpiry, isExpired } from "~/lib/card";
-import { translator, type MessageKey } from "~/lib/i18n";
+import type { MessageKey } from "~/lib/i18n";
+import { translator } from "~/lib/i18n/catalog";
 import { maskCardNumber } from "~/lib/format";
 import { checkCard, checkExpiry, todayIso } from "~/lib/payment-method-schemas";
 import { requireApiAccountAccess } from "./accounts.server";

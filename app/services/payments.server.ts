@@ -77,7 +77,22 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
   if (invoiceIds !== "all" && (invoiceIds.length === 0 || !invoiceIds.every((id) => UUID.test(id)))) return [];
   let query = db
     .selectFrom("invoices")
-    .select(["id", "number", "due_date as dueDate", "balance_cents as balanceCents", "status"])
+    .select((eb) => [
+      "id",
+      "number",
+      "due_date as dueDate",
+      "balance_cents as balanceCents",
+      "status",
+      // What other unsettled payments already hold of the balance, in the same statement.
+      eb
+        .selectFrom("payment_allocations as a")
+        .innerJoin("payments as p", "p.id", "a.payment_id")
+        .select((inner) => inner.fn.coalesce(inner.fn.sum<number>("a.amount_cents"), inner.lit(0)).as("held"))
+        .whereRef("a.invoice_id", "=", "invoices.id")
+        .where("a.business_id", "=", actor.businessId)
+        .where("p.status", "in", ["pending", "unknown"])
+        .as("reservedCents"),
+    ])
     .where("business_id", "=", actor.businessId)
     .where("account_id", "=", actor.accountId)
     .where("status", "in", [...PAYABLE_STATUSES])
@@ -86,7 +101,12 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
   query = invoiceIds === "all" ? query.orderBy("due_date").orderBy("id").limit(50) : query.where("id", "in", invoiceIds).orderBy("id");
   if (lock) query = query.forUpdate();
   const rows = await query.execute();
-  if (rows.length === 0) return [];
+  if (!lock || rows.length === 0) {
+    return rows.map(({ reservedCents, ...row }) => ({ ...row, availableCents: row.balanceCents - Number(reservedCents ?? 0) }));
+  }
+  // Under FOR UPDATE the row is re-read after a concurrent payment commits, but a subquery
+  // still sees the statement's snapshot: read the reservations again, in a new statement
+  // (a new snapshot under READ COMMITTED), now that the invoices are ours.
   const reserved = await db
     .selectFrom("payment_allocations as a")
     .innerJoin("payments as p", "p.id", "a.payment_id")
@@ -97,7 +117,7 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
     .groupBy("a.invoice_id")
     .execute();
   const held = new Map(reserved.map((r) => [r.invoiceId, Number(r.cents)]));
-  return rows.map((row) => ({ ...row, availableCents: row.balanceCents - (held.get(row.id) ?? 0) }));
+  return rows.map(({ reservedCents: _stale, ...row }) => ({ ...row, availableCents: row.balanceCents - (held.get(row.id) ?? 0) }));
 }
 
 function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, note: string, brand: string | null) {

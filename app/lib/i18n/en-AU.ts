@@ -3,20 +3,12 @@
  * message key. Other languages must have exactly these keys (checked by the type of
  * `Messages` and by a unit test).
  */
+import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
 
 export const enAU = {
-  "shell.skip": "Skip to main content",
-  "shell.signedInAs": "Signed in as {name}",
-  "shell.changePassword": "Change password",
-  "shell.signOut": "Sign out",
-  "shell.yourLogin": "Your login",
-  "shell.legal": "Legal",
-  "shell.privacy": "Privacy policy",
-  "shell.terms": "Terms and conditions",
-  "shell.language": "Language",
-  "shell.languageChange": "Change",
+  ...coreEnAU,
   "switcher.account": "Account",
   "switcher.switch": "Switch",
   "switcher.menu": "Account menu",
@@ -109,24 +101,6 @@ export const enAU = {
   "account.role.owner": "Owner",
   "account.role.billing": "Billing",
   "account.role.contact": "Contact",
-  "errors.notFound.title": "Page not found",
-  "errors.notFound.text": "The page you're looking for doesn't exist or you do not have permission to access.",
-  "errors.goHome": "Go home",
-  "errors.goBack": "Go back",
-  "errors.badRequest.title": "We couldn't use that request",
-  "errors.badRequest.text": "Something in the address or form wasn't valid. Nothing was changed.",
-  "errors.tooMany.title": "Too many attempts",
-  "errors.tooMany.text": "Please wait 15 minutes and try again. Nothing was changed.",
-  "errors.unavailable.title": "Temporarily unavailable",
-  "errors.unavailable.text": "The portal can't reach its data right now. Nothing was charged or changed. Please try again in a minute.",
-  "errors.other.title": "Something went wrong",
-  "errors.other.text": "We couldn't show this page. Nothing was charged or changed. Please try again in a moment.",
-  "errors.code": "Error {status}",
-  "noAccounts.title": "Accounts not found",
-  "noAccounts.text": "We could not find any accounts joined to your login.",
-  "errors.unknownHost.text": "There is no portal at this address. Please check the link you were given.",
-  "loading.short": "Loading",
-  "loading.text": "Preparing Account information",
   "heartbeat.title": "Portal status",
   "heartbeat.metaTitle": "Status",
   "heartbeat.ok": "All systems working.",

@@ -3,7 +3,8 @@ import { SIGN_IN_ERRORS } from "../auth-errors";
 import { STATEMENT_SORT_OPTIONS, STATEMENT_TYPE_OPTIONS } from "../statement-query";
 import { enAU } from "./en-AU";
 import { id } from "./id";
-import { apiText, isLanguageCode, isMessageKey, LANGUAGES, MESSAGES, metaTranslator, translator } from "./index";
+import { apiText, isMessageKey, MESSAGES, translator } from "./catalog";
+import { isLanguageCode, LANGUAGES, metaTranslator } from "./index";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -52,8 +53,9 @@ describe("translations", () => {
   });
 
   it("titles pages in the root loader's language", () => {
-    const matches = [{ id: "root", data: { language: "ID" } }, { id: "routes/auth.signin", data: {} }];
+    const matches = [{ id: "root", data: { language: "ID", messages: MESSAGES.ID } }, { id: "routes/auth.signin", data: {} }];
     expect(metaTranslator(matches)("auth.signin.title")).toBe("Masuk");
-    expect(metaTranslator([{ id: "root", data: undefined }])("auth.signin.title")).toBe("Sign in");
+    // Without the root loader's messages (unknown host, database down) the error screens' English remains.
+    expect(metaTranslator([{ id: "root", data: undefined }])("errors.notFound.title")).toBe("Page not found");
   });
 });

@@ -1,5 +1,12 @@
-import { enAU, type MessageKey, type Messages } from "./en-AU";
-import { id } from "./id";
+import { coreEnAU } from "./en-AU.core";
+import type { MessageKey, Messages } from "./en-AU";
+
+/**
+ * Languages and translators that are safe in the browser. The dictionaries themselves are
+ * not imported here: the server sends the page's language's messages with the root loader
+ * (decision 014), so no page ships every message of both languages as JavaScript. Server
+ * code that needs a dictionary uses `./catalog`.
+ */
 
 /** Spec §3: en-AU 'English (AU)' (default) and ID 'Bahasa Indonesia' (only with the Language toggle). */
 export const LANGUAGES = [
@@ -10,42 +17,28 @@ export const LANGUAGES = [
 export type LanguageCode = (typeof LANGUAGES)[number]["code"];
 export const DEFAULT_LANGUAGE: LanguageCode = "en-AU";
 
-export const MESSAGES: Record<LanguageCode, Messages> = { "en-AU": enAU, ID: id };
-
 export function isLanguageCode(value: unknown): value is LanguageCode {
   return LANGUAGES.some((language) => language.code === value);
 }
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-/** A translator for a language: `{name}` placeholders are filled from params, as text. */
-export function translator(language: LanguageCode): Translate {
-  const messages = MESSAGES[language] ?? enAU;
+/** A translator over a dictionary: `{name}` placeholders are filled from params, as text. */
+export function translatorFrom(messages: Partial<Messages> | undefined): Translate {
+  const known = (messages ?? {}) as Partial<Record<string, string>>;
+  const fallback = coreEnAU as Partial<Record<string, string>>;
   return (key, params) => {
-    const template = messages[key] ?? enAU[key] ?? key;
+    const template = known[key] ?? fallback[key] ?? key;
     return params ? template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`)) : template;
   };
 }
 
-export type { MessageKey };
+type RootData = { messages?: Partial<Messages> } | undefined;
 
-export function isMessageKey(value: unknown): value is MessageKey {
-  return typeof value === "string" && Object.hasOwn(enAU, value);
-}
-
-/**
- * The translator for a route's `meta` (no hooks there): the language the root loader
- * chose, found among the matches.
- */
+/** The translator for a route's `meta` (no hooks there): the messages the root loader sent. */
 export function metaTranslator(matches: readonly { id: string; data: unknown }[]): Translate {
-  const root = matches.find((match) => match.id === "root")?.data as { language?: unknown } | undefined;
-  return translator(isLanguageCode(root?.language) ? root.language : DEFAULT_LANGUAGE);
+  const root = matches.find((match) => match.id === "root")?.data as RootData;
+  return translatorFrom(root?.messages);
 }
 
-/**
- * English text for the JSON API, whose messages are a contract in English (spec §5), even
- * where a page shows the same message translated. Text that is not a key passes through.
- */
-export function apiText(message: string, params?: Record<string, string | number>): string {
-  return isMessageKey(message) ? translator(DEFAULT_LANGUAGE)(message, params) : message;
-}
+export type { MessageKey, Messages };
