@@ -41,7 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query,
     total: page.total,
     pages: Math.max(1, Math.ceil(page.total / INVOICE_PAGE_SIZE)),
-    balance: money(page.balanceCents),
+    capped: page.capped,
+    balance: page.balanceCents === null ? null : money(page.balanceCents),
     invoices: page.items.map((invoice) => ({
       id: invoice.id,
       number: invoice.number,
@@ -67,7 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Invoices() {
-  const { account, query, total, pages, balance, invoices, payments } = useLoaderData<typeof loader>();
+  const { account, query, total, capped, pages, balance, invoices, payments } = useLoaderData<typeof loader>();
   const t = useT();
   const first = total === 0 ? 0 : (query.page - 1) * INVOICE_PAGE_SIZE + 1;
   const last = Math.min(query.page * INVOICE_PAGE_SIZE, total);
@@ -109,9 +110,11 @@ export default function Invoices() {
         </div>
       </Form>
       <p role="status">
-        {total === 0
+        {invoices.length === 0
           ? t("inv.none")
-          : t("inv.showing", { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total), balance })}
+          : capped || balance === null
+            ? t("inv.showingMany", { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })
+            : t("inv.showing", { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total), balance })}
       </p>
       {invoices.length > 0 ? (
         <Form method="get" action="/customer/invoices-and-payments/pay">

@@ -35,35 +35,55 @@ const daysOverdue = sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOv
 const brokenPromise = sql<boolean>`(invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0)`;
 const effectiveStatus = sql<number>`CASE WHEN ${brokenPromise} THEN 8 ELSE invoices.status END`.as("status");
 
+/**
+ * Totals are counted over at most this many matching invoices: an account with a hundred
+ * thousand invoices still pages in a few milliseconds, and shows "more than 10,000".
+ */
+export const INVOICE_COUNT_CAP = 10_000;
+
+/**
+ * One page of the account's invoices and the totals of all that match, in one statement:
+ * the matching invoices in page order (at most the cap, read along the index), numbered by
+ * a window, of which the page is a slice.
+ */
 export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter; sort: InvoiceSort; page: number }) {
   const db = await getDb();
-  let base = db
-    .selectFrom("invoices")
-    .where("business_id", "=", scope.businessId)
-    .where("account_id", "=", scope.accountId);
-  if (query.filter === "outstanding") base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
-  else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise]));
-  else if (query.filter === "7") base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise}`);
-  else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));
-  const [field, dir] = {
-    "due-asc": ["due_date", "asc"],
-    "due-desc": ["due_date", "desc"],
-    "balance-desc": ["balance_cents", "desc"],
-    "number-asc": ["number", "asc"],
-  }[query.sort] as ["due_date" | "balance_cents" | "number", "asc" | "desc"];
-  const [items, totals] = await Promise.all([
-    base
-      .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue])
-      .orderBy(field, dir)
-      .orderBy("id", dir)
-      .limit(INVOICE_PAGE_SIZE)
-      .offset((query.page - 1) * INVOICE_PAGE_SIZE)
-      .execute(),
-    base
-      .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.coalesce(eb.fn.sum<number>("balance_cents"), eb.lit(0)).as("balance")])
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: items.map((i) => ({ ...i, daysOverdue: Number(i.daysOverdue) })), total: Number(totals.count), balanceCents: Number(totals.balance) };
+  const [field, alias, dir] = {
+    "due-asc": ["due_date", "dueDate", "asc"],
+    "due-desc": ["due_date", "dueDate", "desc"],
+    "balance-desc": ["balance_cents", "balanceCents", "desc"],
+    "number-asc": ["number", "number", "asc"],
+  }[query.sort] as ["due_date" | "balance_cents" | "number", "dueDate" | "balanceCents" | "number", "asc" | "desc"];
+  const rows = await db
+    .with("matching", (qb) => {
+      let base = qb
+        .selectFrom("invoices")
+        .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue])
+        .where("business_id", "=", scope.businessId)
+        .where("account_id", "=", scope.accountId);
+      if (query.filter === "outstanding") base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
+      else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise]));
+      else if (query.filter === "7") base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise}`);
+      else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));
+      return base.orderBy(field, dir).orderBy("id", dir).limit(INVOICE_COUNT_CAP + 1);
+    })
+    .selectFrom("matching")
+    .selectAll()
+    .select([sql<number>`count(*) OVER ()`.as("total"), sql<number>`coalesce(sum("balanceCents") OVER (), 0)`.as("totalBalance")])
+    .orderBy(alias, dir)
+    .orderBy("id", dir)
+    .limit(INVOICE_PAGE_SIZE)
+    .offset((query.page - 1) * INVOICE_PAGE_SIZE)
+    .execute();
+  const first = rows[0];
+  const total = first ? Number(first.total) : 0;
+  return {
+    items: rows.map(({ total: _t, totalBalance: _b, ...invoice }) => ({ ...invoice, daysOverdue: Number(invoice.daysOverdue) })),
+    // Past the last page (or the cap) there is no row to carry the totals: the page says none match.
+    total: Math.min(total, INVOICE_COUNT_CAP),
+    capped: total > INVOICE_COUNT_CAP,
+    balanceCents: first && total <= INVOICE_COUNT_CAP ? Number(first.totalBalance) : null,
+  };
 }
 
 export async function findInvoice(scope: Scope, invoiceId: unknown) {

@@ -23,6 +23,7 @@ export const paymentsEnAU = {
   "inv.show": "Show",
   "inv.none": "No invoices match.",
   "inv.showing": "Showing {first}–{last} of {total} invoices. Balance of these: {balance}.",
+  "inv.showingMany": "Showing {first}–{last} of more than {total} invoices. Narrow them with the status filter.",
   "inv.list": "Invoices",
   "inv.pages": "Invoice pages",
   "inv.col.pay": "Pay",

@@ -25,6 +25,7 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "inv.show": "Tampilkan",
   "inv.none": "Tidak ada faktur yang cocok.",
   "inv.showing": "Menampilkan {first}–{last} dari {total} faktur. Saldo faktur ini: {balance}.",
+  "inv.showingMany": "Menampilkan {first}–{last} dari lebih dari {total} faktur. Persempit dengan saringan status.",
   "inv.list": "Faktur",
   "inv.pages": "Halaman faktur",
   "inv.col.pay": "Bayar",
