@@ -61,4 +61,6 @@ CREATE TABLE payment_allocations (
 CREATE INDEX payment_allocations_invoice_idx ON payment_allocations (business_id, invoice_id);
 -- The invoices page's "largest balance first" order, paged in the index.
 CREATE INDEX invoices_account_balance_idx ON invoices (business_id, account_id, balance_cents DESC, id DESC);
+-- Its default view, what is still owing by due date, reading only invoices with a balance.
+CREATE INDEX invoices_account_owing_due_idx ON invoices (business_id, account_id, due_date, id) WHERE balance_cents > 0;
 `;

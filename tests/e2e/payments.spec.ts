@@ -28,7 +28,10 @@ async function fillNewCard(page: Page, number: string) {
 }
 
 test.describe("invoices and payments", () => {
-  test("pay two invoices, one in part: bad amounts, a decline, the surcharge, then a receipt and its email", async ({ page }) => {
+  // One payer account per project: its journeys take turns, so two never pick the same invoice.
+  test.describe.configure({ mode: "default" });
+
+  test("pay three invoices, one in part: bad amounts, late fees, a decline, the surcharge, then a receipt and its email", async ({ page }) => {
     await openInvoices(page);
     const invoices = page.getByRole("region", { name: "Invoices" });
     await expect(invoices).toContainText("Overdue");
@@ -38,11 +41,12 @@ test.describe("invoices and payments", () => {
     const boxes = page.getByRole("checkbox", { name: /^Pay invoice / });
     await boxes.nth(0).check();
     await boxes.nth(1).check();
+    await boxes.nth(2).check();
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
     await expectAccessible(page);
     const amounts = page.getByRole("textbox", { name: /^Amount for / });
-    await expect(amounts).toHaveCount(2);
+    await expect(amounts).toHaveCount(3);
 
     // Amounts that are not exact, negative, zero or above the balance: explained, nothing charged.
     for (const [typed, message] of [
@@ -51,12 +55,17 @@ test.describe("invoices and payments", () => {
       ["-1", /isn't negative/],
       ["0", /above zero/],
       ["99999999", /no more than the balance/],
+      ["1,000,000.50", /no more than the balance/],
+      ["", /amount like 125.50/],
     ] as const) {
       await amounts.nth(1).fill(typed);
       await page.getByRole("button", { name: "Update total" }).click();
       await expect(page.getByRole("textbox", { name: /^Amount for / }).nth(1)).toHaveAccessibleDescription(message);
     }
     await page.getByRole("textbox", { name: /^Amount for / }).nth(1).fill("10.50");
+    // Both invoices are overdue: Acme's late fee is in the breakdown before anything is paid.
+    await page.getByRole("button", { name: "Update total" }).click();
+    await expect(page.locator("section[aria-labelledby=breakdown-title]")).toContainText("Late fees");
 
     // A declined card: the message, with the amounts kept and the card number not.
     await fillNewCard(page, "4000 0000 0000 0002");
@@ -77,7 +86,7 @@ test.describe("invoices and payments", () => {
     const receipt = page.getByRole("main");
     await expect(receipt).toContainText("Card surcharge");
     await expect(receipt).toContainText("visa •••• 1111");
-    await expect(page.getByRole("list", { name: "Invoices" }).getByRole("listitem")).toHaveCount(2);
+    await expect(page.getByRole("list", { name: "Invoices" }).getByRole("listitem")).toHaveCount(3);
     await expectAccessible(page);
     const reference = page.url().split("/").pop()!;
     const mail = await waitForMailVia(MAILBOX, payer(), { since, subject: new RegExp(reference) });
@@ -118,6 +127,10 @@ test.describe("invoices and payments", () => {
       const cookie = (await page.context().cookies(ACME)).map((c) => `${c.name}=${c.value}`).join("; ");
       const call = hostCall(page.url(), { "content-type": "application/x-www-form-urlencoded", origin: ACME, cookie });
       const form = Object.fromEntries(new URLSearchParams(body));
+      // A tampered total is refused, with a new guid, and charges nothing.
+      const tampered = await page.request.post(call.url, { headers: call.headers, form: { ...form, expectedAmount: "1" }, maxRedirects: 0 });
+      expect(tampered.status()).toBe(409);
+      expect(await tampered.text()).toContain("The total is now");
       const post = () => page.request.post(call.url, { headers: call.headers, form, maxRedirects: 0 });
       const [first, second] = await Promise.all([post(), post()]);
       expect(first.status()).toBe(302);
@@ -160,5 +173,21 @@ test.describe("invoices and payments", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
     await expect(page.getByRole("textbox", { name: /^Amount for / })).toHaveCount(1);
     await expect(page.getByLabel("Card number")).toHaveValue("");
+  });
+
+  test("an invoice paid well before it is due earns the early-payment discount; part of it does not", async ({ page }) => {
+    await openInvoices(page);
+    await page.getByLabel("Sort").selectOption("due-desc");
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect(page).toHaveURL(/sort=due-desc/);
+    await page.getByRole("checkbox", { name: /^Pay invoice / }).first().check();
+    await page.getByRole("button", { name: "Pay selected invoices" }).click();
+    const breakdown = page.locator("section[aria-labelledby=breakdown-title]");
+    await expect(breakdown).toContainText("Early-payment discount");
+    await expect(breakdown).not.toContainText("Late fees");
+    await page.getByRole("textbox", { name: /^Amount for / }).fill("1.00");
+    await page.getByRole("button", { name: "Update total" }).click();
+    await expect(breakdown).not.toContainText("Early-payment discount");
+    await expectAccessible(page);
   });
 });
