@@ -26,7 +26,18 @@ const RUNS = { single: 40, fifty: 10, doubleSubmissions: 50 };
 const context = { origin: "http://bench.localhost", clientIp: "127.0.0.1", extraData: {} };
 const today = new Date().toISOString().slice(0, 10);
 
-type Row = { database: string; case: string; payments: number; medianMs: number; p95Ms: number; charges?: number; expectedCharges?: number };
+type Row = {
+  database: string;
+  case: string;
+  payments: number;
+  medianMs: number;
+  p95Ms: number;
+  charges?: number;
+  expectedCharges?: number;
+  /** Every submission, first or repeat, must be answered with the payment's result. */
+  answeredPaid?: number;
+  submissions?: number;
+};
 
 async function measure(database: string, handle: DatabaseHandle): Promise<Row[]> {
   await migrate(handle);
@@ -99,6 +110,8 @@ async function measure(database: string, handle: DatabaseHandle): Promise<Row[]>
     p95Ms: round(elapsed, 1),
     charges,
     expectedCharges: payments.length,
+    answeredPaid: succeeded,
+    submissions: outcomes.length,
   });
   setDatabaseForTesting(undefined);
   setCardGatewayForTesting(undefined);
@@ -142,7 +155,7 @@ const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)
 process.stdout.write(`\nPaying invoices on the server (sandbox gateway answering at once)\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${table.map(line).join("\n")}\n`);
 fs.mkdirSync("bench/results", { recursive: true });
 fs.writeFileSync(path.join("bench/results", "payments.json"), JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));
-const wrong = rows.filter((r) => r.charges !== undefined && r.charges !== r.expectedCharges);
+const wrong = rows.filter((r) => r.charges !== r.expectedCharges || r.answeredPaid !== r.submissions);
 if (wrong.length > 0) {
   process.stderr.write(`Charges did not match payments: ${JSON.stringify(wrong)}\n`);
   process.exit(1);

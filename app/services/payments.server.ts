@@ -224,6 +224,10 @@ export async function submitPayment(actor: Actor, input: SubmitPaymentInput, con
   // Claim the guid and reserve the balances, or learn that someone else did.
   const claim = await db.transaction().execute(async (tx) => {
     const invoices = await payableInvoices(tx, actor, ids, true);
+    // With the invoices locked, a submission of this guid that got here first is visible
+    // (its payment committed before our lock was granted): answer as a repeat, before its
+    // reservation makes the balance look spent.
+    if (await findByGuid(tx, actor.businessId, input.requestGuid)) return { repeat: true as const };
     if (invoices.length !== ids.length) return { invalid: "invoice" as const };
     if (invoices.some((invoice) => amounts[invoice.id]! > invoice.availableCents || amounts[invoice.id]! < 1)) {
       return { invalid: "amount" as const };

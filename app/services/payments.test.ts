@@ -100,6 +100,16 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       expect(after.balance_cents).toBe(invoice!.balance_cents - 1_000);
     });
 
+    it("a double submission that pays the whole balance answers both with the payment, one charge", async () => {
+      const [invoice] = await invoices();
+      const before = await charges();
+      const input = { requestGuid: randomUUID(), selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }], method: { kind: "saved-card", cardId: await savedVisa() } as PayMethod, note: "", currency: "AUD", today };
+      const [first, second] = await Promise.all([submitPayment(actor, input, context), submitPayment(actor, input, context)]);
+      expect(first.kind).toBe("succeeded");
+      expect(second).toEqual(first);
+      expect(await charges()).toBe(before + 1);
+    });
+
     it("refuses amounts above the balance, zero, another account's and closed invoices: nothing moves", async () => {
       const [invoice] = await invoices();
       const [foreign] = await invoices(otherAccount);
