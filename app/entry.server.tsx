@@ -9,6 +9,7 @@ import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/database.server";
 import { getEnv } from "~/services/env.server";
 import { logger } from "~/services/logger.server";
+import { startReconciler } from "~/services/payments.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/request-scope.server";
 import { installRequestGuard } from "~/services/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/request-log.server";
@@ -26,6 +27,8 @@ installRequestScope();
 try {
   const handle = await getDatabaseHandle();
   logger.info("portal ready", { database: handle.kind });
+  // Payments whose outcome was lost (a crash, a time-out) are settled from the gateway's record.
+  startReconciler();
 } catch (error) {
   logger.error("database could not be opened; the portal did not start", { error });
   process.exit(1);

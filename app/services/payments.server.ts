@@ -529,3 +529,24 @@ export async function findPaymentByGuid(actor: Actor, requestGuid: string): Prom
   }
   return { kind: "pending", paymentId: "", reference: "" };
 }
+
+/**
+ * The reconciler's timer: every `intervalMs`, settle payments left pending or unknown (a
+ * crash or a lost answer between "charged" and "recorded"). Several portal processes may
+ * each run one: a payment is settled or failed at most once (the status guard in each
+ * write). The timer never keeps the process alive.
+ */
+export function startReconciler(intervalMs = 60_000, sweep: () => Promise<unknown> = () => reconcileUnsettled()) {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweep()
+      .catch((error: unknown) => logger.error("reconciler sweep failed", { error }))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

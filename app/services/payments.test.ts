@@ -5,7 +5,7 @@ import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../
 import { setDatabaseForTesting } from "./database.server";
 import type { DatabaseHandle } from "./db.server";
 import { migrate } from "./migrate.server";
-import { reconcilePayment, reconcileUnsettled, submitPayment, type PayMethod } from "./payments.server";
+import { reconcilePayment, reconcileUnsettled, startReconciler, submitPayment, type PayMethod } from "./payments.server";
 
 function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
   let handle: DatabaseHandle;
@@ -219,5 +219,25 @@ describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
     await migrate(database.handle);
     await seedDemoData(database.handle.db);
     return { handle: database.handle, close: database.drop };
+  });
+});
+
+describe("the reconciler's timer", () => {
+  it("sweeps on its interval, one sweep at a time, until stopped", async () => {
+    let calls = 0;
+    let release!: () => void;
+    const stop = startReconciler(5, () => {
+      calls += 1;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(calls).toBe(1); // the first sweep has not finished: no second one starts
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    stop();
+    const after = calls;
+    expect(after).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(calls).toBe(after);
   });
 });
