@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { button } from "~/components/Button.css";
-import { formStyles } from "~/components/Form";
+import { useLoaderData } from "@remix-run/react";
+import { ConfirmRemove } from "~/components/ConfirmRemove";
 import { useT } from "~/components/useT";
 import { maskAccountNumber } from "~/lib/bank-account";
 import { accountNotFound } from "~/services/accounts.server";
@@ -30,16 +29,12 @@ export default function RemoveBankAccount() {
   const { bank } = useLoaderData<typeof loader>();
   const t = useT();
   return (
-    <>
-      <h1>{t("pm.removeBank.title")}</h1>
-      <p>{t("pm.removeBank.text", { bank: t("pm.bank.name", bank) })}</p>
-      <Form method="post" className={formStyles.actions}>
-        <button type="submit" className={button}>
-          {t("pm.removeBank.confirm")}
-        </button>
-        <Link to="/payment-methods">{t("pm.cancel")}</Link>
-      </Form>
-    </>
+    <ConfirmRemove
+      title={t("pm.removeBank.title")}
+      text={t("pm.removeBank.text", { bank: t("pm.bank.name", bank) })}
+      confirm={t("pm.removeBank.confirm")}
+      cancelTo="/payment-methods"
+    />
   );
 }
 

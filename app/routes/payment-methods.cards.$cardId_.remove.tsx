@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { button } from "~/components/Button.css";
-import { formStyles } from "~/components/Form";
+import { useLoaderData } from "@remix-run/react";
+import { ConfirmRemove } from "~/components/ConfirmRemove";
 import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
 import { accountNotFound } from "~/services/accounts.server";
@@ -29,18 +28,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function RemoveCard() {
   const { card } = useLoaderData<typeof loader>();
   const t = useT();
-  const name = t("pm.card.name", card);
   return (
-    <>
-      <h1>{t("pm.removeCard.title")}</h1>
-      <p>{t("pm.removeCard.text", { card: name })}</p>
-      <Form method="post" className={formStyles.actions}>
-        <button type="submit" className={button}>
-          {t("pm.removeCard.confirm")}
-        </button>
-        <Link to="/payment-methods">{t("pm.cancel")}</Link>
-      </Form>
-    </>
+    <ConfirmRemove
+      title={t("pm.removeCard.title")}
+      text={t("pm.removeCard.text", { card: t("pm.card.name", card) })}
+      confirm={t("pm.removeCard.confirm")}
+      cancelTo="/payment-methods"
+    />
   );
 }
 

@@ -1,0 +1,24 @@
+import { Form, Link } from "@remix-run/react";
+import { button } from "./Button.css";
+import { formStyles } from "./Form";
+import { useT } from "./useT";
+
+/**
+ * The confirm step before something is removed: a page of its own with a POST button and a
+ * way back, so it works the same with and without JavaScript.
+ */
+export function ConfirmRemove({ title, text, confirm, cancelTo }: { title: string; text: string; confirm: string; cancelTo: string }) {
+  const t = useT();
+  return (
+    <>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <Form method="post" className={formStyles.actions}>
+        <button type="submit" className={button}>
+          {confirm}
+        </button>
+        <Link to={cancelTo}>{t("pm.cancel")}</Link>
+      </Form>
+    </>
+  );
+}
