@@ -6,14 +6,14 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
-import { getDatabaseHandle } from "~/services/database.server";
-import { getEnv } from "~/services/env.server";
-import { logger } from "~/services/logger.server";
-import { startReconciler } from "~/services/payments.server";
-import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/request-scope.server";
-import { installRequestGuard } from "~/services/request-guard.server";
-import { installRequestLogging, logTokenFor } from "~/services/request-log.server";
-import { securityHeaders } from "~/services/security-headers.server";
+import { getDatabaseHandle } from "~/services/platform/database.server";
+import { getEnv } from "~/services/platform/env.server";
+import { logger } from "~/services/platform/logger.server";
+import { startReconciler } from "~/services/payments/payments.server";
+import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
+import { installRequestGuard } from "~/services/platform/request-guard.server";
+import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
+import { securityHeaders } from "~/services/platform/security-headers.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -1,10 +1,10 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProductFruits } from "~/components/ProductFruits";
-import type { DatabaseHandle } from "~/services/db.server";
-import { setDatabaseForTesting } from "~/services/database.server";
-import { securityHeaders } from "~/services/security-headers.server";
-import { createSession } from "~/services/session.server";
+import type { DatabaseHandle } from "~/services/platform/db.server";
+import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { securityHeaders } from "~/services/platform/security-headers.server";
+import { createSession } from "~/services/auth/session.server";
 import { openSeededPglite } from "../tests/support/test-db";
 import { loader } from "./root";
 

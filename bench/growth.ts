@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import pg from "pg";
-import { getAccountTiles, listStatementLines, type StatementQuery } from "../app/services/accounts.server";
-import { listInvoices, listPayments } from "../app/services/invoices.server";
-import { setDatabaseForTesting } from "../app/services/database.server";
-import { openPostgres } from "../app/services/db.server";
-import { migrate } from "../app/services/migrate.server";
+import { getAccountTiles, listStatementLines, type StatementQuery } from "../app/services/accounts/accounts.server";
+import { listInvoices, listPayments } from "../app/services/payments/invoices.server";
+import { setDatabaseForTesting } from "../app/services/platform/database.server";
+import { openPostgres } from "../app/services/platform/db.server";
+import { migrate } from "../app/services/platform/migrate.server";
 import { GROWTH, STATEMENT_PAGE } from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
 import { percentile, round } from "./lib/stats";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { openPglite } from "../app/services/db.server";
-import { migrate } from "../app/services/migrate.server";
+import { openPglite } from "../app/services/platform/db.server";
+import { migrate } from "../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../db/seed/demo";
 import { BENCH_DATA_DIR, BENCH_HOST, benchEmail, QUERY_SIZES } from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../app/services/db.server";
-import { migrate } from "../app/services/migrate.server";
+import type { DatabaseHandle } from "../app/services/platform/db.server";
+import { migrate } from "../app/services/platform/migrate.server";
 import { createPostgresDatabase, openEmptyPglite, TEST_DATABASE_URL } from "../tests/support/test-db";
 import { migrations } from "./migrations/index";
 import { DEMO_BUSINESSES, seedDemoData } from "./seed/demo";
@@ -113,7 +113,7 @@ describe.skipIf(!TEST_DATABASE_URL)("migrations and seed on PostgreSQL (TEST_DAT
   it("two portal processes starting at once apply each migration exactly once", async () => {
     const created = await createPostgresDatabase();
     try {
-      const { openPostgres } = await import("../app/services/db.server");
+      const { openPostgres } = await import("../app/services/platform/db.server");
       const other = openPostgres(created.url, { max: 2 });
       try {
         const [a, b] = await Promise.all([migrate(created.handle), migrate(other)]);

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../app/services/db.server";
-import { migrate } from "../app/services/migrate.server";
+import type { DatabaseHandle } from "../app/services/platform/db.server";
+import { migrate } from "../app/services/platform/migrate.server";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../tests/support/test-db";
 import { seedDemoData } from "./seed/demo";
 

@@ -5,9 +5,9 @@
  * The embedded database belongs to one process at a time: stop the portal first.
  */
 import path from "node:path";
-import { openPglite, openPostgres } from "../app/services/db.server";
-import { getEnv } from "../app/services/env.server";
-import { migrate } from "../app/services/migrate.server";
+import { openPglite, openPostgres } from "../app/services/platform/db.server";
+import { getEnv } from "../app/services/platform/env.server";
+import { migrate } from "../app/services/platform/migrate.server";
 
 const env = getEnv();
 const handle = env.DATABASE_URL ? openPostgres(env.DATABASE_URL) : await openPglite(path.join(env.DATA_DIR, "pglite"));

@@ -2,7 +2,7 @@ import type { MessageKey } from "./i18n";
 
 /**
  * Password limits, shared by the pages (HTML attributes) and the server's schemas in
- * services/password-forms.server.ts. No zod here: this module reaches the browser.
+ * services/auth/password-forms.server.ts. No zod here: this module reaches the browser.
  */
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { requireSameOrigin } from "~/services/request-context.server";
-import { requireHostBranding } from "~/services/tenant.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { requireHostBranding } from "~/services/host/tenant.server";
 
 /**
  * Any path no other route claims. The root error boundary renders the branded

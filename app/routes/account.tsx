@@ -3,8 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
-import { listAccountContacts } from "~/services/accounts.server";
-import { requireAccountPage } from "~/services/portal.server";
+import { listAccountContacts } from "~/services/accounts/accounts.server";
+import { requireAccountPage } from "~/services/accounts/portal.server";
 import { metaTranslator } from "~/lib/i18n";
 
 /** The selected account's details and the people on it (spec §7 `account`, `contacts`). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/db.server";
-import { setDatabaseForTesting } from "~/services/database.server";
-import { createSession } from "~/services/session.server";
+import type { DatabaseHandle } from "~/services/platform/db.server";
+import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { createSession } from "~/services/auth/session.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import * as account from "./api.sample.account";
 import * as tiles from "./api.sample.account-tiles";

@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-auth0";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { audit } from "~/services/audit.server";
-import { auth0StrategyFor, callbackCookie, getPageContext, SignInError, stateCookieNames } from "~/services/auth.server";
-import { logger } from "~/services/logger.server";
-import { clientAddress, requestOrigin } from "~/services/request-context.server";
-import { createSession } from "~/services/session.server";
+import { audit } from "~/services/platform/audit.server";
+import { auth0StrategyFor, callbackCookie, getPageContext, SignInError, stateCookieNames } from "~/services/auth/auth.server";
+import { logger } from "~/services/platform/logger.server";
+import { clientAddress, requestOrigin } from "~/services/platform/request-context.server";
+import { createSession } from "~/services/auth/session.server";
 
 /**
  * The provider sends the user back here (spec §2: the callback under the auth base).

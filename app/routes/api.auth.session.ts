@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext } from "~/services/auth.server";
-import { apiJson, methodNotAllowed } from "~/services/http.server";
+import { getPageContext } from "~/services/auth/auth.server";
+import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 
 /**
  * GET /api/auth/session: is this browser signed in on this host? Read by the page on

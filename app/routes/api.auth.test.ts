@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/db.server";
-import { setDatabaseForTesting } from "~/services/database.server";
+import type { DatabaseHandle } from "~/services/platform/db.server";
+import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import * as config from "./api.auth.config";
 import * as provider from "./api.auth.signin_.$provider";
 import * as tokenVerify from "./api.auth.token-verify";
 import * as forgotChange from "./api.sample.forgot-change";
-import { issueToken } from "~/services/auth-tokens.server";
-import { findHostBranding } from "~/services/host.server";
-import { verifyCredentials } from "~/services/auth.server";
+import { issueToken } from "~/services/auth/auth-tokens.server";
+import { findHostBranding } from "~/services/host/host.server";
+import { verifyCredentials } from "~/services/auth/auth.server";
 
 const get = (path: string, host = "harbour.localhost") =>
   new Request(`http://${host}${path}`, { headers: { host } });

@@ -1,5 +1,5 @@
-import { checkHealth } from "~/services/heartbeat.server";
-import { apiJson, methodNotAllowed } from "~/services/http.server";
+import { checkHealth } from "~/services/platform/heartbeat.server";
+import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 
 /** GET /api/host/heartbeat (spec §7): 200 when the database answers, 503 when it does not. */
 export async function loader() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/db.server";
-import { setDatabaseForTesting } from "~/services/database.server";
+import type { DatabaseHandle } from "~/services/platform/db.server";
+import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { openSeededPglite, openUnreachableDatabase } from "../../tests/support/test-db";
 import * as bootstrap from "./api.host.bootstrap";
 import * as heartbeatApi from "./api.host.heartbeat";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/db.server";
-import { setDatabaseForTesting } from "~/services/database.server";
-import { createSession } from "~/services/session.server";
+import type { DatabaseHandle } from "~/services/platform/db.server";
+import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { createSession } from "~/services/auth/session.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import * as bankAccounts from "./api.sample.bank-accounts";
 import * as creditCards from "./api.sample.credit-cards";

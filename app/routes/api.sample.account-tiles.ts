@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAccountTiles, requireApiAccountAccess } from "~/services/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
+import { getAccountTiles, requireApiAccountAccess } from "~/services/accounts/accounts.server";
+import { requireApiPortalAccess } from "~/services/auth/auth.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import { todayIn } from "~/lib/dates";
 
 /** GET /api/sample/account-tiles?accountId= (spec §7): the dashboard figures; no id → 400 'Invalid request'. */

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiAccountAccess } from "~/services/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
+import { requireApiAccountAccess } from "~/services/accounts/accounts.server";
+import { requireApiPortalAccess } from "~/services/auth/auth.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
 
 /** GET /api/sample/account?accountId= (spec §7): one account's details; no id → 400 'Invalid request'. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getDb } from "~/services/database.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
-import { requireHostBranding } from "~/services/tenant.server";
+import { getDb } from "~/services/platform/database.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { requireHostBranding } from "~/services/host/tenant.server";
 
 /**
  * GET /api/sample/business?businessId= (spec §7): the host's own business, public details

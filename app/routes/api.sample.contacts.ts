@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listAccountContacts, requireApiAccountAccess } from "~/services/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
+import { listAccountContacts, requireApiAccountAccess } from "~/services/accounts/accounts.server";
+import { requireApiPortalAccess } from "~/services/auth/auth.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
 
 /** GET /api/sample/contacts?accountId= (spec §7): the people on an account. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed } from "~/services/http.server";
-import { cardJson, requireApiPaymentAccount } from "~/services/payment-methods-api.server";
-import { listCards } from "~/services/payment-methods.server";
+import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { cardJson, requireApiPaymentAccount } from "~/services/payment-methods/payment-methods-api.server";
+import { listCards } from "~/services/payment-methods/payment-methods.server";
 
 /** GET /api/sample/credit-cards?accountId= (spec §7): the account's saved cards, masked (spec §9). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n/catalog";
 import { PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
-import { EmailSchema } from "~/services/password-forms.server";
-import { getPageContext } from "~/services/auth.server";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
-import { requestPasswordReset } from "~/services/password-flows.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { EmailSchema } from "~/services/auth/password-forms.server";
+import { getPageContext } from "~/services/auth/auth.server";
+import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
+import { requestPasswordReset } from "~/services/auth/password-flows.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /** POST /api/sample/forgot-send {email} (spec §7): the same answer whether or not the email exists. */
 export async function action({ request }: ActionFunctionArgs) {

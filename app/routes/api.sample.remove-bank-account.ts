@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
-import { requireApiPaymentAccount } from "~/services/payment-methods-api.server";
-import { removeBankAccount } from "~/services/payment-methods.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { requireApiPaymentAccount } from "~/services/payment-methods/payment-methods-api.server";
+import { removeBankAccount } from "~/services/payment-methods/payment-methods.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /** DELETE /api/sample/remove-bank-account?bankAccountId=&accountId= (spec §5: no id → 'missing bank account ID'). */
 export async function action({ request }: ActionFunctionArgs) {

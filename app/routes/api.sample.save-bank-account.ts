@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
+import { apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
 import {
   bankAccountJson,
   parseSaveBankAccount,
   refusalError,
   requireApiPaymentAccount,
   validationError,
-} from "~/services/payment-methods-api.server";
-import { saveBankAccount } from "~/services/payment-methods.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+} from "~/services/payment-methods/payment-methods-api.server";
+import { saveBankAccount } from "~/services/payment-methods/payment-methods.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /**
  * POST /api/sample/save-bank-account (spec §3): accountName, accountRouting (BSB; in New

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
+import { apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
 import {
   cardJson,
   gatewayContextForApi,
@@ -7,9 +7,9 @@ import {
   refusalError,
   requireApiPaymentAccount,
   validationError,
-} from "~/services/payment-methods-api.server";
-import { saveCard } from "~/services/payment-methods.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+} from "~/services/payment-methods/payment-methods-api.server";
+import { saveCard } from "~/services/payment-methods/payment-methods.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /**
  * POST /api/sample/save-credit-card (spec §3 save payload): the number and CVN go to the

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listStatementLines, requireApiAccountAccess, STATEMENT_SORTS, STATEMENT_TYPES } from "~/services/accounts.server";
-import { parseFilter, parseIsoDate, parseSort, requireSkipTake } from "~/services/api-query.server";
-import { requireApiPortalAccess } from "~/services/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/http.server";
+import { listStatementLines, requireApiAccountAccess, STATEMENT_SORTS, STATEMENT_TYPES } from "~/services/accounts/accounts.server";
+import { parseFilter, parseIsoDate, parseSort, requireSkipTake } from "~/services/platform/api-query.server";
+import { requireApiPortalAccess } from "~/services/auth/auth.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
 
 /**
  * GET /api/sample/statements?accountId=&skip=&take=&sort=&filter= (spec §5, §7). No account

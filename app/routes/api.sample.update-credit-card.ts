@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/http.server";
+import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
 import {
   cardJson,
   gatewayContextForApi,
@@ -7,9 +7,9 @@ import {
   refusalError,
   requireApiPaymentAccount,
   validationError,
-} from "~/services/payment-methods-api.server";
-import { findCard, updateCard } from "~/services/payment-methods.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+} from "~/services/payment-methods/payment-methods-api.server";
+import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { CARD_TYPE_IDS } from "~/lib/card";
 
 /**

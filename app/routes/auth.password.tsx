@@ -7,11 +7,11 @@ import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS } from "~/lib/password-rules";
-import { ChangePasswordSchema } from "~/services/password-forms.server";
-import { requireSession } from "~/services/auth.server";
-import { changePassword } from "~/services/password-flows.server";
-import { readForm } from "~/services/http.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { ChangePasswordSchema } from "~/services/auth/password-forms.server";
+import { requireSession } from "~/services/auth/auth.server";
+import { changePassword } from "~/services/auth/password-flows.server";
+import { readForm } from "~/services/platform/http.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /** Change password (spec §2 /auth/password, §7 update-password): signed in, old + new. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -7,12 +7,12 @@ import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
-import { ResetPasswordSchema, ResetRequestSchema } from "~/services/password-forms.server";
-import { getPageContext } from "~/services/auth.server";
-import { checkResetToken, requestPasswordReset, resetPassword } from "~/services/password-flows.server";
-import { readForm } from "~/services/http.server";
-import { requestLanguage } from "~/services/language.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { ResetPasswordSchema, ResetRequestSchema } from "~/services/auth/password-forms.server";
+import { getPageContext } from "~/services/auth/auth.server";
+import { checkResetToken, requestPasswordReset, resetPassword } from "~/services/auth/password-flows.server";
+import { readForm } from "~/services/platform/http.server";
+import { requestLanguage } from "~/services/host/language.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /**
  * Forgot password (spec §7 forgot-send / forgot-change, §2 /auth/password/reset): without

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { audit } from "~/services/audit.server";
-import { getPageContext } from "~/services/auth.server";
-import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/request-context.server";
-import { destroySession } from "~/services/session.server";
+import { audit } from "~/services/platform/audit.server";
+import { getPageContext } from "~/services/auth/auth.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import { destroySession } from "~/services/auth/session.server";
 
 /**
  * Sign-out (spec §4): the session row goes, and with it selectedAccount and

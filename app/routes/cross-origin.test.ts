@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/db.server";
-import { setDatabaseForTesting } from "~/services/database.server";
+import type { DatabaseHandle } from "~/services/platform/db.server";
+import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 
 /**

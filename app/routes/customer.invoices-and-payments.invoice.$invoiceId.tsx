@@ -5,10 +5,10 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
 import { invoiceStatusKey } from "~/lib/invoice-query";
-import { accountNotFound } from "~/services/accounts.server";
-import { findInvoice } from "~/services/invoices.server";
-import { PAYABLE_STATUSES } from "~/services/payments.server";
-import { requireCustomerAccountPage } from "~/services/portal.server";
+import { accountNotFound } from "~/services/accounts/accounts.server";
+import { findInvoice } from "~/services/payments/invoices.server";
+import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
+import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { metaTranslator } from "~/lib/i18n";
 
 /**

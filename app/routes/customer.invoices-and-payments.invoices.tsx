@@ -7,10 +7,10 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 import { INVOICE_FILTER_OPTIONS, INVOICE_SORT_OPTIONS, invoiceSearch, invoiceStatusKey as statusKey, parseInvoiceQuery } from "~/lib/invoice-query";
-import { INVOICE_PAGE_SIZE, listInvoices, listPayments } from "~/services/invoices.server";
-import { PAYABLE_STATUSES } from "~/services/payments.server";
-import { requireCustomerAccountPage } from "~/services/portal.server";
-import { updateSessionData } from "~/services/session.server";
+import { INVOICE_PAGE_SIZE, listInvoices, listPayments } from "~/services/payments/invoices.server";
+import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
+import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
+import { updateSessionData } from "~/services/auth/session.server";
 import { metaTranslator } from "~/lib/i18n";
 
 const PATH = "/customer/invoices-and-payments/invoices";

@@ -11,13 +11,13 @@ import { formatDate, formatMoney, MONEY_ERRORS, parseMoneyToCents } from "~/lib/
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { payCardSchema, todayIso } from "~/lib/payment-method-schemas";
 import type { PaymentBreakdown } from "~/lib/payment-calc";
-import { readForm } from "~/services/http.server";
-import { listCards } from "~/services/payment-methods.server";
-import { findPaymentByGuid, loadPayable, previewPayment, submitPayment, type PayMethod } from "~/services/payments.server";
-import { sendReceipt } from "~/services/receipts.server";
-import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/request-context.server";
-import { gatewayContextFrom } from "~/services/payment-methods.server";
-import { requireCustomerAccountPage } from "~/services/portal.server";
+import { readForm } from "~/services/platform/http.server";
+import { listCards } from "~/services/payment-methods/payment-methods.server";
+import { findPaymentByGuid, loadPayable, previewPayment, submitPayment, type PayMethod } from "~/services/payments/payments.server";
+import { sendReceipt } from "~/services/payments/receipts.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
+import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 
 /**
  * Pay invoices (issue 3): choose amounts (in full or part), a saved card, a new card or a

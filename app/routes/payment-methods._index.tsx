@@ -8,11 +8,11 @@ import { useT } from "~/components/useT";
 import { formatRouting, maskAccountNumber } from "~/lib/bank-account";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { maskCardNumber } from "~/lib/format";
-import { readForm } from "~/services/http.server";
-import { accountNotFound } from "~/services/accounts.server";
-import { listBankAccounts, listCards, setDefaultCard } from "~/services/payment-methods.server";
-import { PAYMENT_METHOD_NOTICES, requirePaymentMethodsPage, type PaymentMethodNotice } from "~/services/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { readForm } from "~/services/platform/http.server";
+import { accountNotFound } from "~/services/accounts/accounts.server";
+import { listBankAccounts, listCards, setDefaultCard } from "~/services/payment-methods/payment-methods.server";
+import { PAYMENT_METHOD_NOTICES, requirePaymentMethodsPage, type PaymentMethodNotice } from "~/services/payment-methods/payment-methods-page.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaTranslator } from "~/lib/i18n";
 
 /**

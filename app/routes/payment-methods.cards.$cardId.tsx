@@ -10,11 +10,11 @@ import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { updateCardSchema } from "~/lib/payment-method-schemas";
-import { accountNotFound } from "~/services/accounts.server";
-import { readForm } from "~/services/http.server";
-import { findCard, updateCard } from "~/services/payment-methods.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { accountNotFound } from "~/services/accounts/accounts.server";
+import { readForm } from "~/services/platform/http.server";
+import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
+import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 const MESSAGES: ConstraintMessages = {
   cardHolderName: { required: "pm.error.holder.required", invalid: "pm.error.holder.characters" },

@@ -9,10 +9,10 @@ import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { newCardSchema } from "~/lib/payment-method-schemas";
-import { readForm } from "~/services/http.server";
-import { MAX_SAVED_PER_ACCOUNT, newAuthorityReference, saveCard } from "~/services/payment-methods.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/request-context.server";
+import { readForm } from "~/services/platform/http.server";
+import { MAX_SAVED_PER_ACCOUNT, newAuthorityReference, saveCard } from "~/services/payment-methods/payment-methods.server";
+import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /** Never sent back to the browser after a failed POST (PCI DSS 3.3.1: not echoed, not kept). */
 const SECRET_FIELDS = ["cardNumber", "cvn"];

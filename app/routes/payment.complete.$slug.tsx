@@ -4,10 +4,10 @@ import { FormMessage } from "~/components/Form";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
-import { accountNotFound, requireAccountAccess } from "~/services/accounts.server";
-import { requireSession } from "~/services/auth.server";
-import { findPaymentByReference } from "~/services/invoices.server";
-import { reconcilePayment } from "~/services/payments.server";
+import { accountNotFound, requireAccountAccess } from "~/services/accounts/accounts.server";
+import { requireSession } from "~/services/auth/auth.server";
+import { findPaymentByReference } from "~/services/payments/invoices.server";
+import { reconcilePayment } from "~/services/payments/payments.server";
 import { metaTranslator } from "~/lib/i18n";
 
 /**

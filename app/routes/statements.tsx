@@ -13,9 +13,9 @@ import {
   STATEMENT_TYPE_OPTIONS,
   statementSearch,
 } from "~/lib/statement-query";
-import { listStatementLines } from "~/services/accounts.server";
-import { requireAccountPage } from "~/services/portal.server";
-import { updateSessionData } from "~/services/session.server";
+import { listStatementLines } from "~/services/accounts/accounts.server";
+import { requireAccountPage } from "~/services/accounts/portal.server";
+import { updateSessionData } from "~/services/auth/session.server";
 import { metaTranslator } from "~/lib/i18n";
 
 /**

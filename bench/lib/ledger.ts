@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Db } from "../../app/services/db.server";
-import { hashPassword } from "../../app/services/password.server";
+import type { Db } from "../../app/services/platform/db.server";
+import { hashPassword } from "../../app/services/auth/password.server";
 
 /**
  * The bench's own data, written straight into its database with generate_series: a

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { DB } from "../../app/services/db-schema.server";
-import { hashPassword } from "../../app/services/password.server";
+import type { DB } from "../../app/services/platform/db-schema.server";
+import { hashPassword } from "../../app/services/auth/password.server";
 
 /** Every demo contact who signs in with a password uses this one (README). */
 export const DEMO_PASSWORD = "Portal!2026";

@@ -5,9 +5,9 @@
  * one with a journey running in parallel.
  */
 import path from "node:path";
-import { openPglite } from "../../app/services/db.server";
-import { hashPassword } from "../../app/services/password.server";
-import { migrate } from "../../app/services/migrate.server";
+import { openPglite } from "../../app/services/platform/db.server";
+import { hashPassword } from "../../app/services/auth/password.server";
+import { migrate } from "../../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, demoLedger, seedDemoData } from "../../db/seed/demo";
 import { E2E_PROJECTS, e2eEmail, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 

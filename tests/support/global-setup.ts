@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { seedDemoData } from "../../db/seed/demo";
-import { PGLITE_PARSERS, pgliteHandle } from "../../app/services/db.server";
-import { migrate } from "../../app/services/migrate.server";
+import { PGLITE_PARSERS, pgliteHandle } from "../../app/services/platform/db.server";
+import { migrate } from "../../app/services/platform/migrate.server";
 import { SNAPSHOT_FILE } from "./snapshot";
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openPostgres, PGLITE_PARSERS, pgliteHandle, type DatabaseHandle } from "../../app/services/db.server";
+import { openPostgres, PGLITE_PARSERS, pgliteHandle, type DatabaseHandle } from "../../app/services/platform/db.server";
 import { SNAPSHOT_FILE } from "./snapshot";
 
 /** A private embedded database with every migration and the demo data, from the run's snapshot. */

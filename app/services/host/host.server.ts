@@ -1,4 +1,4 @@
-import type { Db } from "./db.server";
+import type { Db } from "../platform/db.server";
 import type { ThemeName } from "~/themes/names";
 
 /** What a host name resolves to (spec §1, §3: business id, theme, logo directory, name, label). */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { cardDigits, cvnLengthFor, detectBrand, isExpired, passesLuhn } from "~/lib/card";
-import type { Db } from "../db.server";
+import type { Db } from "../../platform/db.server";
 import {
   GatewayTimeoutError,
   type CardGateway,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSeededPglite } from "../../tests/support/test-db";
-import { setDatabaseForTesting } from "./database.server";
-import type { DatabaseHandle } from "./db.server";
+import { openSeededPglite } from "../../../tests/support/test-db";
+import { setDatabaseForTesting } from "../platform/database.server";
+import type { DatabaseHandle } from "../platform/db.server";
 import { findInvoice, INVOICE_COUNT_CAP, INVOICE_PAGE_SIZE, listInvoices, listPayments } from "./invoices.server";
 
 let handle: DatabaseHandle;

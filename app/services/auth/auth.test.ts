@@ -1,16 +1,16 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../db/seed/demo";
-import { openSeededPglite } from "../../tests/support/test-db";
+import { DEMO_PASSWORD } from "../../../db/seed/demo";
+import { openSeededPglite } from "../../../tests/support/test-db";
 import { requirePageAccess, SignInError, verifyCredentials, verifyIdToken } from "./auth.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
-import type { DatabaseHandle } from "./db.server";
-import { setDatabaseForTesting } from "./database.server";
-import { findHostBranding, type HostBranding } from "./host.server";
+import type { DatabaseHandle } from "../platform/db.server";
+import { setDatabaseForTesting } from "../platform/database.server";
+import { findHostBranding, type HostBranding } from "../host/host.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { changePassword, resetPassword } from "./password-flows.server";
-import { CROSS_ORIGIN_MARKER } from "./request-guard.server";
-import { isCrossOrigin } from "./request-context.server";
+import { CROSS_ORIGIN_MARKER } from "../platform/request-guard.server";
+import { isCrossOrigin } from "../platform/request-context.server";
 import { createSession, getSession } from "./session.server";
 
 let handle: DatabaseHandle;
@@ -112,7 +112,7 @@ describe("page form bodies", () => {
     ["a broken multipart body", "multipart/form-data; boundary=zzz", "--zzz\r\nbroken", 400],
     ["an oversized body", "application/x-www-form-urlencoded", `email=${"a".repeat(70_000)}`, 413],
   ])("%s → %i, not 500", async (_label, type, body, status) => {
-    const { readForm } = await import("./http.server");
+    const { readForm } = await import("../platform/http.server");
     const request = new Request("http://acme.localhost/auth/signin", { method: "POST", headers: { "content-type": type }, body });
     const thrown = await readForm(request).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(Response);

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startSmtpCatcher, type SmtpCatcher } from "../../tests/support/smtp-catcher";
+import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
 import { resetEnvForTesting } from "./env.server";
 import { logger } from "./logger.server";
 import { sendMail } from "./mail.server";

@@ -1,8 +1,8 @@
 import { data } from "@remix-run/node";
 import { sql, type ExpressionBuilder } from "kysely";
-import type { DB } from "./db-schema.server";
-import { getDb } from "./database.server";
-import type { Db } from "./db.server";
+import type { DB } from "../platform/db-schema.server";
+import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
 
 /**
  * Accounts a contact may see, and what is on them. The single rule of "may this contact

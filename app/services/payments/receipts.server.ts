@@ -1,8 +1,8 @@
 import { formatDate, formatMoney } from "~/lib/format";
-import { getDb } from "./database.server";
-import type { HostBranding } from "./host.server";
-import { logger } from "./logger.server";
-import { sendMail } from "./mail.server";
+import { getDb } from "../platform/database.server";
+import type { HostBranding } from "../host/host.server";
+import { logger } from "../platform/logger.server";
+import { sendMail } from "../platform/mail.server";
 
 /**
  * The receipt email for a finished payment or promise, to the contact who made it. A mail

@@ -1,5 +1,5 @@
-import { getDb } from "../database.server";
-import { getEnv } from "../env.server";
+import { getDb } from "../../platform/database.server";
+import { getEnv } from "../../platform/env.server";
 import type { CardGateway } from "./card-gateway.server";
 import { createSandboxGateway } from "./sandbox-gateway.server";
 

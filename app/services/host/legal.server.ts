@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { getDb } from "./database.server";
+import { getDb } from "../platform/database.server";
 import { getLegalDocument, type LegalDocument } from "./host.server";
 import { requireHostBranding, serviceUnavailable } from "./tenant.server";
 

@@ -5,14 +5,14 @@ import { Auth0Strategy } from "remix-auth-auth0";
 import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { hasPortalAccess, isAuthRoute, routeAccess } from "./access.server";
-import { audit } from "./audit.server";
-import { getDb } from "./database.server";
-import { getEnv } from "./env.server";
-import type { HostBranding } from "./host.server";
+import { audit } from "../platform/audit.server";
+import { getDb } from "../platform/database.server";
+import { getEnv } from "../platform/env.server";
+import type { HostBranding } from "../host/host.server";
 import { verifyPassword } from "./password.server";
-import { clearLimits, consume, refund, signInLimits } from "./rate-limit.server";
-import { clientAddress, isSecureRequest, requestOrigin } from "./request-context.server";
-import { perRequest } from "./request-scope.server";
+import { clearLimits, consume, refund, signInLimits } from "../platform/rate-limit.server";
+import { clientAddress, isSecureRequest, requestOrigin } from "../platform/request-context.server";
+import { perRequest } from "../platform/request-scope.server";
 import {
   clearSessionCookie,
   getSession,
@@ -21,7 +21,7 @@ import {
   type Contact,
   type PortalSession,
 } from "./session.server";
-import { requireHostBranding } from "./tenant.server";
+import { requireHostBranding } from "../host/tenant.server";
 
 /** A sign-in that did not work, with the spec §8-style code the sign-in page explains. */
 export class SignInError extends Error {

@@ -1,9 +1,9 @@
 import { data } from "@remix-run/node";
-import { getDb } from "./database.server";
-import { getEnv } from "./env.server";
+import { getDb } from "../platform/database.server";
+import { getEnv } from "../platform/env.server";
 import { findHostBranding, hostnameFromRequest, type HostBranding } from "./host.server";
-import { logger } from "./logger.server";
-import { perRequest } from "./request-scope.server";
+import { logger } from "../platform/logger.server";
+import { perRequest } from "../platform/request-scope.server";
 
 /** Why a page could not be served for this host; read by the shared error boundary. */
 export type ShellErrorReason = "unknown-host" | "unavailable";

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { CardBrand } from "~/lib/payment-method-types";
-import { audit } from "./audit.server";
-import { getDb } from "./database.server";
-import type { Db } from "./db.server";
-import { GatewayTimeoutError, type GatewayContext, type GatewayRefusal } from "./gateway/card-gateway.server";
-import { getCardGateway } from "./gateway/index.server";
-import { logger } from "./logger.server";
+import { audit } from "../platform/audit.server";
+import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
+import { GatewayTimeoutError, type GatewayContext, type GatewayRefusal } from "../payments/gateway/card-gateway.server";
+import { getCardGateway } from "../payments/gateway/index.server";
+import { logger } from "../platform/logger.server";
 
 /**
  * Saved cards and bank accounts of an account (issue 5). Callers have already checked that

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { seedDemoData } from "../../db/seed/demo";
+import { seedDemoData } from "../../../db/seed/demo";
 import { openPglite, openPostgres, type DatabaseHandle, type Db } from "./db.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";

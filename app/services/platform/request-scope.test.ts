@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSeededPglite } from "../../tests/support/test-db";
+import { openSeededPglite } from "../../../tests/support/test-db";
 import type { DatabaseHandle } from "./db.server";
 import { currentQueryCount, installRequestScope, perRequest, withRequestScope } from "./request-scope.server";
 

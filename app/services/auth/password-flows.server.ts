@@ -1,14 +1,14 @@
 import { DEFAULT_LANGUAGE, type LanguageCode, type MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { audit } from "./audit.server";
+import { audit } from "../platform/audit.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
-import { getDb } from "./database.server";
-import type { HostBranding } from "./host.server";
-import { logger } from "./logger.server";
-import { sendMail } from "./mail.server";
+import { getDb } from "../platform/database.server";
+import type { HostBranding } from "../host/host.server";
+import { logger } from "../platform/logger.server";
+import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { clearLimits, consume, PASSWORD_CHECKS, RESET_REQUESTS, RESET_REQUESTS_PER_ADDRESS, TOKEN_CHECKS, type Limit } from "./rate-limit.server";
-import { clientAddress, requestOrigin } from "./request-context.server";
+import { clearLimits, consume, PASSWORD_CHECKS, RESET_REQUESTS, RESET_REQUESTS_PER_ADDRESS, TOKEN_CHECKS, type Limit } from "../platform/rate-limit.server";
+import { clientAddress, requestOrigin } from "../platform/request-context.server";
 import { destroyOtherSessions, type PortalSession } from "./session.server";
 
 /** A flow's outcome; `message` is a message key, shown by the page in its language. */

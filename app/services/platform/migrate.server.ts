@@ -1,4 +1,4 @@
-import { migrations as allMigrations, type Migration } from "../../db/migrations/index";
+import { migrations as allMigrations, type Migration } from "../../../db/migrations/index";
 import type { DatabaseHandle } from "./db.server";
 
 // Any constant works; it only has to be the same in every portal process.

@@ -1,15 +1,15 @@
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "~/services/migrate.server";
-import { seedDemoData } from "../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
-import * as searchApi from "../routes/api.sample.accounts-search";
-import * as accountsPage from "../routes/accounts";
-import * as dashboard from "../routes/_index";
-import * as root from "../root";
-import type { DatabaseHandle } from "./db.server";
-import { setDatabaseForTesting } from "./database.server";
-import { createSession } from "./session.server";
+import { migrate } from "~/services/platform/migrate.server";
+import { seedDemoData } from "../../../db/seed/demo";
+import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import * as searchApi from "../../routes/api.sample.accounts-search";
+import * as accountsPage from "../../routes/accounts";
+import * as dashboard from "../../routes/_index";
+import * as root from "../../root";
+import type { DatabaseHandle } from "../platform/db.server";
+import { setDatabaseForTesting } from "../platform/database.server";
+import { createSession } from "../auth/session.server";
 
 /**
  * Issue 7: "thousands of accounts per contact must stay fast (paged in SQL, indexed)".

@@ -3,14 +3,14 @@ import { sql, type Insertable } from "kysely";
 import { detectBrand } from "~/lib/card";
 import { computePayment, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
 import type { CardBrand } from "~/lib/payment-method-types";
-import { audit } from "./audit.server";
-import { getDb } from "./database.server";
-import type { Db } from "./db.server";
-import type { PaymentStatus, StatementLinesTable } from "./db-schema.server";
+import { audit } from "../platform/audit.server";
+import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
+import type { PaymentStatus, StatementLinesTable } from "../platform/db-schema.server";
 import { GatewayTimeoutError, type GatewayCharge, type GatewayContext, type GatewayRefusal } from "./gateway/card-gateway.server";
 import { getCardGateway } from "./gateway/index.server";
-import { logger } from "./logger.server";
-import { saveCard } from "./payment-methods.server";
+import { logger } from "../platform/logger.server";
+import { saveCard } from "../payment-methods/payment-methods.server";
 
 /**
  * Paying invoices, exactly once (ARCHITECTURE "Money moves exactly once"; issue 3).

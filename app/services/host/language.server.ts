@@ -1,8 +1,8 @@
 import { createCookie } from "@remix-run/node";
 import { DEFAULT_LANGUAGE, isLanguageCode, type LanguageCode, type Translate } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { getFeatureToggles, isUuid } from "./accounts.server";
-import { logger } from "./logger.server";
+import { getFeatureToggles, isUuid } from "../accounts/accounts.server";
+import { logger } from "../platform/logger.server";
 
 /** The chosen language (spec §3, §6): kept in a cookie for a year, applied on the server. */
 export const languageCookie = createCookie("portal_lang", {

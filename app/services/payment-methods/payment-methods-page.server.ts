@@ -1,5 +1,5 @@
-import { requireAccountPage } from "./portal.server";
-import { clientAddress, requestOrigin } from "./request-context.server";
+import { requireAccountPage } from "../accounts/portal.server";
+import { clientAddress, requestOrigin } from "../platform/request-context.server";
 import { gatewayContextFrom } from "./payment-methods.server";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "../db.server";
-import { openSeededPglite } from "../../../tests/support/test-db";
+import type { DatabaseHandle } from "../../platform/db.server";
+import { openSeededPglite } from "../../../../tests/support/test-db";
 import { GatewayTimeoutError } from "./card-gateway.server";
 import { createSandboxGateway } from "./sandbox-gateway.server";
 

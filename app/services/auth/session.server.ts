@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import { sql } from "kysely";
-import type { SessionData } from "./db-schema.server";
-import { getDb } from "./database.server";
-import { getEnv } from "./env.server";
-import { isSecureRequest } from "./request-context.server";
-import { recordLogToken } from "./request-log.server";
+import type { SessionData } from "../platform/db-schema.server";
+import { getDb } from "../platform/database.server";
+import { getEnv } from "../platform/env.server";
+import { isSecureRequest } from "../platform/request-context.server";
+import { recordLogToken } from "../platform/request-log.server";
 
 /** Spec §9: the session lives 30 days (2,592,000 s). */
 export const SESSION_MAX_AGE_SECONDS = 2_592_000;

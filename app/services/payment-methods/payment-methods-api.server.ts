@@ -5,12 +5,12 @@ import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
 import { maskCardNumber } from "~/lib/format";
 import { checkCard, checkExpiry, todayIso } from "~/lib/payment-method-schemas";
-import { requireApiAccountAccess } from "./accounts.server";
-import { requireApiPortalAccess } from "./auth.server";
-import { apiError, apiJson } from "./http.server";
+import { requireApiAccountAccess } from "../accounts/accounts.server";
+import { requireApiPortalAccess } from "../auth/auth.server";
+import { apiError, apiJson } from "../platform/http.server";
 import type { SavedBankAccount, SavedCard } from "./payment-methods.server";
 import { gatewayContextFrom } from "./payment-methods.server";
-import { clientAddress, requestOrigin } from "./request-context.server";
+import { clientAddress, requestOrigin } from "../platform/request-context.server";
 
 /**
  * The JSON side of saved cards and bank accounts (spec §3 payloads, §5, §7): the same rules

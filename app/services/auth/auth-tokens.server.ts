@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { DB } from "./db-schema.server";
-import { getDb } from "./database.server";
+import type { DB } from "../platform/db-schema.server";
+import { getDb } from "../platform/database.server";
 import { hashId } from "./session.server";
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
-import { setDatabaseForTesting } from "./database.server";
-import type { DatabaseHandle } from "./db.server";
-import { migrate } from "./migrate.server";
+import { seedDemoData } from "../../../db/seed/demo";
+import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { setDatabaseForTesting } from "../platform/database.server";
+import type { DatabaseHandle } from "../platform/db.server";
+import { migrate } from "../platform/migrate.server";
 import { reconcilePayment, reconcileUnsettled, startReconciler, submitPayment, type PayMethod } from "./payments.server";
 
 function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { getDb } from "./database.server";
+import { getDb } from "../platform/database.server";
 
 /**
  * The selected account's invoices and payments (issue 3): paged, filtered and sorted in SQL

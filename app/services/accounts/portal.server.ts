@@ -1,6 +1,6 @@
 import { resolveSelectedAccount, type AccountDetails } from "./accounts.server";
-import { requirePageAccess, requireSession, type PageContext } from "./auth.server";
-import { updateSessionData, type PortalSession } from "./session.server";
+import { requirePageAccess, requireSession, type PageContext } from "../auth/auth.server";
+import { updateSessionData, type PortalSession } from "../auth/session.server";
 
 /**
  * Every signed-in account page starts here: host, session, portal access, and the selected
