@@ -8,7 +8,12 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "tests/support/**/*.test.ts"],
+    include: [
+      "app/**/*.test.{ts,tsx}",
+      "db/**/*.test.ts",
+      "tests/unit/**/*.test.{ts,tsx}",
+      "tests/support/**/*.test.ts",
+    ],
     environment: "node",
     globalSetup: ["tests/support/global-setup.ts"],
     // The portal reads its configuration from process.env: keep tests off ./data.

@@ -56,8 +56,7 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           const rootData = remixContext.staticHandlerContext.loaderData?.root as
-            | { identityProviderOrigin?: string | null; productFruits?: unknown }
-            | undefined;
+            { identityProviderOrigin?: string | null; productFruits?: unknown } | undefined;
           const formActionOrigins = rootData?.identityProviderOrigin ? [rootData.identityProviderOrigin] : [];
           // The onboarding tour's origin is allowed only on pages that render it.
           const thirdPartyOrigins = rootData?.productFruits ? [PRODUCT_FRUITS_ORIGIN] : [];

@@ -14,8 +14,18 @@ let cookie: string;
 beforeAll(async () => {
   handle = await openSeededPglite();
   setDatabaseForTesting(handle);
-  const olivia = await handle.db.selectFrom("contacts").select(["id", "business_id"]).where("email", "=", "olivia@coastal.example").executeTakeFirstOrThrow();
-  cookie = (await createSession(new Request("http://acme.localhost/"), { businessId: olivia.business_id, contactId: olivia.id, authMethod: "credentials" })).split(";")[0]!;
+  const olivia = await handle.db
+    .selectFrom("contacts")
+    .select(["id", "business_id"])
+    .where("email", "=", "olivia@coastal.example")
+    .executeTakeFirstOrThrow();
+  cookie = (
+    await createSession(new Request("http://acme.localhost/"), {
+      businessId: olivia.business_id,
+      contactId: olivia.id,
+      authMethod: "credentials",
+    })
+  ).split(";")[0]!;
 });
 afterAll(async () => {
   setDatabaseForTesting(undefined);
@@ -23,7 +33,11 @@ afterAll(async () => {
 });
 
 const rootData = async () =>
-  loader({ request: new Request("http://acme.localhost/", { headers: { host: "acme.localhost", cookie } }), params: {}, context: {} });
+  loader({
+    request: new Request("http://acme.localhost/", { headers: { host: "acme.localhost", cookie } }),
+    params: {},
+    context: {},
+  });
 
 describe("the ProductFruits tour (spec §6)", () => {
   it("is off when the toggle is off", async () => {
@@ -47,9 +61,11 @@ describe("the ProductFruits tour (spec §6)", () => {
     expect(html).not.toContain("</script><script>x");
     expect(html).toContain("\\u003c/script>");
     expect(html).toContain('nonce="n0nce"');
-    expect(securityHeaders(new Request("http://acme.localhost/"), "n", { thirdPartyOrigins: ["https://app.productfruits.com"] })["Content-Security-Policy"]).toContain(
-      "script-src 'self' 'nonce-n' https://app.productfruits.com",
-    );
+    expect(
+      securityHeaders(new Request("http://acme.localhost/"), "n", {
+        thirdPartyOrigins: ["https://app.productfruits.com"],
+      })["Content-Security-Policy"],
+    ).toContain("script-src 'self' 'nonce-n' https://app.productfruits.com");
   });
 
   it("stays off with an empty workspace code", async () => {

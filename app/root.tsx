@@ -77,7 +77,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         }
       : null,
     accounts: {
-      items: switcher.slice(0, SWITCHER_SIZE).map(({ accountId, number, name, isChild }) => ({ accountId, number, name, isChild })),
+      items: switcher
+        .slice(0, SWITCHER_SIZE)
+        .map(({ accountId, number, name, isChild }) => ({ accountId, number, name, isChild })),
       more: switcher.length > SWITCHER_SIZE,
       selectedId,
     },
@@ -98,7 +100,12 @@ function productFruitsFrom(
   const toggle = toggles.find((t) => t.name === "ProductFruit");
   const code = (toggle?.configurationValue as { workspaceCode?: unknown } | null)?.workspaceCode;
   if (!toggle?.enabled || typeof code !== "string" || code.trim() === "") return null;
-  return { workspaceCode: code.trim(), language: language === "ID" ? "id" : "en", username: contact.email, role: contact.position };
+  return {
+    workspaceCode: code.trim(),
+    language: language === "ID" ? "id" : "en",
+    username: contact.email,
+    role: contact.position,
+  };
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
@@ -117,11 +124,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <link
-          rel="icon"
-          type="image/svg+xml"
-          href={brand ? `${brand.logoDirectory}/favicon.svg` : "/favicon.svg"}
-        />
+        <link rel="icon" type="image/svg+xml" href={brand ? `${brand.logoDirectory}/favicon.svg` : "/favicon.svg"} />
         <Links />
       </head>
       <body>

@@ -10,7 +10,15 @@ import { gzipSync } from "node:zlib";
  * level, as remix-serve's compression sends them), each file compressed on its own as
  * it is served.
  */
-type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[]; css?: string[] };
+type ManifestRoute = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+  css?: string[];
+};
 type Manifest = { entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> };
 
 export type Size = { raw: number; gzip: number };
@@ -72,7 +80,11 @@ function isPageRoute(id: string): boolean {
 
 function urlOf(manifest: Manifest, route: ManifestRoute): string {
   const parts: string[] = [];
-  for (let current: ManifestRoute | undefined = route; current; current = current.parentId ? manifest.routes[current.parentId] : undefined) {
+  for (
+    let current: ManifestRoute | undefined = route;
+    current;
+    current = current.parentId ? manifest.routes[current.parentId] : undefined
+  ) {
     if (current.path) parts.unshift(current.path);
   }
   return `/${parts.join("/")}`.replace(/\/+/g, "/");
@@ -90,13 +102,24 @@ export function measureBytes(): BytesResult {
     if (!isPageRoute(route.id)) continue;
     const js = new Set(floorFiles);
     const css = new Set(bundle ? [bundle] : []);
-    for (let current: ManifestRoute | undefined = route; current; current = current.parentId ? manifest.routes[current.parentId] : undefined) {
+    for (
+      let current: ManifestRoute | undefined = route;
+      current;
+      current = current.parentId ? manifest.routes[current.parentId] : undefined
+    ) {
       js.add(current.module);
       for (const href of current.imports ?? []) js.add(href);
       for (const href of current.css ?? []) css.add(href);
     }
     const app = [...js].filter((href) => !floorFiles.has(href));
-    routes.push({ route: route.id, url: urlOf(manifest, route), js: total(js), appJs: total(app), css: total(css), files: js.size });
+    routes.push({
+      route: route.id,
+      url: urlOf(manifest, route),
+      js: total(js),
+      appJs: total(app),
+      css: total(css),
+      files: js.size,
+    });
   }
   routes.sort((a, b) => a.url.localeCompare(b.url));
   return { floor: total(floorFiles), root: total(rootFiles), routes };

@@ -35,63 +35,158 @@ const checks: Check[] = [];
 const add = (check: Check) => checks.push(check);
 
 for (const route of results.bytes.routes) {
-  add({ budget: "app JS per route above the runtime floor (gzip)", subject: route.route, value: route.appJs.gzip, limit: budgets.bytes.appJsGzipPerRoute, kind: "max", unit: "B" });
-  add({ budget: "CSS per route in all (gzip)", subject: route.route, value: route.css.gzip, limit: budgets.bytes.cssGzipPerRoute, kind: "max", unit: "B" });
+  add({
+    budget: "app JS per route above the runtime floor (gzip)",
+    subject: route.route,
+    value: route.appJs.gzip,
+    limit: budgets.bytes.appJsGzipPerRoute,
+    kind: "max",
+    unit: "B",
+  });
+  add({
+    budget: "CSS per route in all (gzip)",
+    subject: route.route,
+    value: route.css.gzip,
+    limit: budgets.bytes.cssGzipPerRoute,
+    kind: "max",
+    unit: "B",
+  });
 }
 for (const page of results.mobile) {
-  add({ budget: "mobile LCP (median)", subject: page.page, value: page.median.lcp, limit: budgets.mobile.lcpMs, kind: "max", unit: "ms" });
-  add({ budget: "mobile TBT (median)", subject: page.page, value: page.median.tbt, limit: budgets.mobile.tbtMs, kind: "max", unit: "ms" });
-  add({ budget: "mobile CLS (median)", subject: page.page, value: page.median.cls, limit: budgets.mobile.cls, kind: "max", unit: "" });
+  add({
+    budget: "mobile LCP (median)",
+    subject: page.page,
+    value: page.median.lcp,
+    limit: budgets.mobile.lcpMs,
+    kind: "max",
+    unit: "ms",
+  });
+  add({
+    budget: "mobile TBT (median)",
+    subject: page.page,
+    value: page.median.tbt,
+    limit: budgets.mobile.tbtMs,
+    kind: "max",
+    unit: "ms",
+  });
+  add({
+    budget: "mobile CLS (median)",
+    subject: page.page,
+    value: page.median.cls,
+    limit: budgets.mobile.cls,
+    kind: "max",
+    unit: "",
+  });
 }
 for (const run of results.load.runs) {
-  add({ budget: "failed or non-2xx responses under load", subject: `${run.page} @${run.connections}`, value: run.errors + run.non2xx, limit: 0, kind: "max", unit: "" });
+  add({
+    budget: "failed or non-2xx responses under load",
+    subject: `${run.page} @${run.connections}`,
+    value: run.errors + run.non2xx,
+    limit: 0,
+    kind: "max",
+    unit: "",
+  });
   if (!budgets.server.pages.includes(run.page)) continue;
-  add({ budget: `throughput as a share of /heartbeat's, ${run.connections} connections`, subject: run.page, value: run.ofFloor, limit: budgets.server.minShareOfFloor, kind: "min", unit: "" });
+  add({
+    budget: `throughput as a share of /heartbeat's, ${run.connections} connections`,
+    subject: run.page,
+    value: run.ofFloor,
+    limit: budgets.server.minShareOfFloor,
+    kind: "min",
+    unit: "",
+  });
   if (run.connections === 10) {
     // On a machine whose other jobs slow the floor itself past the absolute figure, the page
     // is held to a multiple of the floor's p99 measured in the same rounds (docs/performance.md).
     const floor = results.load.runs.find((r) => r.page === "heartbeat" && r.connections === 10);
     const relative = floor && budgets.server.p99FloorFactor ? floor.p99Ms * budgets.server.p99FloorFactor : 0;
     const limit = Math.max(budgets.server.p99MsAt10Connections, Math.round(relative));
-    add({ budget: "p99 latency at 10 connections (150 ms, or 1.5 × the floor's p99 when the floor itself is slower)", subject: run.page, value: run.p99Ms, limit, kind: "max", unit: "ms" });
+    add({
+      budget: "p99 latency at 10 connections (150 ms, or 1.5 × the floor's p99 when the floor itself is slower)",
+      subject: run.page,
+      value: run.p99Ms,
+      limit,
+      kind: "max",
+      unit: "ms",
+    });
   }
 }
 for (const page of results.pages) {
   const counts = Object.values(page.queries);
-  add({ budget: "SQL statements per page", subject: page.page, value: Math.max(...counts), limit: budgets.queries.maxPerPage, kind: "max", unit: "" });
+  add({
+    budget: "SQL statements per page",
+    subject: page.page,
+    value: Math.max(...counts),
+    limit: budgets.queries.maxPerPage,
+    kind: "max",
+    unit: "",
+  });
   if (budgets.queries.constantInDataSize) {
-    add({ budget: "SQL statements constant in the data size (largest − smallest account)", subject: page.page, value: Math.max(...counts) - Math.min(...counts), limit: 0, kind: "max", unit: "" });
+    add({
+      budget: "SQL statements constant in the data size (largest − smallest account)",
+      subject: page.page,
+      value: Math.max(...counts) - Math.min(...counts),
+      limit: 0,
+      kind: "max",
+      unit: "",
+    });
   }
 }
 if (results.growth) {
   for (const growthCase of results.growth.cases) {
     if (!budgets.growth.pages.includes(growthCase.page)) continue;
-    add({ budget: `p95 on PostgreSQL with ${results.growth.statementLines.toLocaleString("en")} statement lines`, subject: `${growthCase.page}: ${growthCase.name}`, value: growthCase.p95Ms, limit: budgets.growth.p95Ms, kind: "max", unit: "ms" });
+    add({
+      budget: `p95 on PostgreSQL with ${results.growth.statementLines.toLocaleString("en")} statement lines`,
+      subject: `${growthCase.page}: ${growthCase.name}`,
+      value: growthCase.p95Ms,
+      limit: budgets.growth.p95Ms,
+      kind: "max",
+      unit: "ms",
+    });
   }
 }
 
-const fmt = (value: number, unit: string) => `${Number.isInteger(value) ? value.toLocaleString("en") : value}${unit ? ` ${unit}` : ""}`;
-const breaches = checks.filter((check) => (check.kind === "max" ? check.value > check.limit : check.value < check.limit));
+const fmt = (value: number, unit: string) =>
+  `${Number.isInteger(value) ? value.toLocaleString("en") : value}${unit ? ` ${unit}` : ""}`;
+const breaches = checks.filter((check) =>
+  check.kind === "max" ? check.value > check.limit : check.value < check.limit,
+);
 
-process.stdout.write(`Budgets (${BUDGETS_FILE}) against ${RESULTS_FILE} of ${results.generatedAt}: ${checks.length} checks.\n`);
-if (!results.growth) process.stdout.write("Note: no growth figures (TEST_DATABASE_URL was not set for the bench): that budget was not checked.\n");
+process.stdout.write(
+  `Budgets (${BUDGETS_FILE}) against ${RESULTS_FILE} of ${results.generatedAt}: ${checks.length} checks.\n`,
+);
+if (!results.growth)
+  process.stdout.write(
+    "Note: no growth figures (TEST_DATABASE_URL was not set for the bench): that budget was not checked.\n",
+  );
 for (const check of breaches) {
   const over = Math.abs(check.value - check.limit);
   const share = check.limit !== 0 ? ` (${Math.round((over / check.limit) * 100)}%)` : "";
-  const relation = check.kind === "max" ? `over the limit of ${fmt(check.limit, check.unit)} by ${fmt(Math.round(over * 1000) / 1000, check.unit)}${share}` : `under the minimum of ${fmt(check.limit, check.unit)} by ${fmt(Math.round(over * 1000) / 1000, check.unit)}${share}`;
+  const relation =
+    check.kind === "max"
+      ? `over the limit of ${fmt(check.limit, check.unit)} by ${fmt(Math.round(over * 1000) / 1000, check.unit)}${share}`
+      : `under the minimum of ${fmt(check.limit, check.unit)} by ${fmt(Math.round(over * 1000) / 1000, check.unit)}${share}`;
   process.stdout.write(`FAIL  ${check.budget} — ${check.subject}: ${fmt(check.value, check.unit)}, ${relation}\n`);
 }
 if (breaches.length) {
-  process.stdout.write(`\n${breaches.length} budget breach(es). Fix the cause, or (with a written reason in docs/performance.md) change bench/budgets.json.\n`);
+  process.stdout.write(
+    `\n${breaches.length} budget breach(es). Fix the cause, or (with a written reason in docs/performance.md) change bench/budgets.json.\n`,
+  );
   process.exit(1);
 }
 // The tightest margins, so a budget about to be breached is seen before it is.
 const margins = checks
   .filter((check) => check.limit > 0)
-  .map((check) => ({ check, left: check.kind === "max" ? (check.limit - check.value) / check.limit : (check.value - check.limit) / check.limit }))
+  .map((check) => ({
+    check,
+    left: check.kind === "max" ? (check.limit - check.value) / check.limit : (check.value - check.limit) / check.limit,
+  }))
   .sort((a, b) => a.left - b.left)
   .slice(0, 5);
 for (const { check, left } of margins) {
-  process.stdout.write(`ok    ${check.budget} — ${check.subject}: ${fmt(check.value, check.unit)} (limit ${fmt(check.limit, check.unit)}, ${Math.round(left * 100)}% to spare)\n`);
+  process.stdout.write(
+    `ok    ${check.budget} — ${check.subject}: ${fmt(check.value, check.unit)} (limit ${fmt(check.limit, check.unit)}, ${Math.round(left * 100)}% to spare)\n`,
+  );
 }
 process.stdout.write("All budgets met.\n");

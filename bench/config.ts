@@ -21,16 +21,34 @@ export type BenchPage = {
 };
 
 export const PAGES: BenchPage[] = [
-  { name: "sign-in", path: "/auth/signin", signedIn: false, mobile: true, submit: 'main form[method="post"] button[type="submit"]' },
+  {
+    name: "sign-in",
+    path: "/auth/signin",
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+  },
   { name: "forgot-password", path: "/auth/password/reset", signedIn: false },
   { name: "dashboard", path: "/", signedIn: true, mobile: true, load: true },
   { name: "accounts", path: "/accounts", signedIn: true },
   { name: "account", path: "/account", signedIn: true },
   { name: "statements", path: "/statements", signedIn: true, mobile: true, load: true },
   { name: "invoices", path: "/customer/invoices-and-payments/invoices", signedIn: true, mobile: true, load: true },
-  { name: "pay", path: "/customer/invoices-and-payments/pay?all=1", signedIn: true, mobile: true, submit: 'main form[method="post"] button[value="pay"]' },
+  {
+    name: "pay",
+    path: "/customer/invoices-and-payments/pay?all=1",
+    signedIn: true,
+    mobile: true,
+    submit: 'main form[method="post"] button[value="pay"]',
+  },
   { name: "payment-methods", path: "/payment-methods", signedIn: true },
-  { name: "add-card", path: "/payment-methods/cards/new", signedIn: true, mobile: true, submit: 'main form[method="post"] button[type="submit"]' },
+  {
+    name: "add-card",
+    path: "/payment-methods/cards/new",
+    signedIn: true,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+  },
   { name: "change-password", path: "/auth/password", signedIn: true },
   { name: "privacy-policy", path: "/privacy-policy", signedIn: false },
   { name: "terms", path: "/terms-and-conditions", signedIn: false },

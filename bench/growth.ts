@@ -39,7 +39,11 @@ export async function measureGrowth(adminUrl: string): Promise<GrowthResult> {
       email: "growth@bench.example",
       password: randomBytes(12).toString("hex"),
     });
-    await insertLedger(handle.db, { businessId, accountId, prefix: "G" }, { invoices: GROWTH.invoices, lines: GROWTH.statementLines });
+    await insertLedger(
+      handle.db,
+      { businessId, accountId, prefix: "G" },
+      { invoices: GROWTH.invoices, lines: GROWTH.statementLines },
+    );
     await sql`ANALYZE`.execute(handle.db);
     const seedSeconds = round((performance.now() - seedStart) / 1000, 1);
 
@@ -57,12 +61,32 @@ export async function measureGrowth(adminUrl: string): Promise<GrowthResult> {
       ["statements", "first page, newest first", () => listStatementLines(businessId, accountId, page({}))],
       ["statements", "page 50", () => listStatementLines(businessId, accountId, page({ skip: 49 * STATEMENT_PAGE }))],
       ["statements", "payments only", () => listStatementLines(businessId, accountId, page({ type: "payment" }))],
-      ["statements", "largest amount first", () => listStatementLines(businessId, accountId, page({ sort: { field: "amount", dir: "desc" } }))],
-      ["statements", "last 30 days", () => listStatementLines(businessId, accountId, page({ from: monthAgo, to: today }))],
+      [
+        "statements",
+        "largest amount first",
+        () => listStatementLines(businessId, accountId, page({ sort: { field: "amount", dir: "desc" } })),
+      ],
+      [
+        "statements",
+        "last 30 days",
+        () => listStatementLines(businessId, accountId, page({ from: monthAgo, to: today })),
+      ],
       ["dashboard", "account tiles (25,000 open invoices)", () => getAccountTiles(businessId, accountId, today)],
-      ["invoices", "owing, due soonest first", () => listInvoices({ businessId, accountId }, { filter: "outstanding", sort: "due-asc", page: 1 })],
-      ["invoices", "all, page 50", () => listInvoices({ businessId, accountId }, { filter: "all", sort: "due-desc", page: 50 })],
-      ["invoices", "largest balance first", () => listInvoices({ businessId, accountId }, { filter: "outstanding", sort: "balance-desc", page: 1 })],
+      [
+        "invoices",
+        "owing, due soonest first",
+        () => listInvoices({ businessId, accountId }, { filter: "outstanding", sort: "due-asc", page: 1 }),
+      ],
+      [
+        "invoices",
+        "all, page 50",
+        () => listInvoices({ businessId, accountId }, { filter: "all", sort: "due-desc", page: 50 }),
+      ],
+      [
+        "invoices",
+        "largest balance first",
+        () => listInvoices({ businessId, accountId }, { filter: "outstanding", sort: "balance-desc", page: 1 }),
+      ],
       ["invoices", "recent payments", () => listPayments({ businessId, accountId })],
     ];
     const results: GrowthCase[] = [];

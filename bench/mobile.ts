@@ -80,7 +80,9 @@ async function loadOnce(browser: Browser, url: string, cookie: string | undefine
     if (!response || response.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`);
     await page.waitForLoadState("networkidle", { timeout: 30_000 });
     const raw = await page.evaluate(() => {
-      const bench = (window as unknown as { __bench: { fcp: number; lcp: number; cls: number; longTasks: [number, number][] } }).__bench;
+      const bench = (
+        window as unknown as { __bench: { fcp: number; lcp: number; cls: number; longTasks: [number, number][] } }
+      ).__bench;
       const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
       return { ...bench, load: navigation?.loadEventEnd ?? 0 };
     });
@@ -98,7 +100,12 @@ async function loadOnce(browser: Browser, url: string, cookie: string | undefine
  * (a plain form post needs nothing more). Read in the page's own clock, so the time
  * Playwright takes to notice is included: an upper bound.
  */
-async function noJsSubmitOnce(browser: Browser, url: string, selector: string, cookie: string | undefined): Promise<number> {
+async function noJsSubmitOnce(
+  browser: Browser,
+  url: string,
+  selector: string,
+  cookie: string | undefined,
+): Promise<number> {
   const context = await newMobileContext(browser, { javaScriptEnabled: false, cookie });
   try {
     const page = await context.newPage();
@@ -132,7 +139,8 @@ export async function measureMobile(pages: BenchPage[], cookie: string): Promise
       // One unmeasured load warms the server (first-use caches, JIT), not the browser.
       await loadOnce(browser, url, page.signedIn ? cookie : undefined);
       const runs: MobileRun[] = [];
-      for (let i = 0; i < MOBILE.runs; i += 1) runs.push(await loadOnce(browser, url, page.signedIn ? cookie : undefined));
+      for (let i = 0; i < MOBILE.runs; i += 1)
+        runs.push(await loadOnce(browser, url, page.signedIn ? cookie : undefined));
       const result: MobileResult = {
         page: page.name,
         path: page.path,
@@ -147,7 +155,8 @@ export async function measureMobile(pages: BenchPage[], cookie: string): Promise
       };
       if (page.submit) {
         const noJsRuns: number[] = [];
-        for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, page.signedIn ? cookie : undefined));
+        for (let i = 0; i < MOBILE.runs; i += 1)
+          noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, page.signedIn ? cookie : undefined));
         result.noJsRuns = noJsRuns;
         result.noJsSubmitMs = median(noJsRuns);
       }

@@ -25,7 +25,8 @@ async function visit(host: string, path: string, cookie: string | undefined) {
 
 export async function measurePages(pages: BenchPage[], demoCookie: string): Promise<PageResult[]> {
   const benchCookies = new Map<number, string>();
-  for (const rows of QUERY_SIZES) benchCookies.set(rows, await signIn(BENCH_HOST, benchEmail(rows), DEMO_LOGIN.password));
+  for (const rows of QUERY_SIZES)
+    benchCookies.set(rows, await signIn(BENCH_HOST, benchEmail(rows), DEMO_LOGIN.password));
   const results: PageResult[] = [];
   for (const page of pages) {
     const document = await visit(DEMO_HOST, page.path, page.signedIn ? demoCookie : undefined);
@@ -35,7 +36,8 @@ export async function measurePages(pages: BenchPage[], demoCookie: string): Prom
       await visit(BENCH_HOST, page.path, cookie);
       const counted = await visit(BENCH_HOST, page.path, cookie);
       const header = counted.headers["x-query-count"];
-      if (typeof header !== "string") throw new Error(`GET ${page.path}: no X-Query-Count header (is BENCH_QUERY_COUNT=1 set?)`);
+      if (typeof header !== "string")
+        throw new Error(`GET ${page.path}: no X-Query-Count header (is BENCH_QUERY_COUNT=1 set?)`);
       queries[String(rows)] = Number(header);
     }
     results.push({

@@ -45,9 +45,18 @@ async function measure(database: string, handle: DatabaseHandle): Promise<Row[]>
   const businessId = await createBenchBusiness(db, `payments-${randomBytes(3).toString("hex")}.bench.localhost`);
   await db
     .insertInto("fee_rules")
-    .values({ business_id: businessId, surcharge: JSON.stringify({ visa: { bps: 120, fixedCents: 0 } }), late_fee_bps: 200, late_fee_fixed_cents: 500 })
+    .values({
+      business_id: businessId,
+      surcharge: JSON.stringify({ visa: { bps: 120, fixedCents: 0 } }),
+      late_fee_bps: 200,
+      late_fee_fixed_cents: 500,
+    })
     .execute();
-  const { accountId, contactId } = await createBenchAccount(db, businessId, { number: "PAY-1", email: "pay@bench.example", password: randomBytes(12).toString("hex") });
+  const { accountId, contactId } = await createBenchAccount(db, businessId, {
+    number: "PAY-1",
+    email: "pay@bench.example",
+    password: randomBytes(12).toString("hex"),
+  });
   const invoiceCount = RUNS.single + RUNS.fifty * 50 + RUNS.doubleSubmissions;
   await sql`
     INSERT INTO invoices (business_id, account_id, number, issue_date, due_date, amount_cents, balance_cents, status)
@@ -59,11 +68,24 @@ async function measure(database: string, handle: DatabaseHandle): Promise<Row[]>
   const year = new Date().getUTCFullYear() + 2;
   const saved = await saveCard(
     actor,
-    { cardNumber: "4111111111111111", cvn: "123", expiryMonth: 12, expiryYear: year, holderName: "Bench", makeDefault: true, authorityReference: "BENCH" },
+    {
+      cardNumber: "4111111111111111",
+      cvn: "123",
+      expiryMonth: 12,
+      expiryYear: year,
+      holderName: "Bench",
+      makeDefault: true,
+      authorityReference: "BENCH",
+    },
     context,
   );
   if (!saved.ok) throw new Error(`bench card refused: ${saved.refusal}`);
-  const invoices = await db.selectFrom("invoices").select(["id", "balance_cents"]).where("account_id", "=", accountId).orderBy("number").execute();
+  const invoices = await db
+    .selectFrom("invoices")
+    .select(["id", "balance_cents"])
+    .where("account_id", "=", accountId)
+    .orderBy("number")
+    .execute();
   let next = 0;
   const take = (n: number) => invoices.slice(next, (next += n));
   const pay = (selection: { id: string; balance_cents: number }[], requestGuid = randomUUID()) =>
@@ -92,15 +114,37 @@ async function measure(database: string, handle: DatabaseHandle): Promise<Row[]>
   };
   const rows: Row[] = [];
   rows.push({ database, case: "pay 1 invoice", payments: RUNS.single, ...(await timed(RUNS.single, 1)) });
-  rows.push({ database, case: "pay 50 invoices in one payment", payments: RUNS.fifty, ...(await timed(RUNS.fifty, 50)) });
+  rows.push({
+    database,
+    case: "pay 50 invoices in one payment",
+    payments: RUNS.fifty,
+    ...(await timed(RUNS.fifty, 50)),
+  });
 
   // 50 payments, each submitted twice at the same moment: 100 submissions in flight.
   const payments = take(RUNS.doubleSubmissions).map((invoice) => ({ invoice, guid: randomUUID() }));
-  const chargesBefore = Number((await db.selectFrom("sandbox_gateway_charges").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  const chargesBefore = Number(
+    (
+      await db
+        .selectFrom("sandbox_gateway_charges")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const start = performance.now();
-  const outcomes = await Promise.all(payments.flatMap(({ invoice, guid }) => [pay([invoice], guid), pay([invoice], guid)]));
+  const outcomes = await Promise.all(
+    payments.flatMap(({ invoice, guid }) => [pay([invoice], guid), pay([invoice], guid)]),
+  );
   const elapsed = performance.now() - start;
-  const charges = Number((await db.selectFrom("sandbox_gateway_charges").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n) - chargesBefore;
+  const charges =
+    Number(
+      (
+        await db
+          .selectFrom("sandbox_gateway_charges")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ) - chargesBefore;
   const succeeded = outcomes.filter((o) => o.kind === "succeeded").length;
   rows.push({
     database,
@@ -149,12 +193,24 @@ if (adminUrl) {
 }
 
 const header = ["database", "case", "payments", "median ms", "p95 ms (all for the burst)", "charges"];
-const table = rows.map((r) => [r.database, r.case, String(r.payments), String(r.medianMs), String(r.p95Ms), r.charges === undefined ? "–" : `${r.charges} of ${r.expectedCharges}`]);
+const table = rows.map((r) => [
+  r.database,
+  r.case,
+  String(r.payments),
+  String(r.medianMs),
+  String(r.p95Ms),
+  r.charges === undefined ? "–" : `${r.charges} of ${r.expectedCharges}`,
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
 const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join("  ");
-process.stdout.write(`\nPaying invoices on the server (sandbox gateway answering at once)\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${table.map(line).join("\n")}\n`);
+process.stdout.write(
+  `\nPaying invoices on the server (sandbox gateway answering at once)\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${table.map(line).join("\n")}\n`,
+);
 fs.mkdirSync("bench/results", { recursive: true });
-fs.writeFileSync(path.join("bench/results", "payments.json"), JSON.stringify({ at: new Date().toISOString(), rows }, null, 2));
+fs.writeFileSync(
+  path.join("bench/results", "payments.json"),
+  JSON.stringify({ at: new Date().toISOString(), rows }, null, 2),
+);
 const wrong = rows.filter((r) => r.charges !== r.expectedCharges || r.answeredPaid !== r.submissions);
 if (wrong.length > 0) {
   process.stderr.write(`Charges did not match payments: ${JSON.stringify(wrong)}\n`);

@@ -23,8 +23,16 @@ const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 function table(title: string, head: string[], rows: (string | number)[][]) {
   const cells = [head, ...rows.map((row) => row.map(String))];
   const widths = head.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
-  const out = [`\n${title}`, line(head), widths.map((width) => "-".repeat(width)).join("  "), ...cells.slice(1).map(line)];
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
+  const out = [
+    `\n${title}`,
+    line(head),
+    widths.map((width) => "-".repeat(width)).join("  "),
+    ...cells.slice(1).map(line),
+  ];
   return out.join("\n");
 }
 
@@ -37,7 +45,15 @@ export function formatReport(results: BenchResults): string {
       ["route", "url", "JS raw", "JS gzip", "app JS gzip", "CSS gzip", "HTML gzip"],
       bytes.routes.map((route) => {
         const page = pages.find((candidate) => candidate.path === route.url);
-        return [route.route, route.url, kb(route.js.raw), kb(route.js.gzip), kb(route.appJs.gzip), kb(route.css.gzip), page ? kb(page.html.gzip) : "–"];
+        return [
+          route.route,
+          route.url,
+          kb(route.js.raw),
+          kb(route.js.gzip),
+          kb(route.appJs.gzip),
+          kb(route.css.gzip),
+          page ? kb(page.html.gzip) : "–",
+        ];
       }),
     ),
   );
@@ -45,14 +61,31 @@ export function formatReport(results: BenchResults): string {
     table(
       "2. Mobile page load (median of 5; ms; Lighthouse mobile: 4× CPU, 150 ms RTT, 1.6/0.75 Mbps, 412×823)",
       ["page", "FCP", "LCP", "TBT", "CLS", "load", "no-JS submit"],
-      mobile.map((m) => [m.page, m.median.fcp, m.median.lcp, m.median.tbt, m.median.cls, m.median.load, m.noJsSubmitMs ?? "–"]),
+      mobile.map((m) => [
+        m.page,
+        m.median.fcp,
+        m.median.lcp,
+        m.median.tbt,
+        m.median.cls,
+        m.median.load,
+        m.noJsSubmitMs ?? "–",
+      ]),
     ),
   );
   parts.push(
     table(
       `3. Server on loopback (autocannon, medians of ${load.runs[0]?.rounds.length ?? 0} interleaved rounds; peak RSS of the server ${load.peakRssMb} MB)`,
       ["page", "conns", "req/s", "of floor", "p50 ms", "p99 ms", "errors", "non-2xx"],
-      load.runs.map((run) => [run.page, run.connections, run.requestsPerSecond, `${Math.round(run.ofFloor * 100)}%`, run.p50Ms, run.p99Ms, run.errors, run.non2xx]),
+      load.runs.map((run) => [
+        run.page,
+        run.connections,
+        run.requestsPerSecond,
+        `${Math.round(run.ofFloor * 100)}%`,
+        run.p50Ms,
+        run.p99Ms,
+        run.errors,
+        run.non2xx,
+      ]),
     ),
   );
   const sizes = Object.keys(pages[0]?.queries ?? {});
@@ -72,6 +105,8 @@ export function formatReport(results: BenchResults): string {
         )
       : "\n5. Growth on PostgreSQL: skipped (TEST_DATABASE_URL is not set)",
   );
-  parts.push(`\nBench took ${results.durationSeconds} s on ${results.machine.cpus} CPU(s), Node ${results.machine.node}.`);
+  parts.push(
+    `\nBench took ${results.durationSeconds} s on ${results.machine.cpus} CPU(s), Node ${results.machine.node}.`,
+  );
   return parts.join("\n");
 }

@@ -28,7 +28,8 @@ if (!fs.existsSync(chromium)) {
 }
 
 const started = performance.now();
-const step = (text: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
+const step = (text: string) =>
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${text}\n`);
 
 step("production build");
 const build = spawnSync("npx", ["remix", "build"], { stdio: ["ignore", "ignore", "inherit"] });
@@ -78,10 +79,17 @@ try {
   const pages = await measurePages(PAGES, cookie);
 
   step("2. mobile page load in throttled Chromium");
-  const mobile = await measureMobile(PAGES.filter((page) => page.mobile), cookie);
+  const mobile = await measureMobile(
+    PAGES.filter((page) => page.mobile),
+    cookie,
+  );
 
   step("3. server load with autocannon");
-  const load = await measureLoad(PAGES.filter((page) => page.load), cookie, server.pid!);
+  const load = await measureLoad(
+    PAGES.filter((page) => page.load),
+    cookie,
+    server.pid!,
+  );
   await stopServer();
 
   const databaseUrl = process.env.TEST_DATABASE_URL?.trim();
@@ -107,4 +115,6 @@ try {
 
 fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
 fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
-process.stdout.write(`${formatReport(results)}\nWritten to ${RESULTS_FILE}; compare with the budgets: npm run bench:check\n`);
+process.stdout.write(
+  `${formatReport(results)}\nWritten to ${RESULTS_FILE}; compare with the budgets: npm run bench:check\n`,
+);

@@ -48,7 +48,8 @@ export async function measureLoad(pages: BenchPage[], cookie: string, serverPid:
   const runs: LoadRun[] = [];
   for (const connections of LOAD.connections) {
     // A short unmeasured burst first, so every target starts warm.
-    for (const target of targets) await hammer(target.path, connections, LOAD.warmupSeconds, target.signedIn ? cookie : undefined);
+    for (const target of targets)
+      await hammer(target.path, connections, LOAD.warmupSeconds, target.signedIn ? cookie : undefined);
     const byTarget = targets.map(() => ({ rounds: [] as Round[], errors: 0, non2xx: 0 }));
     for (let i = 0; i < LOAD.rounds; i += 1) {
       let floor = Number.NaN;
@@ -57,7 +58,12 @@ export async function measureLoad(pages: BenchPage[], cookie: string, serverPid:
         const requestsPerSecond = result.requests.average;
         if (index === 0) floor = requestsPerSecond;
         const entry = byTarget[index]!;
-        entry.rounds.push({ requestsPerSecond, p50Ms: result.latency.p50, p99Ms: result.latency.p99, ofFloor: requestsPerSecond / floor });
+        entry.rounds.push({
+          requestsPerSecond,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          ofFloor: requestsPerSecond / floor,
+        });
         entry.errors += result.errors + result.timeouts;
         entry.non2xx += result.non2xx;
       }
@@ -74,7 +80,11 @@ export async function measureLoad(pages: BenchPage[], cookie: string, serverPid:
         ofFloor: round(median(rounds.map((r) => r.ofFloor)), 3),
         errors,
         non2xx,
-        rounds: rounds.map((r) => ({ ...r, requestsPerSecond: round(r.requestsPerSecond), ofFloor: round(r.ofFloor, 3) })),
+        rounds: rounds.map((r) => ({
+          ...r,
+          requestsPerSecond: round(r.requestsPerSecond),
+          ofFloor: round(r.ofFloor, 3),
+        })),
       });
     }
   }

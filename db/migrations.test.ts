@@ -9,7 +9,12 @@ import { DEMO_BUSINESSES, seedDemoData } from "./seed/demo";
 /** Tables that are not tenant data: the tenant root itself and bookkeeping. */
 // The sandbox gateway's tables stand in for the gateway's own storage, keyed by its tokens
 // and our idempotency keys, not by tenant (decision 015).
-const NOT_TENANT_DATA = new Set(["businesses", "schema_migrations", "sandbox_gateway_tokens", "sandbox_gateway_charges"]);
+const NOT_TENANT_DATA = new Set([
+  "businesses",
+  "schema_migrations",
+  "sandbox_gateway_tokens",
+  "sandbox_gateway_charges",
+]);
 
 function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
   let handle: DatabaseHandle;
@@ -89,10 +94,16 @@ function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; clo
 
   it("rejects data that breaks the schema's rules", async () => {
     await expect(
-      handle.db.insertInto("businesses").values({ name: "Bad", theme: "hot-pink" as never }).execute(),
+      handle.db
+        .insertInto("businesses")
+        .values({ name: "Bad", theme: "hot-pink" as never })
+        .execute(),
     ).rejects.toThrow();
     await expect(
-      handle.db.insertInto("hosts").values({ hostname: "UPPER.localhost", business_id: "00000000-0000-0000-0000-000000000000" }).execute(),
+      handle.db
+        .insertInto("hosts")
+        .values({ hostname: "UPPER.localhost", business_id: "00000000-0000-0000-0000-000000000000" })
+        .execute(),
     ).rejects.toThrow();
   });
 }

@@ -41,7 +41,11 @@ function statementTotalsSuite(open: () => Promise<{ handle: DatabaseHandle; clos
   }
 
   async function anAccount(number: string) {
-    return handle.db.selectFrom("accounts").select(["id", "business_id"]).where("number", "=", number).executeTakeFirstOrThrow();
+    return handle.db
+      .selectFrom("accounts")
+      .select(["id", "business_id"])
+      .where("number", "=", number)
+      .executeTakeFirstOrThrow();
   }
 
   it("starts equal to the lines (the seed's inserts)", async () => {
@@ -59,8 +63,12 @@ function statementTotalsSuite(open: () => Promise<{ handle: DatabaseHandle; clos
       FROM generate_series(1, 300) AS g`.execute(handle.db);
     expect((await disagreements()).rows).toEqual([]);
 
-    await sql`UPDATE statement_lines SET line_date = line_date + 1 WHERE reference LIKE 'T-%' AND id % 4 = 0`.execute(handle.db);
-    await sql`UPDATE statement_lines SET type = 'credit', credit_cents = credit_cents + 5 WHERE reference LIKE 'T-%' AND id % 5 = 0`.execute(handle.db);
+    await sql`UPDATE statement_lines SET line_date = line_date + 1 WHERE reference LIKE 'T-%' AND id % 4 = 0`.execute(
+      handle.db,
+    );
+    await sql`UPDATE statement_lines SET type = 'credit', credit_cents = credit_cents + 5 WHERE reference LIKE 'T-%' AND id % 5 = 0`.execute(
+      handle.db,
+    );
     await sql`UPDATE statement_lines SET debit_cents = 0 WHERE reference LIKE 'T-%' AND id % 7 = 0`.execute(handle.db);
     expect((await disagreements()).rows).toEqual([]);
 
@@ -72,10 +80,18 @@ function statementTotalsSuite(open: () => Promise<{ handle: DatabaseHandle; clos
 
   it("lets an account with lines be deleted, and keeps nothing of it", async () => {
     const account = await anAccount("ACME-1002");
-    const before = await handle.db.selectFrom("statement_lines").select("id").where("account_id", "=", account.id).execute();
+    const before = await handle.db
+      .selectFrom("statement_lines")
+      .select("id")
+      .where("account_id", "=", account.id)
+      .execute();
     expect(before.length).toBeGreaterThan(0);
     await handle.db.deleteFrom("accounts").where("id", "=", account.id).execute();
-    const kept = await handle.db.selectFrom("statement_daily_totals").select("line_date").where("account_id", "=", account.id).execute();
+    const kept = await handle.db
+      .selectFrom("statement_daily_totals")
+      .select("line_date")
+      .where("account_id", "=", account.id)
+      .execute();
     expect(kept).toEqual([]);
     expect((await disagreements()).rows).toEqual([]);
   });

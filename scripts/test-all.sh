@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every test the portal has, in the order that fails fastest.
-#   1. types   2. unit and integration tests (Vitest; PostgreSQL ones need TEST_DATABASE_URL)
+#   0. formatting   1. types   2. unit and integration tests (Vitest; PostgreSQL ones need TEST_DATABASE_URL)
 #   3. production build   4. end-to-end journeys in Chromium, JavaScript on and off (Playwright)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +23,8 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
   echo "      Set it to a server you may create databases on, e.g. postgres://postgres@127.0.0.1:5432/postgres"
 fi
 
+echo "== formatting (Prettier)"
+npx prettier --check . --log-level warn
 echo "== typecheck"
 npx tsc --noEmit
 echo "== unit and integration tests"

@@ -27,7 +27,13 @@ export function AccountSwitcher({
         <label htmlFor="account-switcher" className={styles.label}>
           {t("switcher.account")}
         </label>
-        <select id="account-switcher" name="accountId" defaultValue={selectedId ?? undefined} className={styles.select} key={selectedId}>
+        <select
+          id="account-switcher"
+          name="accountId"
+          defaultValue={selectedId ?? undefined}
+          className={styles.select}
+          key={selectedId}
+        >
           {accounts.map((account) => (
             <option key={account.accountId} value={account.accountId}>
               {account.isChild ? "↳ " : ""}

@@ -7,7 +7,17 @@ import { useT } from "./useT";
  * The confirm step before something is removed: a page of its own with a POST button and a
  * way back, so it works the same with and without JavaScript.
  */
-export function ConfirmRemove({ title, text, confirm, cancelTo }: { title: string; text: string; confirm: string; cancelTo: string }) {
+export function ConfirmRemove({
+  title,
+  text,
+  confirm,
+  cancelTo,
+}: {
+  title: string;
+  text: string;
+  confirm: string;
+  cancelTo: string;
+}) {
   const t = useT();
   return (
     <>

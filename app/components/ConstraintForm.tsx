@@ -87,7 +87,9 @@ export function ConformField({
   const t = useT();
   const error = meta.errors?.[0];
   const { key, ...props } = getInputProps(meta, { type, ariaAttributes: false });
-  return <Field key={key} {...props} {...input} label={label} hint={hint} error={error ? t(error as MessageKey) : null} />;
+  return (
+    <Field key={key} {...props} {...input} label={label} hint={hint} error={error ? t(error as MessageKey) : null} />
+  );
 }
 
 /** A consent or option checkbox with its error tied to it. */

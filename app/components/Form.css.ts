@@ -53,7 +53,13 @@ export const checkboxField = style({
 
 export const checkbox = style({ width: 24, height: 24, margin: "0.1rem 0 0" });
 
-export const checkboxError = style({ gridColumn: "1 / -1", color: "#b42318", fontWeight: 600, margin: 0, fontSize: "0.95rem" });
+export const checkboxError = style({
+  gridColumn: "1 / -1",
+  color: "#b42318",
+  fontWeight: 600,
+  margin: 0,
+  fontSize: "0.95rem",
+});
 
 export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: "0.5rem" });
 

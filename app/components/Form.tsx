@@ -44,7 +44,11 @@ export function Field({
 /** A message for the whole form: role=alert for problems, role=status for news. */
 export function FormMessage({ kind, children, id }: { kind: "error" | "notice"; children: ReactNode; id?: string }) {
   return (
-    <div id={id} role={kind === "error" ? "alert" : "status"} className={kind === "error" ? styles.alert : styles.notice}>
+    <div
+      id={id}
+      role={kind === "error" ? "alert" : "status"}
+      className={kind === "error" ? styles.alert : styles.notice}
+    >
       {children}
     </div>
   );

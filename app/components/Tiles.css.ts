@@ -21,5 +21,10 @@ export const tile = style({
 });
 
 export const tileLabel = style({ fontWeight: 600, color: vars.surface.text });
-export const tileValue = style({ fontSize: "1.6rem", fontWeight: 700, color: vars.surface.text, fontVariantNumeric: "tabular-nums" });
+export const tileValue = style({
+  fontSize: "1.6rem",
+  fontWeight: 700,
+  color: vars.surface.text,
+  fontVariantNumeric: "tabular-nums",
+});
 export const tileNote = style({ color: vars.surface.mutedText, fontSize: "0.95rem" });

@@ -28,10 +28,38 @@ export type NzParts = { bank: string; branch: string; account: string; suffix: s
  * in the published table) and are refused; "X" banks have no check digit.
  */
 const NZ_BANK_ALGORITHM: Record<string, "A" | "D" | "E" | "F" | "G" | "X"> = {
-  "01": "A", "02": "A", "03": "A", "04": "A", "06": "A", "08": "D", "09": "E", "10": "A",
-  "11": "A", "12": "A", "13": "A", "14": "A", "15": "A", "16": "A", "17": "A", "18": "A",
-  "19": "A", "20": "A", "21": "A", "22": "A", "23": "A", "24": "A", "25": "F", "26": "G",
-  "27": "A", "28": "G", "29": "G", "30": "A", "31": "X", "33": "F", "35": "A", "38": "A",
+  "01": "A",
+  "02": "A",
+  "03": "A",
+  "04": "A",
+  "06": "A",
+  "08": "D",
+  "09": "E",
+  "10": "A",
+  "11": "A",
+  "12": "A",
+  "13": "A",
+  "14": "A",
+  "15": "A",
+  "16": "A",
+  "17": "A",
+  "18": "A",
+  "19": "A",
+  "20": "A",
+  "21": "A",
+  "22": "A",
+  "23": "A",
+  "24": "A",
+  "25": "F",
+  "26": "G",
+  "27": "A",
+  "28": "G",
+  "29": "G",
+  "30": "A",
+  "31": "X",
+  "33": "F",
+  "35": "A",
+  "38": "A",
 };
 
 /**
@@ -48,7 +76,10 @@ const NZ_RULES: Record<"A" | "B" | "D" | "E" | "F" | "G", { weights: number[]; m
   G: { weights: [0, 0, 0, 0, 0, 0, 0, 1, 3, 7, 1, 3, 7, 1, 0, 3, 7, 1], modulus: 10, digitSum: true },
 };
 
-const sumOfDigits = (value: number) => String(value).split("").reduce((sum, d) => sum + Number(d), 0);
+const sumOfDigits = (value: number) =>
+  String(value)
+    .split("")
+    .reduce((sum, d) => sum + Number(d), 0);
 
 export type NzCheck = { ok: true; parts: NzParts } | { ok: false; problem: "format" | "bank" | "checksum" };
 

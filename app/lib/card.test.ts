@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { checkNzAccount, maskAccountNumber, parseAuAccountNumber, parseBsb } from "./bank-account";
-import { cardDigits, detectBrand, formatExpiry, isExpired, parseExpiryMonth, parseExpiryYear, passesLuhn } from "./card";
+import {
+  cardDigits,
+  detectBrand,
+  formatExpiry,
+  isExpired,
+  parseExpiryMonth,
+  parseExpiryYear,
+  passesLuhn,
+} from "./card";
 
 describe("card numbers", () => {
   it("strips spaces and dashes, refuses anything else", () => {
@@ -71,8 +79,14 @@ describe("bank accounts", () => {
   });
 
   it("refuses unknown NZ banks and malformed parts", () => {
-    expect(checkNzAccount({ bank: "99", branch: "0242", account: "0100194", suffix: "00" })).toEqual({ ok: false, problem: "bank" });
-    expect(checkNzAccount({ bank: "1", branch: "0242", account: "0100194", suffix: "00" })).toEqual({ ok: false, problem: "format" });
+    expect(checkNzAccount({ bank: "99", branch: "0242", account: "0100194", suffix: "00" })).toEqual({
+      ok: false,
+      problem: "bank",
+    });
+    expect(checkNzAccount({ bank: "1", branch: "0242", account: "0100194", suffix: "00" })).toEqual({
+      ok: false,
+      problem: "format",
+    });
   });
 
   it("masks account numbers to the last three digits", () => {

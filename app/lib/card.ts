@@ -34,7 +34,12 @@ const BRAND_RULES: BrandRule[] = [
   { brand: "amex", prefix: /^3[47]/, lengths: [15], cvnLength: 4 },
   { brand: "diners", prefix: /^3(0[0-5]|[689])/, lengths: [14, 15, 16, 17, 18, 19], cvnLength: 3 },
   { brand: "jcb", prefix: /^35(2[89]|[3-8]\d)/, lengths: [16, 17, 18, 19], cvnLength: 3 },
-  { brand: "mastercard", prefix: /^(5[1-5]|2(2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/, lengths: [16], cvnLength: 3 },
+  {
+    brand: "mastercard",
+    prefix: /^(5[1-5]|2(2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/,
+    lengths: [16],
+    cvnLength: 3,
+  },
   { brand: "discover", prefix: /^(6011|64[4-9]|65)/, lengths: [16, 17, 18, 19], cvnLength: 3 },
   { brand: "unionpay", prefix: /^62/, lengths: [16, 17, 18, 19], cvnLength: 3 },
   { brand: "visa", prefix: /^4/, lengths: [13, 16, 19], cvnLength: 3 },

@@ -65,8 +65,24 @@ describe("formatMoney", () => {
 
   it("never rounds: every cent value round-trips digit for digit", () => {
     const samples = [
-      0, 1, 9, 10, 29, 57, 99, 101, 115, 199, 1005, 1015, 4_035, 100_001, 999_999,
-      1_000_000_001, 123_456_789_012_345, Number.MAX_SAFE_INTEGER - 6,
+      0,
+      1,
+      9,
+      10,
+      29,
+      57,
+      99,
+      101,
+      115,
+      199,
+      1005,
+      1015,
+      4_035,
+      100_001,
+      999_999,
+      1_000_000_001,
+      123_456_789_012_345,
+      Number.MAX_SAFE_INTEGER - 6,
     ];
     for (let i = 0; i < 2000; i += 7) samples.push(i, Number.MAX_SAFE_INTEGER - i);
     for (const cents of samples) {
@@ -169,9 +185,7 @@ describe("formatNumber", () => {
   });
 
   it("respects the locale", () => {
-    expect(formatNumber(1234567.891, { locale: "de-DE", maximumFractionDigits: 2 })).toBe(
-      "1.234.567,89",
-    );
+    expect(formatNumber(1234567.891, { locale: "de-DE", maximumFractionDigits: 2 })).toBe("1.234.567,89");
     expect(formatNumber(1234567, { locale: "en-US" })).toBe("1,234,567");
   });
 
@@ -214,15 +228,9 @@ describe("formatDate", () => {
   });
 
   it("supports other IANA zones", () => {
-    expect(formatDate("2026-11-22T05:00:00Z", { timeZone: "America/Los_Angeles" })).toBe(
-      "Nov 21, 2026",
-    );
-    expect(formatDate("2026-11-22T05:00:00Z", { timeZone: "Pacific/Auckland" })).toBe(
-      "Nov 22, 2026",
-    );
-    expect(formatDate("2026-11-22T12:00:00Z", { timeZone: "Pacific/Auckland" })).toBe(
-      "Nov 23, 2026",
-    );
+    expect(formatDate("2026-11-22T05:00:00Z", { timeZone: "America/Los_Angeles" })).toBe("Nov 21, 2026");
+    expect(formatDate("2026-11-22T05:00:00Z", { timeZone: "Pacific/Auckland" })).toBe("Nov 22, 2026");
+    expect(formatDate("2026-11-22T12:00:00Z", { timeZone: "Pacific/Auckland" })).toBe("Nov 23, 2026");
   });
 
   it("honours explicit offsets in strings", () => {
@@ -249,12 +257,8 @@ describe("formatDate", () => {
   });
 
   it("treats a date-time without an offset as a wall-clock calendar date", () => {
-    expect(formatDate("2026-11-22T23:59", { timeZone: "Pacific/Kiritimati" })).toBe(
-      "Nov 22, 2026",
-    );
-    expect(formatDate("2026-11-22T00:00:00", { timeZone: "America/Los_Angeles" })).toBe(
-      "Nov 22, 2026",
-    );
+    expect(formatDate("2026-11-22T23:59", { timeZone: "Pacific/Kiritimati" })).toBe("Nov 22, 2026");
+    expect(formatDate("2026-11-22T00:00:00", { timeZone: "America/Los_Angeles" })).toBe("Nov 22, 2026");
   });
 
   it("does not depend on the host's time zone", () => {
@@ -442,9 +446,7 @@ describe("maskCardNumber", () => {
   it("masks the stored { firstDigit, lastFour } form as a 16-digit card", () => {
     expect(maskCardNumber({ firstDigit: "4", lastFour: "1111" })).toBe("4••• •••• •••• 1111");
     expect(maskCardNumber({ firstDigit: "3", lastFour: "0005" })).toBe("3••• •••• •••• 0005");
-    expect(maskCardNumber({ firstDigit: " 5 ", lastFour: " 4444 " })).toBe(
-      "5••• •••• •••• 4444",
-    );
+    expect(maskCardNumber({ firstDigit: " 5 ", lastFour: " 4444 " })).toBe("5••• •••• •••• 4444");
   });
 
   it("masks an invalid first digit and rejects an invalid last four", () => {
@@ -704,13 +706,7 @@ describe("parseMoneyToCents", () => {
 
   it("rejects amounts above 99,999,999.99", () => {
     expect(MAX_MONEY_CENTS).toBe(9_999_999_999);
-    for (const input of [
-      "100,000,000",
-      "100000000",
-      "100000000.00",
-      "999999999999999999999999",
-      "1,000,000,000.01",
-    ]) {
+    for (const input of ["100,000,000", "100000000", "100000000.00", "999999999999999999999999", "1,000,000,000.01"]) {
       expect(parseMoneyToCents(input)).toEqual({ ok: false, error: MONEY_ERRORS.tooLarge });
     }
   });

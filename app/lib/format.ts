@@ -69,9 +69,7 @@ function getMoneyFormatter(locale: string, currency: string): MoneyFormatter {
  */
 export function formatMoney(cents: number, options: FormatMoneyOptions = {}): string {
   if (typeof cents !== "number" || !Number.isSafeInteger(cents)) {
-    throw new RangeError(
-      `formatMoney expects a safe integer number of cents, got ${String(cents)}`,
-    );
+    throw new RangeError(`formatMoney expects a safe integer number of cents, got ${String(cents)}`);
   }
   const locale = options.locale ?? DEFAULT_LOCALE;
   const currency = (options.currency ?? DEFAULT_CURRENCY).toUpperCase();
@@ -117,10 +115,7 @@ export function formatNumber(value: number, options: FormatNumberOptions = {}): 
   const key = `${locale}\u0000${max ?? ""}`;
   let nf = numberFormatters.get(key);
   if (!nf) {
-    nf = new Intl.NumberFormat(
-      locale,
-      max === undefined ? {} : { maximumFractionDigits: max },
-    );
+    nf = new Intl.NumberFormat(locale, max === undefined ? {} : { maximumFractionDigits: max });
     numberFormatters.set(key, nf);
   }
   // `value + 0` turns -0 into 0; also avoid "-0" when e.g. -0.0001 rounds to 0.
@@ -345,8 +340,7 @@ const byteCount = new Intl.NumberFormat("en-AU", { maximumFractionDigits: 0 });
 export function formatFileSize(bytes: number): string {
   if (typeof bytes !== "number" || !Number.isFinite(bytes) || bytes <= 0) return "0 B";
   // What the value will display as: whole bytes, else one decimal.
-  const shown = (value: number, unit: number): number =>
-    unit === 0 ? Math.round(value) : Math.round(value * 10) / 10;
+  const shown = (value: number, unit: number): number => (unit === 0 ? Math.round(value) : Math.round(value * 10) / 10);
   let unit = 0;
   let value = bytes;
   while (unit < FILE_SIZE_UNITS.length - 1 && shown(value, unit) >= 1024) {

@@ -6,7 +6,9 @@ import type { MessageKey } from "./i18n";
 
 /** Spec §3 order status codes 1–8 by message key; any other value is 'Other'. */
 export function invoiceStatusKey(status: number): MessageKey {
-  return Number.isInteger(status) && status >= 1 && status <= 8 ? (`inv.status.${status}` as MessageKey) : "inv.status.other";
+  return Number.isInteger(status) && status >= 1 && status <= 8
+    ? (`inv.status.${status}` as MessageKey)
+    : "inv.status.other";
 }
 
 export const INVOICE_FILTER_OPTIONS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
@@ -23,7 +25,9 @@ export function parseInvoiceQuery(params: URLSearchParams): InvoicePageQuery {
   const sort = params.get("sort") ?? "";
   const page = Number(params.get("page"));
   return {
-    filter: (INVOICE_FILTER_OPTIONS as readonly string[]).includes(filter) ? (filter as InvoicePageQuery["filter"]) : "outstanding",
+    filter: (INVOICE_FILTER_OPTIONS as readonly string[]).includes(filter)
+      ? (filter as InvoicePageQuery["filter"])
+      : "outstanding",
     sort: (INVOICE_SORT_OPTIONS as readonly string[]).includes(sort) ? (sort as InvoicePageQuery["sort"]) : "due-asc",
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
   };

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { computePayment, isOverdue, percentOf, type FeeRules } from "./payment-calc";
 
 const RULES: FeeRules = {
-  surcharge: { visa: { bps: 150, fixedCents: 0 }, amex: { bps: 275, fixedCents: 30 }, default: { bps: 200, fixedCents: 0 } },
+  surcharge: {
+    visa: { bps: 150, fixedCents: 0 },
+    amex: { bps: 275, fixedCents: 30 },
+    default: { bps: 200, fixedCents: 0 },
+  },
   lateFee: { bps: 200, fixedCents: 500 },
   earlyDiscount: { bps: 100, daysBeforeDue: 7 },
 };
@@ -33,14 +37,40 @@ describe("computePayment", () => {
   const invoice = (orderId: string, balanceCents: number, dueDate: string) => ({ orderId, balanceCents, dueDate });
 
   it("one invoice in full by Visa: surcharge on the total", () => {
-    const result = computePayment([invoice("a", 100_000, "2026-11-25")], { a: 100_000 }, { kind: "card", brand: "visa" }, RULES, TODAY);
-    expect(result).toMatchObject({ subTotal: 100_000, totalLateFee: 0, totalDiscount: 0, merchantFeeComponent: 1_500, amount: 101_500, isPartPay: false, applyFee: true });
-    expect(result.orders[0]).toEqual({ orderId: "a", balanceTotal: 100_000, partPayAmount: 0, paymentAmount: 100_000, discount: 0, merchantFee: 0, lateFee: 0 });
+    const result = computePayment(
+      [invoice("a", 100_000, "2026-11-25")],
+      { a: 100_000 },
+      { kind: "card", brand: "visa" },
+      RULES,
+      TODAY,
+    );
+    expect(result).toMatchObject({
+      subTotal: 100_000,
+      totalLateFee: 0,
+      totalDiscount: 0,
+      merchantFeeComponent: 1_500,
+      amount: 101_500,
+      isPartPay: false,
+      applyFee: true,
+    });
+    expect(result.orders[0]).toEqual({
+      orderId: "a",
+      balanceTotal: 100_000,
+      partPayAmount: 0,
+      paymentAmount: 100_000,
+      discount: 0,
+      merchantFee: 0,
+      lateFee: 0,
+    });
   });
 
   it("late fee on an overdue invoice, discount on an early one paid in full, surcharge on the net", () => {
     const result = computePayment(
-      [invoice("late", 50_000, "2026-11-01"), invoice("early", 20_000, "2026-12-20"), invoice("part", 30_000, "2026-12-20")],
+      [
+        invoice("late", 50_000, "2026-11-01"),
+        invoice("early", 20_000, "2026-12-20"),
+        invoice("part", 30_000, "2026-12-20"),
+      ],
       { late: 50_000, early: 20_000, part: 10_001 },
       { kind: "card", brand: "amex" },
       RULES,
@@ -63,20 +93,36 @@ describe("computePayment", () => {
   it("PayTo pays no surcharge; an unknown brand pays the default", () => {
     const invoices = [invoice("a", 1_000, "2026-11-30")];
     expect(computePayment(invoices, { a: 1_000 }, { kind: "payto" }, RULES, TODAY).merchantFeeComponent).toBe(0);
-    expect(computePayment(invoices, { a: 1_000 }, { kind: "card", brand: "jcb" }, RULES, TODAY).merchantFeeComponent).toBe(20);
+    expect(
+      computePayment(invoices, { a: 1_000 }, { kind: "card", brand: "jcb" }, RULES, TODAY).merchantFeeComponent,
+    ).toBe(20);
   });
 
   it("due today is not overdue; the discount needs the full lead time", () => {
     expect(isOverdue(TODAY, TODAY)).toBe(false);
     expect(isOverdue("2026-11-22", TODAY)).toBe(true);
-    const sixDays = computePayment([invoice("a", 10_000, "2026-11-29")], { a: 10_000 }, { kind: "payto" }, RULES, TODAY);
-    const sevenDays = computePayment([invoice("a", 10_000, "2026-11-30")], { a: 10_000 }, { kind: "payto" }, RULES, TODAY);
+    const sixDays = computePayment(
+      [invoice("a", 10_000, "2026-11-29")],
+      { a: 10_000 },
+      { kind: "payto" },
+      RULES,
+      TODAY,
+    );
+    const sevenDays = computePayment(
+      [invoice("a", 10_000, "2026-11-30")],
+      { a: 10_000 },
+      { kind: "payto" },
+      RULES,
+      TODAY,
+    );
     expect(sixDays.totalDiscount).toBe(0);
     expect(sevenDays.totalDiscount).toBe(100);
   });
 
   it.each([0, -1, 1.5, 100_001, Number.NaN])("refuses an amount of %d for a balance of 100,000", (amount) => {
-    expect(() => computePayment([invoice("a", 100_000, TODAY)], { a: amount }, { kind: "payto" }, RULES, TODAY)).toThrow(RangeError);
+    expect(() =>
+      computePayment([invoice("a", 100_000, TODAY)], { a: amount }, { kind: "payto" }, RULES, TODAY),
+    ).toThrow(RangeError);
   });
 
   it("refuses an invoice without an amount", () => {

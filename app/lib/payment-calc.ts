@@ -73,9 +73,14 @@ export function computePayment(
       throw new RangeError(`amount for ${invoice.orderId} must be 1..${invoice.balanceCents} cents`);
     }
     const partPay = pay < invoice.balanceCents;
-    const lateFee = rules.lateFee && isOverdue(invoice.dueDate, today) ? percentOf(pay, rules.lateFee.bps) + rules.lateFee.fixedCents : 0;
+    const lateFee =
+      rules.lateFee && isOverdue(invoice.dueDate, today)
+        ? percentOf(pay, rules.lateFee.bps) + rules.lateFee.fixedCents
+        : 0;
     const early =
-      rules.earlyDiscount && !partPay && dayNumber(invoice.dueDate) - dayNumber(today) >= rules.earlyDiscount.daysBeforeDue;
+      rules.earlyDiscount &&
+      !partPay &&
+      dayNumber(invoice.dueDate) - dayNumber(today) >= rules.earlyDiscount.daysBeforeDue;
     const discount = early ? percentOf(pay, rules.earlyDiscount!.bps) : 0;
     return {
       orderId: invoice.orderId,

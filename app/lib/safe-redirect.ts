@@ -4,11 +4,7 @@
  * backslash tricks (`/\host`), schemes such as `javascript:`, control characters and
  * encoded variants of these, by resolving with URL and comparing origins.
  */
-export function safeSameOriginPath(
-  target: string | null | undefined,
-  origin: string,
-  fallback = "/",
-): string {
+export function safeSameOriginPath(target: string | null | undefined, origin: string, fallback = "/"): string {
   if (typeof target !== "string" || target.length === 0 || target.length > 2048) return fallback;
   // Control characters and whitespace are never part of a path we produced.
   if (/[\u0000-\u001f\u007f\s]/.test(target)) return fallback;

@@ -49,9 +49,7 @@ describe("parseSimpleMarkdown", () => {
   });
 
   it("needs a space after the bullet marker", () => {
-    expect(parseSimpleMarkdown("-nope\n*emphasis*")).toEqual([
-      { type: "paragraph", text: "-nope *emphasis*" },
-    ]);
+    expect(parseSimpleMarkdown("-nope\n*emphasis*")).toEqual([{ type: "paragraph", text: "-nope *emphasis*" }]);
   });
 
   it("a list followed directly by a line of text ends the list and starts a paragraph", () => {

@@ -27,7 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       overdue: money(tiles.overdueCents),
       overdueInvoices: tiles.overdueInvoices,
       nextDue: tiles.nextDue ? { amount: money(tiles.nextDue.amountCents), date: date(tiles.nextDue.date) } : null,
-      lastPayment: tiles.lastPayment ? { amount: money(tiles.lastPayment.amountCents), date: date(tiles.lastPayment.date) } : null,
+      lastPayment: tiles.lastPayment
+        ? { amount: money(tiles.lastPayment.amountCents), date: date(tiles.lastPayment.date) }
+        : null,
     },
   };
 }

@@ -20,7 +20,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       email: account.email,
       phone: account.phone,
       terms: account.paymentTermsDays,
-      creditLimit: account.creditLimitCents === null ? null : formatMoney(account.creditLimitCents, { currency: branding.currency }),
+      creditLimit:
+        account.creditLimitCents === null
+          ? null
+          : formatMoney(account.creditLimitCents, { currency: branding.currency }),
       isChild: account.isChild,
     },
     contacts: contacts.map((c) => ({
@@ -79,7 +82,15 @@ export default function AccountDetails() {
                   <td>{contact.name}</td>
                   <td>{contact.position}</td>
                   <td>{contact.email}</td>
-                  <td>{t(contact.role === "owner" ? "account.role.owner" : contact.role === "billing" ? "account.role.billing" : "account.role.contact")}</td>
+                  <td>
+                    {t(
+                      contact.role === "owner"
+                        ? "account.role.owner"
+                        : contact.role === "billing"
+                          ? "account.role.billing"
+                          : "account.role.contact",
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

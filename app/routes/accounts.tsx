@@ -114,8 +114,8 @@ export default function Accounts() {
           {accounts.map((account) => (
             <li key={account.accountId} className={styles.listItem}>
               <span>
-                {account.isChild ? <span className={styles.badge}>{t("accounts.branch")}</span> : null} <strong>{account.name}</strong> (
-                {account.number})
+                {account.isChild ? <span className={styles.badge}>{t("accounts.branch")}</span> : null}{" "}
+                <strong>{account.name}</strong> ({account.number})
               </span>
               {account.accountId === selectedId ? (
                 <span>{t("accounts.selected")}</span>
@@ -123,7 +123,11 @@ export default function Accounts() {
                 <Form method="post" action="/select-account">
                   <input type="hidden" name="accountId" value={account.accountId} />
                   <input type="hidden" name="redirectTo" value="/" />
-                  <button type="submit" className={button} aria-label={t("accounts.chooseLabel", { name: account.name })}>
+                  <button
+                    type="submit"
+                    className={button}
+                    aria-label={t("accounts.chooseLabel", { name: account.name })}
+                  >
                     {t("accounts.choose")}
                   </button>
                 </Form>

@@ -21,7 +21,8 @@ const cookies: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
 async function accountId(number: string) {
-  return (await handle.db.selectFrom("accounts").select("id").where("number", "=", number).executeTakeFirstOrThrow()).id;
+  return (await handle.db.selectFrom("accounts").select("id").where("number", "=", number).executeTakeFirstOrThrow())
+    .id;
 }
 
 beforeAll(async () => {
@@ -33,11 +34,22 @@ beforeAll(async () => {
     ["aroha", "aroha@orchards.example", "kiwi.localhost"],
     ["liam", "liam@tasman.example", "kiwi.localhost"],
   ] as const) {
-    const contact = await handle.db.selectFrom("contacts").select(["id", "business_id"]).where("email", "=", email).executeTakeFirstOrThrow();
+    const contact = await handle.db
+      .selectFrom("contacts")
+      .select(["id", "business_id"])
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     const request = new Request(`http://${host}/`, { headers: { host } });
-    cookies[who] = (await createSession(request, { businessId: contact.business_id, contactId: contact.id, authMethod: "credentials" })).split(";")[0]!;
+    cookies[who] = (
+      await createSession(request, {
+        businessId: contact.business_id,
+        contactId: contact.id,
+        authMethod: "credentials",
+      })
+    ).split(";")[0]!;
   }
-  for (const number of ["ACME-1000", "ACME-1001", "ACME-2000", "KF-500", "KF-501", "KF-700"]) ids[number] = await accountId(number);
+  for (const number of ["ACME-1000", "ACME-1001", "ACME-2000", "KF-500", "KF-501", "KF-700"])
+    ids[number] = await accountId(number);
 });
 afterAll(async () => {
   setDatabaseForTesting(undefined);
@@ -45,7 +57,9 @@ afterAll(async () => {
 });
 
 async function call(loader: Loader, path: string, who?: string, host = "acme.localhost") {
-  const request = new Request(`http://${host}${path}`, { headers: { host, ...(who ? { cookie: cookies[who]! } : {}) } });
+  const request = new Request(`http://${host}${path}`, {
+    headers: { host, ...(who ? { cookie: cookies[who]! } : {}) },
+  });
   let response: Response;
   try {
     response = await loader({ request, params: {}, context: {} });
@@ -85,7 +99,10 @@ describe("validation messages (spec §5)", () => {
     ["skip=0&take=10&sort=" + encodeURIComponent('[{"field":"password","dir":"asc"}]'), /Unknown sort field/],
     ["skip=0&take=10&sort=" + encodeURIComponent("not json"), /sort must be a JSON list/],
     ["skip=0&take=10&sort=" + encodeURIComponent('{"field":"name"}'), /JSON list/],
-    ["skip=0&take=10&filter=" + encodeURIComponent('[{"field":"name; DROP TABLE accounts","value":"x"}]'), /Unknown filter field/],
+    [
+      "skip=0&take=10&filter=" + encodeURIComponent('[{"field":"name; DROP TABLE accounts","value":"x"}]'),
+      /Unknown filter field/,
+    ],
     ["skip=0&take=10&myAccounts=maybe", /myAccounts must be true or false/],
   ])("accounts-search with %s → 400", async (query, message) => {
     const { status, body } = await call(search.loader, `/api/sample/accounts-search?${query}`, "olivia");
@@ -99,7 +116,11 @@ describe("validation messages (spec §5)", () => {
     ["filter=" + encodeURIComponent('[{"field":"to","value":"yesterday"}]'), /to must be a date/],
     ["sort=" + encodeURIComponent('[{"field":"amount","dir":"sideways"}]'), /JSON list/],
   ])("statements with %s → 400", async (query, message) => {
-    const { status, body } = await call(statements.loader, `/api/sample/statements?accountId=${ids["ACME-1000"]}&skip=0&take=5&${query}`, "olivia");
+    const { status, body } = await call(
+      statements.loader,
+      `/api/sample/statements?accountId=${ids["ACME-1000"]}&skip=0&take=5&${query}`,
+      "olivia",
+    );
     expect(status).toBe(400);
     expect(body.message).toMatch(message);
   });
@@ -119,11 +140,21 @@ describe("who may see what", () => {
 
   it("lists the contact's accounts with children where the business shows them", async () => {
     const acme = await call(accounts.loader, "/api/sample/accounts?parent=true&children=true", "olivia");
-    expect(acme.body.map((a: { number: string }) => a.number).sort()).toEqual(["ACME-1000", "ACME-1001", "ACME-1002", "ACME-2000"]);
+    expect(acme.body.map((a: { number: string }) => a.number).sort()).toEqual([
+      "ACME-1000",
+      "ACME-1001",
+      "ACME-1002",
+      "ACME-2000",
+    ]);
     const noChildren = await call(accounts.loader, "/api/sample/accounts?parent=true&children=false", "olivia");
     expect(noChildren.body.map((a: { number: string }) => a.number).sort()).toEqual(["ACME-1000", "ACME-2000"]);
     // Kiwi hides child accounts (ChildAccountTicked off).
-    const kiwi = await call(accounts.loader, "/api/sample/accounts?parent=true&children=true", "aroha", "kiwi.localhost");
+    const kiwi = await call(
+      accounts.loader,
+      "/api/sample/accounts?parent=true&children=true",
+      "aroha",
+      "kiwi.localhost",
+    );
     expect(kiwi.body.map((a: { number: string }) => a.number)).toEqual(["KF-500"]);
   });
 
@@ -138,7 +169,9 @@ describe("who may see what", () => {
     const mine = await call(search.loader, "/api/sample/accounts-search?skip=0&take=10&myAccounts=true", "olivia");
     expect(mine.body.total).toBe(2);
     const wildcard = encodeURIComponent('[{"field":"text","value":"%"}]');
-    expect((await call(search.loader, `/api/sample/accounts-search?skip=0&take=10&filter=${wildcard}`, "olivia")).body.total).toBe(0);
+    expect(
+      (await call(search.loader, `/api/sample/accounts-search?skip=0&take=10&filter=${wildcard}`, "olivia")).body.total,
+    ).toBe(0);
   });
 
   const scoped: [string, Loader, (id: string) => string][] = [
@@ -171,7 +204,9 @@ describe("who may see what", () => {
     expect(own.status).toBe(200);
     expect(own.body.businessName).toBe("Acme Plumbing Supplies");
     const kiwiSettings = await call(settings.loader, "/api/host/settings", "aroha", "kiwi.localhost");
-    expect((await call(business.loader, `/api/sample/business?businessId=${kiwiSettings.body.business.businessId}`)).status).toBe(404);
+    expect(
+      (await call(business.loader, `/api/sample/business?businessId=${kiwiSettings.body.business.businessId}`)).status,
+    ).toBe(404);
   });
 });
 
@@ -183,7 +218,9 @@ describe("figures", () => {
       .select(["balance_cents", "status", "due_date"])
       .where("account_id", "=", ids["ACME-1000"]!)
       .execute();
-    const owing = rows.filter((r) => [1, 3, 5, 6, 7, 8].includes(r.status)).reduce((sum, r) => sum + Number(r.balance_cents), 0);
+    const owing = rows
+      .filter((r) => [1, 3, 5, 6, 7, 8].includes(r.status))
+      .reduce((sum, r) => sum + Number(r.balance_cents), 0);
     expect(body.balanceCents).toBe(owing);
     expect(body.overdueCents).toBeGreaterThan(0);
     expect(body.overdueCents).toBeLessThanOrEqual(body.balanceCents);
@@ -198,9 +235,17 @@ describe("figures", () => {
   });
 
   it("statements page, filter by type and date, and total correctly", async () => {
-    const all = await call(statements.loader, `/api/sample/statements?accountId=${ids["ACME-2000"]}&skip=0&take=100`, "olivia");
+    const all = await call(
+      statements.loader,
+      `/api/sample/statements?accountId=${ids["ACME-2000"]}&skip=0&take=100`,
+      "olivia",
+    );
     const filter = encodeURIComponent('[{"field":"type","value":"payment"}]');
-    const payments = await call(statements.loader, `/api/sample/statements?accountId=${ids["ACME-2000"]}&skip=0&take=3&filter=${filter}`, "olivia");
+    const payments = await call(
+      statements.loader,
+      `/api/sample/statements?accountId=${ids["ACME-2000"]}&skip=0&take=3&filter=${filter}`,
+      "olivia",
+    );
     expect(payments.body.items.length).toBeLessThanOrEqual(3);
     expect(payments.body.items.every((l: { type: string }) => l.type === "payment")).toBe(true);
     const paymentTotal = all.body.items.filter((l: { type: string }) => l.type === "payment").length;
@@ -208,14 +253,23 @@ describe("figures", () => {
     const dates = all.body.items.map((l: { date: string }) => l.date);
     expect([...dates].sort().reverse()).toEqual(dates); // newest first by default
     const from = all.body.items[3].date;
-    const ranged = await call(statements.loader, `/api/sample/statements?accountId=${ids["ACME-2000"]}&skip=0&take=100&filter=${encodeURIComponent(JSON.stringify([{ field: "from", value: from }]))}`, "olivia");
+    const ranged = await call(
+      statements.loader,
+      `/api/sample/statements?accountId=${ids["ACME-2000"]}&skip=0&take=100&filter=${encodeURIComponent(JSON.stringify([{ field: "from", value: from }]))}`,
+      "olivia",
+    );
     expect(ranged.body.items.every((l: { date: string }) => l.date >= from)).toBe(true);
   });
 
   it("feature toggles: the business's, with Language on for Kiwi and off for Acme", async () => {
     const acme = await call(toggles.loader, `/api/sample/feature-toggle?accountId=${ids["ACME-1000"]}`, "olivia");
     expect(acme.body.find((t: { name: string }) => t.name === "Language")).toMatchObject({ enabled: false });
-    const kiwi = await call(toggles.loader, `/api/sample/feature-toggle?accountId=${ids["KF-500"]}`, "aroha", "kiwi.localhost");
+    const kiwi = await call(
+      toggles.loader,
+      `/api/sample/feature-toggle?accountId=${ids["KF-500"]}`,
+      "aroha",
+      "kiwi.localhost",
+    );
     expect(kiwi.body.find((t: { name: string }) => t.name === "Language")).toMatchObject({ enabled: true });
   });
 

@@ -3,7 +3,13 @@ import { redirect } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-auth0";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { audit } from "~/services/platform/audit.server";
-import { auth0StrategyFor, callbackCookie, getPageContext, SignInError, stateCookieNames } from "~/services/auth/auth.server";
+import {
+  auth0StrategyFor,
+  callbackCookie,
+  getPageContext,
+  SignInError,
+  stateCookieNames,
+} from "~/services/auth/auth.server";
 import { logger } from "~/services/platform/logger.server";
 import { clientAddress, requestOrigin } from "~/services/platform/request-context.server";
 import { createSession } from "~/services/auth/session.server";
@@ -41,7 +47,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     );
     headers.append("Set-Cookie", clearCallback);
     for (const cookie of stateCookies) headers.append("Set-Cookie", cookie);
-    await audit({ businessId: branding.businessId, contactId: contact.id, action: "signed in", clientIp: clientAddress(request), details: { via: "auth0" } });
+    await audit({
+      businessId: branding.businessId,
+      contactId: contact.id,
+      action: "signed in",
+      clientIp: clientAddress(request),
+      details: { via: "auth0" },
+    });
     return redirect(contact.verified ? target : "/auth/verify", { headers });
   } catch (error) {
     if (error instanceof SignInError) return failed(error.code);

@@ -8,9 +8,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return apiJson({
     authProvider: branding.authProvider,
     auth0:
-      branding.authProvider === "auth0"
-        ? { domain: branding.auth0Domain, clientId: branding.auth0ClientId }
-        : null,
+      branding.authProvider === "auth0" ? { domain: branding.auth0Domain, clientId: branding.auth0ClientId } : null,
   });
 }
 

@@ -16,10 +16,16 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { session } = await requireApiSession(request, { clearCookieOn401: false });
   const body = await readApiBody(request);
-  if (typeof body.oldPassword !== "string" || body.oldPassword === "") return apiError(400, "Enter your current password.");
+  if (typeof body.oldPassword !== "string" || body.oldPassword === "")
+    return apiError(400, "Enter your current password.");
   const next = NewPasswordSchema.safeParse(body.newPassword);
-  if (!next.success) return apiError(400, apiText(next.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
-  const result = await changePassword(session, { oldPassword: body.oldPassword.slice(0, 1024), newPassword: next.data }, request);
+  if (!next.success)
+    return apiError(400, apiText(next.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
+  const result = await changePassword(
+    session,
+    { oldPassword: body.oldPassword.slice(0, 1024), newPassword: next.data },
+    request,
+  );
   if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
   return apiJson({ ok: true, message: "Your password has been changed. Your other sessions have ended." });
 }

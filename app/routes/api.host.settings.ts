@@ -11,7 +11,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session } = await requireApiSession(request);
   const db = await getDb();
   const [configs, uiConfig] = await Promise.all([
-    db.selectFrom("business_configs").select(["name", "value"]).where("business_id", "=", branding.businessId).orderBy("name").execute(),
+    db
+      .selectFrom("business_configs")
+      .select(["name", "value"])
+      .where("business_id", "=", branding.businessId)
+      .orderBy("name")
+      .execute(),
     db
       .selectFrom("ui_settings")
       .select(["item_name as itemName", "is_visible as isVisible"])

@@ -8,8 +8,7 @@ import * as heartbeatPage from "./heartbeat";
 import * as privacy from "./privacy-policy";
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
-const get = (path: string, host = "acme.localhost:3000") =>
-  new Request(`http://${host}${path}`, { headers: { host } });
+const get = (path: string, host = "acme.localhost:3000") => new Request(`http://${host}${path}`, { headers: { host } });
 
 async function thrownResponse(promise: Promise<unknown>): Promise<Response> {
   try {
@@ -42,7 +41,13 @@ describe("with the database up", () => {
       const response = await bootstrap.loader(args(get("/api/host/bootstrap?hostname=kiwi.localhost")));
       expect(response.status).toBe(200);
       const body = await response.json();
-      expect(Object.keys(body).sort()).toEqual(["businessId", "businessLabel", "businessName", "logoDirectory", "theme"]);
+      expect(Object.keys(body).sort()).toEqual([
+        "businessId",
+        "businessLabel",
+        "businessName",
+        "logoDirectory",
+        "theme",
+      ]);
       expect(body).toMatchObject({
         theme: "english-holly",
         businessName: "Kiwi Freight Co.",
@@ -64,7 +69,12 @@ describe("with the database up", () => {
       ["only spaces", "/api/host/bootstrap?hostname=%20%20", 400, /Missing hostname/],
       ["two values", "/api/host/bootstrap?hostname=a.localhost&hostname=b.localhost", 400, /exactly one/],
       ["SQL", `/api/host/bootstrap?hostname=${encodeURIComponent("x' OR 1=1 --")}`, 400, /Invalid hostname/],
-      ["HTML", `/api/host/bootstrap?hostname=${encodeURIComponent("<script>alert(1)</script>")}`, 400, /Invalid hostname/],
+      [
+        "HTML",
+        `/api/host/bootstrap?hostname=${encodeURIComponent("<script>alert(1)</script>")}`,
+        400,
+        /Invalid hostname/,
+      ],
       ["unicode", `/api/host/bootstrap?hostname=${encodeURIComponent("аcme.localhost")}`, 400, /Invalid hostname/],
       ["an over-long name", `/api/host/bootstrap?hostname=${"a".repeat(5000)}`, 400, /Invalid hostname/],
       ["an unknown host", "/api/host/bootstrap?hostname=nowhere.localhost", 404, /No portal/],

@@ -28,12 +28,24 @@ beforeAll(async () => {
     ["aroha", "aroha@orchards.example", "kiwi.localhost"],
     ["liam", "liam@tasman.example", "kiwi.localhost"],
   ] as const) {
-    const contact = await handle.db.selectFrom("contacts").select(["id", "business_id"]).where("email", "=", email).executeTakeFirstOrThrow();
+    const contact = await handle.db
+      .selectFrom("contacts")
+      .select(["id", "business_id"])
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     const request = new Request(`http://${host}/`, { headers: { host } });
-    cookies[who] = (await createSession(request, { businessId: contact.business_id, contactId: contact.id, authMethod: "credentials" })).split(";")[0]!;
+    cookies[who] = (
+      await createSession(request, {
+        businessId: contact.business_id,
+        contactId: contact.id,
+        authMethod: "credentials",
+      })
+    ).split(";")[0]!;
   }
   for (const number of ["ACME-1000", "ACME-2000", "KF-500", "KF-700"]) {
-    ids[number] = (await handle.db.selectFrom("accounts").select("id").where("number", "=", number).executeTakeFirstOrThrow()).id;
+    ids[number] = (
+      await handle.db.selectFrom("accounts").select("id").where("number", "=", number).executeTakeFirstOrThrow()
+    ).id;
   }
 });
 afterAll(async () => {
@@ -45,7 +57,11 @@ async function call(handler: Handler, method: string, path: string, who?: string
   const host = who === "aroha" || who === "liam" ? "kiwi.localhost" : "acme.localhost";
   const headers: Record<string, string> = { host, ...(who ? { cookie: cookies[who]! } : {}) };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const request = new Request(`http://${host}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const request = new Request(`http://${host}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   let response: Response;
   try {
     response = await handler({ request, params: {}, context: {} });
@@ -72,7 +88,14 @@ const card = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const cardCount = async () =>
-  Number((await handle.db.selectFrom("cards").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await handle.db
+        .selectFrom("cards")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe("spec §5 messages", () => {
   it.each([
@@ -87,9 +110,13 @@ describe("spec §5 messages", () => {
   });
 
   it("answers 401 without a session and 405 for the wrong method", async () => {
-    expect((await call(creditCards.loader, "GET", `/api/sample/credit-cards?accountId=${ids["ACME-1000"]}`)).status).toBe(401);
+    expect(
+      (await call(creditCards.loader, "GET", `/api/sample/credit-cards?accountId=${ids["ACME-1000"]}`)).status,
+    ).toBe(401);
     expect((await call(saveCard.loader, "GET", "/api/sample/save-credit-card", "olivia")).status).toBe(405);
-    expect((await call(removeCard.action, "POST", "/api/sample/remove-credit-card?creditCardId=x", "olivia")).status).toBe(405);
+    expect(
+      (await call(removeCard.action, "POST", "/api/sample/remove-credit-card?creditCardId=x", "olivia")).status,
+    ).toBe(405);
   });
 });
 
@@ -97,19 +124,41 @@ describe("cards", () => {
   let cardId: string;
 
   it("saves a card: 201, masked, the number and CVN nowhere in the answer or the database", async () => {
-    const { status, body, text } = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "olivia", card({ cvn: "319" }));
+    const { status, body, text } = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "olivia",
+      card({ cvn: "319" }),
+    );
     expect(status).toBe(201);
-    expect(body).toMatchObject({ creditCardType: "visa", creditCardTypeId: 1, last4: "1111", firstDigit: "4", isDefault: true, expiryYear: nextYear });
+    expect(body).toMatchObject({
+      creditCardType: "visa",
+      creditCardTypeId: 1,
+      last4: "1111",
+      firstDigit: "4",
+      isDefault: true,
+      expiryYear: nextYear,
+    });
     expect(body.maskedCardNumber).toBe("4••• •••• •••• 1111");
     expect(text).not.toContain("4111111111111111");
     expect(text).not.toContain("319");
     cardId = body.creditCardId;
-    const list = await call(creditCards.loader, "GET", `/api/sample/credit-cards?accountId=${ids["ACME-2000"]}`, "olivia");
+    const list = await call(
+      creditCards.loader,
+      "GET",
+      `/api/sample/credit-cards?accountId=${ids["ACME-2000"]}`,
+      "olivia",
+    );
     expect(list.body.map((c: { creditCardId: string }) => c.creditCardId)).toContain(cardId);
     const stored = await handle.db.selectFrom("cards").selectAll().where("id", "=", cardId).executeTakeFirstOrThrow();
     expect(stored.authority_reference).toBe("CONSENT-API-1");
     expect(stored.consented_by).not.toBeNull();
-    const token = await handle.db.selectFrom("sandbox_gateway_tokens").selectAll().where("token", "=", stored.gateway_token).executeTakeFirstOrThrow();
+    const token = await handle.db
+      .selectFrom("sandbox_gateway_tokens")
+      .selectAll()
+      .where("token", "=", stored.gateway_token)
+      .executeTakeFirstOrThrow();
     // gatewayOrigin and gatewayExtraData reached the gateway; the client address came from the request.
     expect(token.origin).toBe("http://acme.localhost");
     expect(token.extra_data).toMatchObject({ device: "test" });
@@ -124,9 +173,22 @@ describe("cards", () => {
   it("accepts 2- and 4-digit years, spaces and dashes, and `expiry` as MM/YY", async () => {
     for (const overrides of [
       { cardNumber: "5555-5555-5555-4444", expiryYear: String(nextYear).slice(2), creditCardTypeID: 2 },
-      { cardNumber: "378282246310005", cvn: "1234", expiryMonth: undefined, expiryYear: undefined, expiry: `07/${String(nextYear).slice(2)}`, creditCardTypeID: 3 },
+      {
+        cardNumber: "378282246310005",
+        cvn: "1234",
+        expiryMonth: undefined,
+        expiryYear: undefined,
+        expiry: `07/${String(nextYear).slice(2)}`,
+        creditCardTypeID: 3,
+      },
     ]) {
-      const { status, body } = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "olivia", card(overrides));
+      const { status, body } = await call(
+        saveCard.action,
+        "POST",
+        "/api/sample/save-credit-card",
+        "olivia",
+        card(overrides),
+      );
       expect(status, JSON.stringify(body)).toBe(201);
     }
   });
@@ -144,11 +206,22 @@ describe("cards", () => {
     ["a 3-digit CVN on Amex", { cardNumber: "378282246310005", cvn: "123", creditCardTypeID: 3 }, "cvn", /4-digit/],
     ["card type that is not the number's", { creditCardTypeID: 2 }, "creditCardTypeID", /Visa, Mastercard/],
     ["no authority reference", { authorityReference: undefined }, "authorityReference", /authority/],
-    ["a card number in gatewayExtraData", { gatewayExtraData: { note: "4111 1111 1111 1111" } }, "gatewayExtraData", /./],
+    [
+      "a card number in gatewayExtraData",
+      { gatewayExtraData: { note: "4111 1111 1111 1111" } },
+      "gatewayExtraData",
+      /./,
+    ],
     ["a number as an object", { cardNumber: { n: 4111 } }, "cardNumber", /./],
   ])("%s → 400 on its field, nothing stored", async (_name, overrides, field, message) => {
     const before = await cardCount();
-    const { status, body, text } = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "olivia", card(overrides));
+    const { status, body, text } = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "olivia",
+      card(overrides),
+    );
     expect(status).toBe(400);
     expect(body.errors[field]).toMatch(message);
     expect(text).not.toContain("4111 1111 1111 111");
@@ -171,7 +244,17 @@ describe("cards", () => {
   it("malformed and oversized bodies are 400/413/415, never 500", async () => {
     const host = "acme.localhost";
     const send = (body: string, type: string) =>
-      saveCard.action({ request: new Request(`http://${host}/api/sample/save-credit-card`, { method: "POST", headers: { host, cookie: cookies.olivia!, "content-type": type }, body }), params: {}, context: {} }).catch((r: Response) => r);
+      saveCard
+        .action({
+          request: new Request(`http://${host}/api/sample/save-credit-card`, {
+            method: "POST",
+            headers: { host, cookie: cookies.olivia!, "content-type": type },
+            body,
+          }),
+          params: {},
+          context: {},
+        })
+        .catch((r: Response) => r);
     expect((await send("{not json", "application/json")).status).toBe(400);
     expect((await send("x".repeat(20_000), "application/json")).status).toBe(413);
     expect((await send("<xml/>", "text/xml")).status).toBe(415);
@@ -204,7 +287,15 @@ describe("cards", () => {
       expiryYear: nextYear + 2,
     });
     expect(business.status).toBe(404);
-    expect((await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", { accountId: ids["ACME-2000"], expiryMonth: 3, expiryYear: nextYear })).body.message).toBe("missing credit card ID");
+    expect(
+      (
+        await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "olivia", {
+          accountId: ids["ACME-2000"],
+          expiryMonth: 3,
+          expiryYear: nextYear,
+        })
+      ).body.message,
+    ).toBe("missing credit card ID");
   });
 
   it("another contact's, business's or account's ids are 404 and change nothing", async () => {
@@ -214,9 +305,20 @@ describe("cards", () => {
     expect((await call(creditCards.loader, "GET", path(ids["KF-500"]!), "liam")).status).toBe(404); // another contact's account
     expect((await call(creditCards.loader, "GET", path("not-a-uuid"), "olivia")).status).toBe(404);
     // The card exists, but not on the account named: not found, and it stays.
-    const wrongAccount = await call(removeCard.action, "DELETE", `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-1000"]}`, "olivia");
+    const wrongAccount = await call(
+      removeCard.action,
+      "DELETE",
+      `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-1000"]}`,
+      "olivia",
+    );
     expect(wrongAccount.status).toBe(404);
-    const saveOther = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "liam", card({ accountId: ids["KF-500"] }));
+    const saveOther = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "liam",
+      card({ accountId: ids["KF-500"] }),
+    );
     expect(saveOther.status).toBe(404);
     const update = await call(updateCard.action, "PUT", "/api/sample/update-credit-card", "aroha", {
       creditCardId: cardId,
@@ -225,7 +327,11 @@ describe("cards", () => {
       expiryYear: nextYear,
     });
     expect(update.status).toBe(404);
-    const still = await handle.db.selectFrom("cards").select(["removed_at", "expiry_month"]).where("id", "=", cardId).executeTakeFirstOrThrow();
+    const still = await handle.db
+      .selectFrom("cards")
+      .select(["removed_at", "expiry_month"])
+      .where("id", "=", cardId)
+      .executeTakeFirstOrThrow();
     expect(still.removed_at).toBeNull();
     expect(still.expiry_month).toBe(3);
   });
@@ -265,13 +371,33 @@ describe("bank accounts", () => {
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body.errors)).toContain(field);
     }
-    const list = await call(bankAccounts.loader, "GET", `/api/sample/bank-accounts?accountId=${ids["ACME-2000"]}`, "olivia");
+    const list = await call(
+      bankAccounts.loader,
+      "GET",
+      `/api/sample/bank-accounts?accountId=${ids["ACME-2000"]}`,
+      "olivia",
+    );
     expect(list.body).toHaveLength(1);
-    const other = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-2000"]}`, "aroha");
+    const other = await call(
+      removeBank.action,
+      "DELETE",
+      `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-2000"]}`,
+      "aroha",
+    );
     expect(other.status).toBe(404);
-    const wrongAccount = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-1000"]}`, "olivia");
+    const wrongAccount = await call(
+      removeBank.action,
+      "DELETE",
+      `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-1000"]}`,
+      "olivia",
+    );
     expect(wrongAccount.status).toBe(404);
-    const removed = await call(removeBank.action, "DELETE", `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-2000"]}`, "olivia");
+    const removed = await call(
+      removeBank.action,
+      "DELETE",
+      `/api/sample/remove-bank-account?bankAccountId=${saved.body.bankAccountId}&accountId=${ids["ACME-2000"]}`,
+      "olivia",
+    );
     expect(removed.status).toBe(200);
   });
 
@@ -289,7 +415,12 @@ describe("bank accounts", () => {
     const checksum = await call(saveBank.action, "POST", "/api/sample/save-bank-account", "aroha", body("0100195-00"));
     expect(checksum.status).toBe(400);
     expect(checksum.body.message).toMatch(/not a valid New Zealand account number/);
-    expect((await call(saveBank.action, "POST", "/api/sample/save-bank-account", "aroha", body("0100194-00", "99-0242"))).body.message).toMatch(/no New Zealand bank/);
-    expect((await call(saveBank.action, "POST", "/api/sample/save-bank-account", "aroha", body("0100194"))).status).toBe(400);
+    expect(
+      (await call(saveBank.action, "POST", "/api/sample/save-bank-account", "aroha", body("0100194-00", "99-0242")))
+        .body.message,
+    ).toMatch(/no New Zealand bank/);
+    expect(
+      (await call(saveBank.action, "POST", "/api/sample/save-bank-account", "aroha", body("0100194"))).status,
+    ).toBe(400);
   });
 });

@@ -12,7 +12,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     parent: parseFlag(params, "parent", true),
     children: parseFlag(params, "children", true),
   });
-  return apiJson(accounts.map(({ accountId, number, name, parentAccountId, isChild }) => ({ accountId, number, name, parentAccountId, isChild })));
+  return apiJson(
+    accounts.map(({ accountId, number, name, parentAccountId, isChild }) => ({
+      accountId,
+      number,
+      name,
+      parentAccountId,
+      isChild,
+    })),
+  );
 }
 
 export function action() {

@@ -16,7 +16,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const db = await getDb();
   const business = await db
     .selectFrom("businesses")
-    .select(["id as businessId", "name as businessName", "label as businessLabel", "country", "currency", "time_zone as timeZone", "theme", "logo_directory as logoDirectory", "support_email as supportEmail"])
+    .select([
+      "id as businessId",
+      "name as businessName",
+      "label as businessLabel",
+      "country",
+      "currency",
+      "time_zone as timeZone",
+      "theme",
+      "logo_directory as logoDirectory",
+      "support_email as supportEmail",
+    ])
     .where("id", "=", branding.businessId)
     .executeTakeFirstOrThrow();
   return apiJson(business);

@@ -20,7 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = await readApiBody(request);
   if (typeof body.token !== "string" || body.token === "") return apiError(400, "Missing token");
   const email = EmailSchema.safeParse(body.email);
-  if (!email.success) return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
+  if (!email.success)
+    return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
   if (typeof body.password !== "string") return apiError(400, "Enter a new password.");
   let password = body.password;
   if (isJson) {
@@ -31,8 +32,13 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
   const checked = NewPasswordSchema.safeParse(password);
-  if (!checked.success) return apiError(400, apiText(checked.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
-  const result = await resetPassword(branding, { email: email.data, token: body.token, password: checked.data }, request);
+  if (!checked.success)
+    return apiError(400, apiText(checked.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
+  const result = await resetPassword(
+    branding,
+    { email: email.data, token: body.token, password: checked.data },
+    request,
+  );
   if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
   return apiJson({ ok: true, message: apiText("auth.error.resetDone") });
 }

@@ -14,7 +14,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const { branding } = await getPageContext(request);
   const body = await readApiBody(request);
   const email = EmailSchema.safeParse(body.email);
-  if (!email.success) return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
+  if (!email.success)
+    return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
   const result = await requestPasswordReset(branding, email.data, request);
   if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
   return apiJson({ ok: true, message: apiText(RESET_SENT_MESSAGE) });

@@ -27,7 +27,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await saveCard(
     actor,
     card,
-    gatewayContextForApi(request, clientIp, typeof body.gatewayOrigin === "string" ? body.gatewayOrigin : undefined, card.extraData),
+    gatewayContextForApi(
+      request,
+      clientIp,
+      typeof body.gatewayOrigin === "string" ? body.gatewayOrigin : undefined,
+      card.extraData,
+    ),
   );
   if (!result.ok) return refusalError(result.refusal);
   return apiJson(cardJson(actor.accountId, result.card), { status: 201 });

@@ -1,5 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listStatementLines, requireApiAccountAccess, STATEMENT_SORTS, STATEMENT_TYPES } from "~/services/accounts/accounts.server";
+import {
+  listStatementLines,
+  requireApiAccountAccess,
+  STATEMENT_SORTS,
+  STATEMENT_TYPES,
+} from "~/services/accounts/accounts.server";
 import { parseFilter, parseIsoDate, parseSort, requireSkipTake } from "~/services/platform/api-query.server";
 import { requireApiPortalAccess } from "~/services/auth/auth.server";
 import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";

@@ -23,7 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const body = await readApiBody(request);
   const { branding, actor, clientIp } = await requireApiPaymentAccount(request, body.accountId);
-  if (body.businessId !== undefined && String(body.businessId) !== branding.businessId) return apiError(404, "Credit card not found");
+  if (body.businessId !== undefined && String(body.businessId) !== branding.businessId)
+    return apiError(404, "Credit card not found");
   if (body.creditCardId === undefined || body.creditCardId === "") return apiError(400, "missing credit card ID");
   const card = await findCard(actor, body.creditCardId);
   if (!card) return apiError(404, "Credit card not found");
@@ -39,7 +40,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await updateCard(
     actor,
     card.cardId,
-    { expiryMonth: input.expiryMonth, expiryYear: input.expiryYear, holderName: input.holderName ?? card.holderName, cvn: input.cvn },
+    {
+      expiryMonth: input.expiryMonth,
+      expiryYear: input.expiryYear,
+      holderName: input.holderName ?? card.holderName,
+      cvn: input.cvn,
+    },
     gatewayContextForApi(request, clientIp, undefined, {}),
   );
   if (!result) return apiError(404, "Credit card not found");

@@ -24,7 +24,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = url.searchParams.get("token");
   const email = url.searchParams.get("email") ?? "";
   if (branding.authProvider !== "credentials") {
-    return { businessName: branding.businessName, mode: "external" as const, token: null, email: "", tokenValid: false };
+    return {
+      businessName: branding.businessName,
+      mode: "external" as const,
+      token: null,
+      email: "",
+      tokenValid: false,
+    };
   }
   if (token === null) {
     return { businessName: branding.businessName, mode: "request" as const, token: null, email: "", tokenValid: false };
@@ -51,17 +57,22 @@ export async function action({ request }: ActionFunctionArgs) {
     // The email goes out in the language the page is shown in.
     const { language } = await requestLanguage(request, branding.businessId, session?.data.selectedAccount);
     const result = await requestPasswordReset(branding, parsed.value.email, request, language);
-    if (!result.ok) return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });
+    if (!result.ok)
+      return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });
     return data({ intent, errors: none, sent: true, message: RESET_SENT_MESSAGE });
   }
   if (intent === "reset") {
     const parsed = parseFields(ResetPasswordSchema, form, ["email", "token", "password", "confirm"]);
     if (!parsed.ok) return data({ intent, errors: parsed.errors, sent: false, message: null }, { status: 400 });
     const result = await resetPassword(branding, parsed.value, request);
-    if (!result.ok) return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });
+    if (!result.ok)
+      return data({ intent, errors: none, sent: false, message: result.message }, { status: result.status });
     return redirect(`/auth/signin?${new URLSearchParams({ error: "ResetDone" })}`);
   }
-  return data({ intent: null, errors: none, sent: false, message: "auth.form.unknownRequest" as MessageKey }, { status: 400 });
+  return data(
+    { intent: null, errors: none, sent: false, message: "auth.form.unknownRequest" as MessageKey },
+    { status: 400 },
+  );
 }
 
 export default function PasswordReset() {
@@ -131,9 +142,7 @@ export default function PasswordReset() {
     <>
       <h1>{t("auth.reset.title")}</h1>
       {mode === "reset" && !tokenValid ? <FormMessage kind="error">{t("auth.reset.expired")}</FormMessage> : null}
-      {result?.message ? (
-        <FormMessage kind={result.sent ? "notice" : "error"}>{t(result.message)}</FormMessage>
-      ) : null}
+      {result?.message ? <FormMessage kind={result.sent ? "notice" : "error"}>{t(result.message)}</FormMessage> : null}
       <p>{t("auth.reset.intro")}</p>
       <Form method="post" className={formStyles.form}>
         <input type="hidden" name="intent" value="request" />

@@ -49,7 +49,12 @@ export async function action({ request }: ActionFunctionArgs) {
       contactId: contact.id,
       authMethod: "credentials",
     });
-    await audit({ businessId: branding.businessId, contactId: contact.id, action: "signed in", clientIp: clientAddress(request) });
+    await audit({
+      businessId: branding.businessId,
+      contactId: contact.id,
+      action: "signed in",
+      clientIp: clientAddress(request),
+    });
     return redirect(contact.verified ? callbackUrl : "/auth/verify", { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof SignInError) {

@@ -15,7 +15,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const { branding, session } = await getPageContext(request);
   const cookie = await destroySession(request, session);
   if (session) {
-    await audit({ businessId: branding.businessId, contactId: session.contact.id, action: "signed out", clientIp: clientAddress(request) });
+    await audit({
+      businessId: branding.businessId,
+      contactId: session.contact.id,
+      action: "signed out",
+      clientIp: clientAddress(request),
+    });
   }
   const headers = { "Set-Cookie": cookie };
   if (session?.authMethod === "auth0" && branding.auth0Domain && branding.auth0ClientId) {

@@ -43,7 +43,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "confirm") {
     const token = form.get("token");
     const confirmed = typeof token === "string" && (await confirmEmail(branding, token));
-    if (!confirmed) return data({ sent: false, confirmed: false, message: key("auth.verify.badLink") }, { status: 400 });
+    if (!confirmed)
+      return data({ sent: false, confirmed: false, message: key("auth.verify.badLink") }, { status: 400 });
     if (session) throw redirect("/");
     return data({ sent: false, confirmed: true, message: key("auth.verify.confirmed") });
   }
@@ -52,7 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (signedIn.contact.verified) throw redirect("/");
     const { language } = await requestLanguage(request, branding.businessId, signedIn.data.selectedAccount);
     const result = await sendVerificationMail(branding, signedIn, request, language);
-    if (!result.ok) return data({ sent: false, confirmed: false, message: key(result.message) }, { status: result.status });
+    if (!result.ok)
+      return data({ sent: false, confirmed: false, message: key(result.message) }, { status: result.status });
     // The page fills in the email (its loader has it).
     return data({ sent: true, confirmed: false, message: key("auth.verify.sent") });
   }
@@ -111,7 +113,9 @@ export default function Verify() {
     <>
       <h1>{t("auth.verify.title")}</h1>
       <p>{withElements(t("auth.verify.intro", { businessName }), { email: bold })}</p>
-      {result ? <FormMessage kind={result.sent ? "notice" : "error"}>{t(result.message, { email: email ?? "" })}</FormMessage> : null}
+      {result ? (
+        <FormMessage kind={result.sent ? "notice" : "error"}>{t(result.message, { email: email ?? "" })}</FormMessage>
+      ) : null}
       <Form method="post" className={formStyles.form}>
         <input type="hidden" name="intent" value="send" />
         <div>

@@ -38,7 +38,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       promiseDate: invoice.promiseDate ? date(invoice.promiseDate) : null,
       disputeReason: invoice.disputeReason,
       payable: (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0,
-      payments: invoice.payments.map((p) => ({ reference: p.reference, date: p.completedAt ? date(p.completedAt) : "", amount: money(p.amountCents), promised: p.status === "promised" })),
+      payments: invoice.payments.map((p) => ({
+        reference: p.reference,
+        date: p.completedAt ? date(p.completedAt) : "",
+        amount: money(p.amountCents),
+        promised: p.status === "promised",
+      })),
     },
   };
 }
@@ -100,7 +105,8 @@ export default function InvoiceDetail() {
           {invoice.payments.map((payment) => (
             <li key={payment.reference} className={styles.listItem}>
               <span>
-                {payment.reference} · {payment.date} · {payment.promised ? t("inv.payment.promised") : t("inv.payment.paid")}
+                {payment.reference} · {payment.date} ·{" "}
+                {payment.promised ? t("inv.payment.promised") : t("inv.payment.paid")}
               </span>
               <span>{payment.amount}</span>
             </li>
@@ -121,5 +127,11 @@ export default function InvoiceDetail() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}` : t("errors.notFound.title") }];
+  return [
+    {
+      title: data
+        ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
+        : t("errors.notFound.title"),
+    },
+  ];
 };

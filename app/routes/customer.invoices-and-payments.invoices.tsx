@@ -6,7 +6,13 @@ import { formStyles } from "~/components/Form";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
-import { INVOICE_FILTER_OPTIONS, INVOICE_SORT_OPTIONS, invoiceSearch, invoiceStatusKey as statusKey, parseInvoiceQuery } from "~/lib/invoice-query";
+import {
+  INVOICE_FILTER_OPTIONS,
+  INVOICE_SORT_OPTIONS,
+  invoiceSearch,
+  invoiceStatusKey as statusKey,
+  parseInvoiceQuery,
+} from "~/lib/invoice-query";
 import { INVOICE_PAGE_SIZE, listInvoices, listPayments } from "~/services/payments/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
@@ -29,7 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseInvoiceQuery(url.searchParams);
   const search = invoiceSearch(query);
   if (search !== (remembered ?? "")) {
-    await updateSessionData(session, { invoicePagination: { ...(session.data.invoicePagination ?? {}), invoices: search } });
+    await updateSessionData(session, {
+      invoicePagination: { ...(session.data.invoicePagination ?? {}), invoices: search },
+    });
   }
   const scope = { businessId: branding.businessId, accountId: account.accountId };
   const [page, payments] = await Promise.all([listInvoices(scope, query), listPayments(scope)]);
@@ -86,7 +94,11 @@ export default function Invoices() {
           <select id="status" name="status" defaultValue={query.filter} className={formStyles.input}>
             {INVOICE_FILTER_OPTIONS.map((option) => (
               <option key={option} value={option}>
-                {option === "outstanding" ? t("inv.filter.outstanding") : option === "all" ? t("inv.filter.all") : t(statusKey(Number(option)))}
+                {option === "outstanding"
+                  ? t("inv.filter.outstanding")
+                  : option === "all"
+                    ? t("inv.filter.all")
+                    : t(statusKey(Number(option)))}
               </option>
             ))}
           </select>
@@ -114,7 +126,12 @@ export default function Invoices() {
           ? t("inv.none")
           : capped || balance === null
             ? t("inv.showingMany", { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) })
-            : t("inv.showing", { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total), balance })}
+            : t("inv.showing", {
+                first: formatNumber(first),
+                last: formatNumber(last),
+                total: formatNumber(total),
+                balance,
+              })}
       </p>
       {invoices.length > 0 ? (
         <Form method="get" action="/customer/invoices-and-payments/pay">
@@ -160,7 +177,9 @@ export default function Invoices() {
                     <td>{invoice.dueDate}</td>
                     <td className={styles.number}>{invoice.amount}</td>
                     <td className={styles.number}>{invoice.balance}</td>
-                    <td className={styles.number}>{invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""}</td>
+                    <td className={styles.number}>
+                      {invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -201,7 +220,13 @@ export default function Invoices() {
             <li key={payment.id} className={styles.listItem}>
               <div>
                 <strong>{payment.amount}</strong> · {payment.date} ·{" "}
-                {t(payment.status === "succeeded" ? "inv.payment.paid" : payment.status === "promised" ? "inv.payment.promised" : "inv.payment.failed")}
+                {t(
+                  payment.status === "succeeded"
+                    ? "inv.payment.paid"
+                    : payment.status === "promised"
+                      ? "inv.payment.promised"
+                      : "inv.payment.failed",
+                )}
                 {payment.method ? ` · ${payment.method}` : ""}
                 <br />
                 {t("inv.payment.for", { invoices: payment.invoices })}

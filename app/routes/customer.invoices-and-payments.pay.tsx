@@ -13,7 +13,13 @@ import { payCardSchema, todayIso } from "~/lib/payment-method-schemas";
 import type { PaymentBreakdown } from "~/lib/payment-calc";
 import { readForm } from "~/services/platform/http.server";
 import { listCards } from "~/services/payment-methods/payment-methods.server";
-import { findPaymentByGuid, loadPayable, previewPayment, submitPayment, type PayMethod } from "~/services/payments/payments.server";
+import {
+  findPaymentByGuid,
+  loadPayable,
+  previewPayment,
+  submitPayment,
+  type PayMethod,
+} from "~/services/payments/payments.server";
 import { sendReceipt } from "~/services/payments/receipts.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
@@ -30,7 +36,12 @@ type Method = { kind: "card"; cardId: string } | { kind: "new" } | { kind: "prom
 async function pageContext(request: Request) {
   const context = await requireCustomerAccountPage(request);
   const { branding, account, session } = context;
-  const actor = { businessId: branding.businessId, accountId: account.accountId, contactId: session.contact.id, clientIp: clientAddress(request) };
+  const actor = {
+    businessId: branding.businessId,
+    accountId: account.accountId,
+    contactId: session.contact.id,
+    clientIp: clientAddress(request),
+  };
   const params = new URL(request.url).searchParams;
   const ids = params.get("all") === "1" ? ("all" as const) : params.getAll("invoice");
   const [invoices, cards] = await Promise.all([loadPayable(actor, ids), listCards(actor)]);
@@ -59,14 +70,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const amounts = Object.fromEntries(invoices.map((i) => [i.id, i.availableCents]));
   const payable = invoices.filter((i) => i.availableCents > 0);
   const breakdown = payable.length
-    ? await previewPayment(actor, payable, amounts, defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" }, today)
+    ? await previewPayment(
+        actor,
+        payable,
+        amounts,
+        defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" },
+        today,
+      )
     : null;
   return {
     businessName: branding.businessName,
     currency: branding.currency,
     requestGuid: randomUUID(),
-    invoices: payable.map((i) => ({ id: i.id, number: i.number, dueDate: formatDate(i.dueDate, { timeZone: branding.timeZone }), balance: money(i.availableCents, branding.currency), amount: decimal(i.availableCents) })),
-    cards: cards.map((card) => ({ id: card.cardId, name: `${BRAND_LABELS[card.brand]} •••• ${card.last4}`, expiry: formatExpiry(card.expiryMonth, card.expiryYear), isDefault: card.isDefault })),
+    invoices: payable.map((i) => ({
+      id: i.id,
+      number: i.number,
+      dueDate: formatDate(i.dueDate, { timeZone: branding.timeZone }),
+      balance: money(i.availableCents, branding.currency),
+      amount: decimal(i.availableCents),
+    })),
+    cards: cards.map((card) => ({
+      id: card.cardId,
+      name: `${BRAND_LABELS[card.brand]} •••• ${card.last4}`,
+      expiry: formatExpiry(card.expiryMonth, card.expiryYear),
+      isDefault: card.isDefault,
+    })),
     method: (defaultCard ? { kind: "card", cardId: defaultCard.cardId } : { kind: "new" }) as Method,
     breakdown: breakdown ? breakdownView(breakdown, branding.currency) : null,
   };
@@ -99,7 +127,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.get("intent");
   const text = (name: string, max = 200) => String(form.get(name) ?? "").slice(0, max);
   const methodValue = text("method", 60);
-  const method: Method = methodValue === "new" ? { kind: "new" } : methodValue === "promise" ? { kind: "promise" } : { kind: "card", cardId: methodValue.replace(/^card:/, "") };
+  const method: Method =
+    methodValue === "new"
+      ? { kind: "new" }
+      : methodValue === "promise"
+        ? { kind: "promise" }
+        : { kind: "card", cardId: methodValue.replace(/^card:/, "") };
   const result: ActionResult = {
     requestGuid: randomUUID(),
     amounts: {},
@@ -114,7 +147,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const reply = (status: number) => data(result, { status });
   if (intent === "pay") {
     const prior = await findPaymentByGuid(actor, text("requestGuid", 40));
-    if (prior && prior.kind !== "declined" && prior.kind !== "conflict" && prior.kind !== "invalid" && prior.reference) {
+    if (
+      prior &&
+      prior.kind !== "declined" &&
+      prior.kind !== "conflict" &&
+      prior.kind !== "invalid" &&
+      prior.reference
+    ) {
       return redirect(`/payment/complete/${prior.reference}`);
     }
     if (prior?.kind === "declined") {
@@ -135,12 +174,16 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = parseMoneyToCents(typed);
     if (!parsed.ok) result.errors[`amount-${invoice.id}`] = MONEY_ERROR_KEYS[parsed.error] ?? "pay.error.amount.format";
     else if (parsed.cents === 0) result.errors[`amount-${invoice.id}`] = "pay.error.amount.zero";
-    else if (parsed.cents > invoice.availableCents) result.errors[`amount-${invoice.id}`] = "pay.error.amount.aboveBalance";
+    else if (parsed.cents > invoice.availableCents)
+      result.errors[`amount-${invoice.id}`] = "pay.error.amount.aboveBalance";
     else amounts[invoice.id] = parsed.cents;
   }
 
   let payMethod: PayMethod | null = null;
-  let brandForFees: { kind: "card"; brand: NonNullable<ReturnType<typeof detectBrand>> } | { kind: "payto" } | { kind: "promise" } = { kind: "payto" };
+  let brandForFees:
+    { kind: "card"; brand: NonNullable<ReturnType<typeof detectBrand>> } | { kind: "payto" } | { kind: "promise" } = {
+    kind: "payto",
+  };
   if (method.kind === "card") {
     const card = cards.find((c) => c.cardId === method.cardId);
     if (!card) result.errors.method = "pay.error.method";
@@ -151,7 +194,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } else if (method.kind === "promise") {
     const date = result.promiseDate;
     const max = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)) || date <= today || date > max) result.errors.promiseDate = "pay.error.promiseDate";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)) || date <= today || date > max)
+      result.errors.promiseDate = "pay.error.promiseDate";
     else {
       payMethod = { kind: "promise", promiseDate: date };
       brandForFees = { kind: "promise" };
@@ -172,14 +216,20 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!parsed.success) {
         for (const issue of parsed.error.issues) result.errors[String(issue.path[0])] ??= issue.message as MessageKey;
       } else {
-        payMethod = { kind: "new-card", card: { ...parsed.data, authorityReference: `WEB-PAY-${result.requestGuid.slice(0, 8)}` } };
+        payMethod = {
+          kind: "new-card",
+          card: { ...parsed.data, authorityReference: `WEB-PAY-${result.requestGuid.slice(0, 8)}` },
+        };
       }
     }
   }
 
   const complete = Object.keys(amounts).length === invoices.length;
   if (complete) {
-    result.breakdown = breakdownView(await previewPayment(actor, invoices, amounts, brandForFees, today), branding.currency);
+    result.breakdown = breakdownView(
+      await previewPayment(actor, invoices, amounts, brandForFees, today),
+      branding.currency,
+    );
   }
   if (intent !== "pay" || Object.keys(result.errors).length > 0 || !payMethod || !result.breakdown) {
     if (intent === "pay" && !result.message) result.message = "pay.error.form";
@@ -219,7 +269,12 @@ export async function action({ request }: ActionFunctionArgs) {
       result.message = "pay.error.conflict";
       return reply(409);
     case "invalid":
-      result.message = outcome.problem === "amount" ? "pay.error.totalChanged" : outcome.problem === "card" ? "pay.error.method" : "pay.error.nothing";
+      result.message =
+        outcome.problem === "amount"
+          ? "pay.error.totalChanged"
+          : outcome.problem === "card"
+            ? "pay.error.method"
+            : "pay.error.nothing";
       result.messageParams = { total: result.breakdown.total };
       return reply(409);
   }
@@ -250,7 +305,9 @@ export default function Pay() {
     <>
       <h1>{t("pay.title")}</h1>
       {state?.message ? (
-        <FormMessage kind="error">{t(state.message as MessageKey, state.messageParams as Record<string, string> | undefined)}</FormMessage>
+        <FormMessage kind="error">
+          {t(state.message as MessageKey, state.messageParams as Record<string, string> | undefined)}
+        </FormMessage>
       ) : null}
       <Form method="post" key={requestGuid} className={formStyles.form} noValidate>
         <input type="hidden" name="requestGuid" value={requestGuid} />
@@ -276,33 +333,91 @@ export default function Pay() {
           {error("method") ? <p className={formStyles.error}>{error("method")}</p> : null}
           {loaded.cards.map((card) => (
             <div key={card.id} className={formStyles.checkboxField}>
-              <input type="radio" id={`method-${card.id}`} name="method" value={`card:${card.id}`} defaultChecked={methodValue === `card:${card.id}`} className={formStyles.checkbox} />
-              <label htmlFor={`method-${card.id}`}>{t("pay.savedCard", { card: card.name, expiry: card.expiry })}</label>
+              <input
+                type="radio"
+                id={`method-${card.id}`}
+                name="method"
+                value={`card:${card.id}`}
+                defaultChecked={methodValue === `card:${card.id}`}
+                className={formStyles.checkbox}
+              />
+              <label htmlFor={`method-${card.id}`}>
+                {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
+              </label>
             </div>
           ))}
           <div className={formStyles.checkboxField}>
-            <input type="radio" id="method-new" name="method" value="new" defaultChecked={methodValue === "new"} className={formStyles.checkbox} />
+            <input
+              type="radio"
+              id="method-new"
+              name="method"
+              value="new"
+              defaultChecked={methodValue === "new"}
+              className={formStyles.checkbox}
+            />
             <label htmlFor="method-new">{t("pay.newCard")}</label>
           </div>
           <div className={formStyles.checkboxField}>
-            <input type="radio" id="method-promise" name="method" value="promise" defaultChecked={methodValue === "promise"} className={formStyles.checkbox} />
+            <input
+              type="radio"
+              id="method-promise"
+              name="method"
+              value="promise"
+              defaultChecked={methodValue === "promise"}
+              className={formStyles.checkbox}
+            />
             <label htmlFor="method-promise">{t("pay.promise")}</label>
           </div>
         </fieldset>
         <fieldset className={formStyles.fieldset}>
           <legend className={formStyles.legend}>{t("pay.newCard.details")}</legend>
           {/* Card number and CVN are never filled back in (PCI DSS 3.3.1). */}
-          <Field id="cardNumber" name="cardNumber" label={t("pm.field.cardNumber")} inputMode="numeric" autoComplete="cc-number" error={error("cardNumber")} />
-          <Field id="cardHolderName" name="cardHolderName" label={t("pm.field.holder")} autoComplete="cc-name" defaultValue={state?.holder ?? ""} error={error("cardHolderName")} />
+          <Field
+            id="cardNumber"
+            name="cardNumber"
+            label={t("pm.field.cardNumber")}
+            inputMode="numeric"
+            autoComplete="cc-number"
+            error={error("cardNumber")}
+          />
+          <Field
+            id="cardHolderName"
+            name="cardHolderName"
+            label={t("pm.field.holder")}
+            autoComplete="cc-name"
+            defaultValue={state?.holder ?? ""}
+            error={error("cardHolderName")}
+          />
           <div className={formStyles.row}>
             <div className={formStyles.narrow}>
-              <Field id="expiryMonth" name="expiryMonth" label={t("pm.field.expiryMonth")} inputMode="numeric" autoComplete="cc-exp-month" error={error("expiryMonth")} />
+              <Field
+                id="expiryMonth"
+                name="expiryMonth"
+                label={t("pm.field.expiryMonth")}
+                inputMode="numeric"
+                autoComplete="cc-exp-month"
+                error={error("expiryMonth")}
+              />
             </div>
             <div className={formStyles.narrow}>
-              <Field id="expiryYear" name="expiryYear" label={t("pm.field.expiryYear")} inputMode="numeric" autoComplete="cc-exp-year" error={error("expiryYear")} />
+              <Field
+                id="expiryYear"
+                name="expiryYear"
+                label={t("pm.field.expiryYear")}
+                inputMode="numeric"
+                autoComplete="cc-exp-year"
+                error={error("expiryYear")}
+              />
             </div>
           </div>
-          <Field id="cvn" name="cvn" label={t("pm.field.cvn")} inputMode="numeric" autoComplete="cc-csc" error={error("cvn")} />
+          <Field
+            id="cvn"
+            name="cvn"
+            label={t("pm.field.cvn")}
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            error={error("cvn")}
+          />
           <div className={formStyles.checkboxField}>
             <input type="checkbox" id="saveCard" name="saveCard" className={formStyles.checkbox} />
             <label htmlFor="saveCard">{t("pay.saveCard", { business: loaded.businessName })}</label>
@@ -321,7 +436,14 @@ export default function Pay() {
           <label className={formStyles.label} htmlFor="note">
             {t("pay.note", { business: loaded.businessName })}
           </label>
-          <textarea id="note" name="note" maxLength={500} defaultValue={state?.note ?? ""} className={formStyles.input} rows={2} />
+          <textarea
+            id="note"
+            name="note"
+            maxLength={500}
+            defaultValue={state?.note ?? ""}
+            className={formStyles.input}
+            rows={2}
+          />
         </div>
         {breakdown ? (
           <section aria-labelledby="breakdown-title">
@@ -358,7 +480,13 @@ export default function Pay() {
           <button type="submit" name="intent" value="review" className={secondaryButton}>
             {t("pay.update")}
           </button>
-          <button type="submit" name="intent" value="pay" className={button} disabled={navigation.state === "submitting" || !breakdown}>
+          <button
+            type="submit"
+            name="intent"
+            value="pay"
+            className={button}
+            disabled={navigation.state === "submitting" || !breakdown}
+          >
             {method.kind === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
           </button>
         </div>

@@ -11,7 +11,11 @@ import { maskCardNumber } from "~/lib/format";
 import { readForm } from "~/services/platform/http.server";
 import { accountNotFound } from "~/services/accounts/accounts.server";
 import { listBankAccounts, listCards, setDefaultCard } from "~/services/payment-methods/payment-methods.server";
-import { PAYMENT_METHOD_NOTICES, requirePaymentMethodsPage, type PaymentMethodNotice } from "~/services/payment-methods/payment-methods-page.server";
+import {
+  PAYMENT_METHOD_NOTICES,
+  requirePaymentMethodsPage,
+  type PaymentMethodNotice,
+} from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaTranslator } from "~/lib/i18n";
 
@@ -77,7 +81,8 @@ export default function PaymentMethods() {
           return (
             <li key={card.id} className={styles.listItem}>
               <div>
-                <strong>{name}</strong> {card.isDefault ? <span className={styles.badge}>{t("pm.card.default")}</span> : null}
+                <strong>{name}</strong>{" "}
+                {card.isDefault ? <span className={styles.badge}>{t("pm.card.default")}</span> : null}
                 <br />
                 <span aria-hidden="true">{card.masked} · </span>
                 {card.expired ? (
@@ -93,7 +98,11 @@ export default function PaymentMethods() {
                   <Form method="post">
                     <input type="hidden" name="intent" value="default" />
                     <input type="hidden" name="cardId" value={card.id} />
-                    <button type="submit" className={secondaryButton} aria-label={t("pm.card.makeDefaultFor", { card: name })}>
+                    <button
+                      type="submit"
+                      className={secondaryButton}
+                      aria-label={t("pm.card.makeDefaultFor", { card: name })}
+                    >
                       {t("pm.card.makeDefault")}
                     </button>
                   </Form>
@@ -125,7 +134,9 @@ export default function PaymentMethods() {
               <div>
                 <strong>{name}</strong>
                 <br />
-                {bank.country === "AU" ? t("pm.bank.bsb", { bsb: bank.routing }) : t("pm.bank.nzRouting", { routing: bank.routing })}
+                {bank.country === "AU"
+                  ? t("pm.bank.bsb", { bsb: bank.routing })
+                  : t("pm.bank.nzRouting", { routing: bank.routing })}
                 {bank.description ? (
                   <>
                     <br />
@@ -133,7 +144,10 @@ export default function PaymentMethods() {
                   </>
                 ) : null}
               </div>
-              <Link to={`/payment-methods/bank-accounts/${bank.id}/remove`} aria-label={t("pm.removeFor", { item: name })}>
+              <Link
+                to={`/payment-methods/bank-accounts/${bank.id}/remove`}
+                aria-label={t("pm.removeFor", { item: name })}
+              >
                 {t("pm.remove")}
               </Link>
             </li>

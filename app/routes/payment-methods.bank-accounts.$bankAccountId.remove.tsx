@@ -15,7 +15,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, actor } = await requirePaymentMethodsPage(request);
   const bank = await findBankAccount(actor, params.bankAccountId);
   if (!bank) throw accountNotFound();
-  return { businessName: branding.businessName, bank: { name: bank.accountName, number: maskAccountNumber(bank.accountNumber) } };
+  return {
+    businessName: branding.businessName,
+    bank: { name: bank.accountName, number: maskAccountNumber(bank.accountNumber) },
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

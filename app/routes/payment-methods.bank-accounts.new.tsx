@@ -10,7 +10,11 @@ import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { auBankAccountSchema, nzBankAccountSchema } from "~/lib/payment-method-schemas";
 import { readForm } from "~/services/platform/http.server";
-import { MAX_SAVED_PER_ACCOUNT, newAuthorityReference, saveBankAccount } from "~/services/payment-methods/payment-methods.server";
+import {
+  MAX_SAVED_PER_ACCOUNT,
+  newAuthorityReference,
+  saveBankAccount,
+} from "~/services/payment-methods/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 
@@ -67,7 +71,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect("/payment-methods?notice=bank-added");
 }
 
-type BankFields = "accountName" | "bsb" | "accountNumber" | "bank" | "branch" | "account" | "suffix" | "description" | "authority";
+type BankFields =
+  "accountName" | "bsb" | "accountNumber" | "bank" | "branch" | "account" | "suffix" | "description" | "authority";
 
 export default function AddBankAccount() {
   const { businessName, country, constraint } = useLoaderData<typeof loader>();
@@ -92,10 +97,21 @@ export default function AddBankAccount() {
         <FormMessage kind="error">{t("pm.error.form")}</FormMessage>
       ) : null}
       <Form method="post" {...getFormProps(form)} className={formStyles.form}>
-        <ConformField meta={fields.accountName} label={t("pm.field.accountName")} hint={t("pm.field.accountName.hint")} autoComplete="off" />
+        <ConformField
+          meta={fields.accountName}
+          label={t("pm.field.accountName")}
+          hint={t("pm.field.accountName.hint")}
+          autoComplete="off"
+        />
         {country === "AU" ? (
           <>
-            <ConformField meta={fields.bsb} label={t("pm.field.bsb")} hint={t("pm.field.bsb.hint")} inputMode="numeric" autoComplete="off" />
+            <ConformField
+              meta={fields.bsb}
+              label={t("pm.field.bsb")}
+              hint={t("pm.field.bsb.hint")}
+              inputMode="numeric"
+              autoComplete="off"
+            />
             <ConformField
               meta={fields.accountNumber}
               label={t("pm.field.auAccountNumber")}
@@ -113,18 +129,37 @@ export default function AddBankAccount() {
                 <ConformField meta={fields.bank} label={t("pm.field.nzBank")} inputMode="numeric" autoComplete="off" />
               </div>
               <div className={formStyles.narrow}>
-                <ConformField meta={fields.branch} label={t("pm.field.nzBranch")} inputMode="numeric" autoComplete="off" />
+                <ConformField
+                  meta={fields.branch}
+                  label={t("pm.field.nzBranch")}
+                  inputMode="numeric"
+                  autoComplete="off"
+                />
               </div>
               <div className={formStyles.narrow}>
-                <ConformField meta={fields.account} label={t("pm.field.nzAccount")} inputMode="numeric" autoComplete="off" />
+                <ConformField
+                  meta={fields.account}
+                  label={t("pm.field.nzAccount")}
+                  inputMode="numeric"
+                  autoComplete="off"
+                />
               </div>
               <div className={formStyles.narrow}>
-                <ConformField meta={fields.suffix} label={t("pm.field.nzSuffix")} inputMode="numeric" autoComplete="off" />
+                <ConformField
+                  meta={fields.suffix}
+                  label={t("pm.field.nzSuffix")}
+                  inputMode="numeric"
+                  autoComplete="off"
+                />
               </div>
             </div>
           </fieldset>
         )}
-        <ConformField meta={fields.description} label={t("pm.field.description")} hint={t("pm.field.description.hint")} />
+        <ConformField
+          meta={fields.description}
+          label={t("pm.field.description")}
+          hint={t("pm.field.description.hint")}
+        />
         <ConformCheckbox meta={fields.authority} label={t("pm.field.bankConsent", { business: businessName })} />
         <div className={formStyles.actions}>
           <button type="submit" className={button} disabled={navigation.state === "submitting"}>

@@ -113,7 +113,13 @@ export default function EditCard() {
             </div>
           </div>
         </fieldset>
-        <ConformField meta={fields.cvn} label={t("pm.field.cvn")} hint={t("pm.field.cvn.updateHint")} inputMode="numeric" autoComplete="cc-csc" />
+        <ConformField
+          meta={fields.cvn}
+          label={t("pm.field.cvn")}
+          hint={t("pm.field.cvn.updateHint")}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+        />
         <div className={formStyles.actions}>
           <button type="submit" className={button} disabled={navigation.state === "submitting"}>
             {t("pm.editCard.submit")}

@@ -10,7 +10,11 @@ import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { newCardSchema } from "~/lib/payment-method-schemas";
 import { readForm } from "~/services/platform/http.server";
-import { MAX_SAVED_PER_ACCOUNT, newAuthorityReference, saveCard } from "~/services/payment-methods/payment-methods.server";
+import {
+  MAX_SAVED_PER_ACCOUNT,
+  newAuthorityReference,
+  saveCard,
+} from "~/services/payment-methods/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 
@@ -69,7 +73,9 @@ export default function AddCard() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const t = useT();
-  const [form, fields] = useConstraintForm<"cardNumber" | "cardHolderName" | "expiryMonth" | "expiryYear" | "cvn" | "makeDefault" | "authority">({
+  const [form, fields] = useConstraintForm<
+    "cardNumber" | "cardHolderName" | "expiryMonth" | "expiryYear" | "cvn" | "makeDefault" | "authority"
+  >({
     id: "add-card",
     lastResult: actionData?.result as SubmissionResult<string[]> | undefined,
     constraint,
@@ -104,10 +110,20 @@ export default function AddCard() {
           <legend className={formStyles.legend}>{t("pm.field.expiry")}</legend>
           <div className={formStyles.row}>
             <div className={formStyles.narrow}>
-              <ConformField meta={fields.expiryMonth} label={t("pm.field.expiryMonth")} inputMode="numeric" autoComplete="cc-exp-month" />
+              <ConformField
+                meta={fields.expiryMonth}
+                label={t("pm.field.expiryMonth")}
+                inputMode="numeric"
+                autoComplete="cc-exp-month"
+              />
             </div>
             <div className={formStyles.narrow}>
-              <ConformField meta={fields.expiryYear} label={t("pm.field.expiryYear")} inputMode="numeric" autoComplete="cc-exp-year" />
+              <ConformField
+                meta={fields.expiryYear}
+                label={t("pm.field.expiryYear")}
+                inputMode="numeric"
+                autoComplete="cc-exp-year"
+              />
             </div>
           </div>
         </fieldset>

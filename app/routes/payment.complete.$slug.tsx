@@ -49,12 +49,20 @@ export default function PaymentComplete() {
   const { receipt } = useLoaderData<typeof loader>();
   const t = useT();
   const title =
-    receipt.status === "succeeded" ? t("receipt.paid") : receipt.status === "promised" ? t("receipt.promised") : receipt.status === "failed" ? t("receipt.failed") : t("receipt.pending");
+    receipt.status === "succeeded"
+      ? t("receipt.paid")
+      : receipt.status === "promised"
+        ? t("receipt.promised")
+        : receipt.status === "failed"
+          ? t("receipt.failed")
+          : t("receipt.pending");
   return (
     <>
       <h1>{title}</h1>
       <FormMessage kind={receipt.status === "failed" ? "error" : "notice"}>
-        {receipt.status === "promised" ? t("receipt.promisedText", { date: receipt.promiseDate ?? "" }) : t("receipt.reference", { reference: receipt.reference })}
+        {receipt.status === "promised"
+          ? t("receipt.promisedText", { date: receipt.promiseDate ?? "" })
+          : t("receipt.reference", { reference: receipt.reference })}
       </FormMessage>
       <dl className={styles.details}>
         <dt>{t("receipt.referenceLabel")}</dt>
@@ -110,5 +118,11 @@ export default function PaymentComplete() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("receipt.title", { reference: data.receipt.reference })} · ${data.businessName}` : t("errors.notFound.title") }];
+  return [
+    {
+      title: data
+        ? `${t("receipt.title", { reference: data.receipt.reference })} · ${data.businessName}`
+        : t("errors.notFound.title"),
+    },
+  ];
 };

@@ -31,7 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseStatementQuery(url.searchParams);
   const search = statementSearch(query);
   if (search !== (remembered ?? "")) {
-    await updateSessionData(session, { invoicePagination: { ...(session.data.invoicePagination ?? {}), statements: search } });
+    await updateSessionData(session, {
+      invoicePagination: { ...(session.data.invoicePagination ?? {}), statements: search },
+    });
   }
   const sort = STATEMENT_SORT_OPTIONS[query.sort];
   const page = await listStatementLines(branding.businessId, account.accountId, {

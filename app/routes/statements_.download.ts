@@ -31,7 +31,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       type: query.type || undefined,
     });
     for (const line of page.items) {
-      rows.push([line.date, line.type, line.reference, line.description, cents(line.debitCents), cents(line.creditCents)]);
+      rows.push([
+        line.date,
+        line.type,
+        line.reference,
+        line.description,
+        cents(line.debitCents),
+        cents(line.creditCents),
+      ]);
     }
     if (page.items.length < PAGE) break;
   }

@@ -5,8 +5,7 @@ import { vars } from "~/themes/contract.css";
 globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
 
 globalStyle("html", {
-  fontFamily:
-    'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   fontSize: "100%",
   lineHeight: 1.5,
   WebkitTextSizeAdjust: "100%",
@@ -67,7 +66,11 @@ export const neutralDocument = style({
   },
 });
 
-globalStyle("th, td", { padding: "0.5rem 0.6rem", textAlign: "left", borderBottom: `1px solid ${vars.surface.border}` });
+globalStyle("th, td", {
+  padding: "0.5rem 0.6rem",
+  textAlign: "left",
+  borderBottom: `1px solid ${vars.surface.border}`,
+});
 globalStyle("thead th", { background: vars.surface.surface, color: vars.surface.text });
 
 // Invoices, statements and receipts print without the portal's header, menus and footer.

@@ -40,9 +40,7 @@ describe("contrastRatio", () => {
   });
 });
 
-const cases = THEME_NAMES.flatMap((theme) =>
-  CONTRAST_PAIRS.map((pair) => ({ theme, pair: pair.name, check: pair })),
-);
+const cases = THEME_NAMES.flatMap((theme) => CONTRAST_PAIRS.map((pair) => ({ theme, pair: pair.name, check: pair })));
 
 describe("every theme meets WCAG AA for every pair", () => {
   it.each(cases)("$theme: $pair", ({ theme, check }) => {

@@ -24,7 +24,9 @@ export function request(
         headers: {
           host: `${host}:${BENCH_PORT}`,
           // Same-origin, as the browser would say for its own form.
-          ...(body ? { "content-type": "application/x-www-form-urlencoded", origin: `http://${host}:${BENCH_PORT}` } : {}),
+          ...(body
+            ? { "content-type": "application/x-www-form-urlencoded", origin: `http://${host}:${BENCH_PORT}` }
+            : {}),
           ...(options.cookie ? { cookie: options.cookie } : {}),
         },
         timeout: 30_000,
@@ -32,7 +34,9 @@ export function request(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on("error", reject);
       },
     );
@@ -63,7 +67,8 @@ export async function waitForPortal(timeoutMs: number) {
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`The portal did not answer on port ${BENCH_PORT} within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`The portal did not answer on port ${BENCH_PORT} within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

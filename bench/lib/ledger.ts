@@ -34,7 +34,12 @@ export async function createBenchAccount(
 ): Promise<{ accountId: string; contactId: string }> {
   const account = await db
     .insertInto("accounts")
-    .values({ business_id: businessId, number: input.number, name: `Bench account ${input.number}`, address: "1 Bench St" })
+    .values({
+      business_id: businessId,
+      number: input.number,
+      name: `Bench account ${input.number}`,
+      address: "1 Bench St",
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const contact = await db
@@ -64,7 +69,11 @@ export async function createBenchAccount(
  * `invoices` invoices (one in four still open, the rest paid) and `lines` statement lines
  * spread over the last two years, in every line type.
  */
-export async function insertLedger(db: Db, ids: { businessId: string; accountId: string; prefix: string }, counts: { invoices: number; lines: number }) {
+export async function insertLedger(
+  db: Db,
+  ids: { businessId: string; accountId: string; prefix: string },
+  counts: { invoices: number; lines: number },
+) {
   const { businessId, accountId, prefix } = ids;
   await sql`
     INSERT INTO invoices (business_id, account_id, number, description, issue_date, due_date, amount_cents, balance_cents, status)

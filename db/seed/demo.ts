@@ -24,7 +24,15 @@ type DemoContact = {
 };
 
 /** A card saved earlier through the sandbox gateway: public facts only, never a number. */
-type DemoCard = { brand: "visa" | "mastercard" | "amex"; firstDigit: string; last4: string; month: number; yearsAhead: number; holder: string; isDefault?: boolean };
+type DemoCard = {
+  brand: "visa" | "mastercard" | "amex";
+  firstDigit: string;
+  last4: string;
+  month: number;
+  yearsAhead: number;
+  holder: string;
+  isDefault?: boolean;
+};
 type DemoBank = { accountName: string; routing: string; accountNumber: string; description: string };
 
 type DemoAccount = {
@@ -99,7 +107,12 @@ Invoices are due within 30 days of issue. Card payments may carry a surcharge, a
 Tell us about a disputed invoice within 14 days of its issue date.`,
     configs: { PaymentTermsDays: "30" },
     fees: {
-      surcharge: { visa: { bps: 120, fixedCents: 0 }, mastercard: { bps: 120, fixedCents: 0 }, amex: { bps: 250, fixedCents: 0 }, default: { bps: 150, fixedCents: 0 } },
+      surcharge: {
+        visa: { bps: 120, fixedCents: 0 },
+        mastercard: { bps: 120, fixedCents: 0 },
+        amex: { bps: 250, fixedCents: 0 },
+        default: { bps: 150, fixedCents: 0 },
+      },
       lateFee: { bps: 200, fixedCents: 500 },
       earlyDiscount: { bps: 100, days: 10 },
     },
@@ -115,20 +128,78 @@ Tell us about a disputed invoice within 14 days of its issue date.`,
         address: "12 Wharf St, Sydney NSW 2000",
         terms: 30,
         cards: [
-          { brand: "visa", firstDigit: "4", last4: "1111", month: 8, yearsAhead: 2, holder: "Olivia Nguyen", isDefault: true },
+          {
+            brand: "visa",
+            firstDigit: "4",
+            last4: "1111",
+            month: 8,
+            yearsAhead: 2,
+            holder: "Olivia Nguyen",
+            isDefault: true,
+          },
           // Expired: the list marks it and asks for an update.
-          { brand: "mastercard", firstDigit: "5", last4: "4444", month: 1, yearsAhead: -1, holder: "Coastal Builders Group" },
+          {
+            brand: "mastercard",
+            firstDigit: "5",
+            last4: "4444",
+            month: 1,
+            yearsAhead: -1,
+            holder: "Coastal Builders Group",
+          },
         ],
-        banks: [{ accountName: "Coastal Builders Group", routing: "062000", accountNumber: "10203040", description: "Operating account" }],
+        banks: [
+          {
+            accountName: "Coastal Builders Group",
+            routing: "062000",
+            accountNumber: "10203040",
+            description: "Operating account",
+          },
+        ],
       },
-      { number: "ACME-1001", name: "Coastal Builders – Newcastle", parent: "ACME-1000", address: "4 Hunter St, Newcastle NSW 2300", terms: 30 },
-      { number: "ACME-1002", name: "Coastal Builders – Wollongong", parent: "ACME-1000", address: "88 Crown St, Wollongong NSW 2500", terms: 30 },
+      {
+        number: "ACME-1001",
+        name: "Coastal Builders – Newcastle",
+        parent: "ACME-1000",
+        address: "4 Hunter St, Newcastle NSW 2300",
+        terms: 30,
+      },
+      {
+        number: "ACME-1002",
+        name: "Coastal Builders – Wollongong",
+        parent: "ACME-1000",
+        address: "88 Crown St, Wollongong NSW 2500",
+        terms: 30,
+      },
       { number: "ACME-2000", name: "Hillside Renovations", address: "3 Ridge Rd, Katoomba NSW 2780", terms: 14 },
     ],
     contacts: [
-      { email: "olivia@coastal.example", firstName: "Olivia", lastName: "Nguyen", position: "Accounts Payable", verified: true, permissions: ["accessCustomerPortal"], accounts: ["ACME-1000", "ACME-2000"] },
-      { email: "sam@coastal.example", firstName: "Sam", lastName: "Taylor", position: "Site Manager", verified: true, permissions: [], accounts: ["ACME-1001"] },
-      { email: "new@coastal.example", firstName: "Noah", lastName: "Patel", position: "Bookkeeper", verified: false, permissions: ["accessCustomerPortal"], accounts: ["ACME-1000"] },
+      {
+        email: "olivia@coastal.example",
+        firstName: "Olivia",
+        lastName: "Nguyen",
+        position: "Accounts Payable",
+        verified: true,
+        permissions: ["accessCustomerPortal"],
+        accounts: ["ACME-1000", "ACME-2000"],
+      },
+      {
+        email: "sam@coastal.example",
+        firstName: "Sam",
+        lastName: "Taylor",
+        position: "Site Manager",
+        verified: true,
+        permissions: [],
+        accounts: ["ACME-1001"],
+      },
+      {
+        email: "new@coastal.example",
+        firstName: "Noah",
+        lastName: "Patel",
+        position: "Bookkeeper",
+        verified: false,
+        permissions: ["accessCustomerPortal"],
+        accounts: ["ACME-1000"],
+      },
     ],
   },
   {
@@ -170,15 +241,54 @@ Pay by card or by PayTo bank agreement. Card payments carry a 1.5% surcharge.`,
         name: "Southern Orchards Ltd",
         address: "21 Orchard Rd, Hastings 4120",
         terms: 20,
-        cards: [{ brand: "visa", firstDigit: "4", last4: "4242", month: 11, yearsAhead: 3, holder: "Aroha Williams", isDefault: true }],
-        banks: [{ accountName: "Southern Orchards Ltd", routing: "01-0242", accountNumber: "0100194-00", description: "Main account" }],
+        cards: [
+          {
+            brand: "visa",
+            firstDigit: "4",
+            last4: "4242",
+            month: 11,
+            yearsAhead: 3,
+            holder: "Aroha Williams",
+            isDefault: true,
+          },
+        ],
+        banks: [
+          {
+            accountName: "Southern Orchards Ltd",
+            routing: "01-0242",
+            accountNumber: "0100194-00",
+            description: "Main account",
+          },
+        ],
       },
-      { number: "KF-501", name: "Southern Orchards – Packhouse", parent: "KF-500", address: "2 Packhouse Lane, Hastings 4120", terms: 20 },
+      {
+        number: "KF-501",
+        name: "Southern Orchards – Packhouse",
+        parent: "KF-500",
+        address: "2 Packhouse Lane, Hastings 4120",
+        terms: 20,
+      },
       { number: "KF-700", name: "Tasman Timber", address: "9 Quay St, Nelson 7010", terms: 20 },
     ],
     contacts: [
-      { email: "aroha@orchards.example", firstName: "Aroha", lastName: "Williams", position: "Finance Manager", verified: true, permissions: ["accessCustomerPortal"], accounts: ["KF-500"] },
-      { email: "liam@tasman.example", firstName: "Liam", lastName: "Brown", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["KF-700"] },
+      {
+        email: "aroha@orchards.example",
+        firstName: "Aroha",
+        lastName: "Williams",
+        position: "Finance Manager",
+        verified: true,
+        permissions: ["accessCustomerPortal"],
+        accounts: ["KF-500"],
+      },
+      {
+        email: "liam@tasman.example",
+        firstName: "Liam",
+        lastName: "Brown",
+        position: "Owner",
+        verified: true,
+        permissions: ["accessCustomerPortal"],
+        accounts: ["KF-700"],
+      },
     ],
   },
   {
@@ -208,8 +318,26 @@ Energy bills are due 14 days after they are issued.`,
     ],
     accounts: [{ number: "HE-9000", name: "Bayside Cafe", address: "1 Esplanade, Manly QLD 4179", terms: 14 }],
     contacts: [
-      { email: "mia@harbour.example", firstName: "Mia", lastName: "Chen", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["HE-9000"], passwordless: true },
-      { email: "tamper@harbour.example", firstName: "Tam", lastName: "Per", position: "Owner", verified: true, permissions: ["accessCustomerPortal"], accounts: ["HE-9000"], passwordless: true },
+      {
+        email: "mia@harbour.example",
+        firstName: "Mia",
+        lastName: "Chen",
+        position: "Owner",
+        verified: true,
+        permissions: ["accessCustomerPortal"],
+        accounts: ["HE-9000"],
+        passwordless: true,
+      },
+      {
+        email: "tamper@harbour.example",
+        firstName: "Tam",
+        lastName: "Per",
+        position: "Owner",
+        verified: true,
+        permissions: ["accessCustomerPortal"],
+        accounts: ["HE-9000"],
+        passwordless: true,
+      },
     ],
   },
 ];
@@ -223,7 +351,11 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
   const created: string[] = [];
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const demo of DEMO_BUSINESSES) {
-    const known = await db.selectFrom("hosts").select("hostname").where("hostname", "in", demo.hostnames).executeTakeFirst();
+    const known = await db
+      .selectFrom("hosts")
+      .select("hostname")
+      .where("hostname", "in", demo.hostnames)
+      .executeTakeFirst();
     if (known) continue;
     await db.transaction().execute(async (tx) => {
       const business = await tx
@@ -373,7 +505,12 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
 }
 
 /** The demo accounts' saved cards (with their sandbox-gateway tokens) and bank accounts. */
-async function seedPaymentMethods(tx: Kysely<DB>, businessId: string, demo: DemoBusiness, accountIds: Map<string, string>) {
+async function seedPaymentMethods(
+  tx: Kysely<DB>,
+  businessId: string,
+  demo: DemoBusiness,
+  accountIds: Map<string, string>,
+) {
   const thisYear = new Date().getUTCFullYear();
   for (const account of demo.accounts) {
     const accountId = accountIds.get(account.number)!;
@@ -382,7 +519,14 @@ async function seedPaymentMethods(tx: Kysely<DB>, businessId: string, demo: Demo
       const expiryYear = thisYear + card.yearsAhead;
       await tx
         .insertInto("sandbox_gateway_tokens")
-        .values({ token, brand: card.brand, last4: card.last4, expiry_month: card.month, expiry_year: expiryYear, outcome: "approve" })
+        .values({
+          token,
+          brand: card.brand,
+          last4: card.last4,
+          expiry_month: card.month,
+          expiry_year: expiryYear,
+          outcome: "approve",
+        })
         .execute();
       await tx
         .insertInto("cards")
@@ -485,15 +629,53 @@ export function demoLedger(accountNumber: string, today: Date) {
       promise_date: status === 7 ? isoDay(addDays(today, 7)) : status === 8 ? isoDay(addDays(today, -10)) : null,
       dispute_reason: status === 6 ? "Goods arrived damaged" : null,
     });
-    lines.push({ line_date: isoDay(issued), type: "invoice", reference: number, description: "Invoice", debit_cents: amount, credit_cents: 0, invoiceNumber: number });
+    lines.push({
+      line_date: isoDay(issued),
+      type: "invoice",
+      reference: number,
+      description: "Invoice",
+      debit_cents: amount,
+      credit_cents: 0,
+      invoiceNumber: number,
+    });
     if (settled) {
       const paidOn = addDays(issued, 10 + Math.floor(random() * 15));
-      lines.push({ line_date: isoDay(paidOn), type: "payment", reference: `PAY-${number}`, description: "Payment, thank you", debit_cents: 0, credit_cents: amount, invoiceNumber: number });
+      lines.push({
+        line_date: isoDay(paidOn),
+        type: "payment",
+        reference: `PAY-${number}`,
+        description: "Payment, thank you",
+        debit_cents: 0,
+        credit_cents: amount,
+        invoiceNumber: number,
+      });
     } else if (partPaid > 0) {
-      lines.push({ line_date: isoDay(addDays(issued, 20)), type: "payment", reference: `PAY-${number}`, description: "Part payment", debit_cents: 0, credit_cents: partPaid, invoiceNumber: number });
+      lines.push({
+        line_date: isoDay(addDays(issued, 20)),
+        type: "payment",
+        reference: `PAY-${number}`,
+        description: "Part payment",
+        debit_cents: 0,
+        credit_cents: partPaid,
+        invoiceNumber: number,
+      });
     }
   });
-  lines.push({ line_date: isoDay(addDays(today, -40)), type: "fee", reference: "FEE-LATE", description: "Late payment fee", debit_cents: 1_500, credit_cents: 0 });
-  lines.push({ line_date: isoDay(addDays(today, -35)), type: "credit", reference: "CR-FEE-LATE", description: "Late fee waived", debit_cents: 0, credit_cents: 1_500 });
+  lines.push({
+    line_date: isoDay(addDays(today, -40)),
+    type: "fee",
+    reference: "FEE-LATE",
+    description: "Late payment fee",
+    debit_cents: 1_500,
+    credit_cents: 0,
+  });
+  lines.push({
+    line_date: isoDay(addDays(today, -35)),
+    type: "credit",
+    reference: "CR-FEE-LATE",
+    description: "Late fee waived",
+    debit_cents: 0,
+    credit_cents: 1_500,
+  });
   return { invoices, lines };
 }

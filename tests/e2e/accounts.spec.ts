@@ -78,11 +78,16 @@ test.describe("accounts", () => {
       expect(file.suggestedFilename()).toBe("statement-KF-700.csv");
     }
     const cookie = (await page.context().cookies(KIWI)).find((c) => c.name === "portal_session")!;
-    const csv = await hostRequest.get(`${KIWI}/statements/download?type=payment`, { headers: { cookie: `portal_session=${cookie.value}` } });
+    const csv = await hostRequest.get(`${KIWI}/statements/download?type=payment`, {
+      headers: { cookie: `portal_session=${cookie.value}` },
+    });
     expect(csv.status()).toBe(200);
     expect(csv.headers()["content-type"]).toContain("text/csv");
     const text = await csv.text();
-    const [header, ...csvRows] = text.replace(/^\uFEFF/, "").trim().split("\n");
+    const [header, ...csvRows] = text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\n");
     expect(header).toBe("Date,Type,Reference,Description,Charges (NZD),Credits (NZD)");
     expect(csvRows.length).toBeGreaterThan(0);
     for (const row of csvRows) expect(row).toMatch(/^\d{4}-\d{2}-\d{2},payment,/);
@@ -91,7 +96,10 @@ test.describe("accounts", () => {
     expect(anonymous.status()).toBe(302);
   });
 
-  test("with JavaScript the account list filters as you type (debounced); without it, a Search button", async ({ page, jsEnabled }) => {
+  test("with JavaScript the account list filters as you type (debounced); without it, a Search button", async ({
+    page,
+    jsEnabled,
+  }) => {
     await signIn(page, ACME, "olivia@coastal.example");
     await page.goto(`${ACME}/accounts`);
     await page.getByLabel("Name or number").fill("hillside");

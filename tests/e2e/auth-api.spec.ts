@@ -14,7 +14,9 @@ test.describe("auth JSON API", () => {
     expect((await missing.json()).message).toBe("Missing token");
     const bogus = await hostRequest.get(`${ACME}/api/auth/token-verify?token=${"a".repeat(43)}`);
     expect(await bogus.json()).toEqual({ valid: false });
-    const hostile = await hostRequest.get(`${ACME}/api/auth/token-verify?token=${encodeURIComponent("' OR 1=1 --<b>")}`);
+    const hostile = await hostRequest.get(
+      `${ACME}/api/auth/token-verify?token=${encodeURIComponent("' OR 1=1 --<b>")}`,
+    );
     expect(hostile.status()).toBe(200);
     expect(await hostile.json()).toEqual({ valid: false });
   });
@@ -34,7 +36,9 @@ test.describe("auth JSON API", () => {
 
   test("forgot-send answers the same for known and unknown emails; bad input is a 400", async ({ hostRequest }) => {
     const known = await hostRequest.post(`${KIWI}/api/sample/forgot-send`, { data: { email: "liam@tasman.example" } });
-    const unknown = await hostRequest.post(`${KIWI}/api/sample/forgot-send`, { data: { email: "ghost@tasman.example" } });
+    const unknown = await hostRequest.post(`${KIWI}/api/sample/forgot-send`, {
+      data: { email: "ghost@tasman.example" },
+    });
     expect(known.status()).toBe(200);
     expect(await known.json()).toEqual(await unknown.json());
     const bad = await hostRequest.post(`${KIWI}/api/sample/forgot-send`, { data: { email: "<script>" } });
@@ -87,8 +91,12 @@ test.describe("auth JSON API", () => {
     expect(response.headers()["location"]).toBe("/auth/signin?callbackUrl=%2Fprivacy-policy");
   });
 
-  test("/api/auth/signin carries error and callback to the sign-in page; providers are checked", async ({ hostRequest }) => {
-    const withError = await hostRequest.get(`${ACME}/api/auth/signin?error=CredentialsSignin&callbackUrl=%2Fprivacy-policy`);
+  test("/api/auth/signin carries error and callback to the sign-in page; providers are checked", async ({
+    hostRequest,
+  }) => {
+    const withError = await hostRequest.get(
+      `${ACME}/api/auth/signin?error=CredentialsSignin&callbackUrl=%2Fprivacy-policy`,
+    );
     expect(withError.status()).toBe(302);
     expect(withError.headers()["location"]).toBe("/auth/signin?error=CredentialsSignin&callbackUrl=%2Fprivacy-policy");
     const unknownProvider = await hostRequest.get(`${ACME}/api/auth/signin/github`);

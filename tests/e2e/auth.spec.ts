@@ -89,7 +89,9 @@ test.describe("callbackUrl", () => {
 });
 
 test.describe("access", () => {
-  test("a contact without accessCustomerPortal gets 'Page not found' on portal routes, public pages still work", async ({ page }) => {
+  test("a contact without accessCustomerPortal gets 'Page not found' on portal routes, public pages still work", async ({
+    page,
+  }) => {
     await signIn(page, ACME, "sam@coastal.example");
     await expect(page).toHaveURL(`${ACME}/`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
@@ -252,7 +254,10 @@ test.describe("passwords", () => {
 });
 
 test.describe("tabs", () => {
-  test("signing out in one tab signs out the others (with JS at once, without JS at the next request)", async ({ context, jsEnabled }) => {
+  test("signing out in one tab signs out the others (with JS at once, without JS at the next request)", async ({
+    context,
+    jsEnabled,
+  }) => {
     const first = await context.newPage();
     await signIn(first, ACME, "olivia@coastal.example");
     await expect(first).toHaveURL(`${ACME}/`);

@@ -6,7 +6,9 @@ const tamper = HARBOUR_USERS.find((u) => u.email === "tamper@harbour.example")!;
 const stranger = HARBOUR_USERS.find((u) => u.email === "stranger@harbour.example")!;
 
 test.describe("Auth0 sign-in (stand-in provider)", () => {
-  test("the whole round trip: provider sign-in, back to the portal, sign out through the provider", async ({ page }) => {
+  test("the whole round trip: provider sign-in, back to the portal, sign out through the provider", async ({
+    page,
+  }) => {
     await page.goto(`${HARBOUR}/privacy-policy`);
     await page.goto(`${HARBOUR}/`);
     await expect(page).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);

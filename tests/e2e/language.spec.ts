@@ -7,7 +7,9 @@ import { ACME, expect, expectAccessible, KIWI, MAILBOX, test } from "./fixtures"
 const CHOSE_ID = encodeURIComponent(Buffer.from(JSON.stringify("ID")).toString("base64"));
 
 test.describe("languages (spec §3, §6)", () => {
-  test("Bahasa Indonesia is offered where the Language toggle is on, kept, and applied on the server", async ({ page }) => {
+  test("Bahasa Indonesia is offered where the Language toggle is on, kept, and applied on the server", async ({
+    page,
+  }) => {
     await page.goto(`${KIWI}/auth/signin`);
     await page.getByLabel("Email").fill("aroha@orchards.example");
     await page.getByLabel("Password").fill(DEMO_PASSWORD);
@@ -43,7 +45,9 @@ test.describe("languages (spec §3, §6)", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en-AU");
   });
 
-  test("signing in in Bahasa Indonesia: the page, its errors and the result are translated by the server", async ({ page }) => {
+  test("signing in in Bahasa Indonesia: the page, its errors and the result are translated by the server", async ({
+    page,
+  }) => {
     const email = e2eEmail("other", test.info().project.name, "kiwi.localhost");
     await page.goto(`${KIWI}/auth/signin`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
@@ -59,7 +63,9 @@ test.describe("languages (spec §3, §6)", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Kata sandi").fill("not the password");
     await page.getByRole("button", { name: "Masuk" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Email dan kata sandi tersebut tidak cocok. Periksa lalu coba lagi.");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Email dan kata sandi tersebut tidak cocok. Periksa lalu coba lagi.",
+    );
     await expectAccessible(page);
 
     await page.getByLabel("Kata sandi").fill(DEMO_PASSWORD);
@@ -76,7 +82,10 @@ test.describe("languages (spec §3, §6)", () => {
     await expectAccessible(page);
   });
 
-  test("resetting the password in Bahasa Indonesia, with the email in Bahasa Indonesia too", async ({ page, context }) => {
+  test("resetting the password in Bahasa Indonesia, with the email in Bahasa Indonesia too", async ({
+    page,
+    context,
+  }) => {
     const email = e2eEmail("reset", test.info().project.name, "kiwi.localhost");
     await context.addCookies([{ name: "portal_lang", value: CHOSE_ID, domain: "kiwi.localhost", path: "/" }]);
     await page.goto(`${KIWI}/auth/signin`);
@@ -89,7 +98,10 @@ test.describe("languages (spec §3, §6)", () => {
     await page.getByRole("button", { name: "Kirim tautan atur ulang" }).click();
     await expect(page.getByRole("status").filter({ hasText: "tautan atur ulang sedang dikirim" })).toBeVisible();
 
-    const mail = await waitForMailVia(MAILBOX, email, { since, subject: /Atur ulang kata sandi portal Kiwi Freight Co\./ });
+    const mail = await waitForMailVia(MAILBOX, email, {
+      since,
+      subject: /Atur ulang kata sandi portal Kiwi Freight Co\./,
+    });
     expect(mail.text).toContain("Pilih kata sandi baru di sini");
     const link = mail.links.find((l) => l.includes("/auth/password/reset?token="));
     expect(link).toBeTruthy();
@@ -120,7 +132,10 @@ test.describe("languages (spec §3, §6)", () => {
     await expect(page.getByRole("alert")).toContainText("sudah kedaluwarsa atau sudah pernah digunakan");
   });
 
-  test("the sign-in page stays English where the toggle is off, whatever the cookie says", async ({ page, context }) => {
+  test("the sign-in page stays English where the toggle is off, whatever the cookie says", async ({
+    page,
+    context,
+  }) => {
     await context.addCookies([{ name: "portal_lang", value: CHOSE_ID, domain: "acme.localhost", path: "/" }]);
     await page.goto(`${ACME}/auth/password/reset`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reset your password");

@@ -14,7 +14,15 @@ async function signIn(page: Page, origin: string, role: E2eRole) {
   await signInAs(page, origin, e2eEmail(role, test.info().project.name, host), DEMO_PASSWORD);
 }
 
-type CardInput = { number: string; holder: string; month: string; year: string; cvn: string; consent?: boolean; makeDefault?: boolean };
+type CardInput = {
+  number: string;
+  holder: string;
+  month: string;
+  year: string;
+  cvn: string;
+  consent?: boolean;
+  makeDefault?: boolean;
+};
 
 async function fillCard(page: Page, card: CardInput) {
   await page.getByLabel("Card number").fill(card.number);
@@ -51,7 +59,13 @@ test.describe("payment methods", () => {
 
     // A number that fails the Luhn check, and markup in the name: refused by the server,
     // the number and CVN are not sent back, the other fields are kept.
-    await fillCard(page, { number: "4111 1111 1111 1112", holder: "Olivia <b>Nguyen</b>", month: "12", year: nextYear, cvn: "123" });
+    await fillCard(page, {
+      number: "4111 1111 1111 1112",
+      holder: "Olivia <b>Nguyen</b>",
+      month: "12",
+      year: nextYear,
+      cvn: "123",
+    });
     await page.getByRole("button", { name: "Save card" }).click();
     await expect(page.getByLabel("Card number")).toHaveAccessibleDescription(/Enter a valid card number/);
     await expect(page.getByLabel("Name on card")).toHaveAccessibleDescription(/Use letters, numbers, spaces/);
@@ -62,11 +76,23 @@ test.describe("payment methods", () => {
     await expectAccessible(page);
 
     // A past expiry with a two-digit year.
-    await fillCard(page, { number: "4111-1111-1111-1111", holder: "Olivia Nguyen", month: "01", year: "20", cvn: "123" });
+    await fillCard(page, {
+      number: "4111-1111-1111-1111",
+      holder: "Olivia Nguyen",
+      month: "01",
+      year: "20",
+      cvn: "123",
+    });
     await page.getByRole("button", { name: "Save card" }).click();
     await expect(page.getByLabel("Year (YY or YYYY)")).toHaveAccessibleDescription(/This card has expired/);
 
-    await fillCard(page, { number: "4111-1111-1111-1111", holder: "Olivia Nguyen", month: "12", year: nextYear.slice(2), cvn: "123" });
+    await fillCard(page, {
+      number: "4111-1111-1111-1111",
+      holder: "Olivia Nguyen",
+      month: "12",
+      year: nextYear.slice(2),
+      cvn: "123",
+    });
     await page.getByRole("button", { name: "Save card" }).click();
     await expect(page).toHaveURL(`${ACME}/payment-methods?notice=card-added`);
     await expect(page.getByRole("status").filter({ hasText: "Card saved." })).toBeVisible();
@@ -79,7 +105,13 @@ test.describe("payment methods", () => {
     await expectAccessible(page);
 
     await page.getByRole("link", { name: "Add a card" }).click();
-    await fillCard(page, { number: "5555 5555 5555 4444", holder: "Olivia Nguyen", month: "6", year: nextYear, cvn: "321" });
+    await fillCard(page, {
+      number: "5555 5555 5555 4444",
+      holder: "Olivia Nguyen",
+      month: "6",
+      year: nextYear,
+      cvn: "321",
+    });
     await page.getByRole("button", { name: "Save card" }).click();
     await expect(cards.getByRole("listitem")).toHaveCount(2);
     await expect(cards.getByRole("listitem").first()).toContainText("Visa ending 1111");
@@ -178,7 +210,9 @@ test.describe("payment methods", () => {
     await page.getByLabel("Suffix (2 or 3 digits)").fill("00");
     await page.getByLabel(/I authorise .* to debit this account/).check();
     await page.getByRole("button", { name: "Save bank account" }).click();
-    await expect(page.getByLabel("Account (7 digits)")).toHaveAccessibleDescription(/not a valid New Zealand account number/);
+    await expect(page.getByLabel("Account (7 digits)")).toHaveAccessibleDescription(
+      /not a valid New Zealand account number/,
+    );
     await page.getByLabel("Account (7 digits)").fill("0100194");
     await page.getByRole("button", { name: "Save bank account" }).click();
     const banks = page.getByRole("list", { name: "Bank accounts" });
@@ -192,7 +226,13 @@ test.describe("payment methods", () => {
   test("another account's card is not found, and nothing changes", async ({ page, browser }) => {
     await signIn(page, ACME, "pci");
     await page.goto(`${ACME}/payment-methods/cards/new`);
-    await fillCard(page, { number: "4242 4242 4242 4242", holder: "Owner Only", month: "10", year: nextYear, cvn: "737" });
+    await fillCard(page, {
+      number: "4242 4242 4242 4242",
+      holder: "Owner Only",
+      month: "10",
+      year: nextYear,
+      cvn: "737",
+    });
     await page.getByRole("button", { name: "Save card" }).click();
     const editLink = page.getByRole("link", { name: "Edit: Visa ending 4242" });
     const href = await editLink.getAttribute("href");
@@ -217,11 +257,25 @@ test.describe("payment methods", () => {
     // Cards saved and refused through the pages above (and here) by this project.
     await signIn(page, ACME, "pci");
     await page.goto(`${ACME}/payment-methods/cards/new`);
-    await fillCard(page, { number: "6011 1111 1111 1117", holder: "Leak Check", month: "09", year: nextYear, cvn: "909" });
+    await fillCard(page, {
+      number: "6011 1111 1111 1117",
+      holder: "Leak Check",
+      month: "09",
+      year: nextYear,
+      cvn: "909",
+    });
     await page.getByRole("button", { name: "Save card" }).click();
     await expect(page.getByRole("list", { name: "Cards" })).toContainText("Discover ending 1117");
 
-    const numbers = ["4111111111111111", "5555555555554444", "378282246310005", "4242424242424242", "6011111111111117", "4000000000000002", "4000000000000127"];
+    const numbers = [
+      "4111111111111111",
+      "5555555555554444",
+      "378282246310005",
+      "4242424242424242",
+      "6011111111111117",
+      "4000000000000002",
+      "4000000000000127",
+    ];
     const spaced = (n: string) => n.replace(/(\d{4})(?=\d)/g, "$1 ");
     const needles = numbers.flatMap((n) => [n, spaced(n), n.slice(0, 12)]);
     const log = fs.readFileSync(path.join(E2E_DATA_DIR, "server.log"), "utf8");

@@ -31,7 +31,9 @@ test.describe("invoices and payments", () => {
   // One payer account per project: its journeys take turns, so two never pick the same invoice.
   test.describe.configure({ mode: "default" });
 
-  test("pay three invoices, one in part: bad amounts, late fees, a decline, the surcharge, then a receipt and its email", async ({ page }) => {
+  test("pay three invoices, one in part: bad amounts, late fees, a decline, the surcharge, then a receipt and its email", async ({
+    page,
+  }) => {
     await openInvoices(page);
     const invoices = page.getByRole("region", { name: "Invoices" });
     await expect(invoices).toContainText("Overdue");
@@ -65,7 +67,10 @@ test.describe("invoices and payments", () => {
       await page.getByRole("button", { name: "Update total" }).click();
       await expect(page.getByRole("textbox", { name: /^Amount for / }).nth(1)).toHaveAccessibleDescription(message);
     }
-    await page.getByRole("textbox", { name: /^Amount for / }).nth(1).fill("10.50");
+    await page
+      .getByRole("textbox", { name: /^Amount for / })
+      .nth(1)
+      .fill("10.50");
 
     // A declined card: the message, with the amounts kept and the card number not.
     await fillNewCard(page, "4000 0000 0000 0002");
@@ -96,7 +101,10 @@ test.describe("invoices and payments", () => {
     // The payment is listed with what it paid; the receipt belongs to this account only.
     await page.getByRole("link", { name: "Back to invoices" }).click();
     await expect(page.getByRole("list", { name: "Recent payments" })).toContainText(reference);
-    const other = await page.context().browser()!.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+    const other = await page
+      .context()
+      .browser()!
+      .newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled });
     try {
       const otherPage = await other.newPage();
       await signInAs(otherPage, ACME, e2eEmail("other", test.info().project.name), DEMO_PASSWORD);
@@ -107,9 +115,15 @@ test.describe("invoices and payments", () => {
     }
   });
 
-  test("a reloaded payment POST charges once; a promise to pay moves the invoice to Promise", async ({ page, jsEnabled }) => {
+  test("a reloaded payment POST charges once; a promise to pay moves the invoice to Promise", async ({
+    page,
+    jsEnabled,
+  }) => {
     await openInvoices(page);
-    await page.getByRole("checkbox", { name: /^Pay invoice / }).first().check();
+    await page
+      .getByRole("checkbox", { name: /^Pay invoice / })
+      .first()
+      .check();
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     await fillNewCard(page, "5555 5555 5555 4444");
     await page.getByRole("button", { name: "Update total" }).click();
@@ -117,18 +131,24 @@ test.describe("invoices and payments", () => {
     await fillNewCard(page, "5555 5555 5555 4444");
     // Submit the same form twice, as a double click or a reload of the POST would.
     const form = page.locator("form", { has: page.getByRole("button", { name: /^Pay \$/ }) });
-    const body = await form.evaluate((element) => {
-      const data = new FormData(element as HTMLFormElement);
-      data.set("intent", "pay");
-      return new URLSearchParams(data as unknown as Record<string, string>).toString();
-    }).catch(() => null);
+    const body = await form
+      .evaluate((element) => {
+        const data = new FormData(element as HTMLFormElement);
+        data.set("intent", "pay");
+        return new URLSearchParams(data as unknown as Record<string, string>).toString();
+      })
+      .catch(() => null);
     if (body && jsEnabled) {
       // Two identical POSTs at once, with this browser's session, straight to the server.
       const cookie = (await page.context().cookies(ACME)).map((c) => `${c.name}=${c.value}`).join("; ");
       const call = hostCall(page.url(), { "content-type": "application/x-www-form-urlencoded", origin: ACME, cookie });
       const form = Object.fromEntries(new URLSearchParams(body));
       // A tampered total is refused, with a new guid, and charges nothing.
-      const tampered = await page.request.post(call.url, { headers: call.headers, form: { ...form, expectedAmount: "1" }, maxRedirects: 0 });
+      const tampered = await page.request.post(call.url, {
+        headers: call.headers,
+        form: { ...form, expectedAmount: "1" },
+        maxRedirects: 0,
+      });
       expect(tampered.status()).toBe(409);
       expect(await tampered.text()).toContain("The total is now");
       const post = () => page.request.post(call.url, { headers: call.headers, form, maxRedirects: 0 });
@@ -145,7 +165,10 @@ test.describe("invoices and payments", () => {
     }
 
     await page.goto(`${ACME}/customer/invoices-and-payments/invoices`);
-    await page.getByRole("checkbox", { name: /^Pay invoice / }).first().check();
+    await page
+      .getByRole("checkbox", { name: /^Pay invoice / })
+      .first()
+      .check();
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     await page.getByLabel("I promise to pay on a date instead").check();
     const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
@@ -156,9 +179,14 @@ test.describe("invoices and payments", () => {
     await expectAccessible(page);
   });
 
-  test("a session that ends in the middle of paying: sign in again, back on the pay page, nothing charged", async ({ page }) => {
+  test("a session that ends in the middle of paying: sign in again, back on the pay page, nothing charged", async ({
+    page,
+  }) => {
     await openInvoices(page);
-    await page.getByRole("checkbox", { name: /^Pay invoice / }).first().check();
+    await page
+      .getByRole("checkbox", { name: /^Pay invoice / })
+      .first()
+      .check();
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
     const payUrl = page.url();
@@ -175,12 +203,17 @@ test.describe("invoices and payments", () => {
     await expect(page.getByLabel("Card number")).toHaveValue("");
   });
 
-  test("an invoice paid well before it is due earns the early-payment discount; part of it does not", async ({ page }) => {
+  test("an invoice paid well before it is due earns the early-payment discount; part of it does not", async ({
+    page,
+  }) => {
     await openInvoices(page);
     await page.getByLabel("Sort").selectOption("due-desc");
     await page.getByRole("button", { name: "Show" }).click();
     await expect(page).toHaveURL(/sort=due-desc/);
-    await page.getByRole("checkbox", { name: /^Pay invoice / }).first().check();
+    await page
+      .getByRole("checkbox", { name: /^Pay invoice / })
+      .first()
+      .check();
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     const breakdown = page.locator("section[aria-labelledby=breakdown-title]");
     await expect(breakdown).toContainText("Early-payment discount");

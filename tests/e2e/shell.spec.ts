@@ -75,7 +75,11 @@ test.describe("JSON API over HTTP", () => {
     expect(ok.status()).toBe(200);
     const body = await ok.json();
     expect(Object.keys(body).sort()).toEqual(["businessId", "businessLabel", "businessName", "logoDirectory", "theme"]);
-    expect(body).toMatchObject({ theme: "english-holly", businessName: "Kiwi Freight Co.", logoDirectory: "/brands/kiwi" });
+    expect(body).toMatchObject({
+      theme: "english-holly",
+      businessName: "Kiwi Freight Co.",
+      logoDirectory: "/brands/kiwi",
+    });
 
     const missing = await hostRequest.get(`${ACME}/api/host/bootstrap`);
     expect(missing.status()).toBe(400);

@@ -20,7 +20,11 @@ try {
   const db = handle.db;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const host of ["acme.localhost", "kiwi.localhost"]) {
-    const business = await db.selectFrom("hosts").select("business_id").where("hostname", "=", host).executeTakeFirstOrThrow();
+    const business = await db
+      .selectFrom("hosts")
+      .select("business_id")
+      .where("hostname", "=", host)
+      .executeTakeFirstOrThrow();
     const account = await db
       .selectFrom("accounts")
       .select("id")

@@ -1,6 +1,18 @@
 /** The end-to-end tests' own contacts (created by e2e-seed.ts), one per project and role. */
 export const E2E_PROJECTS = ["js", "no-js"] as const;
-export const E2E_ROLES = ["reset", "change", "locked", "unverified", "other", "orphan", "cards", "banks", "gateway", "pci", "payer"] as const;
+export const E2E_ROLES = [
+  "reset",
+  "change",
+  "locked",
+  "unverified",
+  "other",
+  "orphan",
+  "cards",
+  "banks",
+  "gateway",
+  "pci",
+  "payer",
+] as const;
 
 /**
  * Roles whose journeys change what is saved on an account (cards, bank accounts): each gets

@@ -4,7 +4,14 @@ import type { StandinClient, StandinUser } from "./oidc-standin";
 export const HARBOUR_CLIENT: StandinClient = { clientId: "harbour-portal", clientSecret: "harbour-standin-secret" };
 
 export const HARBOUR_USERS: StandinUser[] = [
-  { sub: "auth0|harbour-mia", email: "mia@harbour.example", password: "Harbour!2026", givenName: "Mia", familyName: "Chen", emailVerified: true },
+  {
+    sub: "auth0|harbour-mia",
+    email: "mia@harbour.example",
+    password: "Harbour!2026",
+    givenName: "Mia",
+    familyName: "Chen",
+    emailVerified: true,
+  },
   // Signs in fine at the provider, but the portal must refuse the id token it gets.
   { sub: "auth0|harbour-tamper", email: "tamper@harbour.example", password: "Harbour!2026", tamper: "bad-signature" },
   // A valid Auth0 login that no portal contact is linked to.

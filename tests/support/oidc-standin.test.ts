@@ -16,7 +16,14 @@ const CLIENT: StandinClient = { clientId: "test-portal", clientSecret: "test-sec
 // arctic puts id and secret into Basic credentials as they are: a colon, a space or a % must survive.
 const TRICKY: StandinClient = { clientId: "tricky-portal", clientSecret: "p:ss w%rd+" };
 const PASSWORD = "Correct horse 9!";
-const alice: StandinUser = { sub: "auth0|alice", email: "alice@example.test", password: PASSWORD, givenName: "Alice", familyName: "Liddell", emailVerified: true };
+const alice: StandinUser = {
+  sub: "auth0|alice",
+  email: "alice@example.test",
+  password: PASSWORD,
+  givenName: "Alice",
+  familyName: "Liddell",
+  emailVerified: true,
+};
 const tampered = (["bad-signature", "expired", "wrong-audience", "wrong-issuer"] as const).map(
   (tamper): StandinUser => ({ sub: `auth0|${tamper}`, email: `${tamper}@example.test`, password: PASSWORD, tamper }),
 );
@@ -88,13 +95,22 @@ function exchange(code: string, verifier: string, options: { client?: StandinCli
   const client = options.client ?? CLIENT;
   return call("POST", "/oauth/token", {
     headers: { authorization: basic(client.clientId, client.clientSecret), accept: "application/json" },
-    form: { grant_type: "authorization_code", code, redirect_uri: options.redirectUri ?? REDIRECT_URI, code_verifier: verifier },
+    form: {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: options.redirectUri ?? REDIRECT_URI,
+      code_verifier: verifier,
+    },
   });
 }
 
 async function verify(idToken: string, clientId = CLIENT.clientId) {
   const jwks = JSON.parse((await call("GET", "/.well-known/jwks.json")).text) as JSONWebKeySet;
-  return jwtVerify(idToken, createLocalJWKSet(jwks), { issuer: `${standin.origin}/`, audience: clientId, algorithms: ["RS256"] });
+  return jwtVerify(idToken, createLocalJWKSet(jwks), {
+    issuer: `${standin.origin}/`,
+    audience: clientId,
+    algorithms: ["RS256"],
+  });
 }
 
 async function idTokenFor(user: StandinUser) {
@@ -159,7 +175,9 @@ describe("OIDC stand-in: /authorize", () => {
     expect(html).toMatch(/<main>[\s\S]*<h1>Sign in<\/h1>[\s\S]*<\/main>/);
     expect(html).toContain('<form method="post" action="/authorize">');
     expect(html).toMatch(/<label for="email">Email<\/label>[\s\S]*<input id="email" name="email" type="email"/);
-    expect(html).toMatch(/<label for="password">Password<\/label>[\s\S]*<input id="password" name="password" type="password"/);
+    expect(html).toMatch(
+      /<label for="password">Password<\/label>[\s\S]*<input id="password" name="password" type="password"/,
+    );
     expect(html).toMatch(/<button type="submit" name="action" value="continue">Continue<\/button>/);
     expect(html).toMatch(/<button type="submit" name="action" value="cancel" formnovalidate>Cancel<\/button>/);
     expect(html).not.toMatch(/<script|\son\w+=/i);
@@ -195,7 +213,12 @@ describe("OIDC stand-in: /authorize", () => {
     expect(reply.text).not.toContain(secretGuess);
     expect(reply.text).toContain(`<input type="hidden" name="state" value="state-123">`);
     const unknown = await call("POST", "/authorize", {
-      form: { ...Object.fromEntries(authorizeQuery()), email: "nobody@example.test", password: PASSWORD, action: "continue" },
+      form: {
+        ...Object.fromEntries(authorizeQuery()),
+        email: "nobody@example.test",
+        password: PASSWORD,
+        action: "continue",
+      },
     });
     expect(unknown.status).toBe(401);
   });
@@ -247,7 +270,10 @@ describe("OIDC stand-in: /oauth/token", () => {
     const { code, verifier } = await signIn(alice);
     const wrong = await exchange(code, randomBytes(32).toString("base64url"));
     expect(wrong.status).toBe(400);
-    expect(JSON.parse(wrong.text)).toEqual({ error: "invalid_grant", error_description: "code_verifier does not match the code_challenge." });
+    expect(JSON.parse(wrong.text)).toEqual({
+      error: "invalid_grant",
+      error_description: "code_verifier does not match the code_challenge.",
+    });
     expect((await exchange(code, verifier)).status).toBe(400);
   });
 
@@ -284,13 +310,18 @@ describe("OIDC stand-in: /oauth/token", () => {
     const wrong = await exchange(code, verifier, { client: { ...CLIENT, clientSecret: "guess" } });
     expect(wrong.status).toBe(401);
     expect(wrong.headers["www-authenticate"]).toMatch(/^Basic /);
-    expect(JSON.parse(wrong.text)).toEqual({ error: "invalid_client", error_description: "Client authentication failed." });
+    expect(JSON.parse(wrong.text)).toEqual({
+      error: "invalid_client",
+      error_description: "Client authentication failed.",
+    });
     const anonymous = await call("POST", "/oauth/token", {
       form: { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
     });
     expect(anonymous.status).toBe(401);
     // A code issued to one client is no use to another, even one that authenticates.
-    expect(JSON.parse((await exchange(code, verifier, { client: TRICKY })).text)).toMatchObject({ error: "invalid_grant" });
+    expect(JSON.parse((await exchange(code, verifier, { client: TRICKY })).text)).toMatchObject({
+      error: "invalid_grant",
+    });
   });
 
   it("authenticates clients the way arctic does, the RFC 6749 way, and by client_secret_post", async () => {
@@ -298,7 +329,10 @@ describe("OIDC stand-in: /oauth/token", () => {
     let { code, verifier } = await tricky();
     expect((await exchange(code, verifier, { client: TRICKY })).status).toBe(200); // raw "id:secret"
     ({ code, verifier } = await tricky());
-    const formEncoded = basic(encodeURIComponent(TRICKY.clientId), new URLSearchParams({ s: TRICKY.clientSecret }).toString().slice(2));
+    const formEncoded = basic(
+      encodeURIComponent(TRICKY.clientId),
+      new URLSearchParams({ s: TRICKY.clientSecret }).toString().slice(2),
+    );
     const rfc = await call("POST", "/oauth/token", {
       headers: { authorization: formEncoded },
       form: { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
@@ -306,7 +340,14 @@ describe("OIDC stand-in: /oauth/token", () => {
     expect(rfc.status).toBe(200);
     ({ code, verifier } = await tricky());
     const post = await call("POST", "/oauth/token", {
-      form: { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: TRICKY.clientId, client_secret: TRICKY.clientSecret },
+      form: {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+        client_id: TRICKY.clientId,
+        client_secret: TRICKY.clientSecret,
+      },
     });
     expect(post.status).toBe(200);
   });
@@ -383,7 +424,12 @@ describe("OIDC stand-in: the real arctic Auth0 client", () => {
     expect(url.origin).toBe(standin.origin);
     expect((await call("GET", `${url.pathname}${url.search}`)).status).toBe(200);
     const reply = await call("POST", "/authorize", {
-      form: { ...Object.fromEntries(url.searchParams), email: alice.email, password: alice.password, action: "continue" },
+      form: {
+        ...Object.fromEntries(url.searchParams),
+        email: alice.email,
+        password: alice.password,
+        action: "continue",
+      },
     });
     const back = new URL(String(reply.headers.location));
     expect(back.searchParams.get("state")).toBe(state);
@@ -400,8 +446,22 @@ describe("OIDC stand-in: the real arctic Auth0 client", () => {
       console.log(JSON.stringify({ idToken: tokens.idToken(), scopes: tokens.scopes(), reuse }));`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ["--input-type=module", "-e", script, standin.domain, TRICKY.clientId, TRICKY.clientSecret, REDIRECT_URI, back.searchParams.get("code")!, verifier],
-      { cwd: fileURLToPath(new URL("../..", import.meta.url)), env: { ...process.env, NODE_EXTRA_CA_CERTS: standin.caCertPath }, timeout: 30_000 },
+      [
+        "--input-type=module",
+        "-e",
+        script,
+        standin.domain,
+        TRICKY.clientId,
+        TRICKY.clientSecret,
+        REDIRECT_URI,
+        back.searchParams.get("code")!,
+        verifier,
+      ],
+      {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: standin.caCertPath },
+        timeout: 30_000,
+      },
     );
     const result = JSON.parse(stdout) as { idToken: string; scopes: string[]; reuse: string };
     expect(result.scopes).toEqual(["openid", "profile", "email"]);

@@ -48,7 +48,8 @@ export function ensureStandinCertificate(certDir: string): { certPath: string; k
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (waited > 30_000) fs.rmSync(lock, { recursive: true, force: true }); // left by a crashed process
+      if (waited > 30_000)
+        fs.rmSync(lock, { recursive: true, force: true }); // left by a crashed process
       else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // a synchronous sleep
     }
   }
@@ -57,9 +58,26 @@ export function ensureStandinCertificate(certDir: string): { certPath: string; k
       const [newCert, newKey] = [`${certPath}.${process.pid}`, `${keyPath}.${process.pid}`];
       execFileSync(
         "openssl",
-        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "365", "-subj", "/CN=127.0.0.1",
-          "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-addext", "extendedKeyUsage=serverAuth",
-          "-keyout", newKey, "-out", newCert],
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-sha256",
+          "-days",
+          "365",
+          "-subj",
+          "/CN=127.0.0.1",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1,DNS:localhost",
+          "-addext",
+          "extendedKeyUsage=serverAuth",
+          "-keyout",
+          newKey,
+          "-out",
+          newCert,
+        ],
         { stdio: ["ignore", "ignore", "pipe"] },
       );
       fs.renameSync(newKey, keyPath);
@@ -133,8 +151,10 @@ export async function startOidcStandin(options: {
     const problem = [
       [!client, "Unknown client_id."],
       [params.get("response_type") !== "code", "response_type must be code."],
-      [params.get("code_challenge_method") !== "S256" || !/^[\w-]{43}$/.test(params.get("code_challenge") ?? ""),
-        "PKCE is required: code_challenge_method=S256 and a base64url SHA-256 code_challenge."],
+      [
+        params.get("code_challenge_method") !== "S256" || !/^[\w-]{43}$/.test(params.get("code_challenge") ?? ""),
+        "PKCE is required: code_challenge_method=S256 and a base64url SHA-256 code_challenge.",
+      ],
       [!state, "state is required."],
       [!isHttpUrl(redirectUri), "redirect_uri must be an http(s) URL."],
     ].find(([failed]) => failed)?.[1] as string | undefined;
@@ -239,7 +259,9 @@ export async function startOidcStandin(options: {
         return token(req, res);
       case "GET /v2/logout": {
         const returnTo = url.searchParams.get("returnTo") ?? "";
-        return isHttpUrl(returnTo) ? redirect(res, returnTo) : badRequest(res, "Bad logout request", "returnTo must be an http(s) URL.");
+        return isHttpUrl(returnTo)
+          ? redirect(res, returnTo)
+          : badRequest(res, "Bad logout request", "returnTo must be an http(s) URL.");
       }
       case "POST /oauth/revoke":
         req.resume(); // tokens are not tracked, so there is nothing to revoke
@@ -342,12 +364,25 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 /** An RFC 6749 §5.2 error response. */
-function oauthError(res: ServerResponse, status: 400 | 401, error: string, description: string, headers: Record<string, string> = {}) {
+function oauthError(
+  res: ServerResponse,
+  status: 400 | 401,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+) {
   sendJson(res, status, { error, error_description: description }, headers);
 }
 
 function badRequest(res: ServerResponse, heading: string, detail = "") {
-  send(res, 400, htmlPage("Bad request – Stand-in identity provider", `<main><h1>${heading}</h1><p>${escapeHtml(detail)}</p></main>`));
+  send(
+    res,
+    400,
+    htmlPage(
+      "Bad request – Stand-in identity provider",
+      `<main><h1>${heading}</h1><p>${escapeHtml(detail)}</p></main>`,
+    ),
+  );
 }
 
 function redirect(res: ServerResponse, location: string) {
@@ -378,7 +413,9 @@ function signInPage(params: URLSearchParams, error?: string) {
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join("\n");
   const invalid = error ? ' aria-invalid="true" aria-describedby="sign-in-error"' : "";
-  return htmlPage("Sign in – Stand-in identity provider", `<main>
+  return htmlPage(
+    "Sign in – Stand-in identity provider",
+    `<main>
 <h1>Sign in</h1>
 <p>This stand-in identity provider plays Auth0 for tests and local demos.</p>
 ${error ? `<p id="sign-in-error" role="alert">${escapeHtml(error)}</p>` : ""}
@@ -391,5 +428,6 @@ ${hidden}
 <p><button type="submit" name="action" value="continue">Continue</button>
 <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button></p>
 </form>
-</main>`);
+</main>`,
+  );
 }

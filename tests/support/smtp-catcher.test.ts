@@ -97,10 +97,9 @@ describe("SMTP catcher", () => {
       "https://x.localhost/a",
       "https://x.localhost/b",
     ]);
-    expect(linksIn("", '<a class="b" href = "https://x.localhost/?q=&#x27;1&#x27;">x</a><a href=https://y.localhost/>y</a>')).toEqual([
-      "https://x.localhost/?q='1'",
-      "https://y.localhost/",
-    ]);
+    expect(
+      linksIn("", '<a class="b" href = "https://x.localhost/?q=&#x27;1&#x27;">x</a><a href=https://y.localhost/>y</a>'),
+    ).toEqual(["https://x.localhost/?q='1'", "https://y.localhost/"]);
   });
 });
 

@@ -94,7 +94,11 @@ export function mailMatches(mail: CaughtMail, index: number, to: string, options
   return true;
 }
 
-function listen(server: { listen(port: number, host: string, cb: () => void): unknown }, emitter: EventEmitter, port: number) {
+function listen(
+  server: { listen(port: number, host: string, cb: () => void): unknown },
+  emitter: EventEmitter,
+  port: number,
+) {
   return new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     emitter.once("error", onError);
@@ -205,7 +209,11 @@ export async function startSmtpCatcher(options: { smtpPort?: number; httpPort?: 
         const timer = setTimeout(() => {
           arrivals.off("mail", onMail);
           const seen = messages.map((m) => `${m.to.join(",")}: ${m.subject}`).join("; ") || "none";
-          reject(new Error(`no mail to ${to}${opts.subject ? ` matching ${opts.subject}` : ""} within ${timeoutMs} ms (caught: ${seen})`));
+          reject(
+            new Error(
+              `no mail to ${to}${opts.subject ? ` matching ${opts.subject}` : ""} within ${timeoutMs} ms (caught: ${seen})`,
+            ),
+          );
         }, timeoutMs);
         arrivals.on("mail", onMail);
       });

@@ -23,7 +23,8 @@ export const coreEnAU = {
   "errors.tooMany.title": "Too many attempts",
   "errors.tooMany.text": "Please wait 15 minutes and try again. Nothing was changed.",
   "errors.unavailable.title": "Temporarily unavailable",
-  "errors.unavailable.text": "The portal can't reach its data right now. Nothing was charged or changed. Please try again in a minute.",
+  "errors.unavailable.text":
+    "The portal can't reach its data right now. Nothing was charged or changed. Please try again in a minute.",
   "errors.other.title": "Something went wrong",
   "errors.other.text": "We couldn't show this page. Nothing was charged or changed. Please try again in a moment.",
   "errors.code": "Error {status}",

@@ -65,12 +65,15 @@ export const paymentMethodsEnAU = {
   "pm.field.nzSuffix": "Suffix (2 or 3 digits)",
   "pm.field.description": "Description (optional)",
   "pm.field.description.hint": "To tell your accounts apart, for example 'Operating account'.",
-  "pm.field.bankConsent": "I authorise {business} to debit this account for payments I approve, under its direct debit terms.",
+  "pm.field.bankConsent":
+    "I authorise {business} to debit this account for payments I approve, under its direct debit terms.",
   "pm.removeCard.title": "Remove this card?",
-  "pm.removeCard.text": "{card} will no longer be offered when you pay. Payments already made with it are not affected.",
+  "pm.removeCard.text":
+    "{card} will no longer be offered when you pay. Payments already made with it are not affected.",
   "pm.removeCard.confirm": "Remove card",
   "pm.removeBank.title": "Remove this bank account?",
-  "pm.removeBank.text": "{bank} will no longer be offered when you pay. Payments already made from it are not affected.",
+  "pm.removeBank.text":
+    "{bank} will no longer be offered when you pay. Payments already made from it are not affected.",
   "pm.removeBank.confirm": "Remove bank account",
   "pm.error.form": "Please check the fields marked below. Nothing was saved.",
   "pm.refusal.declined": "The card was declined by its bank. Nothing was saved. Try another card or call your bank.",
@@ -78,11 +81,13 @@ export const paymentMethodsEnAU = {
   "pm.refusal.expired_card": "The card's bank says this card has expired. Check the expiry date or use another card.",
   "pm.refusal.cvn_mismatch": "The security code (CVN) doesn't match this card. Check it and try again.",
   "pm.refusal.invalid_card": "The payment provider didn't accept this card number. Check it and try again.",
-  "pm.refusal.unavailable": "Our payment provider isn't answering right now. Nothing was saved. Please try again in a minute.",
+  "pm.refusal.unavailable":
+    "Our payment provider isn't answering right now. Nothing was saved. Please try again in a minute.",
   "pm.refusal.limit": "This account already has {max} saved. Remove one before adding another.",
   "pm.error.cardNumber.required": "Enter the card number.",
   "pm.error.cardNumber.invalid": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
-  "pm.error.cardNumber.brand": "We take Visa, Mastercard, American Express, Diners Club, JCB, Discover and UnionPay: this number is none of them.",
+  "pm.error.cardNumber.brand":
+    "We take Visa, Mastercard, American Express, Diners Club, JCB, Discover and UnionPay: this number is none of them.",
   "pm.error.holder.required": "Enter the name on the card.",
   "pm.error.holder.tooLong": "Use 100 characters or fewer.",
   "pm.error.holder.characters": "Use letters, numbers, spaces and . , ' & ( ) - only.",
@@ -111,7 +116,8 @@ export const paymentMethodsEnAU = {
   "pm.error.nzBranch.invalid": "Enter the branch as 4 digits.",
   "pm.error.nzAccount.required": "Enter the 7-digit account number.",
   "pm.error.nzAccount.invalid": "Enter the account as 7 digits.",
-  "pm.error.nzAccount.checksum": "This is not a valid New Zealand account number: check the bank, branch, account and suffix.",
+  "pm.error.nzAccount.checksum":
+    "This is not a valid New Zealand account number: check the bank, branch, account and suffix.",
   "pm.error.nzSuffix.required": "Enter the 2- or 3-digit suffix.",
   "pm.error.nzSuffix.invalid": "Enter the suffix as 2 or 3 digits.",
 } as const;

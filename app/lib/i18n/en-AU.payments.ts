@@ -73,7 +73,8 @@ export const paymentsEnAU = {
   "pay.error.method": "Choose how to pay.",
   "pay.error.promiseDate": "Choose a date after today and within 90 days.",
   "pay.error.totalChanged": "The total is now {total}. Check it and choose Pay again. Nothing was charged.",
-  "pay.error.conflict": "This payment form was already used for another payment. Nothing more was charged: check your recent payments.",
+  "pay.error.conflict":
+    "This payment form was already used for another payment. Nothing more was charged: check your recent payments.",
   "pay.error.amount.format": "Enter an amount like 125.50.",
   "pay.error.amount.decimals": "Use at most two decimal places.",
   "pay.error.amount.negative": "Enter an amount that isn't negative.",
@@ -106,5 +107,6 @@ export const paymentsEnAU = {
   "invoice.payments": "Payments on this invoice",
   "invoice.payments.none": "No payments on this invoice yet.",
   "invoice.pay": "Pay this invoice",
-  "invoice.print": "To print or save as PDF, use your browser's Print command: the page prints without the portal's menus.",
+  "invoice.print":
+    "To print or save as PDF, use your browser's Print command: the page prints without the portal's menus.",
 } as const;

@@ -132,13 +132,16 @@ export const enAU = {
   "auth.error.oauthCallback": "We couldn't complete sign-in with your identity provider. Please try again.",
   "auth.error.oauthSignin": "We couldn't start sign-in with your identity provider. Please try again.",
   "auth.error.tokenInvalid": "We couldn't verify your sign-in. Please try again.",
-  "auth.error.noContact": "You signed in, but that login isn't linked to any contact on this portal. Ask the business to give you access.",
+  "auth.error.noContact":
+    "You signed in, but that login isn't linked to any contact on this portal. Ask the business to give you access.",
   "auth.error.disabled": "This login has been disabled. Please contact the business.",
   "auth.error.passwordChanged": "Your password was changed. Please sign in with your new password.",
   "auth.error.resetDone": "Your password has been reset. Sign in with your new password.",
-  "auth.error.configuration": "Sign-in isn't set up correctly for this portal yet. Please contact the business and try again later.",
+  "auth.error.configuration":
+    "Sign-in isn't set up correctly for this portal yet. Please contact the business and try again later.",
   "auth.error.keepSignedIn": "We couldn't keep you signed in. Please sign in again.",
-  "auth.error.invalidCallback": "That sign-in link pointed somewhere we can't send you. You'll go to the home page instead.",
+  "auth.error.invalidCallback":
+    "That sign-in link pointed somewhere we can't send you. You'll go to the home page instead.",
   "auth.error.generic": "Sign-in didn't work. Please try again.",
   "auth.errorPage.eyebrow": "Sign-in problem",
   "auth.errorPage.title": "We couldn't sign you in",
@@ -166,14 +169,16 @@ export const enAU = {
   "auth.change.same": "Choose a password different from your current one.",
   "auth.reset.title": "Reset your password",
   "auth.reset.metaTitle": "Reset password",
-  "auth.reset.external": "{businessName} signs you in through your organisation's identity provider. Reset your password there, then {signInAgain}.",
+  "auth.reset.external":
+    "{businessName} signs you in through your organisation's identity provider. Reset your password there, then {signInAgain}.",
   "auth.reset.signInAgain": "sign in again",
   "auth.reset.chooseTitle": "Choose a new password",
   "auth.reset.for": "For {email}",
   "auth.reset.submit": "Set new password",
   "auth.reset.intro": "Enter the email you sign in with and we'll send you a link to choose a new password.",
   "auth.reset.send": "Send reset link",
-  "auth.reset.sent": "If that email belongs to a portal login, a reset link is on its way. It works once, for 30 minutes. Check your spam folder if it hasn't arrived in a few minutes.",
+  "auth.reset.sent":
+    "If that email belongs to a portal login, a reset link is on its way. It works once, for 30 minutes. Check your spam folder if it hasn't arrived in a few minutes.",
   "auth.reset.expired": "This reset link has expired or has already been used. Ask for a new one below.",
   "auth.reset.tooMany": "Too many reset requests. Please wait 15 minutes and try again.",
   "auth.verify.title": "Confirm your email",
@@ -185,7 +190,8 @@ export const enAU = {
   "auth.verify.badLink": "This confirmation link has expired or has already been used.",
   "auth.verify.signInToAsk": "{signIn} to ask for a new confirmation link.",
   "auth.verify.signIn": "Sign in",
-  "auth.verify.intro": "Before you can use the {businessName} portal, please confirm that {email} is your email address.",
+  "auth.verify.intro":
+    "Before you can use the {businessName} portal, please confirm that {email} is your email address.",
   "auth.verify.sent": "We've sent a confirmation link to {email}. It works for 24 hours.",
   "auth.verify.send": "Send confirmation link",
   "auth.verify.tooMany": "We've sent several links already. Please wait 15 minutes.",
@@ -193,7 +199,8 @@ export const enAU = {
   "mail.hello": "Hello {name},",
   "mail.helloAnon": "Hello,",
   "mail.reset.subject": "Reset your {businessName} portal password",
-  "mail.reset.asked": "Someone (hopefully you) asked to reset the password for {email} on the {businessName} customer portal.",
+  "mail.reset.asked":
+    "Someone (hopefully you) asked to reset the password for {email} on the {businessName} customer portal.",
   "mail.reset.choose": "Choose a new password here (the link works once, for 30 minutes):",
   "mail.reset.ignore": "If you didn't ask for this, you can ignore this email: your password has not changed.",
   "mail.verify.subject": "Confirm your email for the {businessName} portal",

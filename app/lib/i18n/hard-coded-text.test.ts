@@ -93,7 +93,11 @@ function tsxFiles(directory: string): string[] {
 describe("no hard-coded user-facing text in JSX", () => {
   it("finds none in app/routes, app/components and app/root.tsx", () => {
     const app = path.resolve(__dirname, "../..");
-    const files = [...tsxFiles(path.join(app, "routes")), ...tsxFiles(path.join(app, "components")), path.join(app, "root.tsx")];
+    const files = [
+      ...tsxFiles(path.join(app, "routes")),
+      ...tsxFiles(path.join(app, "components")),
+      path.join(app, "root.tsx"),
+    ];
     expect(files.length).toBeGreaterThan(20);
     const findings = files.flatMap((file) => findHardCodedText(path.relative(app, file), readFileSync(file, "utf8")));
     expect(findings.map((f) => `${f.file}:${f.line} "${f.text}"`)).toEqual([]);

@@ -53,7 +53,10 @@ describe("translations", () => {
   });
 
   it("titles pages in the root loader's language", () => {
-    const matches = [{ id: "root", data: { language: "ID", messages: MESSAGES.ID } }, { id: "routes/auth.signin", data: {} }];
+    const matches = [
+      { id: "root", data: { language: "ID", messages: MESSAGES.ID } },
+      { id: "routes/auth.signin", data: {} },
+    ];
     expect(metaTranslator(matches)("auth.signin.title")).toBe("Masuk");
     // Without the root loader's messages (unknown host, database down) the error screens' English remains.
     expect(metaTranslator([{ id: "root", data: undefined }])("errors.notFound.title")).toBe("Page not found");

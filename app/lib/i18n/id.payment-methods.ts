@@ -37,7 +37,8 @@ export const paymentMethodsId: Record<keyof typeof paymentMethodsEnAU, string> =
     "Nomor kartu dan kode keamanan Anda langsung dikirim ke penyedia pembayaran kami. Kami hanya menyimpan jenis kartu, digit pertama dan empat digit terakhir, masa berlaku, dan nama.",
   "pm.addCard.submit": "Simpan kartu",
   "pm.editCard.title": "Perbarui kartu",
-  "pm.editCard.intro": "{card}. Nomor kartu tidak dapat diubah: untuk memakai kartu lain, tambahkan kartu itu lalu hapus yang ini.",
+  "pm.editCard.intro":
+    "{card}. Nomor kartu tidak dapat diubah: untuk memakai kartu lain, tambahkan kartu itu lalu hapus yang ini.",
   "pm.editCard.submit": "Simpan perubahan",
   "pm.field.cardNumber": "Nomor kartu",
   "pm.field.cardNumber.hint": "12 sampai 19 digit, seperti tercetak pada kartu. Spasi boleh.",
@@ -67,24 +68,30 @@ export const paymentMethodsId: Record<keyof typeof paymentMethodsEnAU, string> =
   "pm.field.nzSuffix": "Sufiks (2 atau 3 digit)",
   "pm.field.description": "Keterangan (opsional)",
   "pm.field.description.hint": "Untuk membedakan rekening Anda, misalnya 'Rekening operasional'.",
-  "pm.field.bankConsent": "Saya memberi kuasa kepada {business} untuk mendebit rekening ini atas pembayaran yang saya setujui, sesuai ketentuan debit langsungnya.",
+  "pm.field.bankConsent":
+    "Saya memberi kuasa kepada {business} untuk mendebit rekening ini atas pembayaran yang saya setujui, sesuai ketentuan debit langsungnya.",
   "pm.removeCard.title": "Hapus kartu ini?",
-  "pm.removeCard.text": "{card} tidak akan ditawarkan lagi saat Anda membayar. Pembayaran yang sudah dilakukan dengan kartu ini tidak terpengaruh.",
+  "pm.removeCard.text":
+    "{card} tidak akan ditawarkan lagi saat Anda membayar. Pembayaran yang sudah dilakukan dengan kartu ini tidak terpengaruh.",
   "pm.removeCard.confirm": "Hapus kartu",
   "pm.removeBank.title": "Hapus rekening bank ini?",
-  "pm.removeBank.text": "{bank} tidak akan ditawarkan lagi saat Anda membayar. Pembayaran yang sudah dilakukan dari rekening ini tidak terpengaruh.",
+  "pm.removeBank.text":
+    "{bank} tidak akan ditawarkan lagi saat Anda membayar. Pembayaran yang sudah dilakukan dari rekening ini tidak terpengaruh.",
   "pm.removeBank.confirm": "Hapus rekening bank",
   "pm.error.form": "Periksa kolom yang ditandai di bawah. Belum ada yang disimpan.",
   "pm.refusal.declined": "Kartu ditolak oleh banknya. Belum ada yang disimpan. Coba kartu lain atau hubungi bank Anda.",
   "pm.refusal.insufficient_funds": "Bank kartu melaporkan dana tidak mencukupi. Coba kartu lain.",
-  "pm.refusal.expired_card": "Bank kartu menyatakan kartu ini sudah kedaluwarsa. Periksa masa berlaku atau gunakan kartu lain.",
+  "pm.refusal.expired_card":
+    "Bank kartu menyatakan kartu ini sudah kedaluwarsa. Periksa masa berlaku atau gunakan kartu lain.",
   "pm.refusal.cvn_mismatch": "Kode keamanan (CVN) tidak cocok dengan kartu ini. Periksa lalu coba lagi.",
   "pm.refusal.invalid_card": "Penyedia pembayaran tidak menerima nomor kartu ini. Periksa lalu coba lagi.",
-  "pm.refusal.unavailable": "Penyedia pembayaran kami sedang tidak menjawab. Belum ada yang disimpan. Silakan coba lagi sebentar lagi.",
+  "pm.refusal.unavailable":
+    "Penyedia pembayaran kami sedang tidak menjawab. Belum ada yang disimpan. Silakan coba lagi sebentar lagi.",
   "pm.refusal.limit": "Akun ini sudah menyimpan {max}. Hapus salah satu sebelum menambah yang baru.",
   "pm.error.cardNumber.required": "Masukkan nomor kartu.",
   "pm.error.cardNumber.invalid": "Masukkan nomor kartu yang valid: 12 sampai 19 digit, seperti tercetak pada kartu.",
-  "pm.error.cardNumber.brand": "Kami menerima Visa, Mastercard, American Express, Diners Club, JCB, Discover, dan UnionPay: nomor ini bukan salah satunya.",
+  "pm.error.cardNumber.brand":
+    "Kami menerima Visa, Mastercard, American Express, Diners Club, JCB, Discover, dan UnionPay: nomor ini bukan salah satunya.",
   "pm.error.holder.required": "Masukkan nama pada kartu.",
   "pm.error.holder.tooLong": "Gunakan paling banyak 100 karakter.",
   "pm.error.holder.characters": "Gunakan hanya huruf, angka, spasi, dan . , ' & ( ) -",
@@ -113,7 +120,8 @@ export const paymentMethodsId: Record<keyof typeof paymentMethodsEnAU, string> =
   "pm.error.nzBranch.invalid": "Masukkan cabang sebagai 4 digit.",
   "pm.error.nzAccount.required": "Masukkan nomor rekening 7 digit.",
   "pm.error.nzAccount.invalid": "Masukkan rekening sebagai 7 digit.",
-  "pm.error.nzAccount.checksum": "Ini bukan nomor rekening Selandia Baru yang valid: periksa bank, cabang, rekening, dan sufiks.",
+  "pm.error.nzAccount.checksum":
+    "Ini bukan nomor rekening Selandia Baru yang valid: periksa bank, cabang, rekening, dan sufiks.",
   "pm.error.nzSuffix.required": "Masukkan sufiks 2 atau 3 digit.",
   "pm.error.nzSuffix.invalid": "Masukkan sufiks sebagai 2 atau 3 digit.",
 };

@@ -56,7 +56,8 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.savedCard": "{card}, berlaku sampai {expiry}",
   "pay.newCard": "Kartu baru",
   "pay.newCard.details": "Data kartu baru (hanya untuk kartu baru)",
-  "pay.saveCard": "Simpan kartu ini untuk lain kali, dan saya memberi kuasa kepada {business} untuk menyimpannya di penyedia pembayarannya",
+  "pay.saveCard":
+    "Simpan kartu ini untuk lain kali, dan saya memberi kuasa kepada {business} untuk menyimpannya di penyedia pembayarannya",
   "pay.promise": "Saya berjanji membayar pada tanggal tertentu",
   "pay.promiseDate": "Tanggal janji (hanya untuk janji bayar)",
   "pay.promiseDate.hint": "Tanggal dalam 90 hari ke depan.",
@@ -75,7 +76,8 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.error.method": "Pilih cara membayar.",
   "pay.error.promiseDate": "Pilih tanggal setelah hari ini dan dalam 90 hari.",
   "pay.error.totalChanged": "Totalnya sekarang {total}. Periksa lalu pilih Bayar lagi. Tidak ada yang ditagih.",
-  "pay.error.conflict": "Formulir pembayaran ini sudah dipakai untuk pembayaran lain. Tidak ada tagihan tambahan: periksa pembayaran terbaru Anda.",
+  "pay.error.conflict":
+    "Formulir pembayaran ini sudah dipakai untuk pembayaran lain. Tidak ada tagihan tambahan: periksa pembayaran terbaru Anda.",
   "pay.error.amount.format": "Masukkan jumlah seperti 125.50.",
   "pay.error.amount.decimals": "Gunakan paling banyak dua angka desimal.",
   "pay.error.amount.negative": "Masukkan jumlah yang tidak negatif.",
@@ -108,5 +110,6 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "invoice.payments": "Pembayaran untuk faktur ini",
   "invoice.payments.none": "Belum ada pembayaran untuk faktur ini.",
   "invoice.pay": "Bayar faktur ini",
-  "invoice.print": "Untuk mencetak atau menyimpan sebagai PDF, gunakan perintah Cetak di peramban Anda: halaman tercetak tanpa menu portal.",
+  "invoice.print":
+    "Untuk mencetak atau menyimpan sebagai PDF, gunakan perintah Cetak di peramban Anda: halaman tercetak tanpa menu portal.",
 };

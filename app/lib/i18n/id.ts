@@ -49,7 +49,8 @@ export const id: Messages = {
   "statements.show": "Tampilkan",
   "statements.clear": "Hapus saringan",
   "statements.none": "Tidak ada baris laporan yang cocok.",
-  "statements.showing": "Menampilkan {first}–{last} dari {total} baris. Tagihan {debit}, kredit {credit}, bersih {net}.",
+  "statements.showing":
+    "Menampilkan {first}–{last} dari {total} baris. Tagihan {debit}, kredit {credit}, bersih {net}.",
   "statements.lines": "Baris laporan",
   "statements.date": "Tanggal",
   "statements.reference": "Referensi",
@@ -115,9 +116,11 @@ export const id: Messages = {
   "errors.tooMany.title": "Terlalu banyak percobaan",
   "errors.tooMany.text": "Harap tunggu 15 menit lalu coba lagi. Tidak ada yang diubah.",
   "errors.unavailable.title": "Sementara tidak tersedia",
-  "errors.unavailable.text": "Portal tidak dapat menjangkau datanya saat ini. Tidak ada yang ditagih atau diubah. Silakan coba lagi sebentar lagi.",
+  "errors.unavailable.text":
+    "Portal tidak dapat menjangkau datanya saat ini. Tidak ada yang ditagih atau diubah. Silakan coba lagi sebentar lagi.",
   "errors.other.title": "Terjadi kesalahan",
-  "errors.other.text": "Kami tidak dapat menampilkan halaman ini. Tidak ada yang ditagih atau diubah. Silakan coba lagi sebentar lagi.",
+  "errors.other.text":
+    "Kami tidak dapat menampilkan halaman ini. Tidak ada yang ditagih atau diubah. Silakan coba lagi sebentar lagi.",
   "errors.code": "Kesalahan {status}",
   "noAccounts.title": "Rekening tidak ditemukan",
   "noAccounts.text": "Kami tidak dapat menemukan rekening yang terhubung dengan login Anda.",
@@ -150,18 +153,23 @@ export const id: Messages = {
   "auth.error.credentials": "Email dan kata sandi tersebut tidak cocok. Periksa lalu coba lagi.",
   "auth.error.sessionRequired": "Silakan masuk untuk melanjutkan.",
   "auth.error.sessionExpired": "Sesi Anda telah berakhir. Silakan masuk kembali.",
-  "auth.error.rateLimited": "Terlalu banyak percobaan. Harap tunggu 15 menit lalu coba lagi, atau atur ulang kata sandi Anda.",
+  "auth.error.rateLimited":
+    "Terlalu banyak percobaan. Harap tunggu 15 menit lalu coba lagi, atau atur ulang kata sandi Anda.",
   "auth.error.accessDenied": "Proses masuk dibatalkan. Anda dapat mencoba lagi kapan saja.",
-  "auth.error.oauthCallback": "Kami tidak dapat menyelesaikan proses masuk dengan penyedia identitas Anda. Silakan coba lagi.",
+  "auth.error.oauthCallback":
+    "Kami tidak dapat menyelesaikan proses masuk dengan penyedia identitas Anda. Silakan coba lagi.",
   "auth.error.oauthSignin": "Kami tidak dapat memulai proses masuk dengan penyedia identitas Anda. Silakan coba lagi.",
   "auth.error.tokenInvalid": "Kami tidak dapat memverifikasi proses masuk Anda. Silakan coba lagi.",
-  "auth.error.noContact": "Anda berhasil masuk, tetapi login tersebut tidak terhubung dengan kontak mana pun di portal ini. Mintalah akses kepada pihak bisnis.",
+  "auth.error.noContact":
+    "Anda berhasil masuk, tetapi login tersebut tidak terhubung dengan kontak mana pun di portal ini. Mintalah akses kepada pihak bisnis.",
   "auth.error.disabled": "Login ini telah dinonaktifkan. Silakan hubungi pihak bisnis.",
   "auth.error.passwordChanged": "Kata sandi Anda telah diubah. Silakan masuk dengan kata sandi baru Anda.",
   "auth.error.resetDone": "Kata sandi Anda telah diatur ulang. Masuk dengan kata sandi baru Anda.",
-  "auth.error.configuration": "Proses masuk untuk portal ini belum diatur dengan benar. Silakan hubungi pihak bisnis dan coba lagi nanti.",
+  "auth.error.configuration":
+    "Proses masuk untuk portal ini belum diatur dengan benar. Silakan hubungi pihak bisnis dan coba lagi nanti.",
   "auth.error.keepSignedIn": "Kami tidak dapat mempertahankan sesi Anda. Silakan masuk kembali.",
-  "auth.error.invalidCallback": "Tautan masuk itu mengarah ke tempat yang tidak dapat kami tuju. Anda akan diarahkan ke beranda.",
+  "auth.error.invalidCallback":
+    "Tautan masuk itu mengarah ke tempat yang tidak dapat kami tuju. Anda akan diarahkan ke beranda.",
   "auth.error.generic": "Proses masuk gagal. Silakan coba lagi.",
   "auth.errorPage.eyebrow": "Masalah saat masuk",
   "auth.errorPage.title": "Kami tidak dapat memasukkan Anda",
@@ -184,20 +192,25 @@ export const id: Messages = {
   "auth.change.intro": "Masuk sebagai {email}. Mengubah kata sandi akan mengeluarkan Anda dari semua perangkat lain.",
   "auth.change.submit": "Ubah kata sandi",
   "auth.change.done": "Kata sandi Anda telah diubah. Anda telah dikeluarkan dari semua perangkat lain.",
-  "auth.change.noPassword": "Login ini tidak memiliki kata sandi portal: login ini masuk melalui penyedia identitas Anda.",
+  "auth.change.noPassword":
+    "Login ini tidak memiliki kata sandi portal: login ini masuk melalui penyedia identitas Anda.",
   "auth.change.wrongCurrent": "Kata sandi Anda saat ini salah.",
   "auth.change.same": "Pilih kata sandi yang berbeda dari kata sandi Anda saat ini.",
   "auth.reset.title": "Atur ulang kata sandi",
   "auth.reset.metaTitle": "Atur ulang kata sandi",
-  "auth.reset.external": "{businessName} memasukkan Anda melalui penyedia identitas organisasi Anda. Atur ulang kata sandi Anda di sana, lalu {signInAgain}.",
+  "auth.reset.external":
+    "{businessName} memasukkan Anda melalui penyedia identitas organisasi Anda. Atur ulang kata sandi Anda di sana, lalu {signInAgain}.",
   "auth.reset.signInAgain": "masuk kembali",
   "auth.reset.chooseTitle": "Pilih kata sandi baru",
   "auth.reset.for": "Untuk {email}",
   "auth.reset.submit": "Simpan kata sandi baru",
-  "auth.reset.intro": "Masukkan email yang Anda gunakan untuk masuk, dan kami akan mengirimkan tautan untuk memilih kata sandi baru.",
+  "auth.reset.intro":
+    "Masukkan email yang Anda gunakan untuk masuk, dan kami akan mengirimkan tautan untuk memilih kata sandi baru.",
   "auth.reset.send": "Kirim tautan atur ulang",
-  "auth.reset.sent": "Jika email itu terdaftar sebagai login portal, tautan atur ulang sedang dikirim. Tautan itu hanya berlaku sekali, selama 30 menit. Periksa folder spam jika belum tiba dalam beberapa menit.",
-  "auth.reset.expired": "Tautan atur ulang ini sudah kedaluwarsa atau sudah pernah digunakan. Minta tautan baru di bawah.",
+  "auth.reset.sent":
+    "Jika email itu terdaftar sebagai login portal, tautan atur ulang sedang dikirim. Tautan itu hanya berlaku sekali, selama 30 menit. Periksa folder spam jika belum tiba dalam beberapa menit.",
+  "auth.reset.expired":
+    "Tautan atur ulang ini sudah kedaluwarsa atau sudah pernah digunakan. Minta tautan baru di bawah.",
   "auth.reset.tooMany": "Terlalu banyak permintaan atur ulang. Harap tunggu 15 menit lalu coba lagi.",
   "auth.verify.title": "Konfirmasi email Anda",
   "auth.verify.confirmedTitle": "Email terkonfirmasi",
@@ -208,7 +221,8 @@ export const id: Messages = {
   "auth.verify.badLink": "Tautan konfirmasi ini sudah kedaluwarsa atau sudah pernah digunakan.",
   "auth.verify.signInToAsk": "{signIn} untuk meminta tautan konfirmasi baru.",
   "auth.verify.signIn": "Masuk",
-  "auth.verify.intro": "Sebelum dapat menggunakan portal {businessName}, konfirmasikan bahwa {email} adalah alamat email Anda.",
+  "auth.verify.intro":
+    "Sebelum dapat menggunakan portal {businessName}, konfirmasikan bahwa {email} adalah alamat email Anda.",
   "auth.verify.sent": "Kami telah mengirim tautan konfirmasi ke {email}. Tautan itu berlaku selama 24 jam.",
   "auth.verify.send": "Kirim tautan konfirmasi",
   "auth.verify.tooMany": "Kami sudah mengirim beberapa tautan. Harap tunggu 15 menit.",
@@ -216,11 +230,13 @@ export const id: Messages = {
   "mail.hello": "Halo {name},",
   "mail.helloAnon": "Halo,",
   "mail.reset.subject": "Atur ulang kata sandi portal {businessName} Anda",
-  "mail.reset.asked": "Seseorang (semoga Anda sendiri) meminta untuk mengatur ulang kata sandi {email} di portal pelanggan {businessName}.",
+  "mail.reset.asked":
+    "Seseorang (semoga Anda sendiri) meminta untuk mengatur ulang kata sandi {email} di portal pelanggan {businessName}.",
   "mail.reset.choose": "Pilih kata sandi baru di sini (tautan hanya berlaku sekali, selama 30 menit):",
   "mail.reset.ignore": "Jika Anda tidak memintanya, abaikan saja email ini: kata sandi Anda tidak berubah.",
   "mail.verify.subject": "Konfirmasi email Anda untuk portal {businessName}",
-  "mail.verify.text": "Konfirmasikan bahwa {email} adalah alamat email Anda dengan membuka tautan ini (hanya berlaku sekali, selama 24 jam):",
+  "mail.verify.text":
+    "Konfirmasikan bahwa {email} adalah alamat email Anda dengan membuka tautan ini (hanya berlaku sekali, selama 24 jam):",
   ...paymentMethodsId,
   ...paymentsId,
 };

@@ -51,7 +51,11 @@ function statementRecorder(handle: DatabaseHandle) {
 
 async function seedScale(handle: DatabaseHandle, scale: Scale): Promise<Seeded> {
   const db = handle.db;
-  const business = await db.selectFrom("hosts").select("business_id").where("hostname", "=", HOST).executeTakeFirstOrThrow();
+  const business = await db
+    .selectFrom("hosts")
+    .select("business_id")
+    .where("hostname", "=", HOST)
+    .executeTakeFirstOrThrow();
   const businessId = business.business_id;
   const contact = (email: string) =>
     db
@@ -83,7 +87,9 @@ async function seedScale(handle: DatabaseHandle, scale: Scale): Promise<Seeded> 
   await sql`
     INSERT INTO account_contacts (business_id, account_id, contact_id)
     SELECT a.business_id, a.id, ${big}::uuid FROM accounts a
-    WHERE a.business_id = ${businessId} AND a.number LIKE 'SC-%' AND substr(a.number, 4)::int % ${scale.joinedEvery}::int = 0`.execute(db);
+    WHERE a.business_id = ${businessId} AND a.number LIKE 'SC-%' AND substr(a.number, 4)::int % ${scale.joinedEvery}::int = 0`.execute(
+    db,
+  );
   await sql`
     INSERT INTO account_contacts (business_id, account_id, contact_id)
     SELECT a.business_id, a.id, ${small}::uuid FROM accounts a
@@ -106,7 +112,9 @@ async function seedScale(handle: DatabaseHandle, scale: Scale): Promise<Seeded> 
     FROM accounts AS parent
     WHERE child.business_id = ${businessId} AND parent.business_id = ${businessId}
       AND child.number LIKE 'SC-%' AND substr(child.number, 4)::int % ${branchEvery(scale)}::int = 1
-      AND parent.number = 'SC-' || lpad((substr(child.number, 4)::int + ${scale.joinedEvery - 1}::int)::text, 6, '0')`.execute(db);
+      AND parent.number = 'SC-' || lpad((substr(child.number, 4)::int + ${scale.joinedEvery - 1}::int)::text, 6, '0')`.execute(
+    db,
+  );
   // As autovacuum would after a bulk load: the planner needs the new row counts.
   await sql`ANALYZE`.execute(db);
   return { big, small, businessId };
@@ -128,7 +136,11 @@ function planNodes(plan: Record<string, unknown>): Record<string, unknown>[] {
   return [plan, ...children.flatMap(planNodes)];
 }
 
-function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>, scale: Scale, explain: boolean) {
+function scaleSuite(
+  open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>,
+  scale: Scale,
+  explain: boolean,
+) {
   let close: () => Promise<void>;
   let recorder: ReturnType<typeof statementRecorder>;
   let seeded: Seeded;
@@ -145,7 +157,11 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       ["small", seeded.small],
     ] as const) {
       const request = new Request(`http://${HOST}/`, { headers: { host: HOST } });
-      const cookie = await createSession(request, { businessId: seeded.businessId, contactId, authMethod: "credentials" });
+      const cookie = await createSession(request, {
+        businessId: seeded.businessId,
+        contactId,
+        authMethod: "credentials",
+      });
       cookies[who] = cookie.split(";")[0]!;
     }
   });
@@ -171,7 +187,11 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(first.body.total).toBe(all.length);
     expect(first.body.items.map((a: { number: string }) => a.number)).toEqual(all.slice(0, 25));
 
-    const deep = await call(searchApi.loader, "/api/sample/accounts-search?skip=4000&take=50&sort=%5B%7B%22field%22%3A%22number%22%2C%22dir%22%3A%22desc%22%7D%5D", "big");
+    const deep = await call(
+      searchApi.loader,
+      "/api/sample/accounts-search?skip=4000&take=50&sort=%5B%7B%22field%22%3A%22number%22%2C%22dir%22%3A%22desc%22%7D%5D",
+      "big",
+    );
     expect(deep.body.total).toBe(all.length);
     expect(deep.body.items.map((a: { number: string }) => a.number)).toEqual([...all].reverse().slice(4000, 4050));
 
@@ -180,7 +200,11 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(mine.body.items.every((a: { isChild: boolean }) => !a.isChild)).toBe(true);
 
     const filter = encodeURIComponent(JSON.stringify([{ field: "text", value: "0012" }]));
-    const filtered = await call(searchApi.loader, `/api/sample/accounts-search?skip=0&take=100&filter=${filter}`, "big");
+    const filtered = await call(
+      searchApi.loader,
+      `/api/sample/accounts-search?skip=0&take=100&filter=${filter}`,
+      "big",
+    );
     const matching = all.filter((number) => number.includes("0012"));
     expect(filtered.body.total).toBe(matching.length);
     expect(filtered.body.items.map((a: { number: string }) => a.number)).toEqual(matching.slice(0, 100));
@@ -201,7 +225,10 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       const big = await call(loader, path, "big");
       const small = await call(loader, path, "small");
       expect(big.statements.length, path).toBe(small.statements.length);
-      expect(big.statements.map((s) => s.sql), path).toEqual(small.statements.map((s) => s.sql));
+      expect(
+        big.statements.map((s) => s.sql),
+        path,
+      ).toEqual(small.statements.map((s) => s.sql));
     }
   });
 
@@ -248,8 +275,12 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       expect(onAccounts.length, path).toBeGreaterThan(0);
       for (const statement of onAccounts) {
         const nodes = await explainPlan(statement);
-        const plan = nodes.map((n) => `${n["Node Type"]} ${n["Relation Name"] ?? ""} ${n["Index Name"] ?? ""}`.trim()).join(" / ");
-        const accountScans = nodes.filter((n) => n["Relation Name"] === "accounts" || n["Relation Name"] === "account_contacts");
+        const plan = nodes
+          .map((n) => `${n["Node Type"]} ${n["Relation Name"] ?? ""} ${n["Index Name"] ?? ""}`.trim())
+          .join(" / ");
+        const accountScans = nodes.filter(
+          (n) => n["Relation Name"] === "accounts" || n["Relation Name"] === "account_contacts",
+        );
         const sequential = accountScans.filter((n) => n["Node Type"] === "Seq Scan");
         expect(sequential.length, `${path}\n${statement.sql}\n${plan}`).toBe(0);
       }
@@ -258,17 +289,25 @@ function scaleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
 }
 
 describe("thousands of accounts per contact, on PGlite", () => {
-  scaleSuite(async () => {
-    const handle = await openSeededPglite();
-    return { handle, close: () => handle.close() };
-  }, { accounts: 20_000, joinedEvery: 4 }, false);
+  scaleSuite(
+    async () => {
+      const handle = await openSeededPglite();
+      return { handle, close: () => handle.close() };
+    },
+    { accounts: 20_000, joinedEvery: 4 },
+    false,
+  );
 });
 
 describe.runIf(TEST_DATABASE_URL)("thousands of accounts per contact, on PostgreSQL", () => {
-  scaleSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
-    return { handle: database.handle, close: database.drop };
-  }, { accounts: 100_000, joinedEvery: 20 }, true);
+  scaleSuite(
+    async () => {
+      const database = await createPostgresDatabase();
+      await migrate(database.handle);
+      await seedDemoData(database.handle.db);
+      return { handle: database.handle, close: database.drop };
+    },
+    { accounts: 100_000, joinedEvery: 20 },
+    true,
+  );
 });

@@ -166,7 +166,10 @@ export async function requireApiAccountAccess(businessId: string, contactId: str
   try {
     return await requireAccountAccess(businessId, contactId, accountId);
   } catch {
-    throw Response.json({ status: 404, message: "Account not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+    throw Response.json(
+      { status: 404, message: "Account not found" },
+      { status: 404, headers: { "Cache-Control": "no-store" } },
+    );
   }
 }
 
@@ -185,7 +188,15 @@ export type AccountSort = { field: (typeof ACCOUNT_SORTS)[number]; dir: "asc" | 
 export async function searchAccounts(
   businessId: string,
   contactId: string,
-  query: { text: string; sort: AccountSort; skip: number; take: number; myAccounts: boolean; parent: boolean; children: boolean },
+  query: {
+    text: string;
+    sort: AccountSort;
+    skip: number;
+    take: number;
+    myAccounts: boolean;
+    parent: boolean;
+    children: boolean;
+  },
 ) {
   const db = await getDb();
   const scope = {
@@ -276,7 +287,9 @@ export async function getAccountTiles(businessId: string, accountId: string, tod
     overdueCents: Number(owing.overdueCents),
     overdueInvoices: Number(owing.overdueCount),
     nextDue: owing.nextDueDate ? { date: owing.nextDueDate, amountCents: Number(owing.nextDueCents) } : null,
-    lastPayment: lastPayment ? { date: lastPayment.date, amountCents: Number(lastPayment.amountCents), reference: lastPayment.reference } : null,
+    lastPayment: lastPayment
+      ? { date: lastPayment.date, amountCents: Number(lastPayment.amountCents), reference: lastPayment.reference }
+      : null,
   };
 }
 
@@ -347,7 +360,15 @@ export async function listStatementLines(businessId: string, accountId: string, 
   const order = query.sort.field === "amount" ? amount : sql`line_date`;
   const [items, totals] = await Promise.all([
     lines
-      .select(["id", "line_date as date", "type", "reference", "description", "debit_cents as debitCents", "credit_cents as creditCents"])
+      .select([
+        "id",
+        "line_date as date",
+        "type",
+        "reference",
+        "description",
+        "debit_cents as debitCents",
+        "credit_cents as creditCents",
+      ])
       .orderBy(order, query.sort.dir)
       .orderBy("id", query.sort.dir)
       .offset(query.skip)
@@ -365,7 +386,11 @@ export async function listStatementLines(businessId: string, accountId: string, 
     total: Number(totals.count),
     debitCents: Number(totals.debitCents),
     creditCents: Number(totals.creditCents),
-    items: items.map((item) => ({ ...item, debitCents: Number(item.debitCents), creditCents: Number(item.creditCents) })),
+    items: items.map((item) => ({
+      ...item,
+      debitCents: Number(item.debitCents),
+      creditCents: Number(item.creditCents),
+    })),
   };
 }
 
@@ -376,7 +401,11 @@ export async function getFeatureToggles(businessId: string, accountId: string | 
     .selectFrom("feature_toggles")
     .select(["name", "enabled", "configuration_value as configurationValue", "account_id"])
     .where("business_id", "=", businessId)
-    .where((eb) => (accountId ? eb.or([eb("account_id", "is", null), eb("account_id", "=", accountId)]) : eb("account_id", "is", null)))
+    .where((eb) =>
+      accountId
+        ? eb.or([eb("account_id", "is", null), eb("account_id", "=", accountId)])
+        : eb("account_id", "is", null),
+    )
     .orderBy("name")
     .execute();
   const byName = new Map<string, { name: string; enabled: boolean; configurationValue: unknown }>();

@@ -83,7 +83,10 @@ export async function verifyCredentials(branding: HostBranding, form: FormData, 
   if (row.disabled_at) throw new SignInError("Disabled");
   // A success clears this account's counters and gives the address its attempt back.
   await clearLimits(branding.businessId, [`signin:email:${row.email}`, `signin:email-ip:${row.email}|${ip}`]);
-  await refund(branding.businessId, limits.filter((l) => l.key.startsWith("signin:ip:")));
+  await refund(
+    branding.businessId,
+    limits.filter((l) => l.key.startsWith("signin:ip:")),
+  );
   return toContact(row);
 }
 
@@ -124,7 +127,10 @@ export async function verifyIdToken(
 }
 
 /** The portal contact for an Auth0 user: by subject, or by verified email on first sign-in (then linked). */
-async function contactForIdentity(branding: HostBranding, claims: { sub?: string; email?: unknown; email_verified?: unknown }) {
+async function contactForIdentity(
+  branding: HostBranding,
+  claims: { sub?: string; email?: unknown; email_verified?: unknown },
+) {
   const db = await getDb();
   if (!claims.sub) throw new SignInError("TokenInvalid");
   let row = await db
@@ -146,7 +152,12 @@ async function contactForIdentity(branding: HostBranding, claims: { sub?: string
         .executeTakeFirst();
       if (Number(linked.numUpdatedRows) === 1) {
         row = { ...byEmail, external_subject: claims.sub };
-        await audit({ businessId: branding.businessId, contactId: byEmail.id, action: "identity linked", details: { subject: claims.sub } });
+        await audit({
+          businessId: branding.businessId,
+          contactId: byEmail.id,
+          action: "identity linked",
+          details: { subject: claims.sub },
+        });
       }
     }
   }
@@ -290,7 +301,10 @@ export function callbackCookie(request: Request) {
 export async function requireApiPortalAccess(request: Request) {
   const context = await requireApiSession(request);
   if (!hasPortalAccess(context.session.contact)) {
-    throw Response.json({ status: 404, message: "Not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+    throw Response.json(
+      { status: 404, message: "Not found" },
+      { status: 404, headers: { "Cache-Control": "no-store" } },
+    );
   }
   return context;
 }

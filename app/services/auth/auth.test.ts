@@ -66,27 +66,47 @@ describe("passwords", () => {
 describe("credentials", () => {
   it("signs in a known contact and refuses wrong passwords and unknown emails alike", async () => {
     const request = page("/auth/signin");
-    const olivia = await verifyCredentials(acme, form({ email: " Olivia@Coastal.example ", password: DEMO_PASSWORD }), request);
+    const olivia = await verifyCredentials(
+      acme,
+      form({ email: " Olivia@Coastal.example ", password: DEMO_PASSWORD }),
+      request,
+    );
     expect(olivia.email).toBe("olivia@coastal.example");
-    await expect(verifyCredentials(acme, form({ email: "olivia@coastal.example", password: "nope" }), request)).rejects.toMatchObject({ code: "CredentialsSignin" });
-    await expect(verifyCredentials(acme, form({ email: "ghost@coastal.example", password: "nope" }), request)).rejects.toMatchObject({ code: "CredentialsSignin" });
-    await expect(verifyCredentials(acme, form({ email: "<script>", password: "" }), request)).rejects.toBeInstanceOf(SignInError);
+    await expect(
+      verifyCredentials(acme, form({ email: "olivia@coastal.example", password: "nope" }), request),
+    ).rejects.toMatchObject({ code: "CredentialsSignin" });
+    await expect(
+      verifyCredentials(acme, form({ email: "ghost@coastal.example", password: "nope" }), request),
+    ).rejects.toMatchObject({ code: "CredentialsSignin" });
+    await expect(verifyCredentials(acme, form({ email: "<script>", password: "" }), request)).rejects.toBeInstanceOf(
+      SignInError,
+    );
   });
 
   it("never signs in a contact of another business on this host", async () => {
     await expect(
-      verifyCredentials(kiwi, form({ email: "olivia@coastal.example", password: DEMO_PASSWORD }), page("/auth/signin", { host: "kiwi.localhost" })),
+      verifyCredentials(
+        kiwi,
+        form({ email: "olivia@coastal.example", password: DEMO_PASSWORD }),
+        page("/auth/signin", { host: "kiwi.localhost" }),
+      ),
     ).rejects.toMatchObject({ code: "CredentialsSignin" });
   });
 
   it("locks an account after 10 failures, even for the right password", async () => {
     const request = page("/auth/signin");
     for (let i = 0; i < 10; i++) {
-      await expect(verifyCredentials(acme, form({ email: "sam@coastal.example", password: `bad-${i}` }), request)).rejects.toMatchObject({ code: "CredentialsSignin" });
+      await expect(
+        verifyCredentials(acme, form({ email: "sam@coastal.example", password: `bad-${i}` }), request),
+      ).rejects.toMatchObject({ code: "CredentialsSignin" });
     }
-    await expect(verifyCredentials(acme, form({ email: "sam@coastal.example", password: DEMO_PASSWORD }), request)).rejects.toMatchObject({ code: "RateLimited" });
+    await expect(
+      verifyCredentials(acme, form({ email: "sam@coastal.example", password: DEMO_PASSWORD }), request),
+    ).rejects.toMatchObject({ code: "RateLimited" });
     // Another account from the same address is not locked by it.
-    await expect(verifyCredentials(acme, form({ email: "olivia@coastal.example", password: DEMO_PASSWORD }), request)).resolves.toBeTruthy();
+    await expect(
+      verifyCredentials(acme, form({ email: "olivia@coastal.example", password: DEMO_PASSWORD }), request),
+    ).resolves.toBeTruthy();
   });
 });
 
@@ -95,7 +115,9 @@ describe("parallel guessing", () => {
     const request = page("/auth/signin", { host: "kiwi.localhost" });
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        verifyCredentials(kiwi, form({ email: "liam@tasman.example", password: `parallel-${i}` }), request).catch((e: SignInError) => e.code),
+        verifyCredentials(kiwi, form({ email: "liam@tasman.example", password: `parallel-${i}` }), request).catch(
+          (e: SignInError) => e.code,
+        ),
       ),
     );
     expect(results.filter((r) => r === "CredentialsSignin").length).toBeLessThanOrEqual(10);
@@ -113,7 +135,11 @@ describe("page form bodies", () => {
     ["an oversized body", "application/x-www-form-urlencoded", `email=${"a".repeat(70_000)}`, 413],
   ])("%s → %i, not 500", async (_label, type, body, status) => {
     const { readForm } = await import("../platform/http.server");
-    const request = new Request("http://acme.localhost/auth/signin", { method: "POST", headers: { "content-type": type }, body });
+    const request = new Request("http://acme.localhost/auth/signin", {
+      method: "POST",
+      headers: { "content-type": type },
+      body,
+    });
     const thrown = await readForm(request).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(status);
@@ -122,7 +148,13 @@ describe("page form bodies", () => {
 
 describe("sessions", () => {
   it("are found only on their own business's host", async () => {
-    const cookie = (await createSession(page("/"), { businessId: acme.businessId, contactId: await contactId("olivia@coastal.example"), authMethod: "credentials" })).split(";")[0]!;
+    const cookie = (
+      await createSession(page("/"), {
+        businessId: acme.businessId,
+        contactId: await contactId("olivia@coastal.example"),
+        authMethod: "credentials",
+      })
+    ).split(";")[0]!;
     expect(cookie).toMatch(/^portal_session=/);
     const onAcme = await getSession(page("/", { cookie }), acme.businessId);
     expect(onAcme?.contact.email).toBe("olivia@coastal.example");
@@ -141,8 +173,16 @@ describe("sessions", () => {
   it("send a visitor without one to sign-in with SessionRequired, and a dead one with SessionExpired", async () => {
     const thrown = await requirePageAccess(page("/?x=1")).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(Response);
-    expect((thrown as Response).headers.get("location")).toBe("/auth/signin?callbackUrl=%2F%3Fx%3D1&error=SessionRequired");
-    const cookie = (await createSession(page("/"), { businessId: acme.businessId, contactId: await contactId("olivia@coastal.example"), authMethod: "credentials" })).split(";")[0]!;
+    expect((thrown as Response).headers.get("location")).toBe(
+      "/auth/signin?callbackUrl=%2F%3Fx%3D1&error=SessionRequired",
+    );
+    const cookie = (
+      await createSession(page("/"), {
+        businessId: acme.businessId,
+        contactId: await contactId("olivia@coastal.example"),
+        authMethod: "credentials",
+      })
+    ).split(";")[0]!;
     await handle.db.deleteFrom("sessions").execute();
     const expired = (await requirePageAccess(page("/", { cookie })).catch((e: unknown) => e)) as Response;
     expect(expired.headers.get("location")).toContain("error=SessionExpired");
@@ -150,8 +190,16 @@ describe("sessions", () => {
   });
 
   it("give 404 on portal routes without accessCustomerPortal, but allow public ones", async () => {
-    const cookie = (await createSession(page("/"), { businessId: acme.businessId, contactId: await contactId("sam@coastal.example"), authMethod: "credentials" })).split(";")[0]!;
-    const denied = (await requirePageAccess(page("/", { cookie })).catch((e: unknown) => e)) as { init?: { status?: number } };
+    const cookie = (
+      await createSession(page("/"), {
+        businessId: acme.businessId,
+        contactId: await contactId("sam@coastal.example"),
+        authMethod: "credentials",
+      })
+    ).split(";")[0]!;
+    const denied = (await requirePageAccess(page("/", { cookie })).catch((e: unknown) => e)) as {
+      init?: { status?: number };
+    };
     expect(denied.init?.status).toBe(404);
     await expect(requirePageAccess(page("/privacy-policy", { cookie }))).resolves.toBeTruthy();
     await expect(requirePageAccess(page("/payment/complete/abc", { cookie }))).resolves.toBeTruthy();
@@ -162,23 +210,43 @@ describe("single-use tokens and password reset", () => {
   it("a reset link works once, only with its own email, and ends every session", async () => {
     const id = await contactId("liam@tasman.example");
     const token = await issueToken(kiwi.businessId, id, "password-reset");
-    const cookie = (await createSession(page("/", { host: "kiwi.localhost" }), { businessId: kiwi.businessId, contactId: id, authMethod: "credentials" })).split(";")[0]!;
+    const cookie = (
+      await createSession(page("/", { host: "kiwi.localhost" }), {
+        businessId: kiwi.businessId,
+        contactId: id,
+        authMethod: "credentials",
+      })
+    ).split(";")[0]!;
     expect(await peekToken(kiwi.businessId, token, "password-reset")).toMatchObject({ email: "liam@tasman.example" });
     expect(await peekToken(acme.businessId, token, "password-reset")).toBeNull();
     expect(await peekToken(kiwi.businessId, token, "email-verify")).toBeNull();
 
     const request = page("/auth/password/reset", { host: "kiwi.localhost" });
-    const wrongEmail = await resetPassword(kiwi, { email: "aroha@orchards.example", token, password: "another password" }, request);
+    const wrongEmail = await resetPassword(
+      kiwi,
+      { email: "aroha@orchards.example", token, password: "another password" },
+      request,
+    );
     expect(wrongEmail.ok).toBe(false);
     // The attempt with the wrong email spent the link.
-    const second = await resetPassword(kiwi, { email: "liam@tasman.example", token, password: "another password" }, request);
+    const second = await resetPassword(
+      kiwi,
+      { email: "liam@tasman.example", token, password: "another password" },
+      request,
+    );
     expect(second.ok).toBe(false);
 
     const fresh = await issueToken(kiwi.businessId, id, "password-reset");
-    const ok = await resetPassword(kiwi, { email: "liam@tasman.example", token: fresh, password: "a new one %+& 🔑" }, request);
+    const ok = await resetPassword(
+      kiwi,
+      { email: "liam@tasman.example", token: fresh, password: "a new one %+& 🔑" },
+      request,
+    );
     expect(ok.ok).toBe(true);
     expect(await getSession(page("/", { host: "kiwi.localhost", cookie }), kiwi.businessId)).toBeNull();
-    await expect(verifyCredentials(kiwi, form({ email: "liam@tasman.example", password: "a new one %+& 🔑" }), request)).resolves.toBeTruthy();
+    await expect(
+      verifyCredentials(kiwi, form({ email: "liam@tasman.example", password: "a new one %+& 🔑" }), request),
+    ).resolves.toBeTruthy();
   });
 
   it("a new link makes the older one useless, and an expired link fails", async () => {
@@ -187,9 +255,14 @@ describe("single-use tokens and password reset", () => {
     const second = await issueToken(kiwi.businessId, id, "password-reset");
     expect(await peekToken(kiwi.businessId, first, "password-reset")).toBeNull();
     expect(await peekToken(kiwi.businessId, second, "password-reset")).not.toBeNull();
-    await handle.db.updateTable("auth_tokens").set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    await handle.db
+      .updateTable("auth_tokens")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
     expect(await peekToken(kiwi.businessId, second, "password-reset")).toBeNull();
-    expect(await handle.db.transaction().execute((tx) => spendToken(tx, kiwi.businessId, second, "password-reset"))).toBeNull();
+    expect(
+      await handle.db.transaction().execute((tx) => spendToken(tx, kiwi.businessId, second, "password-reset")),
+    ).toBeNull();
   });
 
   it("two requests racing with one link: exactly one wins", async () => {
@@ -205,12 +278,24 @@ describe("single-use tokens and password reset", () => {
 
   it("changing the password keeps this session and ends the others", async () => {
     const id = await contactId("olivia@coastal.example");
-    const mine = (await createSession(page("/"), { businessId: acme.businessId, contactId: id, authMethod: "credentials" })).split(";")[0]!;
-    const other = (await createSession(page("/"), { businessId: acme.businessId, contactId: id, authMethod: "credentials" })).split(";")[0]!;
+    const mine = (
+      await createSession(page("/"), { businessId: acme.businessId, contactId: id, authMethod: "credentials" })
+    ).split(";")[0]!;
+    const other = (
+      await createSession(page("/"), { businessId: acme.businessId, contactId: id, authMethod: "credentials" })
+    ).split(";")[0]!;
     const session = (await getSession(page("/", { cookie: mine }), acme.businessId))!;
-    const wrong = await changePassword(session, { oldPassword: "wrong", newPassword: "a fresh password" }, page("/auth/password"));
+    const wrong = await changePassword(
+      session,
+      { oldPassword: "wrong", newPassword: "a fresh password" },
+      page("/auth/password"),
+    );
     expect(wrong).toMatchObject({ ok: false, field: "oldPassword" });
-    const ok = await changePassword(session, { oldPassword: DEMO_PASSWORD, newPassword: "a fresh password" }, page("/auth/password"));
+    const ok = await changePassword(
+      session,
+      { oldPassword: DEMO_PASSWORD, newPassword: "a fresh password" },
+      page("/auth/password"),
+    );
     expect(ok.ok).toBe(true);
     expect(await getSession(page("/", { cookie: mine }), acme.businessId)).not.toBeNull();
     expect(await getSession(page("/", { cookie: other }), acme.businessId)).toBeNull();
@@ -221,7 +306,10 @@ describe("Auth0 id tokens are verified, not just decoded", () => {
   const domain = "idp.example:4311";
   const clientId = "harbour-portal";
   let keySet: ReturnType<typeof createLocalJWKSet>;
-  let sign: (claims: { iss?: string; aud?: string; exp?: number; iat?: number }, useOtherKey?: boolean) => Promise<string>;
+  let sign: (
+    claims: { iss?: string; aud?: string; exp?: number; iat?: number },
+    useOtherKey?: boolean,
+  ) => Promise<string>;
 
   beforeAll(async () => {
     const good = await generateKeyPair("RS256", { extractable: true });
@@ -246,16 +334,22 @@ describe("Auth0 id tokens are verified, not just decoded", () => {
 
   it("allows 15 s of clock skew and no more", async () => {
     const now = Math.floor(Date.now() / 1000);
-    await expect(verifyIdToken(await sign({ exp: now - 10, iat: now - 100 }), domain, clientId, keySet)).resolves.toBeTruthy();
-    await expect(verifyIdToken(await sign({ exp: now - 30, iat: now - 100 }), domain, clientId, keySet)).rejects.toMatchObject({ code: "TokenInvalid" });
+    await expect(
+      verifyIdToken(await sign({ exp: now - 10, iat: now - 100 }), domain, clientId, keySet),
+    ).resolves.toBeTruthy();
+    await expect(
+      verifyIdToken(await sign({ exp: now - 30, iat: now - 100 }), domain, clientId, keySet),
+    ).rejects.toMatchObject({ code: "TokenInvalid" });
   });
 
   it.each([
-    ["a bad signature", { }, true],
+    ["a bad signature", {}, true],
     ["another issuer", { iss: "https://evil.example/" }, false],
     ["another audience", { aud: "someone-else" }, false],
   ] as const)("refuses %s", async (_label, claims, otherKey) => {
-    await expect(verifyIdToken(await sign(claims, otherKey), domain, clientId, keySet)).rejects.toMatchObject({ code: "TokenInvalid" });
+    await expect(verifyIdToken(await sign(claims, otherKey), domain, clientId, keySet)).rejects.toMatchObject({
+      code: "TokenInvalid",
+    });
   });
 
   it("refuses a token that is not a JWT at all", async () => {
@@ -265,7 +359,10 @@ describe("Auth0 id tokens are verified, not just decoded", () => {
 
 describe("cross-origin detection", () => {
   const post = (headers: Record<string, string>) =>
-    new Request("http://acme.localhost:3000/auth/signin", { method: "POST", headers: { host: "acme.localhost:3000", ...headers } });
+    new Request("http://acme.localhost:3000/auth/signin", {
+      method: "POST",
+      headers: { host: "acme.localhost:3000", ...headers },
+    });
   it.each([
     [{ origin: "http://acme.localhost:3000" }, false],
     [{ origin: "http://kiwi.localhost:3000" }, true],

@@ -7,7 +7,15 @@ import type { HostBranding } from "../host/host.server";
 import { logger } from "../platform/logger.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { clearLimits, consume, PASSWORD_CHECKS, RESET_REQUESTS, RESET_REQUESTS_PER_ADDRESS, TOKEN_CHECKS, type Limit } from "../platform/rate-limit.server";
+import {
+  clearLimits,
+  consume,
+  PASSWORD_CHECKS,
+  RESET_REQUESTS,
+  RESET_REQUESTS_PER_ADDRESS,
+  TOKEN_CHECKS,
+  type Limit,
+} from "../platform/rate-limit.server";
 import { clientAddress, requestOrigin } from "../platform/request-context.server";
 import { destroyOtherSessions, type PortalSession } from "./session.server";
 
@@ -46,7 +54,13 @@ export async function requestPasswordReset(
   return { ok: true };
 }
 
-async function sendResetMailIfContact(branding: HostBranding, email: string, origin: string, ip: string, language: LanguageCode) {
+async function sendResetMailIfContact(
+  branding: HostBranding,
+  email: string,
+  origin: string,
+  ip: string,
+  language: LanguageCode,
+) {
   const t = translator(language);
   const db = await getDb();
   const contact = await db
@@ -58,7 +72,12 @@ async function sendResetMailIfContact(branding: HostBranding, email: string, ori
   if (!contact || contact.disabled_at) return;
   const token = await issueToken(branding.businessId, contact.id, "password-reset");
   const link = `${origin}/auth/password/reset?${new URLSearchParams({ token, email })}`;
-  await audit({ businessId: branding.businessId, contactId: contact.id, action: "password reset requested", clientIp: ip });
+  await audit({
+    businessId: branding.businessId,
+    contactId: contact.id,
+    action: "password reset requested",
+    clientIp: ip,
+  });
   await sendMail({
     to: email,
     fromName: branding.businessName,
@@ -128,7 +147,12 @@ export async function resetPassword(
   if (!contactId) return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
   // The owner proved control of the inbox: lift any sign-in lock on the account.
   await clearLimits(branding.businessId, [`signin:email:${input.email}`]);
-  await audit({ businessId: branding.businessId, contactId, action: "password reset", clientIp: clientAddress(request) });
+  await audit({
+    businessId: branding.businessId,
+    contactId,
+    action: "password reset",
+    clientIp: clientAddress(request),
+  });
   return { ok: true };
 }
 
@@ -165,8 +189,16 @@ export async function changePassword(
     .where("id", "=", session.contact.id)
     .execute();
   await destroyOtherSessions(businessId, session.contact.id, session.idHash);
-  await clearLimits(businessId, limits.map((l) => l.key));
-  await audit({ businessId, contactId: session.contact.id, action: "password changed", clientIp: clientAddress(request) });
+  await clearLimits(
+    businessId,
+    limits.map((l) => l.key),
+  );
+  await audit({
+    businessId,
+    contactId: session.contact.id,
+    action: "password changed",
+    clientIp: clientAddress(request),
+  });
   return { ok: true };
 }
 
@@ -210,7 +242,12 @@ export async function confirmEmail(branding: HostBranding, token: string): Promi
   return db.transaction().execute(async (tx) => {
     const contactId = await spendToken(tx, branding.businessId, token, "email-verify");
     if (!contactId) return false;
-    await tx.updateTable("contacts").set({ verified_at: new Date() }).where("id", "=", contactId).where("verified_at", "is", null).execute();
+    await tx
+      .updateTable("contacts")
+      .set({ verified_at: new Date() })
+      .where("id", "=", contactId)
+      .where("verified_at", "is", null)
+      .execute();
     return true;
   });
 }

@@ -48,7 +48,10 @@ export const ResetRequestSchema = z.object({ email: EmailSchema });
 export const ResetPasswordSchema = z
   .object({
     email: EmailSchema,
-    token: z.string({ required_error: key("auth.form.linkIncomplete") }).min(1, key("auth.form.linkIncomplete")).max(100),
+    token: z
+      .string({ required_error: key("auth.form.linkIncomplete") })
+      .min(1, key("auth.form.linkIncomplete"))
+      .max(100),
     password: NewPasswordSchema,
     confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
   })

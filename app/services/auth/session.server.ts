@@ -132,7 +132,10 @@ export async function createSession(
   const previous = await readSessionId(request);
   if (previous) await db.deleteFrom("sessions").where("id_hash", "=", hashId(previous)).execute();
   // Expired rows are cleared opportunistically; nothing else needs them.
-  await db.deleteFrom("sessions").where("expires_at", "<", sql<Date>`now() - interval '1 day'`).execute();
+  await db
+    .deleteFrom("sessions")
+    .where("expires_at", "<", sql<Date>`now() - interval '1 day'`)
+    .execute();
   await db
     .insertInto("sessions")
     .values({
@@ -175,7 +178,11 @@ export async function updateSessionData(session: PortalSession, patch: Partial<S
   const next: SessionData = { ...session.data, ...patch };
   for (const key of Object.keys(next) as (keyof SessionData)[]) if (next[key] === undefined) delete next[key];
   const db = await getDb();
-  await db.updateTable("sessions").set({ data: JSON.stringify(next) }).where("id_hash", "=", session.idHash).execute();
+  await db
+    .updateTable("sessions")
+    .set({ data: JSON.stringify(next) })
+    .where("id_hash", "=", session.idHash)
+    .execute();
   session.data = next;
 }
 

@@ -99,10 +99,6 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
 export type LegalDocument = "privacy_policy" | "terms_and_conditions";
 
 export async function getLegalDocument(db: Db, businessId: string, document: LegalDocument) {
-  const row = await db
-    .selectFrom("businesses")
-    .select(document)
-    .where("id", "=", businessId)
-    .executeTakeFirst();
+  const row = await db.selectFrom("businesses").select(document).where("id", "=", businessId).executeTakeFirst();
   return row ? (row[document] as string) : null;
 }

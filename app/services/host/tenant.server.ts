@@ -13,10 +13,7 @@ export function unknownHost() {
 }
 
 export function serviceUnavailable() {
-  return data(
-    { reason: "unavailable" satisfies ShellErrorReason },
-    { status: 503, headers: { "Retry-After": "30" } },
-  );
+  return data({ reason: "unavailable" satisfies ShellErrorReason }, { status: 503, headers: { "Retry-After": "30" } });
 }
 
 /**
@@ -29,7 +26,9 @@ export async function requireHostBranding(request: Request): Promise<HostBrandin
   let branding: HostBranding | null;
   try {
     // Several loaders of one page ask; they share one lookup (request-scope.server.ts).
-    branding = await perRequest(request, `host-branding ${hostname}`, async () => findHostBranding(await getDb(), hostname));
+    branding = await perRequest(request, `host-branding ${hostname}`, async () =>
+      findHostBranding(await getDb(), hostname),
+    );
   } catch (error) {
     logger.error("host lookup failed", { hostname, error });
     throw serviceUnavailable();

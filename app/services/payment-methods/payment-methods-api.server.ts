@@ -23,7 +23,11 @@ const english = translator("en-AU");
 export async function requireApiPaymentAccount(request: Request, accountId: unknown) {
   const { branding, session } = await requireApiPortalAccess(request);
   if (accountId === undefined || accountId === null || accountId === "") throw apiError(400, "Invalid request");
-  const account = await requireApiAccountAccess(branding.businessId, session.contact.id, String(accountId).slice(0, 100));
+  const account = await requireApiAccountAccess(
+    branding.businessId,
+    session.contact.id,
+    String(accountId).slice(0, 100),
+  );
   const clientIp = clientAddress(request);
   return {
     branding,
@@ -67,9 +71,14 @@ const ExtraData = z
         return value;
       }
     },
-    z.record(z.string().max(40), z.string().max(200)).refine((record) => Object.keys(record).length <= 10, "pm.error.form"),
+    z
+      .record(z.string().max(40), z.string().max(200))
+      .refine((record) => Object.keys(record).length <= 10, "pm.error.form"),
   )
-  .refine((record) => !Object.values(record).some((value) => /\d{12,}/.test(value.replace(/[\s-]/g, ""))), "pm.error.form")
+  .refine(
+    (record) => !Object.values(record).some((value) => /\d{12,}/.test(value.replace(/[\s-]/g, ""))),
+    "pm.error.form",
+  )
   .optional();
 
 const required = (k: MessageKey) => ({ required_error: k, invalid_type_error: k });
@@ -86,7 +95,10 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
         .max(100, "pm.error.holder.tooLong")
         .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.holder.characters"),
       cvn: asText(z.string(required("pm.error.cvn.required")).regex(/^\d{3,4}$/, "pm.error.cvn.invalid")),
-      expiry: z.string().regex(/^(0?[1-9]|1[0-2])\/(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid").optional(),
+      expiry: z
+        .string()
+        .regex(/^(0?[1-9]|1[0-2])\/(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")
+        .optional(),
       expiryMonth: asText(z.string().regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid")).optional(),
       expiryYear: asText(z.string().regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")).optional(),
       creditCardTypeID: z.coerce.number().int().optional(),
@@ -133,8 +145,12 @@ export function parseUpdateCard(body: Record<string, unknown>, today = todayIso(
       creditCardId: z.unknown(),
       accountId: z.unknown(),
       businessId: z.unknown(),
-      expiryMonth: asText(z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid")),
-      expiryYear: asText(z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")),
+      expiryMonth: asText(
+        z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
+      ),
+      expiryYear: asText(
+        z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
+      ),
       cvn: asText(z.string().regex(/^\d{3,4}$/, "pm.error.cvn.invalid")).optional(),
       cardHolderName: z
         .string()
@@ -178,21 +194,39 @@ export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU
         .min(1, "pm.error.accountName.required")
         .max(100, "pm.error.accountName.tooLong")
         .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.accountName.characters"),
-      accountRouting: asText(z.string(required(country === "AU" ? "pm.error.bsb.required" : "pm.error.nzBank.required")).max(12)),
-      accountNumber: asText(
-        z.string(required(country === "AU" ? "pm.error.auAccountNumber.required" : "pm.error.nzAccount.required")).max(16),
+      accountRouting: asText(
+        z.string(required(country === "AU" ? "pm.error.bsb.required" : "pm.error.nzBank.required")).max(12),
       ),
-      description: z.string().trim().max(100, "pm.error.description.tooLong").regex(/^[^<>]*$/, "pm.error.description.characters").optional(),
-      authorityReference: z.string(required("pm.error.consent.required")).trim().min(1, "pm.error.consent.required").max(100),
+      accountNumber: asText(
+        z
+          .string(required(country === "AU" ? "pm.error.auAccountNumber.required" : "pm.error.nzAccount.required"))
+          .max(16),
+      ),
+      description: z
+        .string()
+        .trim()
+        .max(100, "pm.error.description.tooLong")
+        .regex(/^[^<>]*$/, "pm.error.description.characters")
+        .optional(),
+      authorityReference: z
+        .string(required("pm.error.consent.required"))
+        .trim()
+        .min(1, "pm.error.consent.required")
+        .max(100),
     })
     .passthrough()
     .transform((value, ctx) => {
-      const base = { accountName: value.accountName, description: value.description ?? "", authorityReference: value.authorityReference };
+      const base = {
+        accountName: value.accountName,
+        description: value.description ?? "",
+        authorityReference: value.authorityReference,
+      };
       if (country === "AU") {
         const routing = parseBsb(value.accountRouting);
         const number = parseAuAccountNumber(value.accountNumber);
         if (!routing) ctx.addIssue({ code: "custom", path: ["accountRouting"], message: "pm.error.bsb.invalid" });
-        if (!number) ctx.addIssue({ code: "custom", path: ["accountNumber"], message: "pm.error.auAccountNumber.invalid" });
+        if (!number)
+          ctx.addIssue({ code: "custom", path: ["accountNumber"], message: "pm.error.auAccountNumber.invalid" });
         if (!routing || !number) return z.NEVER;
         return { ...base, country, routing, accountNumber: number };
       }
@@ -221,7 +255,12 @@ export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU
   return schema.safeParse(body);
 }
 
-export function gatewayContextForApi(request: Request, clientIp: string, origin: string | undefined, extraData: Record<string, string>) {
+export function gatewayContextForApi(
+  request: Request,
+  clientIp: string,
+  origin: string | undefined,
+  extraData: Record<string, string>,
+) {
   // The origin the gateway is told is the page's: a caller may name its own only if it is this host.
   const own = requestOrigin(request);
   return gatewayContextFrom(request, clientIp, origin && origin.toLowerCase() === own ? origin : own, extraData);

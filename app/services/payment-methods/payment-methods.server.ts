@@ -87,9 +87,7 @@ export async function findCard({ businessId, accountId }: Scope, cardId: unknown
   return row ?? null;
 }
 
-export type CardWriteResult =
-  | { ok: true; card: SavedCard }
-  | { ok: false; refusal: GatewayRefusal | "limit" };
+export type CardWriteResult = { ok: true; card: SavedCard } | { ok: false; refusal: GatewayRefusal | "limit" };
 
 /** Serialises writes to one account's payment methods (default flags, limits). */
 async function lockAccount(tx: Db, { businessId, accountId }: Scope) {
@@ -162,7 +160,11 @@ export async function saveCard(
       .executeTakeFirst();
     const makeDefault = input.makeDefault || !hasDefault;
     if (makeDefault && hasDefault) {
-      await tx.updateTable("cards").set({ is_default: false, updated_at: new Date() }).where("id", "=", hasDefault.id).execute();
+      await tx
+        .updateTable("cards")
+        .set({ is_default: false, updated_at: new Date() })
+        .where("id", "=", hasDefault.id)
+        .execute();
     }
     return tx
       .insertInto("cards")
@@ -191,7 +193,13 @@ export async function saveCard(
     contactId: actor.contactId,
     action: "card.added",
     clientIp: actor.clientIp,
-    details: { accountId: actor.accountId, cardId: card.cardId, brand, last4, authorityReference: input.authorityReference },
+    details: {
+      accountId: actor.accountId,
+      cardId: card.cardId,
+      brand,
+      last4,
+      authorityReference: input.authorityReference,
+    },
   });
   return { ok: true, card };
 }
@@ -205,7 +213,11 @@ export async function updateCard(
   const db = await getDb();
   const existing = await findCard(actor, cardId);
   if (!existing) return null;
-  const tokenRow = await db.selectFrom("cards").select("gateway_token").where("id", "=", existing.cardId).executeTakeFirstOrThrow();
+  const tokenRow = await db
+    .selectFrom("cards")
+    .select("gateway_token")
+    .where("id", "=", existing.cardId)
+    .executeTakeFirstOrThrow();
   let result;
   try {
     result = await getCardGateway().updateToken({
@@ -222,7 +234,12 @@ export async function updateCard(
   if (!result.ok) return result;
   const card = await db
     .updateTable("cards")
-    .set({ expiry_month: input.expiryMonth, expiry_year: input.expiryYear, holder_name: input.holderName, updated_at: new Date() })
+    .set({
+      expiry_month: input.expiryMonth,
+      expiry_year: input.expiryYear,
+      holder_name: input.holderName,
+      updated_at: new Date(),
+    })
     .where("business_id", "=", actor.businessId)
     .where("account_id", "=", actor.accountId)
     .where("id", "=", existing.cardId)
@@ -360,7 +377,10 @@ export async function listBankAccounts({ businessId, accountId }: Scope): Promis
     .execute();
 }
 
-export async function findBankAccount({ businessId, accountId }: Scope, bankAccountId: unknown): Promise<SavedBankAccount | null> {
+export async function findBankAccount(
+  { businessId, accountId }: Scope,
+  bankAccountId: unknown,
+): Promise<SavedBankAccount | null> {
   if (typeof bankAccountId !== "string" || !UUID.test(bankAccountId)) return null;
   const db = await getDb();
   const row = await db
@@ -419,7 +439,11 @@ export async function saveBankAccount(
     contactId: actor.contactId,
     action: "bank-account.added",
     clientIp: actor.clientIp,
-    details: { accountId: actor.accountId, bankAccountId: saved.bankAccountId, authorityReference: input.authorityReference },
+    details: {
+      accountId: actor.accountId,
+      bankAccountId: saved.bankAccountId,
+      authorityReference: input.authorityReference,
+    },
   });
   return { ok: true, bankAccount: saved };
 }
@@ -447,7 +471,6 @@ export async function removeBankAccount(actor: Actor, bankAccountId: unknown): P
   });
   return true;
 }
-
 
 /** What the gateway is told about where a card came from (spec §3 gatewayOrigin, gatewayExtraData). */
 export function gatewayContextFrom(

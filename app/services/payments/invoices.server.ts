@@ -62,15 +62,22 @@ export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter;
         .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue])
         .where("business_id", "=", scope.businessId)
         .where("account_id", "=", scope.accountId);
-      if (query.filter === "outstanding") base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
+      if (query.filter === "outstanding")
+        base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
       else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise]));
       else if (query.filter === "7") base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise}`);
       else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));
-      return base.orderBy(field, dir).orderBy("id", dir).limit(INVOICE_COUNT_CAP + 1);
+      return base
+        .orderBy(field, dir)
+        .orderBy("id", dir)
+        .limit(INVOICE_COUNT_CAP + 1);
     })
     .selectFrom("matching")
     .selectAll()
-    .select([sql<number>`count(*) OVER ()`.as("total"), sql<number>`coalesce(sum("balanceCents") OVER (), 0)`.as("totalBalance")])
+    .select([
+      sql<number>`count(*) OVER ()`.as("total"),
+      sql<number>`coalesce(sum("balanceCents") OVER (), 0)`.as("totalBalance"),
+    ])
     .orderBy(alias, dir)
     .orderBy("id", dir)
     .limit(INVOICE_PAGE_SIZE)
@@ -79,7 +86,10 @@ export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter;
   const first = rows[0];
   const total = first ? Number(first.total) : 0;
   return {
-    items: rows.map(({ total: _t, totalBalance: _b, ...invoice }) => ({ ...invoice, daysOverdue: Number(invoice.daysOverdue) })),
+    items: rows.map(({ total: _t, totalBalance: _b, ...invoice }) => ({
+      ...invoice,
+      daysOverdue: Number(invoice.daysOverdue),
+    })),
     // Past the last page (or the cap) there is no row to carry the totals: the page says none match.
     total: Math.min(total, INVOICE_COUNT_CAP),
     capped: total > INVOICE_COUNT_CAP,
@@ -129,7 +139,13 @@ export async function listPayments(scope: Scope, limit = 10) {
       eb
         .selectFrom("payment_allocations as a")
         .innerJoin("invoices as i", "i.id", "a.invoice_id")
-        .select(sql<{ number: string; amountCents: number }[]>`coalesce(json_agg(json_build_object('number', i.number, 'amountCents', a.amount_cents) ORDER BY i.number), '[]'::json)`.as("list"))
+        .select(
+          sql<
+            { number: string; amountCents: number }[]
+          >`coalesce(json_agg(json_build_object('number', i.number, 'amountCents', a.amount_cents) ORDER BY i.number), '[]'::json)`.as(
+            "list",
+          ),
+        )
         .whereRef("a.payment_id", "=", "payments.id")
         .where("a.business_id", "=", scope.businessId)
         .as("allocations"),
@@ -158,7 +174,13 @@ export async function findPaymentByReference(businessId: string, reference: stri
   const allocations = await db
     .selectFrom("payment_allocations as a")
     .innerJoin("invoices as i", "i.id", "a.invoice_id")
-    .select(["i.number", "a.amount_cents as amountCents", "a.discount_cents as discountCents", "a.late_fee_cents as lateFeeCents", "a.balance_before_cents as balanceBeforeCents"])
+    .select([
+      "i.number",
+      "a.amount_cents as amountCents",
+      "a.discount_cents as discountCents",
+      "a.late_fee_cents as lateFeeCents",
+      "a.balance_before_cents as balanceBeforeCents",
+    ])
     .where("a.business_id", "=", businessId)
     .where("a.payment_id", "=", payment.id)
     .orderBy("i.number")

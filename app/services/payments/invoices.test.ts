@@ -9,7 +9,11 @@ let scope: { businessId: string; accountId: string };
 beforeAll(async () => {
   handle = await openSeededPglite();
   setDatabaseForTesting(handle);
-  const account = await handle.db.selectFrom("accounts").select(["id", "business_id"]).where("number", "=", "ACME-1000").executeTakeFirstOrThrow();
+  const account = await handle.db
+    .selectFrom("accounts")
+    .select(["id", "business_id"])
+    .where("number", "=", "ACME-1000")
+    .executeTakeFirstOrThrow();
   scope = { businessId: account.business_id, accountId: account.id };
 });
 afterAll(async () => {
@@ -19,7 +23,11 @@ afterAll(async () => {
 
 describe("the invoices page's queries", () => {
   it("pages, sorts and totals the account's invoices in one statement", async () => {
-    const all = await handle.db.selectFrom("invoices").select(["balance_cents"]).where("account_id", "=", scope.accountId).execute();
+    const all = await handle.db
+      .selectFrom("invoices")
+      .select(["balance_cents"])
+      .where("account_id", "=", scope.accountId)
+      .execute();
     const first = await listInvoices(scope, { filter: "all", sort: "due-asc", page: 1 });
     expect(first.total).toBe(all.length);
     expect(first.capped).toBe(false);
@@ -58,12 +66,21 @@ describe("the invoices page's queries", () => {
     expect(broken.items.map((i) => i.id)).toContain(promise!.id);
     const promised = await listInvoices(scope, { filter: "7", sort: "due-asc", page: 1 });
     expect(promised.items.map((i) => i.id)).not.toContain(promise!.id);
-    const stored = await handle.db.selectFrom("invoices").select("status").where("id", "=", promise!.id).executeTakeFirstOrThrow();
+    const stored = await handle.db
+      .selectFrom("invoices")
+      .select("status")
+      .where("id", "=", promise!.id)
+      .executeTakeFirstOrThrow();
     expect(stored.status).toBe(7);
   });
 
   it("another account's invoice is not found; recent payments are empty before any", async () => {
-    const other = await handle.db.selectFrom("invoices").innerJoin("accounts", "accounts.id", "invoices.account_id").select("invoices.id").where("accounts.number", "=", "ACME-2000").executeTakeFirstOrThrow();
+    const other = await handle.db
+      .selectFrom("invoices")
+      .innerJoin("accounts", "accounts.id", "invoices.account_id")
+      .select("invoices.id")
+      .where("accounts.number", "=", "ACME-2000")
+      .executeTakeFirstOrThrow();
     expect(await findInvoice(scope, other.id)).toBeNull();
     expect(await findInvoice(scope, "not-a-uuid")).toBeNull();
     expect(await listPayments(scope)).toEqual([]);

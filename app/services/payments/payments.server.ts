@@ -7,7 +7,12 @@ import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { PaymentStatus, StatementLinesTable } from "../platform/db-schema.server";
-import { GatewayTimeoutError, type GatewayCharge, type GatewayContext, type GatewayRefusal } from "./gateway/card-gateway.server";
+import {
+  GatewayTimeoutError,
+  type GatewayCharge,
+  type GatewayContext,
+  type GatewayRefusal,
+} from "./gateway/card-gateway.server";
 import { getCardGateway } from "./gateway/index.server";
 import { logger } from "../platform/logger.server";
 import { saveCard } from "../payment-methods/payment-methods.server";
@@ -63,8 +68,12 @@ export async function getFeeRules(businessId: string): Promise<FeeRules> {
   if (!row) return { surcharge: {}, lateFee: null, earlyDiscount: null };
   return {
     surcharge: (row.surcharge ?? {}) as FeeRules["surcharge"],
-    lateFee: row.late_fee_bps > 0 || row.late_fee_fixed_cents > 0 ? { bps: row.late_fee_bps, fixedCents: row.late_fee_fixed_cents } : null,
-    earlyDiscount: row.early_discount_bps > 0 ? { bps: row.early_discount_bps, daysBeforeDue: row.early_discount_days } : null,
+    lateFee:
+      row.late_fee_bps > 0 || row.late_fee_fixed_cents > 0
+        ? { bps: row.late_fee_bps, fixedCents: row.late_fee_fixed_cents }
+        : null,
+    earlyDiscount:
+      row.early_discount_bps > 0 ? { bps: row.early_discount_bps, daysBeforeDue: row.early_discount_days } : null,
   };
 }
 
@@ -98,11 +107,17 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
     .where("status", "in", [...PAYABLE_STATUSES])
     .where("balance_cents", ">", 0);
   // "Pay everything owing": the 50 payable invoices due soonest.
-  query = invoiceIds === "all" ? query.orderBy("due_date").orderBy("id").limit(50) : query.where("id", "in", invoiceIds).orderBy("id");
+  query =
+    invoiceIds === "all"
+      ? query.orderBy("due_date").orderBy("id").limit(50)
+      : query.where("id", "in", invoiceIds).orderBy("id");
   if (lock) query = query.forUpdate();
   const rows = await query.execute();
   if (!lock || rows.length === 0) {
-    return rows.map(({ reservedCents, ...row }) => ({ ...row, availableCents: row.balanceCents - Number(reservedCents ?? 0) }));
+    return rows.map(({ reservedCents, ...row }) => ({
+      ...row,
+      availableCents: row.balanceCents - Number(reservedCents ?? 0),
+    }));
   }
   // Under FOR UPDATE the row is re-read after a concurrent payment commits, but a subquery
   // still sees the statement's snapshot: read the reservations again, in a new statement
@@ -112,12 +127,19 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
     .innerJoin("payments as p", "p.id", "a.payment_id")
     .select(["a.invoice_id as invoiceId", (eb) => eb.fn.sum<number>("a.amount_cents").as("cents")])
     .where("a.business_id", "=", actor.businessId)
-    .where("a.invoice_id", "in", rows.map((r) => r.id))
+    .where(
+      "a.invoice_id",
+      "in",
+      rows.map((r) => r.id),
+    )
     .where("p.status", "in", ["pending", "unknown"])
     .groupBy("a.invoice_id")
     .execute();
   const held = new Map(reserved.map((r) => [r.invoiceId, Number(r.cents)]));
-  return rows.map(({ reservedCents: _stale, ...row }) => ({ ...row, availableCents: row.balanceCents - (held.get(row.id) ?? 0) }));
+  return rows.map(({ reservedCents: _stale, ...row }) => ({
+    ...row,
+    availableCents: row.balanceCents - (held.get(row.id) ?? 0),
+  }));
 }
 
 function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, note: string, brand: string | null) {
@@ -126,7 +148,12 @@ function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, n
       ? { kind: method.kind, cardId: method.cardId }
       : method.kind === "new-card"
         ? // Never the number itself, nor a hash of it (PCI DSS 3.5.1 treats PAN hashes as card data).
-          { kind: method.kind, brand, expiry: `${method.card.expiryMonth}/${method.card.expiryYear}`, save: method.card.save }
+          {
+            kind: method.kind,
+            brand,
+            expiry: `${method.card.expiryMonth}/${method.card.expiryYear}`,
+            save: method.card.save,
+          }
         : { kind: method.kind, promiseDate: method.promiseDate };
   const sorted = [...selection].sort((a, b) => a.invoiceId.localeCompare(b.invoiceId));
   return sha256(JSON.stringify({ account: actor.accountId, selection: sorted, method: methodKey, note }));
@@ -134,7 +161,13 @@ function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, n
 
 const newReference = () => `PAY-${randomBytes(5).toString("hex").toUpperCase()}`;
 
-type StoredPayment = { id: string; status: PaymentStatus; request_hash: string; reference: string; failure_code: string | null };
+type StoredPayment = {
+  id: string;
+  status: PaymentStatus;
+  request_hash: string;
+  reference: string;
+  failure_code: string | null;
+};
 
 function outcomeOf(payment: StoredPayment): PaymentOutcome {
   switch (payment.status) {
@@ -143,7 +176,11 @@ function outcomeOf(payment: StoredPayment): PaymentOutcome {
     case "promised":
       return { kind: "promised", paymentId: payment.id, reference: payment.reference };
     case "failed":
-      return { kind: "declined", paymentId: payment.id, refusal: (payment.failure_code as GatewayRefusal | null) ?? "declined" };
+      return {
+        kind: "declined",
+        paymentId: payment.id,
+        refusal: (payment.failure_code as GatewayRefusal | null) ?? "declined",
+      };
     default:
       return { kind: "pending", paymentId: payment.id, reference: payment.reference };
   }
@@ -186,7 +223,11 @@ export type SubmitPaymentInput = {
   expectedAmountCents?: number;
 };
 
-export async function submitPayment(actor: Actor, input: SubmitPaymentInput, context: GatewayContext): Promise<PaymentOutcome> {
+export async function submitPayment(
+  actor: Actor,
+  input: SubmitPaymentInput,
+  context: GatewayContext,
+): Promise<PaymentOutcome> {
   if (!UUID.test(input.requestGuid)) return { kind: "invalid", problem: "request" };
   const ids = input.selection.map((s) => s.invoiceId);
   if (ids.length === 0 || new Set(ids).size !== ids.length) return { kind: "invalid", problem: "invoice" };
@@ -239,7 +280,8 @@ export async function submitPayment(actor: Actor, input: SubmitPaymentInput, con
       input.method.kind === "promise" ? { ...rules, surcharge: {} } : rules,
       input.today,
     );
-    if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== breakdown.amount) return { invalid: "amount" as const };
+    if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== breakdown.amount)
+      return { invalid: "amount" as const };
     const inserted = await tx
       .insertInto("payments")
       .values({
@@ -260,7 +302,8 @@ export async function submitPayment(actor: Actor, input: SubmitPaymentInput, con
         note: input.note,
         promise_date: input.method.kind === "promise" ? input.method.promiseDate : null,
         card_brand: brand,
-        card_last4: savedCard?.last4 ?? (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
+        card_last4:
+          savedCard?.last4 ?? (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
         created_by: actor.contactId,
         completed_at: input.method.kind === "promise" ? new Date() : null,
       })
@@ -296,7 +339,13 @@ export async function submitPayment(actor: Actor, input: SubmitPaymentInput, con
   if ("repeat" in claim) return answerRepeat(db, actor, input.requestGuid, hash);
   if ("invalid" in claim) return { kind: "invalid", problem: claim.invalid! };
   if (input.method.kind === "promise") {
-    await audit({ businessId: actor.businessId, contactId: actor.contactId, action: "payment.promised", clientIp: actor.clientIp, details: { paymentId: claim.paymentId } });
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      action: "payment.promised",
+      clientIp: actor.clientIp,
+      details: { paymentId: claim.paymentId },
+    });
     return { kind: "promised", paymentId: claim.paymentId, reference: claim.reference };
   }
 
@@ -306,13 +355,13 @@ export async function submitPayment(actor: Actor, input: SubmitPaymentInput, con
     const card = input.method.card;
     try {
       if (card.save) {
-        const saved = await saveCard(
-          actor,
-          { ...card, makeDefault: false },
-          context,
-        );
+        const saved = await saveCard(actor, { ...card, makeDefault: false }, context);
         if (!saved.ok) return fail(claim.paymentId, saved.refusal === "limit" ? "declined" : saved.refusal);
-        const row = await db.selectFrom("cards").select(["gateway_token", "id"]).where("id", "=", saved.card.cardId).executeTakeFirstOrThrow();
+        const row = await db
+          .selectFrom("cards")
+          .select(["gateway_token", "id"])
+          .where("id", "=", saved.card.cardId)
+          .executeTakeFirstOrThrow();
         token = row.gateway_token;
         await db.updateTable("payments").set({ card_id: row.id }).where("id", "=", claim.paymentId).execute();
       } else {
@@ -337,9 +386,15 @@ export async function submitPayment(actor: Actor, input: SubmitPaymentInput, con
     if (!charged.ok) return fail(claim.paymentId, charged.refusal);
     await settle(claim.paymentId, charged.value);
   } catch (error) {
-    if (!(error instanceof GatewayTimeoutError)) logger.error("card charge failed", { error, paymentId: claim.paymentId });
+    if (!(error instanceof GatewayTimeoutError))
+      logger.error("card charge failed", { error, paymentId: claim.paymentId });
     // We do not know whether money moved: ask the gateway by our key, now and later.
-    await db.updateTable("payments").set({ status: "unknown" }).where("id", "=", claim.paymentId).where("status", "=", "pending").execute();
+    await db
+      .updateTable("payments")
+      .set({ status: "unknown" })
+      .where("id", "=", claim.paymentId)
+      .where("status", "=", "pending")
+      .execute();
     await reconcilePayment(claim.paymentId);
   }
   const final = await db
@@ -388,7 +443,11 @@ async function settle(paymentId: string, charge: GatewayCharge) {
       .returningAll()
       .executeTakeFirst();
     if (!payment) return;
-    const allocations = await tx.selectFrom("payment_allocations").selectAll().where("payment_id", "=", paymentId).execute();
+    const allocations = await tx
+      .selectFrom("payment_allocations")
+      .selectAll()
+      .where("payment_id", "=", paymentId)
+      .execute();
     for (const allocation of allocations) {
       await tx
         .updateTable("invoices")
@@ -402,7 +461,12 @@ async function settle(paymentId: string, charge: GatewayCharge) {
         .execute();
     }
     const day = new Date().toISOString().slice(0, 10);
-    const line = (type: StatementLinesTable["type"], description: string, debit: number, credit: number): Insertable<StatementLinesTable> => ({
+    const line = (
+      type: StatementLinesTable["type"],
+      description: string,
+      debit: number,
+      credit: number,
+    ): Insertable<StatementLinesTable> => ({
       business_id: payment.business_id,
       account_id: payment.account_id,
       line_date: day,

@@ -5,7 +5,13 @@ import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { migrate } from "../platform/migrate.server";
-import { reconcilePayment, reconcileUnsettled, startReconciler, submitPayment, type PayMethod } from "./payments.server";
+import {
+  reconcilePayment,
+  reconcileUnsettled,
+  startReconciler,
+  submitPayment,
+  type PayMethod,
+} from "./payments.server";
 
 function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
   let handle: DatabaseHandle;
@@ -19,9 +25,19 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
   beforeAll(async () => {
     ({ handle, close } = await open());
     setDatabaseForTesting(handle);
-    const contact = await handle.db.selectFrom("contacts").select(["id", "business_id"]).where("email", "=", "olivia@coastal.example").executeTakeFirstOrThrow();
-    const account = await handle.db.selectFrom("accounts").select("id").where("number", "=", "ACME-1000").executeTakeFirstOrThrow();
-    otherAccount = (await handle.db.selectFrom("accounts").select("id").where("number", "=", "ACME-2000").executeTakeFirstOrThrow()).id;
+    const contact = await handle.db
+      .selectFrom("contacts")
+      .select(["id", "business_id"])
+      .where("email", "=", "olivia@coastal.example")
+      .executeTakeFirstOrThrow();
+    const account = await handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("number", "=", "ACME-1000")
+      .executeTakeFirstOrThrow();
+    otherAccount = (
+      await handle.db.selectFrom("accounts").select("id").where("number", "=", "ACME-2000").executeTakeFirstOrThrow()
+    ).id;
     actor = { businessId: contact.business_id, accountId: account.id, contactId: contact.id, clientIp: "127.0.0.1" };
   });
   afterAll(async () => {
@@ -40,14 +56,37 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       .execute();
 
   const savedVisa = async () =>
-    (await handle.db.selectFrom("cards").select("id").where("account_id", "=", actor.accountId).where("last4", "=", "1111").executeTakeFirstOrThrow()).id;
+    (
+      await handle.db
+        .selectFrom("cards")
+        .select("id")
+        .where("account_id", "=", actor.accountId)
+        .where("last4", "=", "1111")
+        .executeTakeFirstOrThrow()
+    ).id;
 
   const newCard = (cardNumber: string): PayMethod => ({
     kind: "new-card",
-    card: { cardNumber, cvn: "123", expiryMonth: 12, expiryYear: nextYear, holderName: "Olivia", save: false, authorityReference: "X" },
+    card: {
+      cardNumber,
+      cvn: "123",
+      expiryMonth: 12,
+      expiryYear: nextYear,
+      holderName: "Olivia",
+      save: false,
+      authorityReference: "X",
+    },
   });
 
-  const charges = async () => Number((await handle.db.selectFrom("sandbox_gateway_charges").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  const charges = async () =>
+    Number(
+      (
+        await handle.db
+          .selectFrom("sandbox_gateway_charges")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   describe("paying invoices exactly once", () => {
     it("pays one invoice in full with a saved card: balance, status and statement move with it", async () => {
@@ -56,25 +95,53 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       const before = await charges();
       const outcome = await submitPayment(
         actor,
-        { requestGuid: guid, selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }], method: { kind: "saved-card", cardId: await savedVisa() }, note: "thanks", currency: "AUD", today },
+        {
+          requestGuid: guid,
+          selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }],
+          method: { kind: "saved-card", cardId: await savedVisa() },
+          note: "thanks",
+          currency: "AUD",
+          today,
+        },
         context,
       );
       expect(outcome.kind).toBe("succeeded");
-      const after = await handle.db.selectFrom("invoices").select(["balance_cents", "status"]).where("id", "=", invoice!.id).executeTakeFirstOrThrow();
+      const after = await handle.db
+        .selectFrom("invoices")
+        .select(["balance_cents", "status"])
+        .where("id", "=", invoice!.id)
+        .executeTakeFirstOrThrow();
       expect(after).toEqual({ balance_cents: 0, status: 2 });
-      const payment = await handle.db.selectFrom("payments").selectAll().where("request_guid", "=", guid).executeTakeFirstOrThrow();
+      const payment = await handle.db
+        .selectFrom("payments")
+        .selectAll()
+        .where("request_guid", "=", guid)
+        .executeTakeFirstOrThrow();
       expect(payment.status).toBe("succeeded");
-      expect(payment.amount_cents).toBe(payment.subtotal_cents + payment.late_fee_cents - payment.discount_cents + payment.merchant_fee_cents);
+      expect(payment.amount_cents).toBe(
+        payment.subtotal_cents + payment.late_fee_cents - payment.discount_cents + payment.merchant_fee_cents,
+      );
       expect(payment.merchant_fee_cents).toBeGreaterThan(0);
       expect(await charges()).toBe(before + 1);
-      const lines = await handle.db.selectFrom("statement_lines").selectAll().where("reference", "=", payment.reference).execute();
+      const lines = await handle.db
+        .selectFrom("statement_lines")
+        .selectAll()
+        .where("reference", "=", payment.reference)
+        .execute();
       const net = lines.reduce((sum, l) => sum + l.debit_cents - l.credit_cents, 0);
       expect(net).toBe(-payment.subtotal_cents);
 
       // The same submission again (double click, reload, retry): the first result, no new charge.
       const again = await submitPayment(
         actor,
-        { requestGuid: guid, selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }], method: { kind: "saved-card", cardId: await savedVisa() }, note: "thanks", currency: "AUD", today },
+        {
+          requestGuid: guid,
+          selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }],
+          method: { kind: "saved-card", cardId: await savedVisa() },
+          note: "thanks",
+          currency: "AUD",
+          today,
+        },
         context,
       );
       expect(again).toEqual(outcome);
@@ -82,7 +149,14 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       // The same guid with other content is refused.
       const tampered = await submitPayment(
         actor,
-        { requestGuid: guid, selection: [{ invoiceId: invoice!.id, amountCents: 1 }], method: { kind: "saved-card", cardId: await savedVisa() }, note: "thanks", currency: "AUD", today },
+        {
+          requestGuid: guid,
+          selection: [{ invoiceId: invoice!.id, amountCents: 1 }],
+          method: { kind: "saved-card", cardId: await savedVisa() },
+          note: "thanks",
+          currency: "AUD",
+          today,
+        },
         context,
       );
       expect(tampered).toEqual({ kind: "conflict" });
@@ -92,19 +166,40 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       const [invoice] = await invoices();
       const guid = randomUUID();
       const before = await charges();
-      const input = { requestGuid: guid, selection: [{ invoiceId: invoice!.id, amountCents: 1_000 }], method: { kind: "saved-card", cardId: await savedVisa() } as PayMethod, note: "", currency: "AUD", today };
+      const input = {
+        requestGuid: guid,
+        selection: [{ invoiceId: invoice!.id, amountCents: 1_000 }],
+        method: { kind: "saved-card", cardId: await savedVisa() } as PayMethod,
+        note: "",
+        currency: "AUD",
+        today,
+      };
       const outcomes = await Promise.all(Array.from({ length: 50 }, () => submitPayment(actor, input, context)));
       expect(new Set(outcomes.map((o) => o.kind))).toEqual(new Set(["succeeded"]));
       expect(await charges()).toBe(before + 1);
-      const after = await handle.db.selectFrom("invoices").select("balance_cents").where("id", "=", invoice!.id).executeTakeFirstOrThrow();
+      const after = await handle.db
+        .selectFrom("invoices")
+        .select("balance_cents")
+        .where("id", "=", invoice!.id)
+        .executeTakeFirstOrThrow();
       expect(after.balance_cents).toBe(invoice!.balance_cents - 1_000);
     });
 
     it("a double submission that pays the whole balance answers both with the payment, one charge", async () => {
       const [invoice] = await invoices();
       const before = await charges();
-      const input = { requestGuid: randomUUID(), selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }], method: { kind: "saved-card", cardId: await savedVisa() } as PayMethod, note: "", currency: "AUD", today };
-      const [first, second] = await Promise.all([submitPayment(actor, input, context), submitPayment(actor, input, context)]);
+      const input = {
+        requestGuid: randomUUID(),
+        selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }],
+        method: { kind: "saved-card", cardId: await savedVisa() } as PayMethod,
+        note: "",
+        currency: "AUD",
+        today,
+      };
+      const [first, second] = await Promise.all([
+        submitPayment(actor, input, context),
+        submitPayment(actor, input, context),
+      ]);
       expect(first.kind).toBe("succeeded");
       expect(second).toEqual(first);
       expect(await charges()).toBe(before + 1);
@@ -113,13 +208,41 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
     it("refuses amounts above the balance, zero, another account's and closed invoices: nothing moves", async () => {
       const [invoice] = await invoices();
       const [foreign] = await invoices(otherAccount);
-      const [closed] = await handle.db.selectFrom("invoices").select("id").where("account_id", "=", actor.accountId).where("status", "=", 2).limit(1).execute();
+      const [closed] = await handle.db
+        .selectFrom("invoices")
+        .select("id")
+        .where("account_id", "=", actor.accountId)
+        .where("status", "=", 2)
+        .limit(1)
+        .execute();
       const before = await charges();
       const attempt = (invoiceId: string, amountCents: number) =>
-        submitPayment(actor, { requestGuid: randomUUID(), selection: [{ invoiceId, amountCents }], method: { kind: "saved-card", cardId: "00000000-0000-0000-0000-000000000000" }, note: "", currency: "AUD", today }, context);
+        submitPayment(
+          actor,
+          {
+            requestGuid: randomUUID(),
+            selection: [{ invoiceId, amountCents }],
+            method: { kind: "saved-card", cardId: "00000000-0000-0000-0000-000000000000" },
+            note: "",
+            currency: "AUD",
+            today,
+          },
+          context,
+        );
       expect(await attempt(invoice!.id, invoice!.balance_cents + 1)).toEqual({ kind: "invalid", problem: "card" });
       const pay = (invoiceId: string, amountCents: number, cardId: string) =>
-        submitPayment(actor, { requestGuid: randomUUID(), selection: [{ invoiceId, amountCents }], method: { kind: "saved-card", cardId }, note: "", currency: "AUD", today }, context);
+        submitPayment(
+          actor,
+          {
+            requestGuid: randomUUID(),
+            selection: [{ invoiceId, amountCents }],
+            method: { kind: "saved-card", cardId },
+            note: "",
+            currency: "AUD",
+            today,
+          },
+          context,
+        );
       const visa = await savedVisa();
       expect(await pay(invoice!.id, invoice!.balance_cents + 1, visa)).toEqual({ kind: "invalid", problem: "amount" });
       expect(await pay(invoice!.id, 0, visa)).toEqual({ kind: "invalid", problem: "amount" });
@@ -131,13 +254,29 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
     it("a declined card records a failed payment and leaves the invoice; another card then pays it", async () => {
       const [invoice] = await invoices();
       const selection = [{ invoiceId: invoice!.id, amountCents: 500 }];
-      const declined = await submitPayment(actor, { requestGuid: randomUUID(), selection, method: newCard("4000000000000002"), note: "", currency: "AUD", today }, context);
+      const declined = await submitPayment(
+        actor,
+        { requestGuid: randomUUID(), selection, method: newCard("4000000000000002"), note: "", currency: "AUD", today },
+        context,
+      );
       expect(declined).toMatchObject({ kind: "declined", refusal: "declined" });
-      const poor = await submitPayment(actor, { requestGuid: randomUUID(), selection, method: newCard("4000000000009995"), note: "", currency: "AUD", today }, context);
+      const poor = await submitPayment(
+        actor,
+        { requestGuid: randomUUID(), selection, method: newCard("4000000000009995"), note: "", currency: "AUD", today },
+        context,
+      );
       expect(poor).toMatchObject({ kind: "declined", refusal: "insufficient_funds" });
-      const unchanged = await handle.db.selectFrom("invoices").select("balance_cents").where("id", "=", invoice!.id).executeTakeFirstOrThrow();
+      const unchanged = await handle.db
+        .selectFrom("invoices")
+        .select("balance_cents")
+        .where("id", "=", invoice!.id)
+        .executeTakeFirstOrThrow();
       expect(unchanged.balance_cents).toBe(invoice!.balance_cents);
-      const ok = await submitPayment(actor, { requestGuid: randomUUID(), selection, method: newCard("5555555555554444"), note: "", currency: "AUD", today }, context);
+      const ok = await submitPayment(
+        actor,
+        { requestGuid: randomUUID(), selection, method: newCard("5555555555554444"), note: "", currency: "AUD", today },
+        context,
+      );
       expect(ok.kind).toBe("succeeded");
     });
 
@@ -147,12 +286,23 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       const guid = randomUUID();
       const outcome = await submitPayment(
         actor,
-        { requestGuid: guid, selection: [{ invoiceId: invoice!.id, amountCents: 700 }], method: newCard("4000000000000119"), note: "", currency: "AUD", today },
+        {
+          requestGuid: guid,
+          selection: [{ invoiceId: invoice!.id, amountCents: 700 }],
+          method: newCard("4000000000000119"),
+          note: "",
+          currency: "AUD",
+          today,
+        },
         context,
       );
       expect(outcome.kind).toBe("succeeded");
       expect(await charges()).toBe(before + 1);
-      const payment = await handle.db.selectFrom("payments").select(["status", "gateway_charge_id"]).where("request_guid", "=", guid).executeTakeFirstOrThrow();
+      const payment = await handle.db
+        .selectFrom("payments")
+        .select(["status", "gateway_charge_id"])
+        .where("request_guid", "=", guid)
+        .executeTakeFirstOrThrow();
       expect(payment.status).toBe("succeeded");
       expect(payment.gateway_charge_id).toMatch(/^ch_sbx_/);
     });
@@ -162,18 +312,49 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       const guid = randomUUID();
       const outcome = await submitPayment(
         actor,
-        { requestGuid: guid, selection: [{ invoiceId: invoice!.id, amountCents: 300 }], method: newCard("4111111111111111"), note: "", currency: "AUD", today },
+        {
+          requestGuid: guid,
+          selection: [{ invoiceId: invoice!.id, amountCents: 300 }],
+          method: newCard("4111111111111111"),
+          note: "",
+          currency: "AUD",
+          today,
+        },
         context,
       );
       expect(outcome.kind).toBe("succeeded");
       // Pretend the answer had been lost: back to unknown, balance as before the charge.
-      const payment = await handle.db.selectFrom("payments").select(["id"]).where("request_guid", "=", guid).executeTakeFirstOrThrow();
-      await handle.db.updateTable("payments").set({ status: "unknown", created_at: new Date(Date.now() - 60_000) }).where("id", "=", payment.id).execute();
-      await handle.db.updateTable("invoices").set((eb) => ({ balance_cents: eb("balance_cents", "+", 300) })).where("id", "=", invoice!.id).execute();
-      const balance = (await handle.db.selectFrom("invoices").select("balance_cents").where("id", "=", invoice!.id).executeTakeFirstOrThrow()).balance_cents;
+      const payment = await handle.db
+        .selectFrom("payments")
+        .select(["id"])
+        .where("request_guid", "=", guid)
+        .executeTakeFirstOrThrow();
+      await handle.db
+        .updateTable("payments")
+        .set({ status: "unknown", created_at: new Date(Date.now() - 60_000) })
+        .where("id", "=", payment.id)
+        .execute();
+      await handle.db
+        .updateTable("invoices")
+        .set((eb) => ({ balance_cents: eb("balance_cents", "+", 300) }))
+        .where("id", "=", invoice!.id)
+        .execute();
+      const balance = (
+        await handle.db
+          .selectFrom("invoices")
+          .select("balance_cents")
+          .where("id", "=", invoice!.id)
+          .executeTakeFirstOrThrow()
+      ).balance_cents;
       expect(await reconcileUnsettled({ olderThanMs: 1_000 })).toMatchObject({ succeeded: 1 });
       expect(await reconcilePayment(payment.id)).toBe("succeeded");
-      const after = (await handle.db.selectFrom("invoices").select("balance_cents").where("id", "=", invoice!.id).executeTakeFirstOrThrow()).balance_cents;
+      const after = (
+        await handle.db
+          .selectFrom("invoices")
+          .select("balance_cents")
+          .where("id", "=", invoice!.id)
+          .executeTakeFirstOrThrow()
+      ).balance_cents;
       expect(after).toBe(balance - 300);
     });
 
@@ -183,11 +364,22 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       const promiseDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
       const outcome = await submitPayment(
         actor,
-        { requestGuid: randomUUID(), selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }], method: { kind: "promise", promiseDate }, note: "paying Friday", currency: "AUD", today },
+        {
+          requestGuid: randomUUID(),
+          selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }],
+          method: { kind: "promise", promiseDate },
+          note: "paying Friday",
+          currency: "AUD",
+          today,
+        },
         context,
       );
       expect(outcome.kind).toBe("promised");
-      const after = await handle.db.selectFrom("invoices").select(["status", "promise_date", "balance_cents"]).where("id", "=", invoice!.id).executeTakeFirstOrThrow();
+      const after = await handle.db
+        .selectFrom("invoices")
+        .select(["status", "promise_date", "balance_cents"])
+        .where("id", "=", invoice!.id)
+        .executeTakeFirstOrThrow();
       expect(after).toEqual({ status: 7, promise_date: promiseDate, balance_cents: invoice!.balance_cents });
       expect(await charges()).toBe(before);
     });
@@ -196,10 +388,25 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       const [invoice] = await invoices();
       const visa = await savedVisa();
       const pay = () =>
-        submitPayment(actor, { requestGuid: randomUUID(), selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }], method: { kind: "saved-card", cardId: visa }, note: "", currency: "AUD", today }, context);
+        submitPayment(
+          actor,
+          {
+            requestGuid: randomUUID(),
+            selection: [{ invoiceId: invoice!.id, amountCents: invoice!.balance_cents }],
+            method: { kind: "saved-card", cardId: visa },
+            note: "",
+            currency: "AUD",
+            today,
+          },
+          context,
+        );
       const results = await Promise.all([pay(), pay()]);
       expect(results.map((r) => r.kind).sort()).toEqual(["invalid", "succeeded"]);
-      const after = await handle.db.selectFrom("invoices").select(["balance_cents", "status"]).where("id", "=", invoice!.id).executeTakeFirstOrThrow();
+      const after = await handle.db
+        .selectFrom("invoices")
+        .select(["balance_cents", "status"])
+        .where("id", "=", invoice!.id)
+        .executeTakeFirstOrThrow();
       expect(after).toEqual({ balance_cents: 0, status: 2 });
     });
   });

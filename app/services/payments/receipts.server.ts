@@ -72,7 +72,9 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
     await sendMail({
       to: payment.email,
       fromName: branding.businessName,
-      subject: promised ? `Your promise to pay ${branding.businessName} (${payment.reference})` : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
+      subject: promised
+        ? `Your promise to pay ${branding.businessName} (${payment.reference})`
+        : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
       text: lines.join("\n"),
     });
   } catch (error) {

@@ -178,7 +178,6 @@ export interface AuditEventsTable {
   details: ColumnType<unknown, string | undefined, string>;
 }
 
-
 export interface CardsTable {
   id: Generated<string>;
   business_id: string;

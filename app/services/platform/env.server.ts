@@ -65,7 +65,9 @@ export const EnvSchema = z.object({
     ),
   /** Which card gateway adapter to use. Only the sandbox ships here (decision 015). */
   CARD_GATEWAY: z
-    .enum(["sandbox"], { errorMap: () => ({ message: "must be sandbox (the only card gateway adapter in this build)" }) })
+    .enum(["sandbox"], {
+      errorMap: () => ({ message: "must be sandbox (the only card gateway adapter in this build)" }),
+    })
     .default("sandbox"),
   /** The sandbox gateway's answer time, like a real gateway's round trip. */
   SANDBOX_GATEWAY_DELAY_MS: z
@@ -108,9 +110,7 @@ export class ConfigurationError extends Error {
 export function parseEnv(source: Record<string, string | undefined>) {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`,
-    );
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`);
     throw new ConfigurationError(problems);
   }
   return result.data;
@@ -162,4 +162,6 @@ export function getEnv(): Env {
   }
 }
 
-export function resetEnvForTesting() { cached = undefined; }
+export function resetEnvForTesting() {
+  cached = undefined;
+}

@@ -101,7 +101,9 @@ export async function readForm(request: Request): Promise<FormData> {
   const bytes = await readCapped(request, MAX_FORM_BYTES);
   if (bytes === null) throw formError(413);
   try {
-    return await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+    return await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": request.headers.get("content-type")! },
+    }).formData();
   } catch {
     throw formError(400);
   }

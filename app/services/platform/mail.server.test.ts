@@ -152,9 +152,7 @@ describe("sendMail without SMTP_URL", () => {
   });
 
   it("gives every message its own file", async () => {
-    await Promise.all(
-      ["a", "b", "c"].map((n) => sendMail({ to: `${n}@example.com`, subject: `Mail ${n}`, text: n })),
-    );
+    await Promise.all(["a", "b", "c"].map((n) => sendMail({ to: `${n}@example.com`, subject: `Mail ${n}`, text: n })));
     expect(outboxFiles().filter((f) => f.endsWith(".eml"))).toHaveLength(3);
     expect(outboxFiles().filter((f) => !f.endsWith(".eml"))).toEqual([]);
   });

@@ -23,10 +23,9 @@ export async function migrate(handle: DatabaseHandle, migrations: Migration[] = 
   for (const migration of migrations) {
     const didApply = await handle.scriptTransaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-      const existing = await tx.query<{ name: string }>(
-        "SELECT name FROM schema_migrations WHERE name = $1",
-        [migration.name],
-      );
+      const existing = await tx.query<{ name: string }>("SELECT name FROM schema_migrations WHERE name = $1", [
+        migration.name,
+      ]);
       if (existing.length > 0) return false;
       await tx.exec(migration.up);
       await tx.query("INSERT INTO schema_migrations (name) VALUES ($1)", [migration.name]);

@@ -44,14 +44,19 @@ export async function consume(businessId: string, limits: Limit[]): Promise<bool
     const row = await db
       .insertInto("rate_limits")
       .values({ business_id: businessId, key: limit.key, window_start: windowStart(limit.windowMs), count: 1 })
-      .onConflict((oc) => oc.columns(["business_id", "key", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + 1` }))
+      .onConflict((oc) =>
+        oc.columns(["business_id", "key", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + 1` }),
+      )
       .returning("count")
       .executeTakeFirstOrThrow();
     if (Number(row.count) > limit.max) allowed = false;
   }
   // Old windows are never read again.
   if (Math.random() < 0.05) {
-    await db.deleteFrom("rate_limits").where("window_start", "<", new Date(Date.now() - 24 * 3_600_000)).execute();
+    await db
+      .deleteFrom("rate_limits")
+      .where("window_start", "<", new Date(Date.now() - 24 * 3_600_000))
+      .execute();
   }
   return allowed;
 }

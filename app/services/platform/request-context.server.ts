@@ -10,7 +10,11 @@ import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
 export function clientAddress(request: Request): string {
   if (getEnv().TRUST_PROXY) {
     const forwarded = request.headers.get("x-forwarded-for");
-    const last = forwarded?.split(",").map((part) => part.trim()).filter(Boolean).pop();
+    const last = forwarded
+      ?.split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .pop();
     if (last && last.length <= 64) return last;
   }
   const peer = request.headers.get(CLIENT_ADDRESS_HEADER);
@@ -21,8 +25,12 @@ export function clientAddress(request: Request): string {
 export function requestOrigin(request: Request): string {
   const url = new URL(request.url);
   const trust = getEnv().TRUST_PROXY;
-  const proto = (trust && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()) || url.protocol.replace(":", "");
-  const host = (trust && request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()) || request.headers.get("host") || url.host;
+  const proto =
+    (trust && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()) || url.protocol.replace(":", "");
+  const host =
+    (trust && request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()) ||
+    request.headers.get("host") ||
+    url.host;
   return `${proto === "https" ? "https" : "http"}://${host.toLowerCase()}`;
 }
 

@@ -29,7 +29,11 @@ export function markCrossOrigin(request: IncomingMessage, trustProxy: boolean) {
   if (!STATE_CHANGING.has(request.method ?? "")) return;
   const origin = request.headers.origin;
   if (typeof origin !== "string") return;
-  const forwarded = trustProxy ? String(request.headers["x-forwarded-host"] ?? "").split(",")[0]!.trim() : "";
+  const forwarded = trustProxy
+    ? String(request.headers["x-forwarded-host"] ?? "")
+        .split(",")[0]!
+        .trim()
+    : "";
   const host = (forwarded || request.headers.host || "").toLowerCase();
   if (originHost(origin) !== host || host === "") {
     delete request.headers.origin;

@@ -10,7 +10,10 @@ export function securityHeaders(
 ): Record<string, string> {
   // A form that signs in or out through the host's identity provider is redirected there;
   // CSP's form-action covers that redirect, so the provider's origin is allowed too.
-  const formAction = ["'self'", ...(options.formActionOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.:-]+$/i.test(o))];
+  const formAction = [
+    "'self'",
+    ...(options.formActionOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.:-]+$/i.test(o)),
+  ];
   const third = (options.thirdPartyOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.-]+$/i.test(o));
   const extra = third.length ? ` ${third.join(" ")}` : "";
   const csp = [

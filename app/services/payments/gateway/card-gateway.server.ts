@@ -9,12 +9,7 @@ import type { CardBrand } from "~/lib/payment-method-types";
 
 /** Why a gateway refused, in the words the portal shows (each has a message key). */
 export type GatewayRefusal =
-  | "declined"
-  | "insufficient_funds"
-  | "expired_card"
-  | "cvn_mismatch"
-  | "invalid_card"
-  | "unavailable";
+  "declined" | "insufficient_funds" | "expired_card" | "cvn_mismatch" | "invalid_card" | "unavailable";
 
 /** Who is paying from where: the spec's gatewayOrigin and gatewayExtraData, and the client address. */
 export type GatewayContext = {

@@ -21,7 +21,14 @@ import {
  * keeps its own storage), and lets test card numbers choose the outcome, like the test
  * cards real gateways publish. It never stores a card number or CVN either.
  */
-export type SandboxOutcome = "approve" | "decline" | "insufficient_funds" | "expired_card" | "cvn_mismatch" | "timeout_after_capture" | "unavailable";
+export type SandboxOutcome =
+  | "approve"
+  | "decline"
+  | "insufficient_funds"
+  | "expired_card"
+  | "cvn_mismatch"
+  | "timeout_after_capture"
+  | "unavailable";
 
 /** The sandbox's test cards (README lists them). Every other valid number is approved. */
 export const SANDBOX_TEST_CARDS: Record<string, SandboxOutcome> = {
@@ -89,7 +96,11 @@ export function createSandboxGateway(options: { db: () => Promise<Db>; delayMs?:
   async function updateToken(input: UpdateTokenInput): Promise<GatewayResult<{ token: string }>> {
     await delay();
     const db = await options.db();
-    const stored = await db.selectFrom("sandbox_gateway_tokens").selectAll().where("token", "=", input.token).executeTakeFirst();
+    const stored = await db
+      .selectFrom("sandbox_gateway_tokens")
+      .selectAll()
+      .where("token", "=", input.token)
+      .executeTakeFirst();
     if (!stored) return { ok: false, refusal: "invalid_card" };
     if (input.cvn !== undefined && !/^\d{3,4}$/.test(input.cvn)) return { ok: false, refusal: "cvn_mismatch" };
     if (isExpired(input.expiryMonth, input.expiryYear, today())) return { ok: false, refusal: "expired_card" };
@@ -119,12 +130,21 @@ export function createSandboxGateway(options: { db: () => Promise<Db>; delayMs?:
     const db = await options.db();
     // A repeat of a key the gateway has seen answers with the first charge, as real gateways do.
     const seen = await findCharge(input.idempotencyKey);
-    if (seen) return seen.status === "declined" ? { ok: false, refusal: seen.declineCode ?? "declined" } : { ok: true, value: seen };
-    const stored = await db.selectFrom("sandbox_gateway_tokens").selectAll().where("token", "=", input.token).executeTakeFirst();
+    if (seen)
+      return seen.status === "declined"
+        ? { ok: false, refusal: seen.declineCode ?? "declined" }
+        : { ok: true, value: seen };
+    const stored = await db
+      .selectFrom("sandbox_gateway_tokens")
+      .selectAll()
+      .where("token", "=", input.token)
+      .executeTakeFirst();
     if (!stored) return { ok: false, refusal: "invalid_card" };
     const outcome = stored.outcome as SandboxOutcome;
     if (outcome === "unavailable") throw new GatewayTimeoutError("The card gateway is unavailable");
-    const refusal = isExpired(stored.expiry_month, stored.expiry_year, today()) ? "expired_card" : REFUSED_AT_CHARGE[outcome];
+    const refusal = isExpired(stored.expiry_month, stored.expiry_year, today())
+      ? "expired_card"
+      : REFUSED_AT_CHARGE[outcome];
     const inserted = await db
       .insertInto("sandbox_gateway_charges")
       .values({

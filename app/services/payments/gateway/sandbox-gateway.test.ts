@@ -39,12 +39,22 @@ describe("sandbox card gateway", () => {
   it("charges once per idempotency key, and refunds", async () => {
     const token = await tokenise("5555555555554444");
     if (!token.ok) throw new Error("tokenise failed");
-    const input = { ...context, token: token.value.token, amountCents: 12_345, currency: "AUD", idempotencyKey: "key-1" };
+    const input = {
+      ...context,
+      token: token.value.token,
+      amountCents: 12_345,
+      currency: "AUD",
+      idempotencyKey: "key-1",
+    };
     const [a, b] = await Promise.all([gateway().charge(input), gateway().charge(input)]);
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
     expect(a.value.chargeId).toBe(b.value.chargeId);
-    const count = await handle.db.selectFrom("sandbox_gateway_charges").select((eb) => eb.fn.countAll<number>().as("n")).where("idempotency_key", "=", "key-1").executeTakeFirstOrThrow();
+    const count = await handle.db
+      .selectFrom("sandbox_gateway_charges")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("idempotency_key", "=", "key-1")
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     const refund = await gateway().refund({ chargeId: a.value.chargeId, amountCents: 12_345 });
     expect(refund).toMatchObject({ ok: true, value: { status: "refunded", refundedCents: 12_345 } });
@@ -54,15 +64,29 @@ describe("sandbox card gateway", () => {
   it("refuses a charge for insufficient funds; times out after capturing, and the charge can be found", async () => {
     const poor = await tokenise("4000000000009995");
     if (!poor.ok) throw new Error("a $0 verification passes whatever the funds");
-    expect(await gateway().charge({ ...context, token: poor.value.token, amountCents: 500, currency: "AUD", idempotencyKey: "key-2" })).toEqual({
+    expect(
+      await gateway().charge({
+        ...context,
+        token: poor.value.token,
+        amountCents: 500,
+        currency: "AUD",
+        idempotencyKey: "key-2",
+      }),
+    ).toEqual({
       ok: false,
       refusal: "insufficient_funds",
     });
     const slow = await tokenise("4000000000000119");
     if (!slow.ok) throw new Error("tokenise failed");
-    await expect(gateway().charge({ ...context, token: slow.value.token, amountCents: 700, currency: "AUD", idempotencyKey: "key-3" })).rejects.toBeInstanceOf(
-      GatewayTimeoutError,
-    );
+    await expect(
+      gateway().charge({
+        ...context,
+        token: slow.value.token,
+        amountCents: 700,
+        currency: "AUD",
+        idempotencyKey: "key-3",
+      }),
+    ).rejects.toBeInstanceOf(GatewayTimeoutError);
     expect(await gateway().findCharge("key-3")).toMatchObject({ status: "captured", amountCents: 700 });
     expect(await gateway().findCharge("never")).toBeNull();
   });
