@@ -4,7 +4,17 @@ import { brandFromTypeId, CARD_TYPE_IDS, cardDigits, detectBrand, formatExpiry, 
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
 import { maskCardNumber } from "~/lib/format";
-import { checkCard, checkExpiry, todayIso } from "~/lib/payment-method-schemas";
+import {
+  accountName,
+  authorityReference,
+  cardHolderName,
+  checkCard,
+  checkExpiry,
+  CONTROL,
+  description,
+  plainText,
+  todayIso,
+} from "~/lib/payment-method-schemas";
 import { requireApiAccountAccess } from "../accounts/accounts.server";
 import { requireApiPortalAccess } from "../auth/auth.server";
 import { apiError, apiJson } from "../platform/http.server";
@@ -60,7 +70,10 @@ export function refusalError(refusal: string) {
 const text = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? String(value) : value);
 const asText = <T extends z.ZodTypeAny>(schema: T) => z.preprocess(text, schema);
 
-/** gatewayExtraData: a small flat object of short strings, and never anything shaped like a card number. */
+/**
+ * gatewayExtraData: a small flat object of short strings, with no control characters (it is
+ * handed to the gateway and kept by it) and never anything shaped like a card number.
+ */
 const ExtraData = z
   .preprocess(
     (value) => {
@@ -73,7 +86,11 @@ const ExtraData = z
     },
     z
       .record(z.string().max(40), z.string().max(200))
-      .refine((record) => Object.keys(record).length <= 10, "pm.error.form"),
+      .refine((record) => Object.keys(record).length <= 10, "pm.error.form")
+      .refine(
+        (record) => Object.entries(record).every(([name, value]) => !CONTROL.test(name) && !CONTROL.test(value)),
+        "pm.error.text.control",
+      ),
   )
   .refine(
     (record) => !Object.values(record).some((value) => /\d{12,}/.test(value.replace(/[\s-]/g, ""))),
@@ -88,12 +105,7 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
     .object({
       accountId: z.unknown(),
       cardNumber: asText(z.string(required("pm.error.cardNumber.required")).max(30, "pm.error.cardNumber.invalid")),
-      cardHolderName: z
-        .string(required("pm.error.holder.required"))
-        .trim()
-        .min(1, "pm.error.holder.required")
-        .max(100, "pm.error.holder.tooLong")
-        .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.holder.characters"),
+      cardHolderName,
       cvn: asText(z.string(required("pm.error.cvn.required")).regex(/^\d{3,4}$/, "pm.error.cvn.invalid")),
       expiry: z
         .string()
@@ -102,13 +114,9 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
       expiryMonth: asText(z.string().regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid")).optional(),
       expiryYear: asText(z.string().regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")).optional(),
       creditCardTypeID: z.coerce.number().int().optional(),
-      authorityReference: z
-        .string(required("pm.error.consent.required"))
-        .trim()
-        .min(1, "pm.error.consent.required")
-        .max(100, "pm.error.consent.required"),
+      authorityReference,
       isDefault: z.boolean().optional(),
-      gatewayOrigin: z.string().max(200).optional(),
+      gatewayOrigin: plainText("pm.error.text.type", 200, "pm.error.form").optional(),
       gatewayExtraData: ExtraData,
     })
     .passthrough()
@@ -152,13 +160,7 @@ export function parseUpdateCard(body: Record<string, unknown>, today = todayIso(
         z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
       ),
       cvn: asText(z.string().regex(/^\d{3,4}$/, "pm.error.cvn.invalid")).optional(),
-      cardHolderName: z
-        .string()
-        .trim()
-        .min(1, "pm.error.holder.required")
-        .max(100, "pm.error.holder.tooLong")
-        .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.holder.characters")
-        .optional(),
+      cardHolderName: cardHolderName.optional(),
       cardNumber: asText(z.string().max(30, "pm.error.cardNumber.invalid")).optional(),
       creditCardTypeId: z.coerce.number().int().optional(),
       creditCardType: z.unknown().optional(),
@@ -188,12 +190,7 @@ export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU
   const schema = z
     .object({
       accountId: z.unknown(),
-      accountName: z
-        .string(required("pm.error.accountName.required"))
-        .trim()
-        .min(1, "pm.error.accountName.required")
-        .max(100, "pm.error.accountName.tooLong")
-        .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.accountName.characters"),
+      accountName,
       accountRouting: asText(
         z.string(required(country === "AU" ? "pm.error.bsb.required" : "pm.error.nzBank.required")).max(12),
       ),
@@ -202,17 +199,8 @@ export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU
           .string(required(country === "AU" ? "pm.error.auAccountNumber.required" : "pm.error.nzAccount.required"))
           .max(16),
       ),
-      description: z
-        .string()
-        .trim()
-        .max(100, "pm.error.description.tooLong")
-        .regex(/^[^<>]*$/, "pm.error.description.characters")
-        .optional(),
-      authorityReference: z
-        .string(required("pm.error.consent.required"))
-        .trim()
-        .min(1, "pm.error.consent.required")
-        .max(100),
+      description,
+      authorityReference,
     })
     .passthrough()
     .transform((value, ctx) => {
