@@ -17,10 +17,10 @@ import {
 } from "~/lib/payment-method-schemas";
 import { requireApiAccountAccess } from "../accounts/accounts.server";
 import { requireApiPortalAccess } from "../auth/auth.server";
-import { apiError, apiJson } from "../platform/http.server";
+import { apiError, apiJson, methodNotAllowed, readApiBody } from "../platform/http.server";
 import type { SavedBankAccount, SavedCard } from "./payment-methods.server";
 import { gatewayContextFrom } from "./payment-methods.server";
-import { clientAddress, requestOrigin } from "../platform/request-context.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "../platform/request-context.server";
 
 /**
  * The JSON side of saved cards and bank accounts (spec §3 payloads, §5, §7): the same rules
@@ -45,6 +45,32 @@ export async function requireApiPaymentAccount(request: Request, accountId: unkn
     actor: { businessId: branding.businessId, accountId: account.accountId, contactId: session.contact.id, clientIp },
     clientIp,
   };
+}
+
+/**
+ * The start of every save or update call: the method (else 405), the same-origin check, the
+ * body (JSON or a form), then the session, portal access and the account the body names.
+ * Nothing reaches the gateway before all of this and the body's own checks have passed.
+ */
+export async function readPaymentMethodCall(request: Request, method: "POST" | "PUT") {
+  if (request.method !== method) throw methodNotAllowed([method]);
+  requireSameOrigin(request);
+  const body = await readApiBody(request);
+  return { body, ...(await requireApiPaymentAccount(request, body.accountId)) };
+}
+
+/**
+ * The start of a removal (`DELETE ?<idName>=&accountId=`): the method, the same-origin check,
+ * the id (missing → 400 with the spec's §5 message), then the account.
+ */
+export async function readRemovalCall(request: Request, idName: string, missing: string) {
+  if (request.method !== "DELETE") throw methodNotAllowed(["DELETE"]);
+  requireSameOrigin(request);
+  const params = new URL(request.url).searchParams;
+  const id = params.get(idName);
+  if (!id) throw apiError(400, missing);
+  const { actor } = await requireApiPaymentAccount(request, params.get("accountId"));
+  return { id, actor };
 }
 
 /** 400 with the first problem as `message` and every field's problem in `errors`. */
@@ -141,6 +167,7 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
         expiryYear: expiry.year,
         authorityReference: value.authorityReference,
         makeDefault: value.isDefault === true,
+        gatewayOrigin: value.gatewayOrigin,
         extraData: value.gatewayExtraData ?? {},
       };
     });
