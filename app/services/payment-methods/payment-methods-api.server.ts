@@ -126,6 +126,14 @@ const ExtraData = z
 
 const required = (k: MessageKey) => ({ required_error: k, invalid_type_error: k });
 
+/** An expiry month (1–12, "07" or 7) and year ("27" or 2027), as the page forms take them. */
+const expiryMonth = asText(
+  z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
+);
+const expiryYear = asText(
+  z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
+);
+
 export function parseSaveCard(body: Record<string, unknown>, today = todayIso()) {
   const schema = z
     .object({
@@ -137,8 +145,8 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
         .string()
         .regex(/^(0?[1-9]|1[0-2])\/(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")
         .optional(),
-      expiryMonth: asText(z.string().regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid")).optional(),
-      expiryYear: asText(z.string().regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")).optional(),
+      expiryMonth: expiryMonth.optional(),
+      expiryYear: expiryYear.optional(),
       creditCardTypeID: z.coerce.number().int().optional(),
       authorityReference,
       isDefault: z.boolean().optional(),
@@ -180,12 +188,8 @@ export function parseUpdateCard(body: Record<string, unknown>, today = todayIso(
       creditCardId: z.unknown(),
       accountId: z.unknown(),
       businessId: z.unknown(),
-      expiryMonth: asText(
-        z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
-      ),
-      expiryYear: asText(
-        z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
-      ),
+      expiryMonth,
+      expiryYear,
       cvn: asText(z.string().regex(/^\d{3,4}$/, "pm.error.cvn.invalid")).optional(),
       cardHolderName: cardHolderName.optional(),
       cardNumber: asText(z.string().max(30, "pm.error.cardNumber.invalid")).optional(),
