@@ -1,3 +1,4 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/services/auth/session.server";
@@ -35,10 +36,11 @@ afterAll(async () => {
   await handle.close();
 });
 
-type PageAction = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown>;
+type PageAction = (args: ActionFunctionArgs) => Promise<unknown>;
+type Answer = { status: number; location: string | null; error: Record<string, string[] | null | undefined> };
 
 /** What an action answered: a redirect, or data with its status and conform's field errors. */
-async function post(action: PageAction, path: string, fields: Record<string, string>) {
+async function post(action: PageAction, path: string, fields: Record<string, string>): Promise<Answer> {
   const request = new Request(`http://${HOST}${path}`, {
     method: "POST",
     headers: {

@@ -83,7 +83,7 @@ test.describe("payment methods", () => {
     for (const [label, autocomplete] of [
       ["Month (MM)", "cc-exp-month"],
       ["Year (YY or YYYY)", "cc-exp-year"],
-    ]) {
+    ] as const) {
       await expect(expiry.getByLabel(label)).toHaveAttribute("autocomplete", autocomplete);
       await expect(expiry.getByLabel(label)).toHaveAttribute("inputmode", "numeric");
     }
