@@ -23,13 +23,27 @@ const key = (k: MessageKey) => k;
 /** Names on cards and bank accounts: letters, digits and the punctuation names use. No markup. */
 const NAME_PATTERN = /^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u;
 
+/**
+ * Free text without control characters (U+0000–U+001F, U+007F–U+009F): none belongs in a
+ * one-line field, and PostgreSQL refuses U+0000 in text outright, so a NUL that got past
+ * here would fail the write after the gateway had already acted.
+ */
+const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
+export const CONTROL = /\p{Cc}/u;
+
+/** A required string; a value of another type (JSON) gets the same message as a missing one. */
+const text = (missing: MessageKey) => z.string({ required_error: missing, invalid_type_error: missing });
+
+/** One line of plain text, at most `max` characters after trimming. */
+export const plainText = (missing: MessageKey, max: number, tooLong: MessageKey) =>
+  text(missing).trim().max(max, tooLong).regex(NO_CONTROL_CHARACTERS, key("pm.error.text.control"));
+
 const cardNumber = z
   .string({ required_error: key("pm.error.cardNumber.required") })
   .max(30, key("pm.error.cardNumber.invalid"))
   .regex(/^[0-9 \-]{12,30}$/, key("pm.error.cardNumber.invalid"));
 
-const cardHolderName = z
-  .string({ required_error: key("pm.error.holder.required") })
+export const cardHolderName = text(key("pm.error.holder.required"))
   .trim()
   .min(1, key("pm.error.holder.required"))
   .max(100, key("pm.error.holder.tooLong"))
@@ -140,19 +154,21 @@ export function updateCardSchema(today = todayIso()) {
 
 export { checkCard, checkExpiry };
 
-const accountName = z
-  .string({ required_error: key("pm.error.accountName.required") })
+export const accountName = text(key("pm.error.accountName.required"))
   .trim()
   .min(1, key("pm.error.accountName.required"))
   .max(100, key("pm.error.accountName.tooLong"))
   .regex(NAME_PATTERN, key("pm.error.accountName.characters"));
 
-const description = z
-  .string()
-  .trim()
-  .max(100, key("pm.error.description.tooLong"))
+export const description = plainText(key("pm.error.text.type"), 100, key("pm.error.description.tooLong"))
   .regex(/^[^<>]*$/, key("pm.error.description.characters"))
   .optional();
+
+/** The reference of the customer's consent (ours from the page, the caller's through the API). */
+export const authorityReference = plainText(key("pm.error.consent.required"), 100, key("pm.error.text.tooLong")).min(
+  1,
+  key("pm.error.consent.required"),
+);
 
 const consent = z.boolean({ required_error: key("pm.error.consent.required") });
 

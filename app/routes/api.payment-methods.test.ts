@@ -424,3 +424,89 @@ describe("bank accounts", () => {
     ).toBe(400);
   });
 });
+
+describe("nothing reaches the gateway until every field is valid (defect 1)", () => {
+  const tokenCount = async () =>
+    Number(
+      (
+        await handle.db
+          .selectFrom("sandbox_gateway_tokens")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const bankCount = async () =>
+    Number(
+      (
+        await handle.db
+          .selectFrom("bank_accounts")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it.each([
+    ["a NUL in authorityReference", { authorityReference: "CONSENT\u0000-1" }, "authorityReference"],
+    ["a tab inside authorityReference", { authorityReference: "CONSENT\t1" }, "authorityReference"],
+    ["a NUL in a gatewayExtraData value", { gatewayExtraData: { device: "phone\u0000" } }, "gatewayExtraData"],
+    ["a NUL in a gatewayExtraData name", { gatewayExtraData: { "dev\u0000ice": "phone" } }, "gatewayExtraData"],
+    ["gatewayExtraData as JSON text with a NUL", { gatewayExtraData: '{"device":"a\\u0000b"}' }, "gatewayExtraData"],
+    ["a NUL in gatewayOrigin", { gatewayOrigin: "http://acme.localhost\u0000" }, "gatewayOrigin"],
+  ])("save-credit-card with %s → 400 on that field; no card, no gateway token", async (_name, overrides, field) => {
+    const [cards, tokens] = [await cardCount(), await tokenCount()];
+    const { status, body } = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "olivia",
+      card(overrides),
+    );
+    expect(status).toBe(400);
+    expect(body.errors[field]).toBe("Remove the control characters (such as a null byte) from this field.");
+    expect(body.message).toBe(body.errors[field]);
+    expect(await cardCount()).toBe(cards);
+    expect(await tokenCount()).toBe(tokens);
+  });
+
+  it("a NUL together with a card the gateway would accept still never reaches the gateway", async () => {
+    // The control case: the same card, clean, is tokenised and saved.
+    const tokens = await tokenCount();
+    const bad = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "olivia",
+      card({ cardNumber: "4242 4242 4242 4242", authorityReference: "\u0000" }),
+    );
+    expect(bad.status).toBe(400);
+    expect(await tokenCount()).toBe(tokens);
+    const good = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "olivia",
+      card({ cardNumber: "4242 4242 4242 4242" }),
+    );
+    expect(good.status, good.text).toBe(201);
+    expect(await tokenCount()).toBe(tokens + 1);
+  });
+
+  it.each([
+    ["description", { description: "Main\u0000" }],
+    ["authorityReference", { authorityReference: "DDR\u0000" }],
+  ])("save-bank-account with a NUL in %s → 400 on that field, nothing stored", async (field, overrides) => {
+    const before = await bankCount();
+    const { status, body } = await call(saveBank.action, "POST", "/api/sample/save-bank-account", "olivia", {
+      accountId: ids["ACME-2000"],
+      accountName: "Coastal Ops",
+      accountRouting: "062-000",
+      accountNumber: "12345678",
+      description: "Main",
+      authorityReference: "DDR-1",
+      ...overrides,
+    });
+    expect(status).toBe(400);
+    expect(body.errors[field]).toMatch(/control characters/);
+    expect(await bankCount()).toBe(before);
+  });
+});

@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
+import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import {
   bankAccountJson,
   parseSaveBankAccount,
+  readPaymentMethodCall,
   refusalError,
-  requireApiPaymentAccount,
   validationError,
 } from "~/services/payment-methods/payment-methods-api.server";
 import { saveBankAccount } from "~/services/payment-methods/payment-methods.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /**
  * POST /api/sample/save-bank-account (spec §3): accountName, accountRouting (BSB; in New
@@ -16,10 +15,7 @@ import { requireSameOrigin } from "~/services/platform/request-context.server";
  * description, authorityReference. 201 with the account, number masked.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  requireSameOrigin(request);
-  const body = await readApiBody(request);
-  const { branding, actor } = await requireApiPaymentAccount(request, body.accountId);
+  const { body, branding, actor } = await readPaymentMethodCall(request, "POST");
   const parsed = parseSaveBankAccount(body, branding.country);
   if (!parsed.success) return validationError(parsed.error.issues);
   const result = await saveBankAccount(actor, parsed.data);

@@ -1,38 +1,30 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
+import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import {
   cardJson,
   gatewayContextForApi,
   parseSaveCard,
+  readPaymentMethodCall,
   refusalError,
-  requireApiPaymentAccount,
   validationError,
 } from "~/services/payment-methods/payment-methods-api.server";
 import { saveCard } from "~/services/payment-methods/payment-methods.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /**
  * POST /api/sample/save-credit-card (spec §3 save payload): the number and CVN go to the
  * gateway; 201 with the saved card (masked). Field problems → 400 with `errors`; a gateway
- * refusal → 422 (503 when it is not answering). Nothing is stored unless the gateway agrees.
+ * refusal → 422 (503 when it is not answering). Access and every field are checked before
+ * the gateway sees the card, and nothing is stored unless the gateway agrees.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  requireSameOrigin(request);
-  const body = await readApiBody(request);
-  const { actor, clientIp } = await requireApiPaymentAccount(request, body.accountId);
+  const { body, actor, clientIp } = await readPaymentMethodCall(request, "POST");
   const parsed = parseSaveCard(body);
   if (!parsed.success) return validationError(parsed.error.issues);
   const card = parsed.data;
   const result = await saveCard(
     actor,
     card,
-    gatewayContextForApi(
-      request,
-      clientIp,
-      typeof body.gatewayOrigin === "string" ? body.gatewayOrigin : undefined,
-      card.extraData,
-    ),
+    gatewayContextForApi(request, clientIp, card.gatewayOrigin, card.extraData),
   );
   if (!result.ok) return refusalError(result.refusal);
   return apiJson(cardJson(actor.accountId, result.card), { status: 201 });

@@ -1,15 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
+import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import {
   cardJson,
   gatewayContextForApi,
   parseUpdateCard,
+  readPaymentMethodCall,
   refusalError,
-  requireApiPaymentAccount,
   validationError,
 } from "~/services/payment-methods/payment-methods-api.server";
 import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { CARD_TYPE_IDS } from "~/lib/card";
 
 /**
@@ -19,10 +18,7 @@ import { CARD_TYPE_IDS } from "~/lib/card";
  * card → 404.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "PUT") return methodNotAllowed(["PUT"]);
-  requireSameOrigin(request);
-  const body = await readApiBody(request);
-  const { branding, actor, clientIp } = await requireApiPaymentAccount(request, body.accountId);
+  const { body, branding, actor, clientIp } = await readPaymentMethodCall(request, "PUT");
   if (body.businessId !== undefined && String(body.businessId) !== branding.businessId)
     return apiError(404, "Credit card not found");
   if (body.creditCardId === undefined || body.creditCardId === "") return apiError(400, "missing credit card ID");

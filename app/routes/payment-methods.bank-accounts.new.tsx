@@ -1,11 +1,11 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { button } from "~/components/Button.css";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { ConformCheckbox, ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
-import { FormMessage, formStyles } from "~/components/Form";
+import { FieldGroup } from "~/components/FieldGroup";
+import { PaymentMethodForm } from "~/components/PaymentMethodForm";
 import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { auBankAccountSchema, nzBankAccountSchema } from "~/lib/payment-method-schemas";
@@ -51,6 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     businessName: branding.businessName,
     country: branding.country,
+    maxSaved: MAX_SAVED_PER_ACCOUNT,
     constraint: getZodConstraint(schemaFor(branding.country)),
   };
 }
@@ -75,9 +76,8 @@ type BankFields =
   "accountName" | "bsb" | "accountNumber" | "bank" | "branch" | "account" | "suffix" | "description" | "authority";
 
 export default function AddBankAccount() {
-  const { businessName, country, constraint } = useLoaderData<typeof loader>();
+  const { businessName, country, maxSaved, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const t = useT();
   const [form, fields] = useConstraintForm<BankFields>({
     id: "add-bank-account",
@@ -85,90 +85,48 @@ export default function AddBankAccount() {
     constraint,
     messages: MESSAGES[country],
   });
-  const formError = form.errors?.[0];
   return (
-    <>
-      <h1>{t("pm.addBank.title")}</h1>
-      {formError ? (
-        <FormMessage kind="error" id={form.errorId}>
-          {t("pm.refusal.limit", { max: MAX_SAVED_PER_ACCOUNT })}
-        </FormMessage>
-      ) : actionData ? (
-        <FormMessage kind="error">{t("pm.error.form")}</FormMessage>
-      ) : null}
-      <Form method="post" {...getFormProps(form)} className={formStyles.form}>
-        <ConformField
-          meta={fields.accountName}
-          label={t("pm.field.accountName")}
-          hint={t("pm.field.accountName.hint")}
-          autoComplete="off"
-        />
-        {country === "AU" ? (
-          <>
-            <ConformField
-              meta={fields.bsb}
-              label={t("pm.field.bsb")}
-              hint={t("pm.field.bsb.hint")}
-              inputMode="numeric"
-              autoComplete="off"
-            />
-            <ConformField
-              meta={fields.accountNumber}
-              label={t("pm.field.auAccountNumber")}
-              hint={t("pm.field.auAccountNumber.hint")}
-              inputMode="numeric"
-              autoComplete="off"
-            />
-          </>
-        ) : (
-          <fieldset className={formStyles.fieldset}>
-            <legend className={formStyles.legend}>{t("pm.field.nzNumber")}</legend>
-            <p className={formStyles.hint}>{t("pm.field.nzNumber.hint")}</p>
-            <div className={formStyles.row}>
-              <div className={formStyles.narrow}>
-                <ConformField meta={fields.bank} label={t("pm.field.nzBank")} inputMode="numeric" autoComplete="off" />
-              </div>
-              <div className={formStyles.narrow}>
-                <ConformField
-                  meta={fields.branch}
-                  label={t("pm.field.nzBranch")}
-                  inputMode="numeric"
-                  autoComplete="off"
-                />
-              </div>
-              <div className={formStyles.narrow}>
-                <ConformField
-                  meta={fields.account}
-                  label={t("pm.field.nzAccount")}
-                  inputMode="numeric"
-                  autoComplete="off"
-                />
-              </div>
-              <div className={formStyles.narrow}>
-                <ConformField
-                  meta={fields.suffix}
-                  label={t("pm.field.nzSuffix")}
-                  inputMode="numeric"
-                  autoComplete="off"
-                />
-              </div>
-            </div>
-          </fieldset>
-        )}
-        <ConformField
-          meta={fields.description}
-          label={t("pm.field.description")}
-          hint={t("pm.field.description.hint")}
-        />
-        <ConformCheckbox meta={fields.authority} label={t("pm.field.bankConsent", { business: businessName })} />
-        <div className={formStyles.actions}>
-          <button type="submit" className={button} disabled={navigation.state === "submitting"}>
-            {t("pm.addBank.submit")}
-          </button>
-          <Link to="/payment-methods">{t("pm.cancel")}</Link>
-        </div>
-      </Form>
-    </>
+    <PaymentMethodForm
+      form={form}
+      answered={Boolean(actionData)}
+      title={t("pm.addBank.title")}
+      submitLabel={t("pm.addBank.submit")}
+      maxSaved={maxSaved}
+    >
+      <ConformField
+        meta={fields.accountName}
+        label={t("pm.field.accountName")}
+        hint={t("pm.field.accountName.hint")}
+        autoComplete="off"
+      />
+      {country === "AU" ? (
+        <>
+          <ConformField
+            meta={fields.bsb}
+            label={t("pm.field.bsb")}
+            hint={t("pm.field.bsb.hint")}
+            inputMode="numeric"
+            autoComplete="off"
+          />
+          <ConformField
+            meta={fields.accountNumber}
+            label={t("pm.field.auAccountNumber")}
+            hint={t("pm.field.auAccountNumber.hint")}
+            inputMode="numeric"
+            autoComplete="off"
+          />
+        </>
+      ) : (
+        <FieldGroup legend={t("pm.field.nzNumber")} hint={t("pm.field.nzNumber.hint")}>
+          <ConformField meta={fields.bank} label={t("pm.field.nzBank")} inputMode="numeric" autoComplete="off" />
+          <ConformField meta={fields.branch} label={t("pm.field.nzBranch")} inputMode="numeric" autoComplete="off" />
+          <ConformField meta={fields.account} label={t("pm.field.nzAccount")} inputMode="numeric" autoComplete="off" />
+          <ConformField meta={fields.suffix} label={t("pm.field.nzSuffix")} inputMode="numeric" autoComplete="off" />
+        </FieldGroup>
+      )}
+      <ConformField meta={fields.description} label={t("pm.field.description")} hint={t("pm.field.description.hint")} />
+      <ConformCheckbox meta={fields.authority} label={t("pm.field.bankConsent", { business: businessName })} />
+    </PaymentMethodForm>
   );
 }
 

@@ -1,11 +1,11 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { button } from "~/components/Button.css";
-import { ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
-import { FormMessage, formStyles } from "~/components/Form";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { CARD_FIELD_MESSAGES, CardFields } from "~/components/CardFields";
+import { useConstraintForm } from "~/components/ConstraintForm";
+import { PaymentMethodForm } from "~/components/PaymentMethodForm";
 import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
@@ -15,13 +15,6 @@ import { readForm } from "~/services/platform/http.server";
 import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
-
-const MESSAGES: ConstraintMessages = {
-  cardHolderName: { required: "pm.error.holder.required", invalid: "pm.error.holder.characters" },
-  expiryMonth: { required: "pm.error.expiryMonth.required", invalid: "pm.error.expiryMonth.invalid" },
-  expiryYear: { required: "pm.error.expiryYear.required", invalid: "pm.error.expiryYear.invalid" },
-  cvn: { invalid: "pm.error.cvn.invalid" },
-};
 
 /** Update a saved card's expiry and holder name (spec §3 update payload). Another account's card → 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -67,67 +60,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditCard() {
   const { card, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const t = useT();
   const [form, fields] = useConstraintForm<"cardHolderName" | "expiryMonth" | "expiryYear" | "cvn">({
     id: "edit-card",
     lastResult: actionData?.result as SubmissionResult<string[]> | undefined,
     constraint,
-    messages: MESSAGES,
+    messages: CARD_FIELD_MESSAGES,
     secretFields: ["cvn"],
     defaultValue: { cardHolderName: card.holder, expiryMonth: card.month, expiryYear: card.year },
   });
-  const formError = form.errors?.[0];
-  const name = t("pm.card.name", card.name);
   return (
-    <>
-      <h1>{t("pm.editCard.title")}</h1>
-      <p>{t("pm.editCard.intro", { card: name })}</p>
-      {formError ? (
-        <FormMessage kind="error" id={form.errorId}>
-          {t(formError as MessageKey)}
-        </FormMessage>
-      ) : actionData ? (
-        <FormMessage kind="error">{t("pm.error.form")}</FormMessage>
-      ) : null}
-      <Form method="post" {...getFormProps(form)} className={formStyles.form}>
-        <ConformField meta={fields.cardHolderName} label={t("pm.field.holder")} autoComplete="cc-name" />
-        <fieldset className={formStyles.fieldset}>
-          <legend className={formStyles.legend}>{t("pm.field.expiry")}</legend>
-          <div className={formStyles.row}>
-            <div className={formStyles.narrow}>
-              <ConformField
-                meta={fields.expiryMonth}
-                label={t("pm.field.expiryMonth")}
-                inputMode="numeric"
-                autoComplete="cc-exp-month"
-              />
-            </div>
-            <div className={formStyles.narrow}>
-              <ConformField
-                meta={fields.expiryYear}
-                label={t("pm.field.expiryYear")}
-                inputMode="numeric"
-                autoComplete="cc-exp-year"
-              />
-            </div>
-          </div>
-        </fieldset>
-        <ConformField
-          meta={fields.cvn}
-          label={t("pm.field.cvn")}
-          hint={t("pm.field.cvn.updateHint")}
-          inputMode="numeric"
-          autoComplete="cc-csc"
-        />
-        <div className={formStyles.actions}>
-          <button type="submit" className={button} disabled={navigation.state === "submitting"}>
-            {t("pm.editCard.submit")}
-          </button>
-          <Link to="/payment-methods">{t("pm.cancel")}</Link>
-        </div>
-      </Form>
-    </>
+    <PaymentMethodForm
+      form={form}
+      answered={Boolean(actionData)}
+      title={t("pm.editCard.title")}
+      intro={<p>{t("pm.editCard.intro", { card: t("pm.card.name", card.name) })}</p>}
+      submitLabel={t("pm.editCard.submit")}
+    >
+      <CardFields fields={fields} cvnHint="pm.field.cvn.updateHint" />
+    </PaymentMethodForm>
   );
 }
 

@@ -36,6 +36,38 @@ async function fillCard(page: Page, card: CardInput) {
 
 const nextYear = String(new Date().getUTCFullYear() + 1);
 
+/**
+ * At 360 × 740 (a small phone) the expiry's month and year stand side by side inside the
+ * screen without overlapping, and the page does not scroll sideways. Then back to the size
+ * the test had.
+ */
+async function expectExpiryFitsAPhone(page: Page) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    const month = await page.getByLabel("Month (MM)").boundingBox();
+    const year = await page.getByLabel("Year (YY or YYYY)").boundingBox();
+    if (!month || !year) throw new Error("the expiry inputs are not shown");
+    const overlap =
+      month.x < year.x + year.width &&
+      year.x < month.x + month.width &&
+      month.y < year.y + year.height &&
+      year.y < month.y + month.height;
+    expect(overlap, `month ${JSON.stringify(month)} and year ${JSON.stringify(year)} overlap`).toBe(false);
+    expect(month.x + month.width).toBeLessThanOrEqual(year.x);
+    expect(year.y).toBe(month.y);
+    expect(month.x).toBeGreaterThanOrEqual(0);
+    expect(year.x + year.width).toBeLessThanOrEqual(360);
+    const width = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      inner: window.innerWidth,
+    }));
+    expect(width.scroll, "the page scrolls sideways").toBeLessThanOrEqual(width.inner);
+  } finally {
+    if (size) await page.setViewportSize(size);
+  }
+}
+
 test.describe("payment methods", () => {
   test("cards: add with field errors, add another, make default, update, remove", async ({ page, jsEnabled }) => {
     await signIn(page, ACME, "cards");
@@ -47,6 +79,15 @@ test.describe("payment methods", () => {
     await page.getByRole("link", { name: "Add a card" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add a card");
     await expectAccessible(page);
+    const expiry = page.getByRole("group", { name: "Expiry date" });
+    for (const [label, autocomplete] of [
+      ["Month (MM)", "cc-exp-month"],
+      ["Year (YY or YYYY)", "cc-exp-year"],
+    ] as const) {
+      await expect(expiry.getByLabel(label)).toHaveAttribute("autocomplete", autocomplete);
+      await expect(expiry.getByLabel(label)).toHaveAttribute("inputmode", "numeric");
+    }
+    await expectExpiryFitsAPhone(page);
 
     // Nothing filled in: every required field says what it needs (in the browser with JS,
     // from the server without), tied to its field.
@@ -54,6 +95,7 @@ test.describe("payment methods", () => {
     await expect(page.getByLabel("Card number")).toHaveAccessibleDescription(/Enter the card number\./);
     await expect(page.getByLabel("Security code (CVN)")).toHaveAccessibleDescription(/Enter the security code\./);
     await expect(page.getByText("Tick the box to give your authority")).toBeVisible();
+    await expectExpiryFitsAPhone(page);
     // With JavaScript the browser checked it: no request was made.
     if (jsEnabled) await expect(page).toHaveURL(`${ACME}/payment-methods/cards/new`);
 
@@ -125,6 +167,7 @@ test.describe("payment methods", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Update card");
     await expect(page.getByLabel("Name on card")).toHaveValue("Olivia Nguyen");
     await expectAccessible(page);
+    await expectExpiryFitsAPhone(page);
     await page.getByLabel("Month (MM)").fill("13");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByLabel("Month (MM)")).toHaveAccessibleDescription(/Enter the month as a number from 1 to 12/);

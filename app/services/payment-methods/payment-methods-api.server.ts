@@ -4,13 +4,23 @@ import { brandFromTypeId, CARD_TYPE_IDS, cardDigits, detectBrand, formatExpiry, 
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
 import { maskCardNumber } from "~/lib/format";
-import { checkCard, checkExpiry, todayIso } from "~/lib/payment-method-schemas";
+import {
+  accountName,
+  authorityReference,
+  cardHolderName,
+  checkCard,
+  checkExpiry,
+  CONTROL,
+  description,
+  plainText,
+  todayIso,
+} from "~/lib/payment-method-schemas";
 import { requireApiAccountAccess } from "../accounts/accounts.server";
 import { requireApiPortalAccess } from "../auth/auth.server";
-import { apiError, apiJson } from "../platform/http.server";
+import { apiError, apiJson, methodNotAllowed, readApiBody } from "../platform/http.server";
 import type { SavedBankAccount, SavedCard } from "./payment-methods.server";
 import { gatewayContextFrom } from "./payment-methods.server";
-import { clientAddress, requestOrigin } from "../platform/request-context.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "../platform/request-context.server";
 
 /**
  * The JSON side of saved cards and bank accounts (spec §3 payloads, §5, §7): the same rules
@@ -37,6 +47,32 @@ export async function requireApiPaymentAccount(request: Request, accountId: unkn
   };
 }
 
+/**
+ * The start of every save or update call: the method (else 405), the same-origin check, the
+ * body (JSON or a form), then the session, portal access and the account the body names.
+ * Nothing reaches the gateway before all of this and the body's own checks have passed.
+ */
+export async function readPaymentMethodCall(request: Request, method: "POST" | "PUT") {
+  if (request.method !== method) throw methodNotAllowed([method]);
+  requireSameOrigin(request);
+  const body = await readApiBody(request);
+  return { body, ...(await requireApiPaymentAccount(request, body.accountId)) };
+}
+
+/**
+ * The start of a removal (`DELETE ?<idName>=&accountId=`): the method, the same-origin check,
+ * the id (missing → 400 with the spec's §5 message), then the account.
+ */
+export async function readRemovalCall(request: Request, idName: string, missing: string) {
+  if (request.method !== "DELETE") throw methodNotAllowed(["DELETE"]);
+  requireSameOrigin(request);
+  const params = new URL(request.url).searchParams;
+  const id = params.get(idName);
+  if (!id) throw apiError(400, missing);
+  const { actor } = await requireApiPaymentAccount(request, params.get("accountId"));
+  return { id, actor };
+}
+
 /** 400 with the first problem as `message` and every field's problem in `errors`. */
 export function validationError(issues: z.ZodIssue[]) {
   const errors: Record<string, string> = {};
@@ -60,7 +96,10 @@ export function refusalError(refusal: string) {
 const text = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? String(value) : value);
 const asText = <T extends z.ZodTypeAny>(schema: T) => z.preprocess(text, schema);
 
-/** gatewayExtraData: a small flat object of short strings, and never anything shaped like a card number. */
+/**
+ * gatewayExtraData: a small flat object of short strings, with no control characters (it is
+ * handed to the gateway and kept by it) and never anything shaped like a card number.
+ */
 const ExtraData = z
   .preprocess(
     (value) => {
@@ -73,7 +112,11 @@ const ExtraData = z
     },
     z
       .record(z.string().max(40), z.string().max(200))
-      .refine((record) => Object.keys(record).length <= 10, "pm.error.form"),
+      .refine((record) => Object.keys(record).length <= 10, "pm.error.form")
+      .refine(
+        (record) => Object.entries(record).every(([name, value]) => !CONTROL.test(name) && !CONTROL.test(value)),
+        "pm.error.text.control",
+      ),
   )
   .refine(
     (record) => !Object.values(record).some((value) => /\d{12,}/.test(value.replace(/[\s-]/g, ""))),
@@ -83,32 +126,31 @@ const ExtraData = z
 
 const required = (k: MessageKey) => ({ required_error: k, invalid_type_error: k });
 
+/** An expiry month (1–12, "07" or 7) and year ("27" or 2027), as the page forms take them. */
+const expiryMonth = asText(
+  z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
+);
+const expiryYear = asText(
+  z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
+);
+
 export function parseSaveCard(body: Record<string, unknown>, today = todayIso()) {
   const schema = z
     .object({
       accountId: z.unknown(),
       cardNumber: asText(z.string(required("pm.error.cardNumber.required")).max(30, "pm.error.cardNumber.invalid")),
-      cardHolderName: z
-        .string(required("pm.error.holder.required"))
-        .trim()
-        .min(1, "pm.error.holder.required")
-        .max(100, "pm.error.holder.tooLong")
-        .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.holder.characters"),
+      cardHolderName,
       cvn: asText(z.string(required("pm.error.cvn.required")).regex(/^\d{3,4}$/, "pm.error.cvn.invalid")),
       expiry: z
         .string()
         .regex(/^(0?[1-9]|1[0-2])\/(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")
         .optional(),
-      expiryMonth: asText(z.string().regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid")).optional(),
-      expiryYear: asText(z.string().regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")).optional(),
+      expiryMonth: expiryMonth.optional(),
+      expiryYear: expiryYear.optional(),
       creditCardTypeID: z.coerce.number().int().optional(),
-      authorityReference: z
-        .string(required("pm.error.consent.required"))
-        .trim()
-        .min(1, "pm.error.consent.required")
-        .max(100, "pm.error.consent.required"),
+      authorityReference,
       isDefault: z.boolean().optional(),
-      gatewayOrigin: z.string().max(200).optional(),
+      gatewayOrigin: plainText("pm.error.text.type", 200, "pm.error.form").optional(),
       gatewayExtraData: ExtraData,
     })
     .passthrough()
@@ -133,6 +175,7 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
         expiryYear: expiry.year,
         authorityReference: value.authorityReference,
         makeDefault: value.isDefault === true,
+        gatewayOrigin: value.gatewayOrigin,
         extraData: value.gatewayExtraData ?? {},
       };
     });
@@ -145,20 +188,10 @@ export function parseUpdateCard(body: Record<string, unknown>, today = todayIso(
       creditCardId: z.unknown(),
       accountId: z.unknown(),
       businessId: z.unknown(),
-      expiryMonth: asText(
-        z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
-      ),
-      expiryYear: asText(
-        z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
-      ),
+      expiryMonth,
+      expiryYear,
       cvn: asText(z.string().regex(/^\d{3,4}$/, "pm.error.cvn.invalid")).optional(),
-      cardHolderName: z
-        .string()
-        .trim()
-        .min(1, "pm.error.holder.required")
-        .max(100, "pm.error.holder.tooLong")
-        .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.holder.characters")
-        .optional(),
+      cardHolderName: cardHolderName.optional(),
       cardNumber: asText(z.string().max(30, "pm.error.cardNumber.invalid")).optional(),
       creditCardTypeId: z.coerce.number().int().optional(),
       creditCardType: z.unknown().optional(),
@@ -188,12 +221,7 @@ export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU
   const schema = z
     .object({
       accountId: z.unknown(),
-      accountName: z
-        .string(required("pm.error.accountName.required"))
-        .trim()
-        .min(1, "pm.error.accountName.required")
-        .max(100, "pm.error.accountName.tooLong")
-        .regex(/^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u, "pm.error.accountName.characters"),
+      accountName,
       accountRouting: asText(
         z.string(required(country === "AU" ? "pm.error.bsb.required" : "pm.error.nzBank.required")).max(12),
       ),
@@ -202,17 +230,8 @@ export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU
           .string(required(country === "AU" ? "pm.error.auAccountNumber.required" : "pm.error.nzAccount.required"))
           .max(16),
       ),
-      description: z
-        .string()
-        .trim()
-        .max(100, "pm.error.description.tooLong")
-        .regex(/^[^<>]*$/, "pm.error.description.characters")
-        .optional(),
-      authorityReference: z
-        .string(required("pm.error.consent.required"))
-        .trim()
-        .min(1, "pm.error.consent.required")
-        .max(100),
+      description,
+      authorityReference,
     })
     .passthrough()
     .transform((value, ctx) => {

@@ -3,7 +3,13 @@ import type { CardBrand } from "~/lib/payment-method-types";
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import { GatewayTimeoutError, type GatewayContext, type GatewayRefusal } from "../payments/gateway/card-gateway.server";
+import {
+  GatewayTimeoutError,
+  type GatewayContext,
+  type GatewayRefusal,
+  type GatewayResult,
+  type TokenisedCard,
+} from "../payments/gateway/card-gateway.server";
 import { getCardGateway } from "../payments/gateway/index.server";
 import { logger } from "../platform/logger.server";
 
@@ -111,10 +117,44 @@ async function countCards(tx: Db, { businessId, accountId }: Scope) {
   return Number(row.n);
 }
 
-function gatewayFailure(error: unknown): { ok: false; refusal: GatewayRefusal } {
-  // Nothing is stored when the gateway does not answer: a token it may have made is unused.
-  if (!(error instanceof GatewayTimeoutError)) logger.error("card gateway failed", { error });
-  return { ok: false, refusal: "unavailable" };
+/** A gateway call whose failure (timeout, outage, a bug) is the "unavailable" refusal, not a 500. */
+async function askGateway<T>(call: () => Promise<GatewayResult<T>>): Promise<GatewayResult<T>> {
+  try {
+    return await call();
+  } catch (error) {
+    // Nothing is stored when the gateway does not answer: a token it may have made is unused.
+    if (!(error instanceof GatewayTimeoutError)) logger.error("card gateway failed", { error });
+    return { ok: false, refusal: "unavailable" };
+  }
+}
+
+/**
+ * A token the gateway made for a card the portal then did not save (the account reached its
+ * limit meanwhile, or the database write failed): removed from the gateway's vault, so no
+ * token exists that the portal does not know about. A failure here is logged (never the
+ * token itself) and does not hide the first problem.
+ */
+async function discardToken(token: string, reason: string) {
+  try {
+    await getCardGateway().removeToken(token);
+  } catch (error) {
+    logger.error("could not remove an unused card token from the gateway", {
+      gateway: getCardGateway().name,
+      reason,
+      error,
+    });
+  }
+}
+
+/** Every change to an account's payment methods is audited: who, from where, which account. */
+function auditChange(actor: Actor, action: string, details: Record<string, unknown>) {
+  return audit({
+    businessId: actor.businessId,
+    contactId: actor.contactId,
+    action,
+    clientIp: actor.clientIp,
+    details: { accountId: actor.accountId, ...details },
+  });
 }
 
 export async function saveCard(
@@ -132,22 +172,55 @@ export async function saveCard(
 ): Promise<CardWriteResult> {
   const db = await getDb();
   if ((await countCards(db, actor)) >= MAX_SAVED_PER_ACCOUNT) return { ok: false, refusal: "limit" };
-  let tokenised;
-  try {
-    tokenised = await getCardGateway().tokenise({
+  // Last of all: the caller has checked access and every field, so what the gateway
+  // tokenises is a card the portal will record, and a token is only ever left behind by a
+  // failure below, which removes it again.
+  const tokenised = await askGateway(() =>
+    getCardGateway().tokenise({
       ...context,
       cardNumber: input.cardNumber,
       cvn: input.cvn,
       expiryMonth: input.expiryMonth,
       expiryYear: input.expiryYear,
       holderName: input.holderName,
-    });
-  } catch (error) {
-    return gatewayFailure(error);
-  }
+    }),
+  );
   if (!tokenised.ok) return tokenised;
   const { token, brand, firstDigit, last4 } = tokenised.value;
-  const card = await db.transaction().execute(async (tx) => {
+  let card;
+  try {
+    card = await insertCard(actor, input, tokenised.value);
+  } catch (error) {
+    await discardToken(token, "card not recorded");
+    throw error;
+  }
+  if (!card) {
+    await discardToken(token, "limit reached");
+    return { ok: false, refusal: "limit" };
+  }
+  await auditChange(actor, "card.added", {
+    cardId: card.cardId,
+    brand,
+    last4,
+    authorityReference: input.authorityReference,
+  });
+  return { ok: true, card };
+}
+
+/** The card row, in one transaction with the default flag; null when the account is full. */
+async function insertCard(
+  actor: Actor,
+  input: {
+    expiryMonth: number;
+    expiryYear: number;
+    holderName: string;
+    makeDefault: boolean;
+    authorityReference: string;
+  },
+  { token, brand, firstDigit, last4 }: TokenisedCard,
+): Promise<SavedCard | null> {
+  const db = await getDb();
+  return db.transaction().execute(async (tx) => {
     await lockAccount(tx, actor);
     if ((await countCards(tx, actor)) >= MAX_SAVED_PER_ACCOUNT) return null;
     const hasDefault = await tx
@@ -187,21 +260,6 @@ export async function saveCard(
       .returning(cardColumns)
       .executeTakeFirstOrThrow();
   });
-  if (!card) return { ok: false, refusal: "limit" };
-  await audit({
-    businessId: actor.businessId,
-    contactId: actor.contactId,
-    action: "card.added",
-    clientIp: actor.clientIp,
-    details: {
-      accountId: actor.accountId,
-      cardId: card.cardId,
-      brand,
-      last4,
-      authorityReference: input.authorityReference,
-    },
-  });
-  return { ok: true, card };
 }
 
 export async function updateCard(
@@ -218,19 +276,16 @@ export async function updateCard(
     .select("gateway_token")
     .where("id", "=", existing.cardId)
     .executeTakeFirstOrThrow();
-  let result;
-  try {
-    result = await getCardGateway().updateToken({
+  const result = await askGateway(() =>
+    getCardGateway().updateToken({
       ...context,
       token: tokenRow.gateway_token,
       expiryMonth: input.expiryMonth,
       expiryYear: input.expiryYear,
       holderName: input.holderName,
       cvn: input.cvn,
-    });
-  } catch (error) {
-    return gatewayFailure(error);
-  }
+    }),
+  );
   if (!result.ok) return result;
   const card = await db
     .updateTable("cards")
@@ -247,13 +302,7 @@ export async function updateCard(
     .returning(cardColumns)
     .executeTakeFirst();
   if (!card) return null;
-  await audit({
-    businessId: actor.businessId,
-    contactId: actor.contactId,
-    action: "card.updated",
-    clientIp: actor.clientIp,
-    details: { accountId: actor.accountId, cardId: card.cardId },
-  });
+  await auditChange(actor, "card.updated", { cardId: card.cardId });
   return { ok: true, card };
 }
 
@@ -284,13 +333,7 @@ export async function setDefaultCard(actor: Actor, cardId: unknown): Promise<boo
     return Boolean(row);
   });
   if (changed) {
-    await audit({
-      businessId: actor.businessId,
-      contactId: actor.contactId,
-      action: "card.default",
-      clientIp: actor.clientIp,
-      details: { accountId: actor.accountId, cardId: card.cardId },
-    });
+    await auditChange(actor, "card.default", { cardId: card.cardId });
   }
   return changed;
 }
@@ -337,13 +380,7 @@ export async function removeCard(actor: Actor, cardId: unknown): Promise<boolean
     return true;
   });
   if (removed) {
-    await audit({
-      businessId: actor.businessId,
-      contactId: actor.contactId,
-      action: "card.removed",
-      clientIp: actor.clientIp,
-      details: { accountId: actor.accountId, cardId: card.cardId },
-    });
+    await auditChange(actor, "card.removed", { cardId: card.cardId });
   }
   return removed;
 }
@@ -434,16 +471,9 @@ export async function saveBankAccount(
       .executeTakeFirstOrThrow();
   });
   if (!saved) return { ok: false, refusal: "limit" };
-  await audit({
-    businessId: actor.businessId,
-    contactId: actor.contactId,
-    action: "bank-account.added",
-    clientIp: actor.clientIp,
-    details: {
-      accountId: actor.accountId,
-      bankAccountId: saved.bankAccountId,
-      authorityReference: input.authorityReference,
-    },
+  await auditChange(actor, "bank-account.added", {
+    bankAccountId: saved.bankAccountId,
+    authorityReference: input.authorityReference,
   });
   return { ok: true, bankAccount: saved };
 }
@@ -462,13 +492,7 @@ export async function removeBankAccount(actor: Actor, bankAccountId: unknown): P
     .returning("id")
     .executeTakeFirst();
   if (!row) return false;
-  await audit({
-    businessId: actor.businessId,
-    contactId: actor.contactId,
-    action: "bank-account.removed",
-    clientIp: actor.clientIp,
-    details: { accountId: actor.accountId, bankAccountId: found.bankAccountId },
-  });
+  await auditChange(actor, "bank-account.removed", { bankAccountId: found.bankAccountId });
   return true;
 }
 

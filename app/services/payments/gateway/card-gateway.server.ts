@@ -70,6 +70,12 @@ export interface CardGateway {
   readonly name: string;
   tokenise(input: TokeniseInput): Promise<GatewayResult<TokenisedCard>>;
   updateToken(input: UpdateTokenInput): Promise<GatewayResult<{ token: string }>>;
+  /**
+   * Deletes a token from the gateway's vault, so it can never be charged. For a token the
+   * portal made but could not record (the card was not saved after all). False when the
+   * gateway does not know it (already removed): removing twice is not an error.
+   */
+  removeToken(token: string): Promise<boolean>;
   charge(input: ChargeInput): Promise<GatewayResult<GatewayCharge>>;
   refund(input: { chargeId: string; amountCents: number }): Promise<GatewayResult<GatewayCharge>>;
   findCharge(idempotencyKey: string): Promise<GatewayCharge | null>;

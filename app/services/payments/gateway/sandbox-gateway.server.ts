@@ -114,6 +114,17 @@ export function createSandboxGateway(options: { db: () => Promise<Db>; delayMs?:
     return { ok: true, value: { token: input.token } };
   }
 
+  async function removeToken(token: string): Promise<boolean> {
+    await delay();
+    const db = await options.db();
+    const removed = await db
+      .deleteFrom("sandbox_gateway_tokens")
+      .where("token", "=", token)
+      .returning("token")
+      .executeTakeFirst();
+    return Boolean(removed);
+  }
+
   async function findCharge(idempotencyKey: string): Promise<GatewayCharge | null> {
     const db = await options.db();
     const row = await db
@@ -183,7 +194,7 @@ export function createSandboxGateway(options: { db: () => Promise<Db>; delayMs?:
     return row ? { ok: true, value: toCharge(row) } : { ok: false, refusal: "declined" };
   }
 
-  return { name: "sandbox", tokenise, updateToken, charge, refund, findCharge };
+  return { name: "sandbox", tokenise, updateToken, removeToken, charge, refund, findCharge };
 }
 
 function toCharge(row: {

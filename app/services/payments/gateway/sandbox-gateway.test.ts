@@ -90,4 +90,21 @@ describe("sandbox card gateway", () => {
     expect(await gateway().findCharge("key-3")).toMatchObject({ status: "captured", amountCents: 700 });
     expect(await gateway().findCharge("never")).toBeNull();
   });
+
+  it("removes a token from its vault: it can no longer be charged, and removing it again says so", async () => {
+    const made = await tokenise("4242 4242 4242 4242");
+    if (!made.ok) throw new Error("tokenise failed");
+    const token = made.value.token;
+    expect(await gateway().removeToken(token)).toBe(true);
+    const left = await handle.db
+      .selectFrom("sandbox_gateway_tokens")
+      .select("token")
+      .where("token", "=", token)
+      .execute();
+    expect(left).toEqual([]);
+    expect(
+      await gateway().charge({ ...context, token, amountCents: 100, currency: "AUD", idempotencyKey: "key-removed" }),
+    ).toEqual({ ok: false, refusal: "invalid_card" });
+    expect(await gateway().removeToken(token)).toBe(false);
+  });
 });
