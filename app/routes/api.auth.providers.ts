@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { AUTH0_CALLBACK_PATH, auth0StrategyFor } from "~/services/auth/auth.server";
+import { requireHostBranding } from "~/services/host/tenant.server";
+import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { requestOrigin } from "~/services/platform/request-context.server";
+
+/**
+ * GET /api/auth/providers (spec §7): how this host signs in, keyed by provider id, in the shape
+ * of NextAuth's REST API the spec came from. A credentials host lists `credentials`, whose
+ * answer goes to the sign-in form's POST; an Auth0 host lists `auth0` when its secret is
+ * configured (otherwise nothing: sign-in is not possible there, and /api/auth/signin/auth0 says
+ * so). Public, like /api/auth/config.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const branding = await requireHostBranding(request);
+  const origin = requestOrigin(request);
+  if (branding.authProvider === "credentials") {
+    return apiJson({
+      credentials: {
+        id: "credentials",
+        name: "Credentials",
+        type: "credentials",
+        signinUrl: `${origin}/api/auth/signin/credentials`,
+        callbackUrl: `${origin}/auth/signin`,
+      },
+    });
+  }
+  if (!auth0StrategyFor(branding, request)) return apiJson({});
+  return apiJson({
+    auth0: {
+      id: "auth0",
+      name: "Auth0",
+      type: "oauth",
+      signinUrl: `${origin}/api/auth/signin/auth0`,
+      callbackUrl: `${origin}${AUTH0_CALLBACK_PATH}`,
+    },
+  });
+}
+
+export function action() {
+  return methodNotAllowed(["GET"]);
+}
