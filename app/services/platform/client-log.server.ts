@@ -23,12 +23,13 @@ export function clientLogLimits(address: string, sessionLogId: string | null): L
 // C0 and C1 controls, DEL, line/paragraph separators and bidirectional overrides and isolates.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
 const SECRET_PATTERNS: [RegExp, string][] = [
+  // First, so that "Authorization: Bearer x" does not leave x behind as the next word.
+  [/\bBearer\s+[^\s"]+/gi, "Bearer [redacted]"],
   // key=value or "key": "value" where the key names a secret.
   [
     /\b(pass(?:word)?|secret|token|csrf\w*|authorization|cookie|session|cvn|cvv|cvc|api[_-]?key)("?\s*[:=]\s*"?)[^\s"&,;]+/gi,
     "$1$2[redacted]",
   ],
-  [/\bBearer\s+[^\s"]+/gi, "Bearer [redacted]"],
   // A card-number-like run: 12 to 19 digits, spaces or dashes allowed between them.
   [/\b\d(?:[ -]?\d){11,18}\b/g, "[number removed]"],
   // Long opaque strings (tokens, session ids, keys).
