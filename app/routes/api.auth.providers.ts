@@ -14,27 +14,14 @@ import { requestOrigin } from "~/services/platform/request-context.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const branding = await requireHostBranding(request);
   const origin = requestOrigin(request);
+  const provider = (id: string, name: string, type: string, callbackPath: string) => ({
+    [id]: { id, name, type, signinUrl: `${origin}/api/auth/signin/${id}`, callbackUrl: `${origin}${callbackPath}` },
+  });
   if (branding.authProvider === "credentials") {
-    return apiJson({
-      credentials: {
-        id: "credentials",
-        name: "Credentials",
-        type: "credentials",
-        signinUrl: `${origin}/api/auth/signin/credentials`,
-        callbackUrl: `${origin}/auth/signin`,
-      },
-    });
+    return apiJson(provider("credentials", "Credentials", "credentials", "/auth/signin"));
   }
   if (!auth0StrategyFor(branding, request)) return apiJson({});
-  return apiJson({
-    auth0: {
-      id: "auth0",
-      name: "Auth0",
-      type: "oauth",
-      signinUrl: `${origin}/api/auth/signin/auth0`,
-      callbackUrl: `${origin}${AUTH0_CALLBACK_PATH}`,
-    },
-  });
+  return apiJson(provider("auth0", "Auth0", "oauth", AUTH0_CALLBACK_PATH));
 }
 
 export function action() {
