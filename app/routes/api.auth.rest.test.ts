@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { logger } from "~/services/platform/logger.server";
@@ -71,6 +71,18 @@ async function run(handler: Handler, req: Request) {
   }
   return { status: response.status, headers: response.headers, body: body as Record<string, unknown> | null, text };
 }
+
+/**
+ * The limiter counts in windows of a minute: a loop that crossed a window's edge would start
+ * counting again. The clock (Date only) stands still in the middle of a window while it runs.
+ */
+function holdClockMidWindow() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+}
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const sessionFor = async (cookie: string, businessId: string) =>
   getSession(new Request("http://acme.localhost/", { headers: { cookie } }), businessId);
@@ -320,6 +332,7 @@ describe("POST /api/auth/_log", () => {
   });
 
   it("limits lines per session (429 with Retry-After) before the address limit", async () => {
+    holdClockMidWindow();
     const { cookie } = await signIn("sam@coastal.example", "acme.localhost");
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
@@ -332,6 +345,23 @@ describe("POST /api/auth/_log", () => {
     const last = await run(clientLog.action, post(JSON.stringify({ level: "debug", message: "more" }), { cookie }));
     expect(last.status).toBe(429);
     expect(last.headers.get("retry-after")).toBe("60");
+  });
+});
+
+describe("POST /api/auth/_log per address", () => {
+  it("allows 60 lines a minute from one address signed out, then 429", async () => {
+    holdClockMidWindow();
+    const line = () =>
+      request("/api/auth/_log", {
+        method: "POST",
+        host: "harbour.localhost",
+        headers: { origin: "http://harbour.localhost", "content-type": "application/json" },
+        body: JSON.stringify({ level: "debug", message: "tick" }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await run(clientLog.action, line())).status);
+    expect(statuses.filter((s) => s === 204)).toHaveLength(60);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
 
