@@ -1,9 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DatabaseHandle } from "~/services/platform/db.server";
-import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { logger } from "~/services/platform/logger.server";
-import { createSession, getSession } from "~/services/auth/session.server";
-import { openSeededPglite } from "../../tests/support/test-db";
+import { getSession } from "~/services/auth/session.server";
+import { useSeededDatabase } from "../../tests/support/seeded-db";
 import * as csrf from "./api.auth.csrf";
 import * as providers from "./api.auth.providers";
 import * as signout from "./api.auth.signout";
@@ -14,30 +12,7 @@ import * as apiSplat from "./api.$";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (args: any) => unknown;
 
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openSeededPglite();
-  setDatabaseForTesting(handle);
-});
-afterAll(async () => {
-  setDatabaseForTesting(undefined);
-  await handle.close();
-});
-
-async function signIn(email: string, host: string, authMethod: "credentials" | "auth0" = "credentials") {
-  const contact = await handle.db
-    .selectFrom("contacts")
-    .select(["id", "business_id"])
-    .where("email", "=", email)
-    .executeTakeFirstOrThrow();
-  const request = new Request(`http://${host}/`, { headers: { host } });
-  const setCookie = await createSession(request, {
-    businessId: contact.business_id,
-    contactId: contact.id,
-    authMethod,
-  });
-  return { cookie: setCookie.split(";")[0]!, businessId: contact.business_id };
-}
+const { signIn } = useSeededDatabase();
 
 function request(
   path: string,

@@ -1,36 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
-import type { DatabaseHandle } from "~/services/platform/db.server";
-import { setDatabaseForTesting } from "~/services/platform/database.server";
-import { createSession } from "~/services/auth/session.server";
 import { routeAccess } from "~/services/auth/access.server";
-import { openSeededPglite } from "../../tests/support/test-db";
+import { useSeededDatabase } from "../../tests/support/seeded-db";
 import * as password from "./auth.password";
 
 /** /auth/password is public (spec §2): signed out it asks for a reset link, signed in it changes the password. */
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openSeededPglite();
-  setDatabaseForTesting(handle);
-});
-afterAll(async () => {
-  setDatabaseForTesting(undefined);
-  await handle.close();
-});
-
-async function signIn(email: string, host = "acme.localhost") {
-  const contact = await handle.db
-    .selectFrom("contacts")
-    .select(["id", "business_id"])
-    .where("email", "=", email)
-    .executeTakeFirstOrThrow();
-  const setCookie = await createSession(new Request(`http://${host}/`, { headers: { host } }), {
-    businessId: contact.business_id,
-    contactId: contact.id,
-    authMethod: "credentials",
-  });
-  return setCookie.split(";")[0]!;
-}
+const seeded = useSeededDatabase();
+const signIn = async (email: string) => (await seeded.signIn(email, "acme.localhost")).cookie;
 
 const page = (init: { host?: string; cookie?: string; form?: Record<string, string> } = {}) => {
   const host = init.host ?? "acme.localhost";
