@@ -86,10 +86,15 @@ describe("validation messages (spec §5)", () => {
     expect(body.message).toBe(message);
   });
 
-  it("statements without skip and take is a 400", async () => {
-    const { status } = await call(statements.loader, `/api/sample/statements?accountId=${ids["ACME-1000"]}`, "olivia");
-    expect(status).toBe(400);
-  });
+  it.each(["", "&skip=0", "&take=10", "&skip=&take=10", "&skip=0&take="])(
+    "statements with an account but skip/take %j missing → 400 'Bad request' exactly (spec §5)",
+    async (query) => {
+      const path = `/api/sample/statements?accountId=${ids["ACME-1000"]}${query}`;
+      const { status, body } = await call(statements.loader, path, "olivia");
+      expect(status).toBe(400);
+      expect(body).toEqual({ status: 400, message: "Bad request" });
+    },
+  );
 
   it.each([
     ["skip=-1&take=10", /skip must be/],

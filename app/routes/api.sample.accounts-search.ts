@@ -12,7 +12,7 @@ import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session } = await requireApiPortalAccess(request);
   const params = new URL(request.url).searchParams;
-  const { skip, take } = requireSkipTake(params, "Bad request");
+  const { skip, take } = requireSkipTake(params);
   const sort = parseSort(params.get("sort"), ACCOUNT_SORTS, "name");
   const filter = parseFilter(params.get("filter"), ["text", "name", "number"] as const);
   const result = await searchAccounts(branding.businessId, session.contact.id, {

@@ -11,7 +11,7 @@ import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.se
 
 /**
  * GET /api/sample/statements?accountId=&skip=&take=&sort=&filter= (spec §5, §7). No account
- * → 400 'Missing account Id'; no skip/take → 400. Sort fields: date, amount. Filter fields:
+ * → 400 'Missing account Id'; no skip/take → 400 'Bad request'. Sort fields: date, amount. Filter fields:
  * from, to (YYYY-MM-DD), type (invoice, payment, credit, adjustment, fee).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const accountId = params.get("accountId");
   if (!accountId) return apiError(400, "Missing account Id");
-  const { skip, take } = requireSkipTake(params, "Bad request: skip and take are required");
+  const { skip, take } = requireSkipTake(params);
   const sort = parseSort(params.get("sort"), STATEMENT_SORTS, "date", "desc");
   const filter = parseFilter(params.get("filter"), ["from", "to", "type"] as const);
   if (filter.type !== undefined && !(STATEMENT_TYPES as readonly string[]).includes(filter.type)) {

@@ -103,3 +103,116 @@ test.describe("auth JSON API", () => {
     expect(unknownProvider.headers()["location"]).toBe("/auth/signin");
   });
 });
+
+test.describe("auth base calls of spec §7: csrf, providers, signout, _log", () => {
+  test("providers per host", async ({ hostRequest }) => {
+    expect(await (await hostRequest.get(`${ACME}/api/auth/providers`)).json()).toEqual({
+      credentials: {
+        id: "credentials",
+        name: "Credentials",
+        type: "credentials",
+        signinUrl: `${ACME}/api/auth/signin/credentials`,
+        callbackUrl: `${ACME}/auth/signin`,
+      },
+    });
+    expect(await (await hostRequest.get(`${HARBOUR}/api/auth/providers`)).json()).toEqual({
+      auth0: {
+        id: "auth0",
+        name: "Auth0",
+        type: "oauth",
+        signinUrl: `${HARBOUR}/api/auth/signin/auth0`,
+        callbackUrl: `${HARBOUR}/api/auth/callback/auth0`,
+      },
+    });
+  });
+
+  test("csrf token, then a JSON sign-out that needs it and ends the session", async ({ hostRequest }) => {
+    expect(await (await hostRequest.get(`${KIWI}/api/auth/csrf`)).json()).toEqual({ csrfToken: null });
+    const signIn = await hostRequest.post(`${KIWI}/auth/signin`, {
+      headers: { origin: KIWI },
+      form: { email: "aroha@orchards.example", password: DEMO_PASSWORD, callbackUrl: "/" },
+    });
+    const cookie = (signIn.headers()["set-cookie"] ?? "").split(";")[0]!;
+    const { csrfToken } = await (await hostRequest.get(`${KIWI}/api/auth/csrf`, { headers: { cookie } })).json();
+    expect(csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const noToken = await hostRequest.post(`${KIWI}/api/auth/signout`, { headers: { cookie, origin: KIWI }, data: {} });
+    expect(noToken.status()).toBe(403);
+    const crossSite = await hostRequest.post(`${KIWI}/api/auth/signout`, {
+      headers: { cookie, origin: ACME },
+      data: { csrfToken },
+    });
+    expect(crossSite.status()).toBe(403);
+    expect(await (await hostRequest.get(`${KIWI}/api/auth/session`, { headers: { cookie } })).json()).toMatchObject({
+      authenticated: true,
+    });
+    const get = await hostRequest.get(`${KIWI}/api/auth/signout`, { headers: { cookie } });
+    expect(get.status()).toBe(405);
+    expect((await get.json()).message).toMatch(/use POST/);
+
+    const out = await hostRequest.post(`${KIWI}/api/auth/signout`, {
+      headers: { cookie, origin: KIWI },
+      data: { csrfToken, callbackUrl: "https://evil.example/" },
+    });
+    expect(out.status()).toBe(200);
+    expect(await out.json()).toEqual({ url: `${KIWI}/auth/signin` });
+    expect(out.headers()["set-cookie"]).toMatch(/^portal_session=;/);
+    expect(await (await hostRequest.get(`${KIWI}/api/auth/session`, { headers: { cookie } })).json()).toEqual({
+      authenticated: false,
+    });
+  });
+
+  test("_log takes a small JSON line (204) and refuses the rest", async ({ hostRequest }) => {
+    const ok = await hostRequest.post(`${ACME}/api/auth/_log`, {
+      headers: { origin: ACME },
+      data: { level: "error", message: "CLIENT_FETCH_ERROR\n forged line", code: "CLIENT_FETCH_ERROR" },
+    });
+    expect(ok.status()).toBe(204);
+    const big = await hostRequest.post(`${ACME}/api/auth/_log`, {
+      headers: { origin: ACME },
+      data: { level: "warn", message: "x".repeat(5000) },
+    });
+    expect(big.status()).toBe(413);
+    const malformed = await hostRequest.post(`${ACME}/api/auth/_log`, {
+      headers: { origin: ACME, "content-type": "application/json" },
+      data: "{level:",
+    });
+    expect(malformed.status()).toBe(400);
+    const get = await hostRequest.get(`${ACME}/api/auth/_log`);
+    expect(get.status()).toBe(405);
+    expect(get.headers()["content-type"]).toMatch(/^application\/json/);
+    const crossSite = await hostRequest.post(`${ACME}/api/auth/_log`, {
+      headers: { origin: KIWI },
+      data: { level: "warn", message: "x" },
+    });
+    expect(crossSite.status()).toBe(403);
+  });
+});
+
+test.describe("unknown API paths", () => {
+  test("answer a JSON 404 for every method; known calls still answer", async ({ hostRequest }) => {
+    for (const path of ["/api/payTo/agreements", "/api/payTo/config?x=1", "/api/nope", "/api/sample/nope/deeper"]) {
+      const get = await hostRequest.get(`${ACME}${path}`);
+      expect(get.status(), path).toBe(404);
+      expect(get.headers()["content-type"], path).toMatch(/^application\/json/);
+      expect((await get.json()).message, path).toMatch(/^Not found: there is no API call at \/api\//);
+      for (const method of ["HEAD", "POST", "PUT", "PATCH", "DELETE"]) {
+        const other = await hostRequest.fetch(`${ACME}${path}`, {
+          method,
+          headers: { origin: ACME, "content-type": "application/json" },
+          data: method === "HEAD" ? undefined : {},
+        });
+        expect(other.status(), `${method} ${path}`).toBe(404);
+        expect(other.headers()["content-type"], `${method} ${path}`).toMatch(/^application\/json/);
+      }
+    }
+    expect((await hostRequest.get(`${ACME}/api/host/heartbeat`)).status()).toBe(200);
+    expect((await hostRequest.get(`${ACME}/api/auth/session`)).status()).toBe(200);
+    const statements = await hostRequest.get(`${ACME}/api/sample/statements?accountId=x`);
+    expect(statements.status()).toBe(401);
+    // A page path that does not exist is still the HTML page-not-found screen.
+    const pagePath = await hostRequest.get(`${ACME}/no-such-page`);
+    expect(pagePath.status()).toBe(404);
+    expect(pagePath.headers()["content-type"]).toMatch(/^text\/html/);
+  });
+});

@@ -217,6 +217,37 @@ test.describe("passwords", () => {
     await expect(page.getByRole("status").filter({ hasText: "a reset link is on its way" })).toBeVisible();
   });
 
+  test("/auth/password is public: signed out it asks for a reset link, signed in it changes the password", async ({
+    page,
+  }) => {
+    await page.goto(`${ACME}/auth/password`);
+    await expect(page).toHaveURL(`${ACME}/auth/password`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reset your password");
+    await expect(page.getByLabel("Current password")).toHaveCount(0);
+    await expectAccessible(page);
+    await page.getByLabel("Email").fill("nobody-at-all@nowhere.example");
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "a reset link is on its way" })).toBeVisible();
+    await expect(page).toHaveURL(`${ACME}/auth/password`);
+
+    await signIn(page, ACME, "olivia@coastal.example");
+    await expect(page).toHaveURL(`${ACME}/`);
+    await page.goto(`${ACME}/auth/password`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Change password");
+    await expect(page.getByLabel("Current password")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveCount(0);
+    // The new-password fields are the shared ones: the rules are native constraints with a hint.
+    const fresh = page.getByLabel("New password", { exact: true });
+    await expect(fresh).toHaveAttribute("minlength", "10");
+    await expect(fresh).toHaveAttribute("aria-describedby", "newPassword-hint");
+    await page.getByLabel("Current password").fill(DEMO_PASSWORD);
+    await fresh.fill("mismatched password one");
+    await page.getByLabel("New password again").fill("mismatched password two");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("The two passwords don't match.")).toBeVisible();
+    await expect(page.getByLabel("New password again")).toHaveAttribute("aria-describedby", "confirm-error");
+  });
+
   test("changing the password ends the user's session in another browser", async ({ page, browser }) => {
     const email = e2eEmail("change", test.info().project.name);
     const other = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled });

@@ -37,7 +37,7 @@ test.describe("invoices and payments", () => {
     await openInvoices(page);
     const invoices = page.getByRole("region", { name: "Invoices" });
     await expect(invoices).toContainText("Overdue");
-    await expect(invoices).toContainText("Broken promise");
+    await expect(invoices).toContainText("Broken Promise");
     await expectAccessible(page);
 
     const boxes = page.getByRole("checkbox", { name: /^Pay invoice / });

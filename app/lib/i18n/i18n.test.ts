@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SIGN_IN_ERRORS } from "../auth-errors";
+import { ORDER_STATUSES } from "../format";
+import { invoiceStatusKey } from "../invoice-query";
 import { STATEMENT_SORT_OPTIONS, STATEMENT_TYPE_OPTIONS } from "../statement-query";
 import { enAU } from "./en-AU";
 import { id } from "./id";
@@ -30,6 +32,29 @@ describe("translations", () => {
       ...Object.values(SIGN_IN_ERRORS),
     ];
     expect(built.filter((key) => !isMessageKey(key))).toEqual([]);
+  });
+
+  it("labels order statuses exactly as spec §3 in English (AU), 'Other' for any other code", () => {
+    const labels = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((code) => [code, enAU[invoiceStatusKey(code)]]));
+    expect(labels).toEqual({ ...ORDER_STATUSES });
+    expect(labels).toMatchObject({ 5: "On Hold", 8: "Broken Promise" });
+    for (const code of [0, 9, -1, 1.5, Number.NaN]) expect(enAU[invoiceStatusKey(code)]).toBe("Other");
+  });
+
+  it("translates every order status into Bahasa Indonesia, each label distinct", () => {
+    const labels = [1, 2, 3, 4, 5, 6, 7, 8, 0].map((code) => id[invoiceStatusKey(code)]);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toEqual([
+      "Terbuka",
+      "Ditutup",
+      "Lewat Jatuh Tempo",
+      "Diarsipkan",
+      "Ditahan",
+      "Disengketakan",
+      "Janji Bayar",
+      "Janji Tidak Ditepati",
+      "Lainnya",
+    ]);
   });
 
   it("offers the spec's two languages", () => {

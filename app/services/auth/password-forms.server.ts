@@ -1,6 +1,11 @@
 import { z } from "zod";
+import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import type { MessageKey } from "~/lib/i18n";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password-rules";
+import { PASSWORD_MAX, PASSWORD_MIN, RESET_SENT_MESSAGE } from "~/lib/password-rules";
+import type { HostBranding } from "../host/host.server";
+import { requestLanguage } from "../host/language.server";
+import { requestPasswordReset } from "./password-flows.server";
+import type { PortalSession } from "./session.server";
 
 /**
  * The zod schemas of the password forms and API calls, on the server side on purpose: a
@@ -56,3 +61,24 @@ export const ResetPasswordSchema = z
     confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
   })
   .refine((value) => value.password === value.confirm, { path: ["confirm"], message: key("auth.form.mismatch") });
+
+export type ResetRequestResult = { status: number; errors: FieldErrors; sent: boolean; message: MessageKey | null };
+
+/**
+ * The forgot-password request of a page form (/auth/password signed out, /auth/password/reset
+ * without a token): the same sentence whether or not the email has a login (decision 012). The
+ * email goes out in the language the page is shown in.
+ */
+export async function requestResetFromForm(
+  request: Request,
+  form: FormData,
+  context: { branding: HostBranding; session: PortalSession | null },
+): Promise<ResetRequestResult> {
+  const parsed = parseFields(ResetRequestSchema, form, ["email"]);
+  if (!parsed.ok) return { status: 400, errors: parsed.errors, sent: false, message: null };
+  const { branding, session } = context;
+  const { language } = await requestLanguage(request, branding.businessId, session?.data.selectedAccount);
+  const result = await requestPasswordReset(branding, parsed.value.email, request, language);
+  if (!result.ok) return { status: result.status, errors: {}, sent: false, message: result.message };
+  return { status: 200, errors: {}, sent: true, message: RESET_SENT_MESSAGE };
+}

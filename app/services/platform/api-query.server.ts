@@ -10,10 +10,10 @@ export const MAX_TAKE = 100;
 
 const INTEGER = /^\d{1,9}$/;
 
-export function requireSkipTake(params: URLSearchParams, missingMessage = "Bad request") {
+export function requireSkipTake(params: URLSearchParams) {
   const skip = params.get("skip");
   const take = params.get("take");
-  if (skip === null || take === null || skip === "" || take === "") throw apiError(400, missingMessage);
+  if (skip === null || take === null || skip === "" || take === "") throw apiError(400, "Bad request");
   if (!INTEGER.test(skip)) throw apiError(400, "skip must be a whole number, 0 or more");
   if (!INTEGER.test(take) || Number(take) < 1) throw apiError(400, "take must be a whole number, 1 or more");
   return { skip: Number(skip), take: Math.min(Number(take), MAX_TAKE) };
