@@ -207,6 +207,8 @@ export default {
           const variable = reference.resolved;
           if (!variable || variable.scope !== moduleScope) continue;
           if (reference.isValueReference === false) continue;
+          // Declaring or assigning a variable does not use its value.
+          if (reference.isWrite() && !reference.isRead()) continue;
           if (isInTypePosition(reference.identifier)) continue;
           const owners = ownersOf(reference.identifier, program, impureCache);
           for (const owner of owners) addEdge(owner, variable);
