@@ -48,8 +48,10 @@ export default tseslint.config(
   {
     files: ["app/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
+    // rules-of-hooks and exhaustive-deps, plus the React Compiler's checks (purity, refs, setState in render or
+    // in an effect…): none fires on this code today, and together they cost about 3 s of CPU.
     rules: {
-      "react-hooks/rules-of-hooks": "error",
+      ...reactHooks.configs["recommended-latest"].rules,
       "react-hooks/exhaustive-deps": "error",
     },
   },
