@@ -293,11 +293,22 @@ export default function Invoices() {
   it("checks route modules and root.tsx by reachability", async () => {
     expect(await ruleIds(route, "app/routes/some.page.tsx")).toEqual(["local/no-server-values-in-browser:browserUse"]);
     expect(await ruleIds(route, "app/root.tsx")).toEqual(["local/no-server-values-in-browser:browserUse"]);
+    expect(await ruleIds(route, "app/routes/invoices/route.tsx")).toEqual([
+      "local/no-server-values-in-browser:browserUse",
+    ]);
   });
 
   it("forbids any server import in components, lib and themes", async () => {
     const code = `import { logger } from "~/services/platform/logger.server";\nexport const log = () => logger;\n`;
-    for (const file of ["app/components/Thing.tsx", "app/lib/thing.ts", "app/themes/thing.css.ts"]) {
+    const files = [
+      "app/components/Thing.tsx",
+      "app/lib/thing.ts",
+      "app/themes/thing.css.ts",
+      "app/entry.client.tsx",
+      "app/utils/new-folder.ts",
+      "app/routes/invoices/table.tsx", // a route folder's private module is not a route module
+    ];
+    for (const file of files) {
       expect(await ruleIds(code, file)).toEqual(["local/no-server-values-in-browser:sharedImport"]);
     }
   });
@@ -305,5 +316,6 @@ export default function Invoices() {
   it("leaves server modules and tests alone", async () => {
     expect(await ruleIds(route, "app/services/payments/thing.server.tsx")).toEqual([]);
     expect(await ruleIds(route, "app/routes/some.page.test.tsx")).toEqual([]);
+    expect(await ruleIds(route, "app/entry.server.tsx")).toEqual([]);
   });
 });
