@@ -13,6 +13,7 @@ export default defineConfig({
       "db/**/*.test.ts",
       "tests/unit/**/*.test.{ts,tsx}",
       "tests/support/**/*.test.ts",
+      "eslint-rules/**/*.test.ts",
     ],
     environment: "node",
     globalSetup: ["tests/support/global-setup.ts"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every test the portal has, in the order that fails fastest.
-#   0. formatting   1. types   2. unit and integration tests (Vitest; PostgreSQL ones need TEST_DATABASE_URL)
+#   0. formatting, lint   1. types   2. unit and integration tests (Vitest; PostgreSQL ones need TEST_DATABASE_URL)
 #   3. production build   4. end-to-end journeys in Chromium, JavaScript on and off (Playwright)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +25,8 @@ fi
 
 echo "== formatting (Prettier)"
 npx prettier --check . --log-level warn
+echo "== lint (ESLint)"
+npx eslint . --max-warnings 0
 echo "== typecheck"
 npx tsc --noEmit
 echo "== unit and integration tests"

@@ -1,0 +1,100 @@
+// ESLint 9 flat config. `npm run lint` runs it with --max-warnings 0; `npm test` runs that right after Prettier.
+// Why ESLint (not Oxlint), the rules turned off and the local rule: docs/decisions/026-eslint-and-the-server-values-rule.md
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+import noServerValuesInBrowser from "./eslint-rules/no-server-values-in-browser.js";
+
+const local = { rules: { "no-server-values-in-browser": noServerValuesInBrowser } };
+
+export default tseslint.config(
+  {
+    ignores: [
+      "build/",
+      "public/build/",
+      ".cache/",
+      ".tmp/",
+      "data/",
+      "node_modules/",
+      "bench/results/",
+      "test-results/",
+      "playwright-report/",
+    ],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx}"],
+    ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    files: ["**/*.{ts,tsx}"],
+    rules: {
+      // A scrollable table wrapper is a focusable, labelled region so keyboard users can scroll it
+      // (axe's scrollable-region-focusable); jsx-a11y only allows tabpanel by default.
+      "jsx-a11y/no-noninteractive-tabindex": [
+        "error",
+        { tags: [], roles: ["tabpanel", "region"], allowExpressionValues: true },
+      ],
+    },
+  },
+  // Hooks live in app/. (Playwright's fixtures call a function named `use`, which is not React's.)
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    // rules-of-hooks and exhaustive-deps, plus the React Compiler's checks (purity, refs, setState in render or
+    // in an effect…): none fires on this code today, and together they cost about 3 s of CPU.
+    rules: {
+      ...reactHooks.configs["recommended-latest"].rules,
+      "react-hooks/exhaustive-deps": "error",
+    },
+  },
+  {
+    rules: {
+      // `_name` marks a parameter or binding kept on purpose (a signature to match, a key left out of a rest).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
+      ],
+      // We match control characters on purpose: to reject them in redirect targets and mail headers.
+      "no-control-regex": "off",
+      // conform copies zod regexes into HTML `pattern` attributes, which browsers compile with the `v` flag,
+      // where a literal `-` in a character class must be escaped: `\-` there is not useless.
+      "no-useless-escape": ["error", { allowRegexCharacters: ["-"] }],
+    },
+  },
+  {
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+    },
+  },
+  // A value from a `.server` module is undefined in the browser bundle (Remix empties those modules there).
+  // Everything in app/ that is not server-only is browser code: it may not import a server module at all…
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/services/**", "app/**/*.server.{ts,tsx}", "app/**/*.test.{ts,tsx}"],
+    plugins: { local },
+    rules: { "local/no-server-values-in-browser": ["error", { mode: "shared" }] },
+  },
+  // …except route modules and root.tsx, whose loader/action/headers Remix keeps out of the browser bundle:
+  // there, a server value may be used by whatever only those exports reach.
+  {
+    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/*/route.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: { "local/no-server-values-in-browser": ["error", { mode: "route" }] },
+  },
+  // Last: turn off every stylistic rule Prettier owns.
+  prettier,
+);
