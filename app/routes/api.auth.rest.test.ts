@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logger } from "~/services/platform/logger.server";
 import { getSession } from "~/services/auth/session.server";
-import { useSeededDatabase } from "../../tests/support/seeded-db";
+import { withSeededDatabase } from "../../tests/support/seeded-db";
 import * as csrf from "./api.auth.csrf";
 import * as providers from "./api.auth.providers";
 import * as signout from "./api.auth.signout";
@@ -12,7 +12,7 @@ import * as apiSplat from "./api.$";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (args: any) => unknown;
 
-const { signIn } = useSeededDatabase();
+const { signIn } = withSeededDatabase();
 
 function request(
   path: string,

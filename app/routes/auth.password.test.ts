@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { routeAccess } from "~/services/auth/access.server";
-import { useSeededDatabase } from "../../tests/support/seeded-db";
+import { withSeededDatabase } from "../../tests/support/seeded-db";
 import * as password from "./auth.password";
 
 /** /auth/password is public (spec §2): signed out it asks for a reset link, signed in it changes the password. */
-const seeded = useSeededDatabase();
+const seeded = withSeededDatabase();
 const signIn = async (email: string) => (await seeded.signIn(email, "acme.localhost")).cookie;
 
 const page = (init: { host?: string; cookie?: string; form?: Record<string, string> } = {}) => {

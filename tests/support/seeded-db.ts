@@ -8,7 +8,7 @@ import { openSeededPglite } from "./test-db";
  * For a Vitest file whose loaders and actions need the demo data: a private seeded database
  * for the file (opened before its tests, closed after), and sessions for demo contacts.
  */
-export function useSeededDatabase() {
+export function withSeededDatabase() {
   let handle: DatabaseHandle | undefined;
   beforeAll(async () => {
     handle = await openSeededPglite();
@@ -19,7 +19,7 @@ export function useSeededDatabase() {
     await handle?.close();
   });
   const db = () => {
-    if (!handle) throw new Error("useSeededDatabase: the database opens in beforeAll");
+    if (!handle) throw new Error("withSeededDatabase: the database opens in beforeAll");
     return handle.db;
   };
   return {

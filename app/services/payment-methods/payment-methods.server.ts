@@ -186,7 +186,7 @@ export async function saveCard(
     }),
   );
   if (!tokenised.ok) return tokenised;
-  const { token, brand, firstDigit, last4 } = tokenised.value;
+  const { token, brand, last4 } = tokenised.value;
   let card;
   try {
     card = await insertCard(actor, input, tokenised.value);
