@@ -10,3 +10,6 @@ export const CARD_BRANDS: readonly CardBrand[] = [
   "discover",
   "unionpay",
 ];
+
+/** How many cards or bank accounts one account may keep: more is a mistake or abuse. */
+export const MAX_SAVED_PER_ACCOUNT = 20;

@@ -8,12 +8,13 @@ import { useT } from "~/components/useT";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 import {
   INVOICE_FILTER_OPTIONS,
+  INVOICE_PAGE_SIZE,
   INVOICE_SORT_OPTIONS,
   invoiceSearch,
   invoiceStatusKey as statusKey,
   parseInvoiceQuery,
 } from "~/lib/invoice-query";
-import { INVOICE_PAGE_SIZE, listInvoices, listPayments } from "~/services/payments/invoices.server";
+import { listInvoices, listPayments } from "~/services/payments/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { updateSessionData } from "~/services/auth/session.server";

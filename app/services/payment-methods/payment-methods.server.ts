@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { CardBrand } from "~/lib/payment-method-types";
+import { MAX_SAVED_PER_ACCOUNT, type CardBrand } from "~/lib/payment-method-types";
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
@@ -40,8 +40,8 @@ export type SavedBankAccount = {
 type Scope = { businessId: string; accountId: string };
 type Actor = Scope & { contactId: string; clientIp: string };
 
-/** How many cards or bank accounts one account may keep: more is a mistake or abuse. */
-export const MAX_SAVED_PER_ACCOUNT = 20;
+// In lib: the add pages' components show it too, and a .server module is empty in the browser.
+export { MAX_SAVED_PER_ACCOUNT };
 
 const cardColumns = [
   "id as cardId",
