@@ -446,7 +446,7 @@ export default function Pay() {
             defaultValue={state?.holder ?? ""}
             error={error("cardHolderName")}
           />
-          <div className={`${formStyles.row} ${payStyles.expiry}`}>
+          <div className={payStyles.expiry}>
             <div className={formStyles.narrow}>
               <Field
                 id="expiryMonth"

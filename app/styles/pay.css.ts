@@ -21,8 +21,25 @@ export const promiseFields = style({
 });
 
 /**
- * Month and year side by side in narrow columns: an input's intrinsic width (its `size`, 20
- * characters) is wider than the column, so without this it ran under its neighbour.
+ * Month and year side by side. Each column was a 7rem box holding an input whose intrinsic
+ * width (its `size`, 20 characters) is wider, so the month ran under the year. Here the
+ * columns may shrink, the inputs fill them, and the cells share one grid's rows (subgrid),
+ * so a label that wraps to two lines (in any language) leaves both inputs on one line.
+ * Without subgrid the cells are ordinary grids: still no overlap.
  */
-export const expiry = style({});
+export const expiry = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(2, minmax(0, 9rem))",
+  gridTemplateRows: "auto auto auto",
+  columnGap: "0.75rem",
+  rowGap: "0.3rem",
+});
+globalStyle(`${expiry} > div, ${expiry} > div > div`, {
+  gridRow: "span 3",
+  display: "grid",
+  gridTemplateRows: "subgrid",
+  width: "auto",
+  minWidth: 0,
+});
+globalStyle(`${expiry} label`, { alignSelf: "end" });
 globalStyle(`${expiry} input`, { width: "100%", minWidth: 0 });
