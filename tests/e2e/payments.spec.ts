@@ -306,6 +306,15 @@ test.describe("invoices and payments", () => {
     await openPayPage(page);
     const breakdown = breakdownOf(page);
     const amount = page.getByRole("textbox", { name: /^Amount for / });
+    const guid = page.locator('input[name="requestGuid"]');
+    const rendered = await guid.inputValue();
+    // Single fetch reloads route data with GET ….data; a quote must not reload this page's
+    // (a new requestGuid would replace the form the customer is typing in).
+    const reloads: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (request.method() === "GET" && url.pathname.endsWith("/pay.data")) reloads.push(url.search);
+    });
 
     // Hold the first quote in the network, so that a second change overtakes it.
     let release: (route: Route) => void;
@@ -330,10 +339,21 @@ test.describe("invoices and payments", () => {
     await firstFailed;
     await first.continue().catch(() => undefined);
     await expect(breakdown.subtotal).toHaveText("$2.00");
+    // A quick run of changes: one total, for the last of them.
+    for (const typed of ["2", "25", "2.5", "2.50"]) await amount.fill(typed);
+    await expect(breakdown.subtotal).toHaveText("$2.50");
+    await expect(amount).toHaveValue("2.50");
+    await expect(guid).toHaveValue(rendered);
     const live = await breakdown.total.textContent();
+    for (const search of reloads) {
+      expect(
+        new URLSearchParams(search).get("_routes") ?? "every route",
+        "a quote reloaded the pay page's data",
+      ).not.toMatch(/customer\.invoices-and-payments\.pay|every route/);
+    }
     // The live total is the server's: a full "Update total" round trip (a new form) shows the same.
     await updateTotal(page);
-    await expect(breakdown.subtotal).toHaveText("$2.00");
+    await expect(breakdown.subtotal).toHaveText("$2.50");
     await expect(breakdown.total).toHaveText(live!);
 
     // A card brand with a surcharge: the total follows the card number too.
