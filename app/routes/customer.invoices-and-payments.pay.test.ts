@@ -197,3 +197,16 @@ describe("a quote", () => {
     expect(await count()).toBe(paymentsBefore);
   });
 });
+
+describe("intents", () => {
+  it("an unknown or missing intent is a 400 and charges nothing", async () => {
+    const invoice = await firstPayableInvoice(accounts["ACME-1000"]!);
+    for (const intent of [undefined, "charge"]) {
+      const form: Record<string, string> = { [`amount-${invoice.id}`]: "1.00", method: "promise" };
+      if (intent) form.intent = intent;
+      const result = answer(await run(action as Handler, post("olivia", payUrl(invoice.id), form)));
+      expect(result.status).toBe(400);
+      expect(result.data).toMatchObject({ breakdown: null, message: "pay.error.form" });
+    }
+  });
+});

@@ -159,6 +159,12 @@ export async function action({ request }: ActionFunctionArgs) {
     breakdown: null,
   };
   const reply = (status: number) => data(result, { status });
+  // pay: charge; review ("Update total"): the page again with the new total; quote (the live
+  // total's fetcher): the same answer without a page. Only "pay" ever charges.
+  if (intent !== "pay" && intent !== "review" && intent !== "quote") {
+    result.message = "pay.error.form";
+    return reply(400);
+  }
   if (intent === "pay") {
     const prior = await findPaymentByGuid(actor, text("requestGuid", 40));
     if (
