@@ -539,7 +539,7 @@ export default function Pay() {
               ) : null}
               <dt>{t("pay.total")}</dt>
               <dd>
-                <strong data-testid="pay-total">{breakdown.total}</strong>
+                <strong>{breakdown.total}</strong>
               </dd>
             </dl>
           </section>
