@@ -11,6 +11,9 @@ export function invoiceStatusKey(status: number): MessageKey {
     : "inv.status.other";
 }
 
+/** Invoices per page: the loader's LIMIT and the page's "Showing 1–20 of 24" line. */
+export const INVOICE_PAGE_SIZE = 20;
+
 export const INVOICE_FILTER_OPTIONS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
 export const INVOICE_SORT_OPTIONS = ["due-asc", "due-desc", "balance-desc", "number-asc"] as const;
 

@@ -8,12 +8,13 @@ import { useT } from "~/components/useT";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 import {
   INVOICE_FILTER_OPTIONS,
+  INVOICE_PAGE_SIZE,
   INVOICE_SORT_OPTIONS,
   invoiceSearch,
   invoiceStatusKey as statusKey,
   parseInvoiceQuery,
 } from "~/lib/invoice-query";
-import { INVOICE_PAGE_SIZE, listInvoices, listPayments } from "~/services/payments/invoices.server";
+import { listInvoices, listPayments } from "~/services/payments/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { updateSessionData } from "~/services/auth/session.server";
@@ -78,10 +79,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Invoices() {
   const { account, query, total, capped, pages, balance, invoices, payments } = useLoaderData<typeof loader>();
   const t = useT();
-  /* eslint-disable local/no-server-values-in-browser -- fixed by helper/pay; remove on merge */
   const first = total === 0 ? 0 : (query.page - 1) * INVOICE_PAGE_SIZE + 1;
   const last = Math.min(query.page * INVOICE_PAGE_SIZE, total);
-  /* eslint-enable local/no-server-values-in-browser */
   return (
     <>
       <h1>{t("inv.title")}</h1>

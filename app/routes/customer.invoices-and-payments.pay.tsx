@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
+import * as payStyles from "~/styles/pay.css";
+import { visuallyHidden } from "~/styles/global.css";
 import { BRAND_LABELS, detectBrand, cardDigits, formatExpiry, isExpired } from "~/lib/card";
 import { formatDate, formatMoney, MONEY_ERRORS, parseMoneyToCents } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
@@ -24,12 +28,18 @@ import { sendReceipt } from "~/services/payments/receipts.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
+import { hasPortalAccess } from "~/services/auth/access.server";
+import { logger } from "~/services/platform/logger.server";
 
 /**
  * Pay invoices (issue 3): choose amounts (in full or part), a saved card, a new card or a
  * promise to pay; the server computes fees, late fees and discounts and shows the total, and
  * charges only the total the customer saw. Each render carries a new requestGuid: a double
  * click, a reload of the POST or a second tab never charges twice. Works without JavaScript.
+ *
+ * Only the chosen method's fields show (CSS `:has()`, no script). With JavaScript the total
+ * follows the amounts and the method as they change: a debounced fetcher posts
+ * `intent=quote`, which the action answers with the server's breakdown and never charges.
  */
 type Method = { kind: "card"; cardId: string } | { kind: "new" } | { kind: "promise" };
 
@@ -47,7 +57,10 @@ async function pageContext(request: Request) {
   const [invoices, cards] = await Promise.all([loadPayable(actor, ids), listCards(actor)]);
   const today = todayIso();
   const usable = cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today));
-  return { ...context, actor, invoices, cards: usable, today };
+  // Anyone signed in may pay here (spec §2 customer-style), but a saved card is on the account
+  // for every contact to use: saving one is managing payment methods, which needs portal access.
+  const mayManagePaymentMethods = hasPortalAccess(session.contact);
+  return { ...context, actor, invoices, cards: usable, today, mayManagePaymentMethods };
 }
 
 const money = (cents: number, currency: string) => formatMoney(cents, { currency });
@@ -65,7 +78,7 @@ function breakdownView(b: PaymentBreakdown, currency: string) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { branding, actor, invoices, cards, today } = await pageContext(request);
+  const { branding, actor, invoices, cards, today, mayManagePaymentMethods } = await pageContext(request);
   const defaultCard = cards.find((card) => card.isDefault) ?? cards[0];
   const amounts = Object.fromEntries(invoices.map((i) => [i.id, i.availableCents]));
   const payable = invoices.filter((i) => i.availableCents > 0);
@@ -82,6 +95,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     businessName: branding.businessName,
     currency: branding.currency,
     requestGuid: randomUUID(),
+    mayManagePaymentMethods,
     invoices: payable.map((i) => ({
       id: i.id,
       number: i.number,
@@ -122,7 +136,7 @@ const MONEY_ERROR_KEYS: Record<string, MessageKey> = {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, actor, invoices, cards, today } = await pageContext(request);
+  const { branding, actor, invoices, cards, today, mayManagePaymentMethods } = await pageContext(request);
   const form = await readForm(request);
   const intent = form.get("intent");
   const text = (name: string, max = 200) => String(form.get(name) ?? "").slice(0, max);
@@ -145,6 +159,12 @@ export async function action({ request }: ActionFunctionArgs) {
     breakdown: null,
   };
   const reply = (status: number) => data(result, { status });
+  // pay: charge; review ("Update total"): the page again with the new total; quote (the live
+  // total's fetcher): the same answer without a page. Only "pay" ever charges.
+  if (intent !== "pay" && intent !== "review" && intent !== "quote") {
+    result.message = "pay.error.form";
+    return reply(400);
+  }
   if (intent === "pay") {
     const prior = await findPaymentByGuid(actor, text("requestGuid", 40));
     if (
@@ -205,13 +225,21 @@ export async function action({ request }: ActionFunctionArgs) {
     const brand = digits ? detectBrand(digits) : null;
     if (brand) brandForFees = { kind: "card", brand };
     if (intent === "pay") {
+      const askedToSave = form.get("saveCard") === "on";
+      if (askedToSave && !mayManagePaymentMethods) {
+        // The box is not shown to this contact: a crafted POST. Pay, but save nothing.
+        logger.warn("pay: saveCard ignored, the contact may not manage payment methods", {
+          businessId: actor.businessId,
+          contactId: actor.contactId,
+        });
+      }
       const parsed = payCardSchema(today).safeParse({
         cardNumber: text("cardNumber", 30) || undefined,
         cardHolderName: result.holder || undefined,
         expiryMonth: text("expiryMonth", 2) || undefined,
         expiryYear: text("expiryYear", 4) || undefined,
         cvn: text("cvn", 4) || undefined,
-        saveCard: form.get("saveCard") === "on",
+        saveCard: askedToSave && mayManagePaymentMethods,
       });
       if (!parsed.success) {
         for (const issue of parsed.error.issues) result.errors[String(issue.path[0])] ??= issue.message as MessageKey;
@@ -280,16 +308,38 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** Spec default: wait this long after the last change before asking the server for the total. */
+const LIVE_TOTAL_DEBOUNCE_MS = 500;
+
+/** What the live total sends: what the price depends on, never the CVN, expiry or name. */
+const QUOTE_FIELDS = ["method", "cardNumber", "promiseDate"];
+
+/** A quote changes nothing the loader reads: no reload of the page's data for it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "quote" ? false : defaultShouldRevalidate;
+
 export default function Pay() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const location = useLocation();
   const t = useT();
   const state = actionData ?? null;
-  const method = state?.method ?? loaded.method;
-  const breakdown = state ? state.breakdown : loaded.breakdown;
-  const errors = state?.errors ?? {};
   const requestGuid = state?.requestGuid ?? loaded.requestGuid;
+  const live = useLiveTotal(requestGuid, `${location.pathname}${location.search}`);
+  const quote = live.quote;
+  const rendered = state?.method ?? loaded.method;
+  const renderedValue = rendered.kind === "card" ? `card:${rendered.cardId}` : rendered.kind;
+  const [chosen, setChosen] = useState({ requestGuid, value: renderedValue });
+  const methodValue = chosen.requestGuid === requestGuid ? chosen.value : renderedValue;
+  // The newest answer wins: a quote made for this form, else the action's, else the loader's.
+  const breakdown = quote ? quote.breakdown : state ? state.breakdown : loaded.breakdown;
+  const errors: Record<string, string> = { ...(state?.errors ?? {}) };
+  if (quote) {
+    for (const name of Object.keys(errors)) if (name.startsWith("amount-")) delete errors[name];
+    for (const [name, key] of Object.entries(quote.errors)) if (name.startsWith("amount-")) errors[name] = key;
+  }
+  const message = quote && state?.message === "pay.error.totalChanged" ? null : (state?.message ?? null);
   const error = (name: string) => (errors[name] ? t(errors[name] as MessageKey) : null);
   if (loaded.invoices.length === 0) {
     return (
@@ -300,17 +350,31 @@ export default function Pay() {
       </>
     );
   }
-  const methodValue = method.kind === "card" ? `card:${method.cardId}` : method.kind;
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.name === "method") setChosen({ requestGuid, value: target.value });
+    if (target.name === "method" || target.name.startsWith("amount-") || QUOTE_FIELDS.includes(target.name)) {
+      live.schedule(event.currentTarget);
+    }
+  };
   return (
     <>
       <h1>{t("pay.title")}</h1>
-      {state?.message ? (
+      {message ? (
         <FormMessage kind="error">
-          {t(state.message as MessageKey, state.messageParams as Record<string, string> | undefined)}
+          {t(message as MessageKey, state?.messageParams as Record<string, string> | undefined)}
         </FormMessage>
       ) : null}
-      <Form method="post" key={requestGuid} className={formStyles.form} noValidate>
+      <Form
+        method="post"
+        key={requestGuid}
+        className={`${formStyles.form} ${payStyles.form}`}
+        noValidate
+        onChange={onChange}
+        onSubmit={live.cancel}
+      >
         <input type="hidden" name="requestGuid" value={requestGuid} />
+        {/* The total on screen and the total confirmed come from the same answer, always together. */}
         <input type="hidden" name="expectedAmount" value={breakdown?.totalCents ?? ""} />
         <fieldset className={formStyles.fieldset}>
           <legend className={formStyles.legend}>{t("pay.invoices")}</legend>
@@ -338,7 +402,7 @@ export default function Pay() {
                 id={`method-${card.id}`}
                 name="method"
                 value={`card:${card.id}`}
-                defaultChecked={methodValue === `card:${card.id}`}
+                defaultChecked={renderedValue === `card:${card.id}`}
                 className={formStyles.checkbox}
               />
               <label htmlFor={`method-${card.id}`}>
@@ -352,7 +416,7 @@ export default function Pay() {
               id="method-new"
               name="method"
               value="new"
-              defaultChecked={methodValue === "new"}
+              defaultChecked={renderedValue === "new"}
               className={formStyles.checkbox}
             />
             <label htmlFor="method-new">{t("pay.newCard")}</label>
@@ -363,13 +427,13 @@ export default function Pay() {
               id="method-promise"
               name="method"
               value="promise"
-              defaultChecked={methodValue === "promise"}
+              defaultChecked={renderedValue === "promise"}
               className={formStyles.checkbox}
             />
             <label htmlFor="method-promise">{t("pay.promise")}</label>
           </div>
         </fieldset>
-        <fieldset className={formStyles.fieldset}>
+        <fieldset className={`${formStyles.fieldset} ${payStyles.newCardFields}`}>
           <legend className={formStyles.legend}>{t("pay.newCard.details")}</legend>
           {/* Card number and CVN are never filled back in (PCI DSS 3.3.1). */}
           <Field
@@ -388,7 +452,7 @@ export default function Pay() {
             defaultValue={state?.holder ?? ""}
             error={error("cardHolderName")}
           />
-          <div className={formStyles.row}>
+          <div className={payStyles.expiry}>
             <div className={formStyles.narrow}>
               <Field
                 id="expiryMonth"
@@ -418,20 +482,24 @@ export default function Pay() {
             autoComplete="cc-csc"
             error={error("cvn")}
           />
-          <div className={formStyles.checkboxField}>
-            <input type="checkbox" id="saveCard" name="saveCard" className={formStyles.checkbox} />
-            <label htmlFor="saveCard">{t("pay.saveCard", { business: loaded.businessName })}</label>
-          </div>
+          {loaded.mayManagePaymentMethods ? (
+            <div className={formStyles.checkboxField}>
+              <input type="checkbox" id="saveCard" name="saveCard" className={formStyles.checkbox} />
+              <label htmlFor="saveCard">{t("pay.saveCard", { business: loaded.businessName })}</label>
+            </div>
+          ) : null}
         </fieldset>
-        <Field
-          id="promiseDate"
-          name="promiseDate"
-          type="date"
-          label={t("pay.promiseDate")}
-          hint={t("pay.promiseDate.hint")}
-          defaultValue={state?.promiseDate ?? ""}
-          error={error("promiseDate")}
-        />
+        <div className={payStyles.promiseFields}>
+          <Field
+            id="promiseDate"
+            name="promiseDate"
+            type="date"
+            label={t("pay.promiseDate")}
+            hint={t("pay.promiseDate.hint")}
+            defaultValue={state?.promiseDate ?? ""}
+            error={error("promiseDate")}
+          />
+        </div>
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="note">
             {t("pay.note", { business: loaded.businessName })}
@@ -446,7 +514,7 @@ export default function Pay() {
           />
         </div>
         {breakdown ? (
-          <section aria-labelledby="breakdown-title">
+          <section aria-labelledby="breakdown-title" aria-busy={live.pending || undefined}>
             <h2 id="breakdown-title">{t("pay.breakdown")}</h2>
             <dl className={styles.details}>
               <dt>{t("pay.subtotal")}</dt>
@@ -476,7 +544,12 @@ export default function Pay() {
             </dl>
           </section>
         ) : null}
+        {/* Read out once per new total, only when it follows a change (not on page load). */}
+        <p role="status" className={visuallyHidden}>
+          {quote?.breakdown ? t("pay.liveTotal", { total: quote.breakdown.total }) : ""}
+        </p>
         <div className={formStyles.actions}>
+          {/* Without JavaScript this is how the total follows a change; with it, a fallback. */}
           <button type="submit" name="intent" value="review" className={secondaryButton}>
             {t("pay.update")}
           </button>
@@ -485,14 +558,51 @@ export default function Pay() {
             name="intent"
             value="pay"
             className={button}
-            disabled={navigation.state === "submitting" || !breakdown}
+            disabled={navigation.state === "submitting" || live.pending || !breakdown}
           >
-            {method.kind === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
+            {methodValue === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
           </button>
         </div>
       </Form>
     </>
   );
+}
+
+/**
+ * The total as the customer changes the form: after a quiet spell, the form's price inputs
+ * go to this route's action as `intent=quote`, which answers with the server's breakdown and
+ * charges nothing. One fetcher per rendered form (its requestGuid), so an answer for an older
+ * form never shows; a new quote aborts the one in flight, so only the latest answer lands.
+ * While a change waits for its total, Pay waits too: the customer pays the total they see.
+ */
+function useLiveTotal(requestGuid: string, url: string) {
+  const fetcher = useFetcher<typeof action>({ key: `pay-total-${requestGuid}` });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Which form a change is waiting for: a new form (new requestGuid) starts with nothing waiting.
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
+  const waiting = waitingFor === requestGuid;
+  useEffect(() => () => clearTimeout(timer.current), [requestGuid]);
+  const schedule = (form: HTMLFormElement) => {
+    clearTimeout(timer.current);
+    setWaitingFor(requestGuid);
+    timer.current = setTimeout(() => {
+      setWaitingFor(null);
+      const all = new FormData(form);
+      const body = new FormData();
+      body.set("intent", "quote");
+      for (const [name, value] of all) {
+        if (name.startsWith("amount-") || QUOTE_FIELDS.includes(name)) body.append(name, value);
+      }
+      fetcher.submit(body, { method: "post", action: url });
+    }, LIVE_TOTAL_DEBOUNCE_MS);
+  };
+  const cancel = () => {
+    clearTimeout(timer.current);
+    setWaitingFor(null);
+  };
+  const data = fetcher.data;
+  const quote = data && typeof data === "object" && "breakdown" in data ? data : null;
+  return { quote, pending: waiting || fetcher.state === "submitting", schedule, cancel };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {

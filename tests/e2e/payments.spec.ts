@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail } from "../support/e2e-users";
@@ -16,6 +16,35 @@ async function openInvoices(page: Page) {
   await signInAs(page, ACME, payer(), DEMO_PASSWORD);
   await page.getByRole("link", { name: "Invoices and payments" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invoices and payments");
+}
+
+async function openPayPage(page: Page, invoices = 1) {
+  const boxes = page.getByRole("checkbox", { name: /^Pay invoice / });
+  for (let i = 0; i < invoices; i++) await boxes.nth(i).check();
+  await page.getByRole("button", { name: "Pay selected invoices" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+}
+
+/**
+ * "Update total" and wait for its answer, a new form (new requestGuid). With JavaScript the
+ * live total may already show what is expected, so waiting for that alone would let the
+ * next step type into a form that the answer then replaces.
+ */
+async function updateTotal(page: Page) {
+  const guid = page.locator('input[name="requestGuid"]');
+  const before = await guid.inputValue();
+  await page.getByRole("button", { name: "Update total" }).click();
+  await expect(guid).not.toHaveValue(before);
+}
+
+/** The pay page's breakdown: the server's figures, by their labels. */
+function breakdownOf(page: Page) {
+  const section = page.locator("section[aria-labelledby=breakdown-title]");
+  return {
+    section,
+    subtotal: section.locator('dt:text-is("Invoices") + dd'),
+    total: section.locator('dt:text-is("Total") + dd'),
+  };
 }
 
 async function fillNewCard(page: Page, number: string) {
@@ -64,7 +93,7 @@ test.describe("invoices and payments", () => {
       ["", /amount like 125.50/],
     ] as const) {
       await amounts.nth(1).fill(typed);
-      await page.getByRole("button", { name: "Update total" }).click();
+      await updateTotal(page);
       await expect(page.getByRole("textbox", { name: /^Amount for / }).nth(1)).toHaveAccessibleDescription(message);
     }
     await page
@@ -74,7 +103,7 @@ test.describe("invoices and payments", () => {
 
     // A declined card: the message, with the amounts kept and the card number not.
     await fillNewCard(page, "4000 0000 0000 0002");
-    await page.getByRole("button", { name: "Update total" }).click();
+    await updateTotal(page);
     await expect(page.getByText("Card surcharge")).toBeVisible();
     await fillNewCard(page, "4000 0000 0000 0002");
     await page.getByRole("button", { name: /^Pay \$/ }).click();
@@ -126,7 +155,7 @@ test.describe("invoices and payments", () => {
       .check();
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     await fillNewCard(page, "5555 5555 5555 4444");
-    await page.getByRole("button", { name: "Update total" }).click();
+    await updateTotal(page);
     await expect(page.getByText("Card surcharge")).toBeVisible();
     await fillNewCard(page, "5555 5555 5555 4444");
     // Submit the same form twice, as a double click or a reload of the POST would.
@@ -173,7 +202,7 @@ test.describe("invoices and payments", () => {
     await page.getByLabel("I promise to pay on a date instead").check();
     const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel("Promise date (only for a promise to pay)").fill(date);
-    await page.getByRole("button", { name: "Update total" }).click();
+    await updateTotal(page);
     await page.getByRole("button", { name: "Promise to pay" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Promise to pay recorded");
     await expectAccessible(page);
@@ -219,8 +248,198 @@ test.describe("invoices and payments", () => {
     await expect(breakdown).toContainText("Early-payment discount");
     await expect(breakdown).not.toContainText("Late fees");
     await page.getByRole("textbox", { name: /^Amount for / }).fill("1.00");
-    await page.getByRole("button", { name: "Update total" }).click();
+    await updateTotal(page);
     await expect(breakdown).not.toContainText("Early-payment discount");
     await expectAccessible(page);
+  });
+
+  test("only the chosen method's fields show, and at 360 px nothing runs sideways or overlaps", async ({
+    page,
+    jsEnabled,
+  }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await openInvoices(page);
+    await openPayPage(page);
+    const cardFields = [
+      page.getByLabel("Card number"),
+      page.getByLabel("Month (MM)"),
+      page.getByLabel("Security code (CVN)"),
+    ];
+    const promiseDate = page.getByLabel("Promise date (only for a promise to pay)");
+
+    await page.getByLabel("A new card").check();
+    for (const field of cardFields) await expect(field).toBeVisible();
+    await expect(promiseDate).toBeHidden();
+    // Month and year side by side, on one line, the month ending before the year begins.
+    const month = (await page.getByLabel("Month (MM)").boundingBox())!;
+    const year = (await page.getByLabel("Year (YY or YYYY)").boundingBox())!;
+    expect(month.x + month.width).toBeLessThanOrEqual(year.x);
+    expect(Math.abs(month.y - year.y)).toBeLessThan(1);
+    expect(year.x + year.width).toBeLessThanOrEqual(360);
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0], "the pay page scrolls sideways at 360 px").toBeLessThanOrEqual(widths[1]!);
+
+    await page.getByLabel("I promise to pay on a date instead").check();
+    await expect(promiseDate).toBeVisible();
+    for (const field of cardFields) await expect(field).toBeHidden();
+    await page.getByLabel("A new card").check();
+    await expect(promiseDate).toBeHidden();
+    await expect(page.getByLabel("Card number")).toBeVisible();
+
+    // The total follows a changed amount: by itself with JavaScript, with "Update total" without.
+    const breakdown = breakdownOf(page);
+    await page.getByRole("textbox", { name: /^Amount for / }).fill("1.00");
+    if (!jsEnabled) {
+      await expect(breakdown.subtotal).not.toHaveText("$1.00");
+      await updateTotal(page);
+    }
+    await expect(breakdown.subtotal).toHaveText("$1.00");
+    await expectAccessible(page);
+  });
+
+  test("with JavaScript the total follows the form by itself, the latest answer wins, and Pay charges the total shown", async ({
+    page,
+    jsEnabled,
+  }) => {
+    test.skip(!jsEnabled, "live totals need JavaScript; without it 'Update total' does this (the tests above)");
+    await openInvoices(page);
+    await openPayPage(page);
+    const breakdown = breakdownOf(page);
+    const amount = page.getByRole("textbox", { name: /^Amount for / });
+    const guid = page.locator('input[name="requestGuid"]');
+    const rendered = await guid.inputValue();
+    // Single fetch reloads route data with GET ….data; a quote must not reload this page's
+    // (a new requestGuid would replace the form the customer is typing in).
+    const reloads: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (request.method() === "GET" && url.pathname.endsWith("/pay.data")) reloads.push(url.search);
+    });
+
+    // Hold the first quote in the network, so that a second change overtakes it.
+    let release: (route: Route) => void;
+    const held = new Promise<Route>((resolve) => (release = resolve));
+    let holding = true;
+    await page.route(/\/customer\/invoices-and-payments\/pay/, async (route) => {
+      const request = route.request();
+      if (holding && request.method() === "POST" && (request.postData() ?? "").includes("intent=quote")) {
+        holding = false;
+        release(route);
+        return;
+      }
+      await route.continue();
+    });
+    await amount.fill("1.00");
+    const first = await held;
+    expect(first.request().postData()).toContain("1.00");
+    const firstFailed = page.waitForEvent("requestfailed", (request) => request === first.request());
+    await amount.fill("2.00");
+    await expect(breakdown.subtotal).toHaveText("$2.00");
+    // The overtaken quote was abandoned by the page: its answer can never land.
+    await firstFailed;
+    await first.continue().catch(() => undefined);
+    await expect(breakdown.subtotal).toHaveText("$2.00");
+    // A quick run of changes: one total, for the last of them.
+    for (const typed of ["2", "25", "2.5", "2.50"]) await amount.fill(typed);
+    await expect(breakdown.subtotal).toHaveText("$2.50");
+    await expect(amount).toHaveValue("2.50");
+    await expect(guid).toHaveValue(rendered);
+    const live = await breakdown.total.textContent();
+    for (const search of reloads) {
+      expect(
+        new URLSearchParams(search).get("_routes") ?? "every route",
+        "a quote reloaded the pay page's data",
+      ).not.toMatch(/customer\.invoices-and-payments\.pay|every route/);
+    }
+    // The live total is the server's: a full "Update total" round trip (a new form) shows the same.
+    await updateTotal(page);
+    await expect(breakdown.subtotal).toHaveText("$2.50");
+    await expect(breakdown.total).toHaveText(live!);
+
+    // A card brand with a surcharge: the total follows the card number too.
+    await fillNewCard(page, "4111 1111 1111 1111");
+    await expect(page.getByText("Card surcharge")).toBeVisible();
+    const pay = page.getByRole("button", { name: /^Pay \$/ });
+    await expect(pay).toBeEnabled();
+    const shown = (await breakdown.total.textContent())!;
+    expect(shown).not.toBe(live);
+    await expect(pay).toHaveText(`Pay ${shown}`);
+    await expect(page.getByRole("status").filter({ hasText: "Total updated" })).toHaveText(`Total updated: ${shown}`);
+    await pay.click();
+    await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    await expect(page.locator('dt:text-is("Total charged") + dd')).toHaveText(shown);
+  });
+
+  test("a contact who may not manage payment methods pays without a save-card box, and a crafted saveCard saves nothing", async ({
+    page,
+  }) => {
+    // sam@coastal.example (demo seed) may use the customer-style pay page but lacks accessCustomerPortal.
+    await signInAs(page, ACME, "sam@coastal.example", DEMO_PASSWORD);
+    await page.goto(`${ACME}/customer/invoices-and-payments/invoices`);
+    await openPayPage(page);
+    const savedCards = page.getByRole("radio", { name: /•••• 1111/ });
+    await expect(savedCards).toHaveCount(0);
+    await page.getByLabel("A new card").check();
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByRole("checkbox", { name: /Save this card/ })).toHaveCount(0);
+
+    const amount = page.getByRole("textbox", { name: /^Amount for / });
+    await amount.fill("1.00");
+    await fillNewCard(page, "4111 1111 1111 1111");
+    await updateTotal(page);
+    await expect(page.getByText("Card surcharge")).toBeVisible();
+    // The POST the page would send, plus the box it does not show.
+    const form = {
+      intent: "pay",
+      requestGuid: await page.locator('input[name="requestGuid"]').inputValue(),
+      expectedAmount: await page.locator('input[name="expectedAmount"]').inputValue(),
+      [(await amount.getAttribute("name"))!]: "1.00",
+      method: "new",
+      cardNumber: "4111 1111 1111 1111",
+      cardHolderName: "Sam Taylor",
+      expiryMonth: "12",
+      expiryYear: nextYear,
+      cvn: "123",
+      saveCard: "on",
+    };
+    const cookie = (await page.context().cookies(ACME)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const call = hostCall(page.url(), { "content-type": "application/x-www-form-urlencoded", origin: ACME, cookie });
+    const response = await page.request.post(call.url, { headers: call.headers, form, maxRedirects: 0 });
+    expect(response.status()).toBe(302);
+    expect(response.headers().location).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    await page.goto(`${ACME}${response.headers().location}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+
+    // Paid, and no card kept on the account.
+    await page.goto(`${ACME}/customer/invoices-and-payments/invoices`);
+    await openPayPage(page);
+    await expect(page.getByLabel("A new card")).toBeVisible();
+    await expect(savedCards).toHaveCount(0);
+  });
+
+  test("the invoices page hydrates without an error and counts its rows", async ({ page, jsEnabled }) => {
+    await signInAs(page, ACME, payer(), DEMO_PASSWORD);
+    // This page's own errors only (a shared fixture for every page may come later).
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning")
+        problems.push(`${message.type()}: ${message.text()}`);
+    });
+    await page.goto(`${ACME}/customer/invoices-and-payments/invoices?status=all`);
+    if (jsEnabled) {
+      // React's first commit on the document (hydration, or the re-render that replaces it):
+      // hydration errors are reported in that same task, so they are in by now.
+      await page.waitForFunction(() => {
+        const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));
+        const container = key
+          ? (document as unknown as Record<string, { stateNode?: { current?: { child: unknown } } }>)[key]
+          : null;
+        return Boolean(container?.stateNode?.current?.child);
+      });
+    }
+    expect(problems).toEqual([]);
+    // The demo ledger has 24 invoices in every status (db/seed/demo.ts); 20 to a page.
+    await expect(page.getByText(/^Showing 1–20 of 24 invoices\./)).toBeVisible();
   });
 });

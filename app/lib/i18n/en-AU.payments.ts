@@ -65,6 +65,7 @@ export const paymentsEnAU = {
   "pay.discount": "Early-payment discount",
   "pay.surcharge": "Card surcharge",
   "pay.total": "Total",
+  "pay.liveTotal": "Total updated: {total}",
   "pay.update": "Update total",
   "pay.submit": "Pay {total}",
   "pay.submitPromise": "Promise to pay",

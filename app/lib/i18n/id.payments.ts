@@ -68,6 +68,7 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.discount": "Diskon pembayaran awal",
   "pay.surcharge": "Biaya tambahan kartu",
   "pay.total": "Total",
+  "pay.liveTotal": "Total diperbarui: {total}",
   "pay.update": "Perbarui total",
   "pay.submit": "Bayar {total}",
   "pay.submitPromise": "Janji bayar",

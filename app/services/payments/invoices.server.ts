@@ -1,11 +1,13 @@
 import { sql } from "kysely";
+import { INVOICE_PAGE_SIZE } from "~/lib/invoice-query";
 import { getDb } from "../platform/database.server";
 
 /**
  * The selected account's invoices and payments (issue 3): paged, filtered and sorted in SQL
  * on the (business_id, account_id, …) indexes, a constant number of statements per page.
  */
-export const INVOICE_PAGE_SIZE = 20;
+// In lib: the page's component needs it too, and a .server module is empty in the browser.
+export { INVOICE_PAGE_SIZE };
 export const INVOICE_FILTERS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
 export const INVOICE_SORTS = ["due-asc", "due-desc", "balance-desc", "number-asc"] as const;
 export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
