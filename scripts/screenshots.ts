@@ -88,7 +88,6 @@ async function signIn(page: Page, origin: string, email: string) {
 }
 
 async function shoot(browser: Browser) {
-  const files: Record<string, string> = {};
   for (const brand of BRANDS) {
     const origin = `http://${brand.host}:${PORT}`;
     for (const viewport of VIEWPORTS) {
@@ -100,13 +99,19 @@ async function shoot(browser: Browser) {
         await page.getByRole("heading", { level: 1 }).first().waitFor();
         const file = path.join(OUT, `${brand.slug}-${target.slug}-${viewport.name}.png`);
         await page.screenshot({ path: file, fullPage: true });
-        files[`${brand.slug}-${target.slug}-${viewport.name}`] = file;
         process.stdout.write(`${path.relative(ROOT, file)}\n`);
+        if (target.slug === "dashboard" && viewport.width < 900) {
+          // The phone's menu, open: what the Menu button shows.
+          await page.getByRole("banner").getByText("Menu", { exact: true }).click();
+          const menu = path.join(OUT, `${brand.slug}-menu-${viewport.name}.png`);
+          await page.screenshot({ path: menu });
+          await page.getByRole("banner").getByText("Menu", { exact: true }).click();
+          process.stdout.write(`${path.relative(ROOT, menu)}\n`);
+        }
       }
       await context.close();
     }
   }
-  return files;
 }
 
 /** The two brands' dashboards, first screen at 360 × 740, side by side on a plain page. */

@@ -28,7 +28,7 @@ export const pager = style({
   flexWrap: "wrap",
   gap: "0 1.5rem",
   alignItems: "center",
-  margin: "0 0 1rem",
+  margin: "0.75rem 0 1rem",
   color: vars.surface.text,
 });
 
