@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
 import { WIDE } from "./breakpoints";
 
@@ -154,6 +154,8 @@ export const language = style({
   gap: "0.5rem",
   minHeight: 44,
 });
+
+globalStyle(`${language} select, ${language} button`, { font: "inherit", minHeight: 36, padding: "0.25rem 0.5rem" });
 
 /** The phone's menu: a `<details>` in the slim bar, gone from 900 px. */
 export const menu = style({

@@ -10,7 +10,13 @@ export const filters = style({
   margin: "1rem 0",
 });
 
-export const filterActions = style({ display: "flex", gap: "0.5rem", flexWrap: "wrap" });
+export const filterActions = style({
+  display: "flex",
+  gap: "0.5rem",
+  flexWrap: "wrap",
+  // On a phone the buttons share one row under the fields.
+  "@media": { [STACKED]: { gridColumn: "1 / -1" } },
+});
 
 export const scroll = style({ overflowX: "auto", margin: "0 0 1rem" });
 
