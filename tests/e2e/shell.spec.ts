@@ -1,5 +1,5 @@
 import { DEMO_PASSWORD } from "../../db/seed/demo";
-import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test } from "./fixtures";
+import { ACME, allowConsoleError, expect, expectAccessible, KIWI, PHONE, signInAs, test } from "./fixtures";
 
 test.describe("app shell", () => {
   test("has landmarks and a skip link that moves focus to the main content", async ({ page }) => {
@@ -173,5 +173,45 @@ test.describe("JSON API over HTTP", () => {
     expect(response.status()).toBe(200);
     expect(await response.json()).toMatchObject({ status: "ok", database: "up" });
     expect(response.headers()["cache-control"]).toBe("no-store");
+  });
+});
+
+// The suite's own eyes must be able to fail: each of these journeys is expected to fail
+// (test.fail), and would be reported as passing unexpectedly if a check stopped working.
+test.describe("the journeys' own checks", () => {
+  test("a console error fails the journey", async ({ page }) => {
+    test.fail(true, "the page fixture must fail on a console error");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => console.error("a deliberate console error"));
+  });
+
+  test("a React hydration warning fails the journey", async ({ page }) => {
+    test.fail(true, "the page fixture must fail on a hydration warning");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => console.warn("Warning: Text content did not match. Server: 1 Client: 2"));
+  });
+
+  test("an allowed console error that never comes fails the journey", async ({ page }) => {
+    test.fail(true, "an allowance must be used");
+    allowConsoleError(page, /never said/, "to prove unused allowances fail");
+    await page.goto(`${ACME}/privacy-policy`);
+  });
+
+  test("an allowed console error passes", async ({ page }) => {
+    allowConsoleError(page, /an expected console error/, "to prove the allowance works");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => console.error("an expected console error"));
+  });
+
+  test("a page wider than a phone fails expectAccessible", async ({ page }) => {
+    test.fail(true, "the phone check must fail on sideways scrolling");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => {
+      const wide = document.createElement("p");
+      wide.textContent = "wide";
+      wide.style.width = "500px";
+      document.querySelector("main")!.append(wide);
+    });
+    await expectAccessible(page);
   });
 });
