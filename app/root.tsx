@@ -18,7 +18,6 @@ import { useNonce } from "~/components/nonce";
 import { ProgressBar } from "~/components/ProgressBar";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { SessionSync } from "~/components/SessionSync";
-import { AccountSwitcher } from "~/components/AccountSwitcher";
 import { hasPortalAccess } from "~/services/auth/access.server";
 import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accounts/accounts.server";
 import { logger } from "~/services/platform/logger.server";
@@ -148,13 +147,7 @@ export default function App() {
       <ProgressBar />
       {startingUp ? <FullPageLoading /> : null}
       <SessionSync signedIn={user !== null} />
-      <AppShell
-        brand={brand}
-        user={user}
-        language={language}
-        languages={languages}
-        accountBar={<AccountSwitcher accounts={accounts.items} selectedId={accounts.selectedId} more={accounts.more} />}
-      >
+      <AppShell brand={brand} user={user} accounts={accounts} language={language} languages={languages}>
         <Outlet />
       </AppShell>
       {productFruits ? <ProductFruits config={productFruits} nonce={nonce} /> : null}

@@ -1,20 +1,13 @@
 import { style } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
-
-export const bar = style({
-  borderBottom: `1px solid ${vars.surface.border}`,
-  background: vars.surface.surface,
-  color: vars.surface.text,
-});
+import { WIDE } from "./breakpoints";
 
 export const form = style({
   display: "flex",
   flexWrap: "wrap",
   alignItems: "center",
   gap: "0.5rem",
-  maxWidth: "72rem",
-  margin: "0 auto",
-  padding: "0.5rem 1rem 0",
+  flex: "0 1 auto",
 });
 
 export const label = style({ fontWeight: 600 });
@@ -22,8 +15,9 @@ export const label = style({ fontWeight: 600 });
 export const select = style({
   font: "inherit",
   minHeight: 44,
+  minWidth: 0,
+  width: "18rem",
   maxWidth: "100%",
-  flex: "1 1 16rem",
   padding: "0.4rem 0.5rem",
   border: `2px solid ${vars.surface.mutedText}`,
   borderRadius: 6,
@@ -44,11 +38,51 @@ export const button = style({
   selectors: { "&:hover": { background: vars.color.buttonHover } },
 });
 
-export const links = style({
+/** The phone's one-line account bar; the wide bar's switcher replaces it from 900 px. */
+export const compact = style({
+  borderBottom: `1px solid ${vars.surface.border}`,
+  background: vars.surface.surface,
+  color: vars.surface.text,
+  "@media": { [WIDE]: { display: "none" } },
+});
+
+export const compactRow = style({
   display: "flex",
-  flexWrap: "wrap",
-  gap: "0.25rem 1.25rem",
+  alignItems: "center",
+  gap: "0.5rem",
+  minHeight: 44,
   maxWidth: "72rem",
   margin: "0 auto",
-  padding: "0.25rem 1rem 0.5rem",
+  padding: "0.25rem 1rem",
+  color: vars.surface.text,
+  textDecoration: "none",
+  fontSize: "0.9375rem",
+});
+
+export const compactLink = style([
+  compactRow,
+  {
+    selectors: {
+      "&:hover": { color: vars.surface.text, background: vars.surface.page },
+      "&:focus-visible": { outlineOffset: -3 },
+    },
+  },
+]);
+
+export const compactLabel = style({ color: vars.surface.mutedText, flex: "none" });
+
+export const compactName = style({
+  flex: "1 1 auto",
+  minWidth: 0,
+  fontWeight: 600,
+  overflow: "hidden",
+  textOverflow: "ellipsis",
+  whiteSpace: "nowrap",
+});
+
+export const compactAction = style({
+  flex: "none",
+  color: vars.color.link,
+  textDecoration: "underline",
+  textUnderlineOffset: "0.15em",
 });

@@ -1,8 +1,9 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import type { LanguageCode } from "~/lib/i18n";
-import { useT } from "./useT";
-import type { ReactNode } from "react";
+import { AccountLink, AccountSwitcher, type ShellAccounts } from "./AccountSwitcher";
 import * as styles from "./AppShell.css";
+import { useT } from "./useT";
 
 export type ShellBrand = {
   businessName: string;
@@ -10,29 +11,55 @@ export type ShellBrand = {
   logoDirectory: string;
 };
 
-/**
- * The branded frame of every page: skip link, header (logo and business name), the main
- * landmark that the skip link and route changes move focus to, and the footer.
- */
 export type ShellUser = { name: string; email: string; hasPassword: boolean };
 
+/** The portal's sections, in the order of the menu. Shown once the contact has an account. */
+const SECTIONS = [
+  { to: "/", key: "switcher.dashboard", end: true },
+  { to: "/account", key: "switcher.details", end: false },
+  { to: "/statements", key: "switcher.statements", end: false },
+  { to: "/customer/invoices-and-payments/invoices", key: "switcher.invoices", end: false },
+  { to: "/payment-methods", key: "switcher.paymentMethods", end: false },
+] as const;
+
+/**
+ * The branded frame of every page: skip link, header, the main landmark that the skip link
+ * moves focus to, and the footer.
+ *
+ * Phone first (docs/decisions/021-compact-shell.md): below 900 px the header is a slim bar
+ * (brand and a Menu button, a `<details>` that opens without JavaScript) over one line naming
+ * the account, which leads to the account chooser in one tap. From 900 px the same things sit
+ * in a full horizontal bar: the login's actions, the account switcher form and the sections.
+ * Each layout hides the other's copy with `display: none`, so assistive technology meets one.
+ */
 export function AppShell({
   brand,
   user,
-  accountBar,
+  accounts,
   language,
   languages = [],
   children,
 }: {
   brand: ShellBrand;
   user?: ShellUser | null;
-  accountBar?: ReactNode;
+  accounts?: ShellAccounts;
   language?: LanguageCode;
   languages?: { code: string; label: string }[];
   children: ReactNode;
 }) {
   const t = useT();
   const location = useLocation();
+  const hasAccounts = Boolean(user && accounts && accounts.items.length > 0);
+  const canFind = Boolean(accounts && (accounts.more || accounts.items.length > 1));
+  const languageLabel = languages.find((option) => option.code === language)?.label;
+
+  const sectionLinks = (className: string) =>
+    SECTIONS.map((section) => (
+      <NavLink key={section.to} to={section.to} end={section.end} className={className}>
+        {t(section.key)}
+      </NavLink>
+    ));
+
   return (
     <>
       <a className={styles.skipLink} href="#main">
@@ -49,22 +76,72 @@ export function AppShell({
             </span>
           </Link>
           {user ? (
-            <nav aria-label={t("shell.yourLogin")} className={styles.userNav}>
-              <span className={styles.userName}>{t("shell.signedInAs", { name: user.name || user.email })}</span>
-              {user.hasPassword ? (
-                <Link className={styles.headerAction} to="/auth/password">
-                  {t("shell.changePassword")}
-                </Link>
-              ) : null}
-              <Form method="post" action="/auth/signout">
-                <button type="submit" className={styles.headerAction}>
-                  {t("shell.signOut")}
-                </button>
-              </Form>
-            </nav>
+            <>
+              <nav aria-label={t("shell.yourLogin")} className={styles.userNav}>
+                <span className={styles.userName}>{t("shell.signedInAs", { name: user.name || user.email })}</span>
+                {user.hasPassword ? (
+                  <Link className={styles.headerAction} to="/auth/password">
+                    {t("shell.changePassword")}
+                  </Link>
+                ) : null}
+                <Form method="post" action="/auth/signout">
+                  <button type="submit" className={styles.headerAction}>
+                    {t("shell.signOut")}
+                  </button>
+                </Form>
+              </nav>
+              <CompactMenu>
+                <p className={styles.menuUser}>{t("shell.signedInAs", { name: user.name || user.email })}</p>
+                {hasAccounts ? (
+                  <nav aria-label={t("switcher.menu")} className={styles.menuGroup}>
+                    {sectionLinks(styles.menuItem)}
+                    {canFind ? (
+                      <NavLink to="/accounts" className={styles.menuItem}>
+                        {t("switcher.find")}
+                      </NavLink>
+                    ) : null}
+                  </nav>
+                ) : null}
+                <div className={styles.menuGroup}>
+                  {user.hasPassword ? (
+                    <NavLink className={styles.menuItem} to="/auth/password">
+                      {t("shell.changePassword")}
+                    </NavLink>
+                  ) : null}
+                  {languages.length > 1 ? (
+                    <a className={styles.menuItem} href="#language">
+                      {t("shell.language")}
+                      {languageLabel ? <span className={styles.menuValue}>{languageLabel}</span> : null}
+                    </a>
+                  ) : null}
+                  <Form method="post" action="/auth/signout">
+                    <button type="submit" className={styles.menuItem}>
+                      {t("shell.signOut")}
+                    </button>
+                  </Form>
+                </div>
+              </CompactMenu>
+            </>
           ) : null}
         </div>
-        {accountBar}
+        {hasAccounts && accounts ? (
+          <>
+            <AccountLink accounts={accounts} canFind={canFind} />
+            <div className={styles.wideBar}>
+              <div className={styles.wideBarInner}>
+                <AccountSwitcher accounts={accounts} />
+                <nav aria-label={t("switcher.menu")} className={styles.wideLinks}>
+                  {sectionLinks(styles.wideLink)}
+                  {canFind ? (
+                    <NavLink to="/accounts" className={styles.wideLink}>
+                      {t("switcher.find")}
+                    </NavLink>
+                  ) : null}
+                </nav>
+              </div>
+            </div>
+          </>
+        ) : null}
       </header>
       <main id="main" tabIndex={-1} className={styles.main}>
         {children}
@@ -105,6 +182,34 @@ export function AppShell({
         </div>
       </footer>
     </>
+  );
+}
+
+/**
+ * The phone's menu: a native `<details>`, so the Menu button opens and closes it with no
+ * script at all (and announces its state). With JavaScript it also closes after a navigation
+ * (the page underneath changed) and on Escape, giving focus back to the button.
+ */
+function CompactMenu({ children }: { children: ReactNode }) {
+  const t = useT();
+  const location = useLocation();
+  const details = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (details.current) details.current.open = false;
+  }, [location.key]);
+  const closeOnEscape = (event: KeyboardEvent<HTMLDetailsElement>) => {
+    if (event.key !== "Escape" || !details.current?.open) return;
+    details.current.open = false;
+    details.current.querySelector("summary")?.focus();
+  };
+  return (
+    <details ref={details} className={styles.menu} onKeyDown={closeOnEscape}>
+      <summary className={styles.menuButton}>
+        <span className={styles.menuIcon} aria-hidden="true" />
+        {t("shell.menu")}
+      </summary>
+      <div className={styles.menuPanel}>{children}</div>
+    </details>
   );
 }
 

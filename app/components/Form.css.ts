@@ -11,6 +11,10 @@ export const hint = style({ color: vars.surface.mutedText, fontSize: "0.9rem", m
 
 export const input = style({
   font: "inherit",
+  // A text input's intrinsic width (about 20 characters) would otherwise set the minimum of its
+  // grid column and push a narrow field (card expiry) past a 360 px screen.
+  minWidth: 0,
+  maxWidth: "100%",
   minHeight: 44,
   padding: "0.5rem 0.7rem",
   border: `2px solid ${vars.surface.mutedText}`,

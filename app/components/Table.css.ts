@@ -1,15 +1,22 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style, type CSSProperties, type GlobalStyleRule } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
+import { STACKED } from "./breakpoints";
 
 export const filters = style({
   display: "grid",
-  gridTemplateColumns: "repeat(auto-fit, minmax(10rem, 1fr))",
+  gridTemplateColumns: "repeat(auto-fit, minmax(9rem, 1fr))",
   gap: "0.75rem 1rem",
   alignItems: "end",
   margin: "1rem 0",
 });
 
-export const filterActions = style({ display: "flex", gap: "0.5rem", flexWrap: "wrap" });
+export const filterActions = style({
+  display: "flex",
+  gap: "0.5rem",
+  flexWrap: "wrap",
+  // On a phone the buttons share one row under the fields.
+  "@media": { [STACKED]: { gridColumn: "1 / -1" } },
+});
 
 export const scroll = style({ overflowX: "auto", margin: "0 0 1rem" });
 
@@ -25,18 +32,28 @@ export const number = style({ textAlign: "right", whiteSpace: "nowrap" });
 export const pager = style({
   display: "flex",
   flexWrap: "wrap",
-  gap: "0.5rem 1.5rem",
+  gap: "0 1.5rem",
   alignItems: "center",
-  margin: "0 0 1rem",
+  margin: "0.75rem 0 1rem",
   color: vars.surface.text,
 });
 
+export const pagerLink = style({ display: "inline-flex", alignItems: "center", minHeight: 44 });
+
 export const details = style({
   display: "grid",
-  gridTemplateColumns: "minmax(8rem, max-content) 1fr",
+  gridTemplateColumns: "minmax(8rem, max-content) minmax(0, 1fr)",
   gap: "0.4rem 1.5rem",
   margin: "0 0 1.5rem",
+  overflowWrap: "anywhere",
+  "@media": {
+    // A summary list on a phone: each term above its value.
+    [STACKED]: { gridTemplateColumns: "minmax(0, 1fr)", gap: "0 0" },
+  },
 });
+
+globalStyle(`${details} dt`, { fontWeight: 600, "@media": { [STACKED]: { marginTop: "0.6rem" } } });
+globalStyle(`${details} dd`, { margin: 0 });
 
 export const list = style({ listStyle: "none", margin: "0 0 1rem", padding: 0 });
 
@@ -58,3 +75,68 @@ export const badge = style({
   fontSize: "0.8rem",
   color: vars.surface.text,
 });
+
+/**
+ * A table of money that becomes a stack of labelled blocks below 600 px (GOV.UK's and
+ * Stripe's pattern): still a real <table> for screen readers, each cell showing its column's
+ * name from `data-label`. Mark the row's title cell with `cellTitle` and its amounts with
+ * `cellAmount`: they come first, and the amounts are larger.
+ */
+export const stacked = style({});
+
+export const cellTitle = style({});
+
+export const cellAmount = style({});
+
+const narrow = (rules: CSSProperties): GlobalStyleRule => ({ "@media": { [STACKED]: rules } });
+
+globalStyle(
+  `${stacked} thead`,
+  narrow({
+    position: "absolute",
+    width: 1,
+    height: 1,
+    overflow: "hidden",
+    clip: "rect(0, 0, 0, 0)",
+    whiteSpace: "nowrap",
+  }),
+);
+globalStyle(`${stacked}, ${stacked} tbody`, narrow({ display: "block" }));
+globalStyle(
+  `${stacked} tr`,
+  narrow({
+    display: "flex",
+    flexDirection: "column",
+    margin: "0 0 0.75rem",
+    padding: "0.5rem 0.75rem",
+    border: `1px solid ${vars.surface.border}`,
+    borderRadius: 8,
+  }),
+);
+globalStyle(
+  `${stacked} td`,
+  narrow({
+    display: "flex",
+    flexWrap: "wrap",
+    justifyContent: "space-between",
+    alignItems: "baseline",
+    gap: "0 1rem",
+    padding: "0.3rem 0",
+    border: 0,
+    textAlign: "right",
+    overflowWrap: "anywhere",
+  }),
+);
+globalStyle(
+  `${stacked} td::before`,
+  narrow({
+    content: "attr(data-label)",
+    fontSize: "0.9375rem",
+    fontWeight: 600,
+    color: vars.surface.mutedText,
+    textAlign: "left",
+  }),
+);
+globalStyle(`${stacked} td:empty`, narrow({ display: "none" }));
+globalStyle(`${stacked} td${cellTitle}`, narrow({ order: -2, fontWeight: 700, fontSize: "1.0625rem" }));
+globalStyle(`${stacked} td${cellAmount}`, narrow({ order: -1, fontWeight: 700, fontSize: "1.125rem" }));

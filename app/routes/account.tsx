@@ -67,7 +67,7 @@ export default function AccountDetails() {
         <p>{t("account.contacts.none")}</p>
       ) : (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("account.contacts")}>
-          <table className={styles.table}>
+          <table className={`${styles.table} ${styles.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t("account.contact.name")}</th>
@@ -79,10 +79,12 @@ export default function AccountDetails() {
             <tbody>
               {contacts.map((contact) => (
                 <tr key={contact.id}>
-                  <td>{contact.name}</td>
-                  <td>{contact.position}</td>
-                  <td>{contact.email}</td>
-                  <td>
+                  <td data-label={t("account.contact.name")} className={styles.cellTitle}>
+                    {contact.name}
+                  </td>
+                  <td data-label={t("account.contact.position")}>{contact.position}</td>
+                  <td data-label={t("account.contact.email")}>{contact.email}</td>
+                  <td data-label={t("account.contact.role")}>
                     {t(
                       contact.role === "owner"
                         ? "account.role.owner"

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
+import { Filters, FilterSelect, Pager } from "~/components/ListControls";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
@@ -87,41 +88,35 @@ export default function Invoices() {
       <p>
         {account.name} ({account.number})
       </p>
-      <Form method="get" className={styles.filters} aria-label={t("inv.filter")}>
-        <div className={formStyles.field}>
-          <label className={formStyles.label} htmlFor="status">
-            {t("inv.filter.status")}
-          </label>
-          <select id="status" name="status" defaultValue={query.filter} className={formStyles.input}>
-            {INVOICE_FILTER_OPTIONS.map((option) => (
-              <option key={option} value={option}>
-                {option === "outstanding"
-                  ? t("inv.filter.outstanding")
-                  : option === "all"
-                    ? t("inv.filter.all")
-                    : t(statusKey(Number(option)))}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={formStyles.field}>
-          <label className={formStyles.label} htmlFor="sort">
-            {t("inv.sort")}
-          </label>
-          <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
-            {INVOICE_SORT_OPTIONS.map((option) => (
-              <option key={option} value={option}>
-                {t(`inv.sort.${option}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.filterActions}>
+      <Filters
+        label={t("inv.filter")}
+        actions={
           <button type="submit" className={button}>
             {t("inv.show")}
           </button>
-        </div>
-      </Form>
+        }
+      >
+        <FilterSelect
+          id="status"
+          label={t("inv.filter.status")}
+          defaultValue={query.filter}
+          options={INVOICE_FILTER_OPTIONS.map((option) => ({
+            value: option,
+            label:
+              option === "outstanding"
+                ? t("inv.filter.outstanding")
+                : option === "all"
+                  ? t("inv.filter.all")
+                  : t(statusKey(Number(option))),
+          }))}
+        />
+        <FilterSelect
+          id="sort"
+          label={t("inv.sort")}
+          defaultValue={query.sort}
+          options={INVOICE_SORT_OPTIONS.map((option) => ({ value: option, label: t(`inv.sort.${option}`) }))}
+        />
+      </Filters>
       <p role="status">
         {invoices.length === 0
           ? t("inv.none")
@@ -137,7 +132,7 @@ export default function Invoices() {
       {invoices.length > 0 ? (
         <Form method="get" action="/customer/invoices-and-payments/pay">
           <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("inv.list")}>
-            <table className={styles.table}>
+            <table className={`${styles.table} ${styles.stacked}`}>
               <thead>
                 <tr>
                   <th scope="col">{t("inv.col.pay")}</th>
@@ -159,7 +154,7 @@ export default function Invoices() {
               <tbody>
                 {invoices.map((invoice) => (
                   <tr key={invoice.id}>
-                    <td>
+                    <td data-label={t("inv.col.pay")}>
                       {invoice.payable ? (
                         <input
                           type="checkbox"
@@ -170,15 +165,19 @@ export default function Invoices() {
                         />
                       ) : null}
                     </td>
-                    <td>
+                    <td data-label={t("inv.col.number")} className={styles.cellTitle}>
                       <Link to={`/customer/invoices-and-payments/invoice/${invoice.id}`}>{invoice.number}</Link>
                     </td>
-                    <td>{t(statusKey(invoice.status))}</td>
-                    <td>{invoice.issueDate}</td>
-                    <td>{invoice.dueDate}</td>
-                    <td className={styles.number}>{invoice.amount}</td>
-                    <td className={styles.number}>{invoice.balance}</td>
-                    <td className={styles.number}>
+                    <td data-label={t("inv.col.status")}>{t(statusKey(invoice.status))}</td>
+                    <td data-label={t("inv.col.issued")}>{invoice.issueDate}</td>
+                    <td data-label={t("inv.col.due")}>{invoice.dueDate}</td>
+                    <td data-label={t("inv.col.amount")} className={`${styles.number} ${styles.cellAmount}`}>
+                      {invoice.amount}
+                    </td>
+                    <td data-label={t("inv.col.balance")} className={`${styles.number} ${styles.cellAmount}`}>
+                      {invoice.balance}
+                    </td>
+                    <td data-label={t("inv.col.overdue")} className={styles.number}>
                       {invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""}
                     </td>
                   </tr>
@@ -198,19 +197,12 @@ export default function Invoices() {
           ) : null}
         </Form>
       ) : null}
-      <nav aria-label={t("inv.pages")} className={styles.pager}>
-        {query.page > 1 ? (
-          <Link to={`${PATH}${invoiceSearch(query, { page: query.page - 1 })}`} rel="prev">
-            {t("pager.previous")}
-          </Link>
-        ) : null}
-        <span>{t("pager.position", { page: query.page, pages })}</span>
-        {query.page < pages ? (
-          <Link to={`${PATH}${invoiceSearch(query, { page: query.page + 1 })}`} rel="next">
-            {t("pager.next")}
-          </Link>
-        ) : null}
-      </nav>
+      <Pager
+        label={t("inv.pages")}
+        page={query.page}
+        pages={pages}
+        hrefFor={(page) => `${PATH}${invoiceSearch(query, { page })}`}
+      />
 
       <h2>{t("inv.payments")}</h2>
       {payments.length === 0 ? (

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
+import { Filters, FilterSelect, Pager } from "~/components/ListControls";
 import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
@@ -80,7 +81,19 @@ export default function Statements() {
       <p>
         {account.name} ({account.number})
       </p>
-      <Form method="get" className={styles.filters} aria-label={t("statements.filter")}>
+      <Filters
+        label={t("statements.filter")}
+        actions={
+          <>
+            <button type="submit" className={button}>
+              {t("statements.show")}
+            </button>
+            <Link to="/statements?page=1" className={secondaryButton}>
+              {t("statements.clear")}
+            </Link>
+          </>
+        }
+      >
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="from">
             {t("statements.from")}
@@ -93,40 +106,25 @@ export default function Statements() {
           </label>
           <input id="to" name="to" type="date" defaultValue={query.to} className={formStyles.input} />
         </div>
-        <div className={formStyles.field}>
-          <label className={formStyles.label} htmlFor="type">
-            {t("statements.type")}
-          </label>
-          <select id="type" name="type" defaultValue={query.type} className={formStyles.input}>
-            <option value="">{t("statements.allTypes")}</option>
-            {STATEMENT_TYPE_OPTIONS.map((type) => (
-              <option key={type} value={type}>
-                {t(`statements.type.${type}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={formStyles.field}>
-          <label className={formStyles.label} htmlFor="sort">
-            {t("statements.sort")}
-          </label>
-          <select id="sort" name="sort" defaultValue={query.sort} className={formStyles.input}>
-            {Object.keys(STATEMENT_SORT_OPTIONS).map((key) => (
-              <option key={key} value={key}>
-                {t(`statements.sort.${key as keyof typeof STATEMENT_SORT_OPTIONS}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.filterActions}>
-          <button type="submit" className={button}>
-            {t("statements.show")}
-          </button>
-          <Link to="/statements?page=1" className={secondaryButton}>
-            {t("statements.clear")}
-          </Link>
-        </div>
-      </Form>
+        <FilterSelect
+          id="type"
+          label={t("statements.type")}
+          defaultValue={query.type}
+          options={[
+            { value: "", label: t("statements.allTypes") },
+            ...STATEMENT_TYPE_OPTIONS.map((type) => ({ value: type, label: t(`statements.type.${type}`) })),
+          ]}
+        />
+        <FilterSelect
+          id="sort"
+          label={t("statements.sort")}
+          defaultValue={query.sort}
+          options={(Object.keys(STATEMENT_SORT_OPTIONS) as (keyof typeof STATEMENT_SORT_OPTIONS)[]).map((key) => ({
+            value: key,
+            label: t(`statements.sort.${key}`),
+          }))}
+        />
+      </Filters>
 
       <p role="status">
         {total === 0
@@ -142,7 +140,7 @@ export default function Statements() {
       </p>
       {total > 0 ? (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("statements.lines")}>
-          <table className={styles.table}>
+          <table className={`${styles.table} ${styles.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t("statements.date")}</th>
@@ -160,31 +158,30 @@ export default function Statements() {
             <tbody>
               {lines.map((line) => (
                 <tr key={line.id}>
-                  <td>{line.date}</td>
-                  <td>{t(`statements.type.${line.type}`)}</td>
-                  <td>{line.reference}</td>
-                  <td>{line.description}</td>
-                  <td className={styles.number}>{line.debit}</td>
-                  <td className={styles.number}>{line.credit}</td>
+                  <td data-label={t("statements.date")}>{line.date}</td>
+                  <td data-label={t("statements.type")}>{t(`statements.type.${line.type}`)}</td>
+                  <td data-label={t("statements.reference")} className={styles.cellTitle}>
+                    {line.reference}
+                  </td>
+                  <td data-label={t("statements.description")}>{line.description}</td>
+                  <td data-label={t("statements.charges")} className={`${styles.number} ${styles.cellAmount}`}>
+                    {line.debit}
+                  </td>
+                  <td data-label={t("statements.credits")} className={`${styles.number} ${styles.cellAmount}`}>
+                    {line.credit}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ) : null}
-      <nav aria-label={t("statements.pages")} className={styles.pager}>
-        {query.page > 1 ? (
-          <Link to={`/statements${statementSearch(query, { page: query.page - 1 })}`} rel="prev">
-            {t("pager.previous")}
-          </Link>
-        ) : null}
-        <span>{t("pager.position", { page: query.page, pages })}</span>
-        {query.page < pages ? (
-          <Link to={`/statements${statementSearch(query, { page: query.page + 1 })}`} rel="next">
-            {t("pager.next")}
-          </Link>
-        ) : null}
-      </nav>
+      <Pager
+        label={t("statements.pages")}
+        page={query.page}
+        pages={pages}
+        hrefFor={(page) => `/statements${statementSearch(query, { page })}`}
+      />
       <p>
         <a href={`/statements/download${statementSearch(query, { page: 1 })}`} download>
           {t("statements.download")}

@@ -13,8 +13,15 @@ export const MAILBOX = `http://127.0.0.1:${Number(process.env.E2E_MAILBOX_PORT ?
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
+/** The phone every page must also work on (issue 12): its first screen holds the page's heading. */
+export const PHONE = { width: 360, height: 740 };
+const HEADING_WITHIN = 200;
+
 /**
- * Fails the test on any WCAG 2.2 A/AA violation axe-core can find on the current page.
+ * Fails the test on any WCAG 2.2 A/AA violation axe-core can find on the current page, at the
+ * test's own viewport and again on a 360 × 740 phone, where the page must also not scroll
+ * sideways and its h1 must start within the top 200 px. The phone's view is attached to the
+ * test's results as a screenshot.
  *
  * axe runs as a script in the page, which a JavaScript-disabled page cannot do. There,
  * the exact HTML the no-JS browser has is loaded into a scripted page at the same URL
@@ -23,15 +30,23 @@ const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-
  */
 export async function expectAccessible(page: Page) {
   const jsOff = test.info().project.use.javaScriptEnabled === false;
+  const url = page.url();
+  pagesChecked(page).add(pageKey(url));
   if (!jsOff) {
-    expect(await axeSummary(page), `axe violations on ${page.url()}`).toEqual([]);
+    expect(await axeSummary(page), `axe violations on ${url}`).toEqual([]);
+    const viewport = page.viewportSize();
+    await page.setViewportSize(PHONE);
+    try {
+      await expectFitsPhone(page, url);
+    } finally {
+      if (viewport) await page.setViewportSize(viewport);
+    }
     return;
   }
   const html = await page.content();
-  const url = page.url();
   const browser = page.context().browser();
   if (!browser) throw new Error("expectAccessible needs a browser");
-  const context = await browser.newContext({ javaScriptEnabled: true });
+  const context = await browser.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
   try {
     const copy = await context.newPage();
     await copy.route("**/*", (route) => {
@@ -44,9 +59,43 @@ export async function expectAccessible(page: Page) {
     });
     await copy.goto(url);
     expect(await axeSummary(copy), `axe violations on ${url} (JavaScript disabled)`).toEqual([]);
+    await copy.setViewportSize(PHONE);
+    await expectFitsPhone(copy, `${url} (JavaScript disabled)`);
   } finally {
     await context.close();
   }
+}
+
+/** At 360 × 740: nothing wider than the screen, the h1 in the first 200 px, no axe finding. */
+async function expectFitsPhone(page: Page, label: string) {
+  const layout = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const tooWide = [...document.querySelectorAll("body *")]
+      .filter((element) => element.checkVisibility() && element.getBoundingClientRect().right > width + 0.5)
+      .map((element) => {
+        const name = element.getAttribute("name") ?? element.id;
+        return `${element.tagName.toLowerCase()}${name ? `[${name}]` : ""} (right edge ${Math.round(element.getBoundingClientRect().right)} px)`;
+      });
+    const heading = document.querySelector("main h1") ?? document.querySelector("h1");
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      width,
+      tooWide: tooWide.slice(-5),
+      headingTop: heading ? heading.getBoundingClientRect().top + window.scrollY : null,
+    };
+  });
+  const screenshot = await page.screenshot();
+  await test.info().attach(`360px ${label}`, { body: screenshot, contentType: "image/png" });
+  expect(
+    layout.scrollWidth,
+    `${label} scrolls sideways at ${PHONE.width} px; widest: ${layout.tooWide.join(", ")}`,
+  ).toBeLessThanOrEqual(layout.width);
+  expect(layout.headingTop, `${label} has no h1`).not.toBeNull();
+  expect(
+    layout.headingTop!,
+    `${label}: the h1 starts below the top ${HEADING_WITHIN} px at 360 × 740`,
+  ).toBeLessThanOrEqual(HEADING_WITHIN);
+  expect(await axeSummary(page), `axe violations on ${label} at ${PHONE.width} × ${PHONE.height}`).toEqual([]);
 }
 
 async function axeSummary(page: Page) {
@@ -55,6 +104,50 @@ async function axeSummary(page: Page) {
     (violation) =>
       `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
   );
+}
+
+/** A page's path with ids (numbers, UUIDs, references) folded, so one route is one key. */
+function pageKey(url: string) {
+  const { host, pathname } = new URL(url);
+  const path = pathname
+    .split("/")
+    .map((part) => (/\d/.test(part) ? ":id" : part))
+    .join("/");
+  return `${host.split(".")[0]}${path}`;
+}
+
+const checkedPages = new WeakMap<Page, Set<string>>();
+function pagesChecked(page: Page) {
+  let set = checkedPages.get(page);
+  if (!set) checkedPages.set(page, (set = new Set()));
+  return set;
+}
+
+/**
+ * What the browser may say without failing the journey, per test: `allowConsoleError(page,
+ * /pattern/, why)`. Each allowance must be met at least once, so none outlives its reason.
+ */
+const allowances = new WeakMap<Page, { pattern: RegExp; reason: string; seen: boolean }[]>();
+export function allowConsoleError(page: Page, pattern: RegExp, reason: string) {
+  if (!reason.trim()) throw new Error("allowConsoleError needs a reason");
+  const list = allowances.get(page) ?? [];
+  list.push({ pattern, reason, seen: false });
+  allowances.set(page, list);
+}
+
+/** React's hydration complaints: in development by name, in production as minified errors. */
+const HYDRATION = /hydrat|did not match|Minified React error #(418|423|425)/i;
+
+/**
+ * A failed HTTP answer the browser reports in the console. The app's own 4xx answers to a
+ * document or a data request (a 404 page, a 400 form reply) are journeys the tests assert;
+ * a missing script, stylesheet, image or font, or any 5xx, is a fault.
+ */
+function isExpectedHttpAnswer(text: string, resourceUrl: string) {
+  const status = /status of (\d{3})/.exec(text)?.[1];
+  if (!status || !status.startsWith("4")) return false;
+  const path = resourceUrl ? new URL(resourceUrl).pathname : "";
+  return !/\.(js|css|svg|png|jpe?g|webp|ico|woff2?)$/i.test(path) && !path.startsWith("/build/");
 }
 
 /**
@@ -83,6 +176,44 @@ export type HostRequest = {
 };
 
 export const test = base.extend<{ jsEnabled: boolean; hostRequest: HostRequest }>({
+  /**
+   * The page of every journey: it fails on what a person would not see but a browser reports: an uncaught
+   * error in the page, a console error, or a React hydration warning (the server's HTML and
+   * the browser's render disagreed). Also notes, as an annotation, the pages the test visited
+   * but never checked with `expectAccessible` (and so never at 360 px).
+   */
+  page: async ({ page }, use, testInfo) => {
+    const problems: string[] = [];
+    const visited = new Set<string>();
+    const report = (problem: string) => {
+      const allowance = allowances.get(page)?.find((a) => a.pattern.test(problem));
+      if (allowance) allowance.seen = true;
+      else problems.push(problem);
+    };
+    page.on("pageerror", (error) => report(`uncaught ${error.name}: ${error.message} (${page.url()})`));
+    page.on("console", (message) => {
+      const text = message.text();
+      const type = message.type();
+      if (type === "error") {
+        if (/^Failed to load resource/.test(text) && isExpectedHttpAnswer(text, message.location().url)) return;
+        report(`console error: ${text} (${message.location().url || page.url()})`);
+      } else if (HYDRATION.test(text)) {
+        report(`console ${type}: ${text} (${page.url()})`);
+      }
+    });
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame() && /^https?:/.test(frame.url())) visited.add(pageKey(frame.url()));
+    });
+    await use(page);
+    const unchecked = [...visited].filter((key) => !pagesChecked(page).has(key));
+    if (unchecked.length > 0) {
+      testInfo.annotations.push({ type: "not checked at 360 px", description: unchecked.join(" ") });
+    }
+    const unmet = (allowances.get(page) ?? []).filter((a) => !a.seen).map((a) => `${a.pattern} (${a.reason})`);
+    expect(problems, "the browser reported problems").toEqual([]);
+    expect(unmet, "allowed console errors that never happened").toEqual([]);
+  },
+
   jsEnabled: async ({ javaScriptEnabled }, use) => {
     await use(javaScriptEnabled !== false);
   },

@@ -1,4 +1,5 @@
-import { ACME, expect, expectAccessible, KIWI, test } from "./fixtures";
+import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { ACME, allowConsoleError, expect, expectAccessible, KIWI, PHONE, signInAs, test } from "./fixtures";
 
 test.describe("app shell", () => {
   test("has landmarks and a skip link that moves focus to the main content", async ({ page }) => {
@@ -29,6 +30,78 @@ test.describe("app shell", () => {
     expect(outline.tag).toBe("A");
     expect(outline.style).not.toBe("none");
     expect(outline.width).toBeGreaterThanOrEqual(2);
+  });
+
+  test("on a phone: a slim bar whose Menu opens without JavaScript, with the sections, the login's actions and the account one tap away", async ({
+    page,
+    jsEnabled,
+  }) => {
+    await page.setViewportSize(PHONE);
+    await signInAs(page, ACME, "olivia@coastal.example", DEMO_PASSWORD);
+    const banner = page.getByRole("banner");
+    const heading = page.getByRole("heading", { level: 1 });
+    expect((await heading.boundingBox())!.y).toBeLessThan(200);
+    // The wide bar's copies are not shown on a phone.
+    await expect(page.getByLabel("Account", { exact: true })).toBeHidden();
+    await expect(banner.getByRole("button", { name: "Sign out" })).toBeHidden();
+
+    const menuButton = banner.getByText("Menu", { exact: true });
+    const sections = banner.getByRole("navigation", { name: "Account menu" });
+    await expect(sections).toBeHidden();
+    await menuButton.click();
+    await expect(sections).toBeVisible();
+    await expect(sections.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+    await expect(banner.locator("details").getByText("Signed in as Olivia Nguyen")).toBeVisible();
+    const statements = sections.getByRole("link", { name: "Statements" });
+    const box = (await statements.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    await expectAccessible(page);
+    await statements.click();
+    await expect(page).toHaveURL(/\/statements/);
+    await expect(heading).toHaveText("Statement");
+    // A new page: the menu is closed again (with JavaScript the client navigation closes it).
+    await expect(sections).toBeHidden();
+    await menuButton.click();
+    await expect(sections.getByRole("link", { name: "Statements" })).toHaveAttribute("aria-current", "page");
+    await expect(sections.getByRole("link", { name: "Dashboard" })).not.toHaveAttribute("aria-current", "page");
+    await menuButton.click();
+    await expect(sections).toBeHidden();
+
+    // The account in one tap: the line under the bar leads to the account chooser.
+    await banner.getByRole("link", { name: /Account\s*Coastal Builders Group \(ACME-1000\)\s*Change/ }).click();
+    await expect(page).toHaveURL(`${ACME}/accounts`);
+    await page.getByRole("button", { name: "Choose Hillside Renovations" }).click();
+    await expect(page).toHaveURL(`${ACME}/`);
+    await expect(banner).toContainText("Hillside Renovations (ACME-2000)");
+
+    // From the keyboard: the Menu button is a native disclosure (Enter toggles it);
+    // with JavaScript, Escape also closes it and gives focus back to the button.
+    await menuButton.focus();
+    await page.keyboard.press("Enter");
+    await expect(sections).toBeVisible();
+    if (jsEnabled) {
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Escape");
+      await expect(sections).toBeHidden();
+      await expect(menuButton).toBeFocused();
+      await page.keyboard.press("Enter");
+    }
+    await banner.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(`${ACME}/auth/signin`);
+  });
+
+  test("on a wide screen: the full bar, with no Menu button", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signInAs(page, KIWI, "liam@tasman.example", DEMO_PASSWORD);
+    const banner = page.getByRole("banner");
+    await expect(banner.getByText("Menu", { exact: true })).toBeHidden();
+    await expect(banner.getByRole("button", { name: "Sign out" })).toBeVisible();
+    await expect(page.getByLabel("Account", { exact: true })).toBeVisible();
+    const sections = banner.getByRole("navigation", { name: "Account menu" });
+    await expect(sections.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+    await sections.getByRole("link", { name: "Invoices and payments" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invoices and payments");
+    await expect(sections.getByRole("link", { name: "Invoices and payments" })).toHaveAttribute("aria-current", "page");
   });
 
   test("the heartbeat page reports a working portal", async ({ page }) => {
@@ -100,5 +173,45 @@ test.describe("JSON API over HTTP", () => {
     expect(response.status()).toBe(200);
     expect(await response.json()).toMatchObject({ status: "ok", database: "up" });
     expect(response.headers()["cache-control"]).toBe("no-store");
+  });
+});
+
+// The suite's own eyes must be able to fail: each of these journeys is expected to fail
+// (test.fail), and would be reported as passing unexpectedly if a check stopped working.
+test.describe("the journeys' own checks", () => {
+  test("a console error fails the journey", async ({ page }) => {
+    test.fail(true, "the page fixture must fail on a console error");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => console.error("a deliberate console error"));
+  });
+
+  test("a React hydration warning fails the journey", async ({ page }) => {
+    test.fail(true, "the page fixture must fail on a hydration warning");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => console.warn("Warning: Text content did not match. Server: 1 Client: 2"));
+  });
+
+  test("an allowed console error that never comes fails the journey", async ({ page }) => {
+    test.fail(true, "an allowance must be used");
+    allowConsoleError(page, /never said/, "to prove unused allowances fail");
+    await page.goto(`${ACME}/privacy-policy`);
+  });
+
+  test("an allowed console error passes", async ({ page }) => {
+    allowConsoleError(page, /an expected console error/, "to prove the allowance works");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => console.error("an expected console error"));
+  });
+
+  test("a page wider than a phone fails expectAccessible", async ({ page }) => {
+    test.fail(true, "the phone check must fail on sideways scrolling");
+    await page.goto(`${ACME}/privacy-policy`);
+    await page.evaluate(() => {
+      const wide = document.createElement("p");
+      wide.textContent = "wide";
+      wide.style.width = "500px";
+      document.querySelector("main")!.append(wide);
+    });
+    await expectAccessible(page);
   });
 });

@@ -8,6 +8,7 @@ export const coreEnAU = {
   "shell.signedInAs": "Signed in as {name}",
   "shell.changePassword": "Change password",
   "shell.signOut": "Sign out",
+  "shell.menu": "Menu",
   "shell.yourLogin": "Your login",
   "shell.legal": "Legal",
   "shell.privacy": "Privacy policy",

@@ -11,6 +11,7 @@ export const enAU = {
   ...coreEnAU,
   "switcher.account": "Account",
   "switcher.switch": "Switch",
+  "switcher.change": "Change",
   "switcher.menu": "Account menu",
   "switcher.dashboard": "Dashboard",
   "switcher.details": "Details",
