@@ -255,3 +255,14 @@ export async function signInAs(page: Page, origin: string, email: string, passwo
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${origin}/`);
 }
+
+/**
+ * Follows a section link of the shell the way a person would at the current width: on a
+ * wide screen from the bar, on a phone through the Menu (a native disclosure).
+ */
+export async function openSection(page: Page, name: string) {
+  const banner = page.getByRole("banner");
+  const menuButton = banner.getByText("Menu", { exact: true });
+  if (await menuButton.isVisible()) await menuButton.click();
+  await banner.getByRole("navigation", { name: "Account menu" }).getByRole("link", { name, exact: true }).click();
+}

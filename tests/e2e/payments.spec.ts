@@ -2,7 +2,7 @@ import type { Page, Route } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail } from "../support/e2e-users";
-import { ACME, expect, expectAccessible, hostCall, MAILBOX, signInAs, test } from "./fixtures";
+import { ACME, expect, expectAccessible, hostCall, MAILBOX, openSection, signInAs, test } from "./fixtures";
 
 /**
  * Invoices and paying them (issue 3), with JavaScript and without. The payer has an
@@ -14,7 +14,7 @@ const nextYear = String(new Date().getUTCFullYear() + 1);
 
 async function openInvoices(page: Page) {
   await signInAs(page, ACME, payer(), DEMO_PASSWORD);
-  await page.getByRole("link", { name: "Invoices and payments" }).click();
+  await openSection(page, "Invoices and payments");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invoices and payments");
 }
 
