@@ -9,9 +9,12 @@ import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import {
   clearLimits,
+  clearLimitsStartingWith,
   consume,
   PASSWORD_CHECKS,
   RESET_REQUESTS,
+  signInAccountKey,
+  signInPairKey,
   RESET_REQUESTS_PER_ADDRESS,
   TOKEN_CHECKS,
   type Limit,
@@ -145,8 +148,10 @@ export async function resetPassword(
     return contact.id;
   });
   if (!contactId) return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
-  // The owner proved control of the inbox: lift any sign-in lock on the account.
-  await clearLimits(branding.businessId, [`signin:email:${input.email}`]);
+  // The owner proved control of the inbox: lift every sign-in lock on the account, from
+  // every address (the per-address pairs are what a guesser's failures lock).
+  await clearLimits(branding.businessId, [signInAccountKey(input.email)]);
+  await clearLimitsStartingWith(branding.businessId, signInPairKey(input.email, ""));
   await audit({
     businessId: branding.businessId,
     contactId,
