@@ -76,10 +76,12 @@ export async function readCapped(request: Request, max: number): Promise<Uint8Ar
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      // Not awaited: when the body was cloned (tee'd), cancelling one branch settles only
-      // once the other branch is cancelled too, so awaiting here held the answer (and the
-      // socket) until the server's request time-out.
-      void reader.cancel().catch(() => {});
+      // Let go without cancelling. Awaiting a cancel held the answer (and the socket) until
+      // the server's request time-out when the body was cloned (a tee settles a cancel only
+      // once both branches cancel); and cancelling the request's own stream destroys the
+      // socket, so the client saw a reset instead of our 413. The server drains the unread
+      // rest after answering (scripts/edge.js).
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);
