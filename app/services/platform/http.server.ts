@@ -150,3 +150,28 @@ export function hasControlCharacters(value: unknown, depth = 0): boolean {
     ([key, item]) => CONTROL_CHARACTERS.test(key) || hasControlCharacters(item, depth + 1),
   );
 }
+
+/**
+ * The same rule for the request's address: its decoded path and every query name and
+ * value. scripts/edge.js refuses these before Remix; this is the check the app itself makes
+ * (every loader starts at requireHostBranding), so no server set-up can skip it.
+ */
+export function urlHasControlCharacters(url: URL): boolean {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape is not a control character; the route decides what it means.
+  }
+  if (CONTROL_CHARACTERS.test(path)) return true;
+  for (const [name, value] of url.searchParams) {
+    if (CONTROL_CHARACTERS.test(name) || CONTROL_CHARACTERS.test(value)) return true;
+  }
+  return false;
+}
+
+/** The 400 for an address with control characters: JSON for the API, the error page otherwise. */
+export function controlCharactersInAddress(url: URL): Response {
+  if (url.pathname.startsWith("/api/")) return apiError(400, CONTROL_CHARACTERS_MESSAGE);
+  return formError(400, "control-characters");
+}
