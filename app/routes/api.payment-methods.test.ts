@@ -424,3 +424,46 @@ describe("bank accounts", () => {
     ).toBe(400);
   });
 });
+
+describe("control characters (decision 024)", () => {
+  const bankCount = async () =>
+    Number(
+      (
+        await handle.db
+          .selectFrom("bank_accounts")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const bank = (overrides: Record<string, unknown>) => ({
+    accountId: ids["ACME-2000"],
+    accountName: "Coastal Ops",
+    accountRouting: "062-000",
+    accountNumber: "87654321",
+    description: "Main",
+    authorityReference: "DDR-NUL",
+    ...overrides,
+  });
+
+  it.each([
+    ["description", { description: "Main\u0000" }],
+    ["authorityReference", { authorityReference: "DDR\u0000" }],
+  ])("a bank account with U+0000 in %s: 400 with a message, nothing saved", async (_field, overrides) => {
+    const before = await bankCount();
+    const answer = await call(saveBank.action, "POST", "/api/sample/save-bank-account", "olivia", bank(overrides));
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain("control characters");
+    expect(await bankCount()).toBe(before);
+  });
+
+  it.each([
+    ["authorityReference", { authorityReference: "CONSENT\u0000" }],
+    ["gatewayExtraData", { gatewayExtraData: { device: "te\u0000st" } }],
+  ])("a card with U+0000 in %s: 400 with a message, nothing saved", async (_field, overrides) => {
+    const before = await cardCount();
+    const answer = await call(saveCard.action, "POST", "/api/sample/save-credit-card", "olivia", card(overrides));
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toContain("control characters");
+    expect(await cardCount()).toBe(before);
+  });
+});
