@@ -8,7 +8,7 @@ import { HARBOUR_CLIENT } from "./tests/support/oidc-standin-demo";
  *
  * Three servers start first: a real SMTP server that catches the portal's mail (with a
  * small HTTP API the tests read it from), a stand-in OpenID provider playing Auth0 over
- * HTTPS, and the built portal (remix-serve) on a fresh embedded database seeded with the
+ * HTTPS, and the built portal (scripts/serve.js: remix-serve's set-up behind the portal's front door) on a fresh embedded database seeded with the
  * demo hosts and the tests' own contacts. *.localhost names resolve to loopback inside
  * Chromium.
  */
@@ -78,7 +78,7 @@ export default defineConfig({
     },
     {
       // The server's output goes to a file the card-data test searches (no card number may appear).
-      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node node_modules/@remix-run/serve/dist/cli.js ./build/index.js >> ${dataDir}/server.log 2>&1`,
+      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node scripts/serve.js ./build/index.js >> ${dataDir}/server.log 2>&1`,
       url: `http://127.0.0.1:${E2E_PORT}/api/host/heartbeat`,
       reuseExistingServer: false,
       timeout: 120_000,

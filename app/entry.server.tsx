@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
+import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
@@ -16,6 +16,13 @@ import { installRequestLogging, logTokenFor } from "~/services/platform/request-
 import { securityHeaders } from "~/services/platform/security-headers.server";
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * Every page may show account data (or, signed out, a form): no copy may be kept, so that
+ * after signing out, Back re-requests the page (and meets sign-in) instead of showing saved
+ * cards from the browser's cache. Set centrally, so no route can forget it.
+ */
+const DOCUMENT_CACHE_CONTROL = "private, no-store";
 
 // Start-up, before remix-serve listens: validate configuration (exits naming a bad
 // variable), start request logging, open the database and run migrations (and seed a
@@ -55,6 +62,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.set("Cache-Control", DOCUMENT_CACHE_CONTROL);
           const rootData = remixContext.staticHandlerContext.loaderData?.root as
             { identityProviderOrigin?: string | null; productFruits?: unknown } | undefined;
           const formActionOrigins = rootData?.identityProviderOrigin ? [rootData.identityProviderOrigin] : [];
@@ -89,6 +97,15 @@ export default function handleRequest(
     setTimeout(abort, ABORT_DELAY + 1_000);
   });
 }
+
+/**
+ * Single-fetch (`.data`) answers carry the same account data as documents: never kept by
+ * the browser or any cache either.
+ */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  response.headers.set("Cache-Control", DOCUMENT_CACHE_CONTROL);
+  return response;
+};
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (client went away) are not errors of ours.

@@ -39,7 +39,7 @@ step("fresh database: demo hosts and the bench's accounts");
 await prepareBenchDatabase();
 
 step(`portal on 127.0.0.1:${BENCH_PORT}`);
-const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "./build/index.js"], {
+const server = spawn(process.execPath, ["scripts/serve.js", "./build/index.js"], {
   env: {
     ...process.env,
     NODE_ENV: "production",

@@ -38,7 +38,7 @@ export function GeneralErrorBoundary({ backHref = "/" }: { backHref?: string }) 
   if (status === 400 || status === 405 || status === 413 || status === 415 || status === 422) {
     return (
       <StatusScreen eyebrow={t("errors.code", { status })} title={t("errors.badRequest.title")} actions={<HomeLink />}>
-        <p>{t("errors.badRequest.text")}</p>
+        <p>{t(reason === "control-characters" ? "errors.controlCharacters.text" : "errors.badRequest.text")}</p>
       </StatusScreen>
     );
   }

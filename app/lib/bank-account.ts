@@ -92,7 +92,7 @@ export function checkNzAccount(input: NzParts): NzCheck {
   if (!/^\d{2}$/.test(bank) || !/^\d{4}$/.test(branch) || !/^\d{7}$/.test(account) || !/^\d{2,3}$/.test(suffix)) {
     return { ok: false, problem: "format" };
   }
-  const bankAlgorithm = NZ_BANK_ALGORITHM[bank];
+  const bankAlgorithm = Object.hasOwn(NZ_BANK_ALGORITHM, bank) ? NZ_BANK_ALGORITHM[bank] : undefined;
   if (!bankAlgorithm) return { ok: false, problem: "bank" };
   if (bankAlgorithm !== "X") {
     // Algorithm A applies to account numbers below 0990000; B above.

@@ -36,7 +36,8 @@ export function parseStatementQuery(params: URLSearchParams): StatementPageQuery
   if (from && to && from > to) [from, to] = [to, from];
   return {
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
-    sort: sort in STATEMENT_SORT_OPTIONS ? (sort as StatementSortKey) : "date-desc",
+    // Own keys only: "__proto__" or "constructor" are not sort options (decision 024).
+    sort: Object.hasOwn(STATEMENT_SORT_OPTIONS, sort) ? (sort as StatementSortKey) : "date-desc",
     type: (STATEMENT_TYPE_OPTIONS as readonly string[]).includes(type) ? (type as StatementType) : "",
     from,
     to,

@@ -462,8 +462,11 @@ describe("nothing reaches the gateway until every field is valid (defect 1)", ()
       card(overrides),
     );
     expect(status).toBe(400);
-    expect(body.errors[field]).toBe("Remove the control characters (such as a null byte) from this field.");
-    expect(body.message).toBe(body.errors[field]);
+    // A NUL is refused at the edge for the whole request (decision 024); a tab, which the edge
+    // lets through for multi-line notes, is refused by the field's own rule (decision 023).
+    if (body.errors)
+      expect(body.errors[field]).toBe("Remove the control characters (such as a null byte) from this field.");
+    else expect(body.message).toMatch(/control characters/);
     expect(await cardCount()).toBe(cards);
     expect(await tokenCount()).toBe(tokens);
   });
@@ -506,7 +509,7 @@ describe("nothing reaches the gateway until every field is valid (defect 1)", ()
       ...overrides,
     });
     expect(status).toBe(400);
-    expect(body.errors[field]).toMatch(/control characters/);
+    expect(body.errors?.[field] ?? body.message).toMatch(/control characters/);
     expect(await bankCount()).toBe(before);
   });
 });

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { isLanguageCode } from "~/lib/i18n";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { readForm } from "~/services/platform/http.server";
-import { languageCookie } from "~/services/host/language.server";
+import { serializeLanguageCookie } from "~/services/host/language.server";
 import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { requireHostBranding } from "~/services/host/tenant.server";
 
@@ -15,7 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const language = form.get("language");
   const back = safeSameOriginPath(String(form.get("redirectTo") ?? "/"), requestOrigin(request), "/");
   if (!isLanguageCode(language)) return redirect(back);
-  return redirect(back, { headers: { "Set-Cookie": await languageCookie.serialize(language) } });
+  return redirect(back, { headers: { "Set-Cookie": await serializeLanguageCookie(request, language) } });
 }
 
 export function loader() {

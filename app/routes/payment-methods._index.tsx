@@ -32,7 +32,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     businessName: branding.businessName,
     accountName: account.name,
-    notice: notice && notice in PAYMENT_METHOD_NOTICES ? PAYMENT_METHOD_NOTICES[notice as PaymentMethodNotice] : null,
+    // Own keys only: ?notice=__proto__ must not reach an inherited property.
+    notice:
+      notice && Object.hasOwn(PAYMENT_METHOD_NOTICES, notice)
+        ? PAYMENT_METHOD_NOTICES[notice as PaymentMethodNotice]
+        : null,
     cards: cards.map((card) => ({
       id: card.cardId,
       brand: BRAND_LABELS[card.brand],

@@ -11,7 +11,8 @@ import * as m0004 from "./0004-payment-methods";
 import * as m0004a from "./0004a-account-search";
 import * as m0005 from "./0005-statement-daily-totals";
 import * as m0006 from "./0006-payments";
+import * as m0007 from "./0007-sliding-limits-and-public-urls";
 
 export type Migration = { name: string; up: string };
 
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0004a, m0005, m0006];
+export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0004a, m0005, m0006, m0007];

@@ -342,6 +342,16 @@ Energy bills are due 14 days after they are issued.`,
   },
 ];
 
+/**
+ * Links in the demo hosts' emails: `npm start` serves http on port 3000 (a real host's base
+ * URL is https on its own name, set by whoever adds the host). The e2e seed moves them to
+ * its own port.
+ */
+export const DEMO_PUBLIC_PORT = 3000;
+export function demoPublicBaseUrl(hostname: string, port = DEMO_PUBLIC_PORT) {
+  return `http://${hostname}:${port}`;
+}
+
 /** Inserts the demo businesses that are not there yet; returns the hostnames it created. */
 export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: boolean } = {}) {
   if (options.onlyIfEmpty) {
@@ -380,7 +390,13 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
       const businessId = business.id;
       await tx
         .insertInto("hosts")
-        .values(demo.hostnames.map((hostname) => ({ hostname, business_id: businessId })))
+        .values(
+          demo.hostnames.map((hostname) => ({
+            hostname,
+            business_id: businessId,
+            public_base_url: demoPublicBaseUrl(hostname),
+          })),
+        )
         .execute();
       const configs = Object.entries(demo.configs);
       if (configs.length) {

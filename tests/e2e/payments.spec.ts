@@ -126,6 +126,8 @@ test.describe("invoices and payments", () => {
     const mail = await waitForMailVia(MAILBOX, payer(), { since, subject: new RegExp(reference) });
     expect(mail.text).toContain("Total charged:");
     expect(mail.text).not.toContain("4111 1111");
+    // The link is built from the host's configured base URL (decision 024), not always http.
+    expect(mail.links).toContain(`${ACME}/payment/complete/${reference}`);
 
     // The payment is listed with what it paid; the receipt belongs to this account only.
     await page.getByRole("link", { name: "Back to invoices" }).click();

@@ -8,7 +8,7 @@ import path from "node:path";
 import { openPglite } from "../../app/services/platform/db.server";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { migrate } from "../../app/services/platform/migrate.server";
-import { DEMO_PASSWORD, demoLedger, seedDemoData } from "../../db/seed/demo";
+import { DEMO_PASSWORD, demoLedger, demoPublicBaseUrl, seedDemoData } from "../../db/seed/demo";
 import { E2E_PROJECTS, e2eEmail, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 
 const dataDir = process.env.DATA_DIR;
@@ -18,6 +18,16 @@ try {
   await migrate(handle);
   await seedDemoData(handle.db);
   const db = handle.db;
+  // Links in mail point at this server's port, as a real host's point at its public origin.
+  const port = Number(process.env.PORT);
+  if (!Number.isInteger(port) || port <= 0) throw new Error("PORT must be set");
+  for (const host of await db.selectFrom("hosts").select("hostname").execute()) {
+    await db
+      .updateTable("hosts")
+      .set({ public_base_url: demoPublicBaseUrl(host.hostname, port) })
+      .where("hostname", "=", host.hostname)
+      .execute();
+  }
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const host of ["acme.localhost", "kiwi.localhost"]) {
     const business = await db

@@ -9,7 +9,7 @@ import { DEFAULT_LANGUAGE, translatorFrom, type LanguageCode, type Translate } f
 export const MESSAGES: Record<LanguageCode, Messages> = { "en-AU": enAU, ID: id };
 
 export function messagesFor(language: LanguageCode): Messages {
-  return MESSAGES[language] ?? enAU;
+  return Object.hasOwn(MESSAGES, language) ? MESSAGES[language] : enAU;
 }
 
 export function translator(language: LanguageCode): Translate {

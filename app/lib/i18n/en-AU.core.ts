@@ -21,6 +21,8 @@ export const coreEnAU = {
   "errors.goBack": "Go back",
   "errors.badRequest.title": "We couldn't use that request",
   "errors.badRequest.text": "Something in the address or form wasn't valid. Nothing was changed.",
+  "errors.controlCharacters.text":
+    "Something you sent contains invisible control characters (such as a null character), which no field accepts. Remove them and try again. Nothing was changed.",
   "errors.tooMany.title": "Too many attempts",
   "errors.tooMany.text": "Please wait 15 minutes and try again. Nothing was changed.",
   "errors.unavailable.title": "Temporarily unavailable",

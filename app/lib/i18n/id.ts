@@ -115,6 +115,8 @@ export const id: Messages = {
   "errors.goBack": "Kembali",
   "errors.badRequest.title": "Permintaan itu tidak dapat kami gunakan",
   "errors.badRequest.text": "Ada yang tidak valid di alamat atau formulir. Tidak ada yang diubah.",
+  "errors.controlCharacters.text":
+    "Yang Anda kirim berisi karakter kontrol tak terlihat (seperti karakter null) yang tidak diterima kolom mana pun. Hapus lalu coba lagi. Tidak ada yang diubah.",
   "errors.tooMany.title": "Terlalu banyak percobaan",
   "errors.tooMany.text": "Harap tunggu 15 menit lalu coba lagi. Tidak ada yang diubah.",
   "errors.unavailable.title": "Sementara tidak tersedia",

@@ -28,8 +28,16 @@ export function translatorFrom(messages: Partial<Messages> | undefined): Transla
   const known = (messages ?? {}) as Partial<Record<string, string>>;
   const fallback = coreEnAU as Partial<Record<string, string>>;
   return (key, params) => {
-    const template = known[key] ?? fallback[key] ?? key;
-    return params ? template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`)) : template;
+    // Own keys only, so a key that reached here from a URL can never name Object.prototype's.
+    const template =
+      (Object.hasOwn(known, key) ? known[key] : undefined) ??
+      (Object.hasOwn(fallback, key) ? fallback[key] : undefined) ??
+      key;
+    return params
+      ? template.replace(/\{(\w+)\}/g, (_, name: string) =>
+          String((Object.hasOwn(params, name) ? params[name] : undefined) ?? `{${name}}`),
+        )
+      : template;
   };
 }
 

@@ -179,6 +179,31 @@ function scaleSuite(
     return { body, statements: recorder.compiled() };
   }
 
+  it("refuses U+0000 in the account search (page and API) with a 400, before any query", async () => {
+    for (const [loader, path] of [
+      [accountsPage.loader, `/accounts?q=${encodeURIComponent("coast\u0000")}`],
+      [
+        searchApi.loader,
+        `/api/sample/accounts-search?skip=0&take=5&filter=${encodeURIComponent('[{"field":"text","value":"a\\u0000"}]')}`,
+      ],
+    ] as const) {
+      const request = new Request(`http://${HOST}${path}`, { headers: { host: HOST, cookie: cookies.small! } });
+      recorder.reset();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const answer: unknown = await (loader as (args: any) => Promise<unknown>)({
+        request,
+        params: {},
+        context: {},
+      }).catch((error: unknown) => error);
+      expect(answer instanceof Response ? answer.status : answer, path).toBe(400);
+      // Refused before any account query ran (only the host and session look-ups, if any).
+      expect(
+        recorder.compiled().some((statement) => /\baccounts\b/.test(statement.sql)),
+        path,
+      ).toBe(false);
+    }
+  });
+
   it("searches 5,000 joined accounts (and their branches) a page at a time, with the right totals", async () => {
     const all = expectedNumbers(scale);
     expect(all.length).toBe(5_000 + 500);

@@ -10,7 +10,16 @@ import { getDb } from "../platform/database.server";
 import { getEnv } from "../platform/env.server";
 import type { HostBranding } from "../host/host.server";
 import { verifyPassword } from "./password.server";
-import { clearLimits, consume, refund, signInLimits } from "../platform/rate-limit.server";
+import {
+  clearLimits,
+  consume,
+  isKnownSignInAddress,
+  refund,
+  rememberSignInAddress,
+  signInAccountKey,
+  signInLimits,
+  signInPairKey,
+} from "../platform/rate-limit.server";
 import { clientAddress, isSecureRequest, requestOrigin } from "../platform/request-context.server";
 import { perRequest } from "../platform/request-scope.server";
 import {
@@ -68,7 +77,10 @@ export async function verifyCredentials(branding: HostBranding, form: FormData, 
   const parsed = SignInFormSchema.safeParse({ email: form.get("email"), password: form.get("password") });
   const ip = clientAddress(request);
   const email = parsed.success ? parsed.data.email : null;
-  const limits = signInLimits(email, ip);
+  // An address this account signed in from before is not held by the per-account ceiling
+  // (decision 024): a guesser spread over many addresses cannot lock the owner out.
+  const knownAddress = email ? await isKnownSignInAddress(branding.businessId, email, ip) : false;
+  const limits = signInLimits(email, ip, { knownAddress });
   // Counted before the (slow) password check, so parallel guesses cannot slip past.
   if (!(await consume(branding.businessId, limits))) {
     throw new SignInError("RateLimited");
@@ -82,7 +94,8 @@ export async function verifyCredentials(branding: HostBranding, form: FormData, 
   }
   if (row.disabled_at) throw new SignInError("Disabled");
   // A success clears this account's counters and gives the address its attempt back.
-  await clearLimits(branding.businessId, [`signin:email:${row.email}`, `signin:email-ip:${row.email}|${ip}`]);
+  await clearLimits(branding.businessId, [signInAccountKey(row.email), signInPairKey(row.email, ip)]);
+  await rememberSignInAddress(branding.businessId, row.id, ip);
   await refund(
     branding.businessId,
     limits.filter((l) => l.key.startsWith("signin:ip:")),

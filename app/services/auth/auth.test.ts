@@ -123,7 +123,7 @@ describe("parallel guessing", () => {
     expect(results.filter((r) => r === "CredentialsSignin").length).toBeLessThanOrEqual(10);
     expect(results.filter((r) => r === "RateLimited").length).toBeGreaterThanOrEqual(20);
     // A reset link lifts the lock for the owner (tested below); clear it for the other tests.
-    await handle.db.deleteFrom("rate_limits").execute();
+    await handle.db.deleteFrom("rate_limit_hits").execute();
   });
 });
 

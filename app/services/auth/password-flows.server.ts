@@ -3,20 +3,23 @@ import { translator } from "~/lib/i18n/catalog";
 import { audit } from "../platform/audit.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
 import { getDb } from "../platform/database.server";
-import type { HostBranding } from "../host/host.server";
+import { publicLink, type HostBranding } from "../host/host.server";
 import { logger } from "../platform/logger.server";
 import { sendMail } from "../platform/mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import {
   clearLimits,
+  clearLimitsStartingWith,
   consume,
   PASSWORD_CHECKS,
   RESET_REQUESTS,
+  signInAccountKey,
+  signInPairKey,
   RESET_REQUESTS_PER_ADDRESS,
   TOKEN_CHECKS,
   type Limit,
 } from "../platform/rate-limit.server";
-import { clientAddress, requestOrigin } from "../platform/request-context.server";
+import { clientAddress } from "../platform/request-context.server";
 import { destroyOtherSessions, type PortalSession } from "./session.server";
 
 /** A flow's outcome; `message` is a message key, shown by the page in its language. */
@@ -45,22 +48,15 @@ export async function requestPasswordReset(
   if (branding.authProvider !== "credentials") return { ok: true };
   // Everything that depends on whether the email has a login happens after the answer, so
   // the answer takes the same time either way (no account enumeration by timing).
-  const origin = requestOrigin(request);
   setImmediate(() => {
-    void sendResetMailIfContact(branding, email, origin, ip, language).catch((error: unknown) =>
+    void sendResetMailIfContact(branding, email, ip, language).catch((error: unknown) =>
       logger.error("password reset mail failed", { error }),
     );
   });
   return { ok: true };
 }
 
-async function sendResetMailIfContact(
-  branding: HostBranding,
-  email: string,
-  origin: string,
-  ip: string,
-  language: LanguageCode,
-) {
+async function sendResetMailIfContact(branding: HostBranding, email: string, ip: string, language: LanguageCode) {
   const t = translator(language);
   const db = await getDb();
   const contact = await db
@@ -71,7 +67,7 @@ async function sendResetMailIfContact(
     .executeTakeFirst();
   if (!contact || contact.disabled_at) return;
   const token = await issueToken(branding.businessId, contact.id, "password-reset");
-  const link = `${origin}/auth/password/reset?${new URLSearchParams({ token, email })}`;
+  const link = publicLink(branding, `/auth/password/reset?${new URLSearchParams({ token, email })}`);
   await audit({
     businessId: branding.businessId,
     contactId: contact.id,
@@ -145,8 +141,10 @@ export async function resetPassword(
     return contact.id;
   });
   if (!contactId) return { ok: false, status: 400, message: RESET_EXPIRED, field: "token" };
-  // The owner proved control of the inbox: lift any sign-in lock on the account.
-  await clearLimits(branding.businessId, [`signin:email:${input.email}`]);
+  // The owner proved control of the inbox: lift every sign-in lock on the account, from
+  // every address (the per-address pairs are what a guesser's failures lock).
+  await clearLimits(branding.businessId, [signInAccountKey(input.email)]);
+  await clearLimitsStartingWith(branding.businessId, signInPairKey(input.email, ""));
   await audit({
     businessId: branding.businessId,
     contactId,
@@ -215,7 +213,7 @@ export async function sendVerificationMail(
     return { ok: false, status: 429, message: "auth.verify.tooMany" };
   }
   const token = await issueToken(branding.businessId, session.contact.id, "email-verify");
-  const link = `${requestOrigin(request)}/auth/verify?${new URLSearchParams({ token })}`;
+  const link = publicLink(branding, `/auth/verify?${new URLSearchParams({ token })}`);
   const sent = await sendMail({
     to: session.contact.email,
     fromName: branding.businessName,

@@ -32,14 +32,28 @@ export type PortalSession = {
   contact: Contact;
 };
 
-function sessionCookie(request: Request) {
+/**
+ * The session cookie's name depends on the scheme: over https it carries the `__Host-`
+ * prefix (the browser then insists on Secure, Path=/ and no Domain, so no sibling subdomain
+ * can set or shadow it); over plain http (development, tests) browsers refuse that prefix.
+ * While a deployment moves to https, the plain name is still read there, so nobody is
+ * signed out by the switch. See decision 024.
+ */
+export const SESSION_COOKIE = "portal_session";
+export const SECURE_SESSION_COOKIE = "__Host-portal_session";
+
+function cookieNames(request: Request): string[] {
+  return isSecureRequest(request) ? [SECURE_SESSION_COOKIE, SESSION_COOKIE] : [SESSION_COOKIE];
+}
+
+function sessionCookie(request: Request, name = cookieNames(request)[0]!) {
   // The cookie holds a random id only; it is signed so that garbage is refused before a
   // query. Cookies are per host, so one tenant's session never reaches another's host.
-  return createCookie("portal_session", {
+  return createCookie(name, {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: isSecureRequest(request),
+    secure: name === SECURE_SESSION_COOKIE || isSecureRequest(request),
     maxAge: SESSION_MAX_AGE_SECONDS,
     secrets: [getEnv().SESSION_SECRET],
   });
@@ -47,16 +61,39 @@ function sessionCookie(request: Request) {
 
 export const hashId = (value: string) => createHash("sha256").update(value).digest("hex");
 
+/** The names of this request's cookies (values are not parsed). */
+function presentCookieNames(request: Request): Set<string> {
+  const names = new Set<string>();
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const name = part.split("=", 1)[0]!.trim();
+    if (name) names.add(name);
+  }
+  return names;
+}
+
+/** The session cookie this request carries, by the first name (of this scheme's) present. */
+function presentSessionCookieName(request: Request): string | null {
+  const present = presentCookieNames(request);
+  return cookieNames(request).find((name) => present.has(name)) ?? null;
+}
+
 async function readSessionId(request: Request): Promise<string | null> {
   const header = request.headers.get("cookie");
-  if (!header || !header.includes("portal_session=")) return null;
-  const value: unknown = await sessionCookie(request).parse(header);
-  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+  if (!header) return null;
+  const present = presentCookieNames(request);
+  for (const name of cookieNames(request)) {
+    if (!present.has(name)) continue;
+    const value: unknown = await sessionCookie(request, name)
+      .parse(header)
+      .catch(() => null);
+    if (typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value)) return value;
+  }
+  return null;
 }
 
 /** Is there a session cookie at all (valid or not)? Tells "expired" from "never signed in". */
 export function hasSessionCookie(request: Request) {
-  return (request.headers.get("cookie") ?? "").includes("portal_session=");
+  return presentSessionCookieName(request) !== null;
 }
 
 /**
@@ -161,8 +198,10 @@ export async function destroySession(request: Request, session: PortalSession | 
   return clearSessionCookie(request);
 }
 
+/** Clears the session cookie this request carries (by its name), else this scheme's. */
 export function clearSessionCookie(request: Request): Promise<string> {
-  return sessionCookie(request).serialize("", { maxAge: 0, expires: new Date(0) });
+  const name = presentSessionCookieName(request) ?? undefined;
+  return sessionCookie(request, name).serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
 /** Ends every session of a contact, except (optionally) the one in use. */

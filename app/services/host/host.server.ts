@@ -15,7 +15,23 @@ export type HostBranding = {
   authProvider: "credentials" | "auth0";
   auth0Domain: string | null;
   auth0ClientId: string | null;
+  /** The host's configured canonical origin (hosts.public_base_url); see `publicBaseUrl`. */
+  publicBaseUrl: string | null;
 };
+
+/**
+ * The origin every link in this host's emails is built from: the host's configured
+ * canonical base URL, else https://<hostname>. Never the request's Host, port or
+ * X-Forwarded-* headers, which a client (or a misconfigured proxy) chooses. Decision 024.
+ */
+export function publicBaseUrl(branding: Pick<HostBranding, "hostname" | "publicBaseUrl">): string {
+  return branding.publicBaseUrl ?? `https://${branding.hostname}`;
+}
+
+/** An absolute link on the host's canonical origin, for emails. `path` starts with "/". */
+export function publicLink(branding: Pick<HostBranding, "hostname" | "publicBaseUrl">, path: string): string {
+  return new URL(path, `${publicBaseUrl(branding)}/`).toString();
+}
 
 /** The five fields of GET /api/host/bootstrap. */
 export type HostBootstrap = Pick<
@@ -90,6 +106,7 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "businesses.auth_provider as authProvider",
       "businesses.auth0_domain as auth0Domain",
       "businesses.auth0_client_id as auth0ClientId",
+      "hosts.public_base_url as publicBaseUrl",
     ])
     .where("hosts.hostname", "=", hostname)
     .executeTakeFirst();

@@ -3,6 +3,7 @@ import { DEFAULT_LANGUAGE, isLanguageCode, type LanguageCode, type Translate } f
 import { translator } from "~/lib/i18n/catalog";
 import { getFeatureToggles, isUuid } from "../accounts/accounts.server";
 import { logger } from "../platform/logger.server";
+import { isSecureRequest } from "../platform/request-context.server";
 
 /** The chosen language (spec §3, §6): kept in a cookie for a year, applied on the server. */
 export const languageCookie = createCookie("portal_lang", {
@@ -11,6 +12,11 @@ export const languageCookie = createCookie("portal_lang", {
   path: "/",
   maxAge: 365 * 24 * 3600,
 });
+
+/** The Set-Cookie value for a chosen language: Secure whenever the browser talks https. */
+export function serializeLanguageCookie(request: Request, language: LanguageCode) {
+  return languageCookie.serialize(language, { secure: isSecureRequest(request) });
+}
 
 export type FeatureToggle = { name: string; enabled: boolean; configurationValue: unknown };
 

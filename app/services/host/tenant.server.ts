@@ -1,6 +1,7 @@
 import { data } from "@remix-run/node";
 import { getDb } from "../platform/database.server";
 import { getEnv } from "../platform/env.server";
+import { controlCharactersInAddress, urlHasControlCharacters } from "../platform/http.server";
 import { findHostBranding, hostnameFromRequest, type HostBranding } from "./host.server";
 import { logger } from "../platform/logger.server";
 import { perRequest } from "../platform/request-scope.server";
@@ -21,6 +22,9 @@ export function serviceUnavailable() {
  * business's brand) or 503 (database unreachable). Every page loader starts here.
  */
 export async function requireHostBranding(request: Request): Promise<HostBranding> {
+  // U+0000 and friends in the query string never reach a query (decision 024).
+  const url = new URL(request.url);
+  if (urlHasControlCharacters(url)) throw controlCharactersInAddress(url);
   const hostname = hostnameFromRequest(request, { trustProxy: getEnv().TRUST_PROXY });
   if (!hostname) throw unknownHost();
   let branding: HostBranding | null;

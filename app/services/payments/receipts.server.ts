@@ -1,6 +1,6 @@
 import { formatDate, formatMoney } from "~/lib/format";
 import { getDb } from "../platform/database.server";
-import type { HostBranding } from "../host/host.server";
+import { publicLink, type HostBranding } from "../host/host.server";
 import { logger } from "../platform/logger.server";
 import { sendMail } from "../platform/mail.server";
 
@@ -67,7 +67,7 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
             `Total charged: ${money(payment.amount_cents)}`,
           ]),
       "",
-      `See this receipt in the portal: http://${branding.hostname}/payment/complete/${payment.reference}`,
+      `See this receipt in the portal: ${publicLink(branding, `/payment/complete/${encodeURIComponent(payment.reference)}`)}`,
     ];
     await sendMail({
       to: payment.email,

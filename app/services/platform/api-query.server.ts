@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiError } from "./http.server";
+import { apiError, CONTROL_CHARACTERS_MESSAGE, hasControlCharacters } from "./http.server";
 
 /**
  * Query-string rules shared by the JSON API's list calls (spec §5, §7): skip and take are
@@ -31,6 +31,8 @@ function parseJsonList<T>(raw: string | null, item: z.ZodType<T>, name: string):
   } catch {
     throw apiError(400, `${name} must be a JSON list, e.g. [{"field":"name","dir":"asc"}]`);
   }
+  // JSON escapes (\u0000) reach here past the edge's query-string check.
+  if (hasControlCharacters(parsed)) throw apiError(400, CONTROL_CHARACTERS_MESSAGE);
   const list = z.array(item).max(10).safeParse(parsed);
   if (!list.success) throw apiError(400, `${name} must be a JSON list of objects with the documented fields`);
   return list.data;

@@ -27,6 +27,8 @@ export interface BusinessesTable {
 export interface HostsTable {
   hostname: string;
   business_id: string;
+  /** The canonical origin links in emails are built from; null means https://<hostname>. */
+  public_base_url: string | null;
   created_at: Timestamp;
 }
 
@@ -161,11 +163,18 @@ export interface AuthTokensTable {
   used_at: Timestamp | null;
 }
 
-export interface RateLimitsTable {
+export interface RateLimitHitsTable {
+  id: Generated<number>;
   business_id: string;
   key: string;
-  window_start: Timestamp;
-  count: Generated<number>;
+  at: Timestamp;
+}
+
+export interface SignInAddressesTable {
+  business_id: string;
+  contact_id: string;
+  address: string;
+  last_success_at: Timestamp;
 }
 
 export interface AuditEventsTable {
@@ -307,7 +316,8 @@ export interface DB {
   statement_daily_totals: StatementDailyTotalsTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;
-  rate_limits: RateLimitsTable;
+  rate_limit_hits: RateLimitHitsTable;
+  sign_in_addresses: SignInAddressesTable;
   audit_events: AuditEventsTable;
   schema_migrations: SchemaMigrationsTable;
   cards: CardsTable;

@@ -49,10 +49,13 @@ export async function readApiBody(request: Request): Promise<Record<string, unkn
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw apiError(400, "The request body must be a JSON object.");
     }
+    if (hasControlCharacters(parsed)) throw apiError(400, CONTROL_CHARACTERS_MESSAGE);
     return parsed as Record<string, unknown>;
   }
   if (type === "application/x-www-form-urlencoded" || type === "") {
-    return Object.fromEntries(new URLSearchParams(text));
+    const params = new URLSearchParams(text);
+    if (hasControlCharacters([...params])) throw apiError(400, CONTROL_CHARACTERS_MESSAGE);
+    return Object.fromEntries(params);
   }
   throw apiError(415, "Send the body as application/json or application/x-www-form-urlencoded.");
 }
@@ -73,7 +76,12 @@ export async function readCapped(request: Request, max: number): Promise<Uint8Ar
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => {});
+      // Let go without cancelling. Awaiting a cancel held the answer (and the socket) until
+      // the server's request time-out when the body was cloned (a tee settles a cancel only
+      // once both branches cancel); and cancelling the request's own stream destroys the
+      // socket, so the client saw a reset instead of our 413. The server drains the unread
+      // rest after answering (scripts/edge.js).
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);
@@ -100,15 +108,70 @@ export async function readForm(request: Request): Promise<FormData> {
   if (!isForm) throw formError(415);
   const bytes = await readCapped(request, MAX_FORM_BYTES);
   if (bytes === null) throw formError(413);
+  let form: FormData;
   try {
-    return await new Response(bytes as Uint8Array<ArrayBuffer>, {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
       headers: { "content-type": request.headers.get("content-type")! },
     }).formData();
   } catch {
     throw formError(400);
   }
+  for (const [name, value] of form) {
+    if (hasControlCharacters(name) || (typeof value === "string" && hasControlCharacters(value))) {
+      throw formError(400, "control-characters");
+    }
+  }
+  return form;
 }
 
-function formError(status: 400 | 413 | 415) {
-  return Response.json({ reason: "bad-form" }, { status, headers: { "Cache-Control": "no-store" } });
+function formError(status: 400 | 413 | 415, reason = "bad-form") {
+  return Response.json({ reason }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * Control characters have no place in anything a person types: U+0000 makes PostgreSQL
+ * refuse the statement (a 500), and the rest (C0 other than tab, line feed and carriage
+ * return; DEL; C1) only ever arrive from tools probing us. Tab and line breaks stay, since
+ * multi-line fields (a payment note) legitimately hold them; single-line fields trim or
+ * refuse them in their own schemas. Keep in step with scripts/edge.js (query strings).
+ * See docs/decisions/024-edge-input-and-transport-hardening.md.
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+export const CONTROL_CHARACTERS_MESSAGE =
+  "The request contains control characters (such as U+0000), which no field accepts. Nothing was changed.";
+
+/** True when a string, or any string (key or value) inside an array or object, holds a refused character. */
+export function hasControlCharacters(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return CONTROL_CHARACTERS.test(value);
+  if (depth > 32 || value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some((item) => hasControlCharacters(item, depth + 1));
+  return Object.entries(value).some(
+    ([key, item]) => CONTROL_CHARACTERS.test(key) || hasControlCharacters(item, depth + 1),
+  );
+}
+
+/**
+ * The same rule for the request's address: its decoded path and every query name and
+ * value. scripts/edge.js refuses these before Remix; this is the check the app itself makes
+ * (every loader starts at requireHostBranding), so no server set-up can skip it.
+ */
+export function urlHasControlCharacters(url: URL): boolean {
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // A malformed escape is not a control character; the route decides what it means.
+  }
+  if (CONTROL_CHARACTERS.test(path)) return true;
+  for (const [name, value] of url.searchParams) {
+    if (CONTROL_CHARACTERS.test(name) || CONTROL_CHARACTERS.test(value)) return true;
+  }
+  return false;
+}
+
+/** The 400 for an address with control characters: JSON for the API, the error page otherwise. */
+export function controlCharactersInAddress(url: URL): Response {
+  if (url.pathname.startsWith("/api/")) return apiError(400, CONTROL_CHARACTERS_MESSAGE);
+  return formError(400, "control-characters");
 }

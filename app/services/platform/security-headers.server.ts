@@ -1,3 +1,5 @@
+import { isSecureRequest } from "./request-context.server";
+
 /**
  * Headers for every HTML document: a nonce-based Content-Security-Policy (only our own
  * scripts run), no framing by other sites, no MIME sniffing, and a referrer policy that
@@ -36,7 +38,9 @@ export function securityHeaders(
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     "Cross-Origin-Opener-Policy": "same-origin",
   };
-  if (new URL(request.url).protocol === "https:") {
+  // Behind a TLS-terminating proxy (TRUST_PROXY=true) the scheme is the proxy's
+  // X-Forwarded-Proto, as for cookies.
+  if (isSecureRequest(request)) {
     headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   }
   return headers;

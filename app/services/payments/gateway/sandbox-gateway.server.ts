@@ -71,7 +71,7 @@ export function createSandboxGateway(options: { db: () => Promise<Db>; delayMs?:
     if (!digits || !brand || !passesLuhn(digits)) return { ok: false, refusal: "invalid_card" };
     if (!new RegExp(`^\\d{${cvnLengthFor(brand)}}$`).test(input.cvn)) return { ok: false, refusal: "cvn_mismatch" };
     if (isExpired(input.expiryMonth, input.expiryYear, today())) return { ok: false, refusal: "expired_card" };
-    const outcome = SANDBOX_TEST_CARDS[digits] ?? "approve";
+    const outcome = (Object.hasOwn(SANDBOX_TEST_CARDS, digits) ? SANDBOX_TEST_CARDS[digits] : undefined) ?? "approve";
     const refusal = REFUSED_AT_VERIFICATION[outcome];
     if (refusal) return { ok: false, refusal };
     const token = newId("tok_sbx");
