@@ -10,6 +10,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "@remix-run/react";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AppShell, NeutralShell } from "~/components/AppShell";
 import { FullPageLoading } from "~/components/FullPageLoading";
@@ -108,6 +109,13 @@ function productFruitsFrom(
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+
+/**
+ * The pay page's live total posts `intent=quote`, which changes nothing on the server: the
+ * shell's data (session, brand, messages) need not be read again for every quote.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "quote" ? false : defaultShouldRevalidate;
 
 function htmlLang(language: LanguageCode | undefined) {
   return LANGUAGES.find((l) => l.code === language)?.htmlLang ?? "en-AU";
