@@ -268,8 +268,9 @@ test.describe("invoices and payments", () => {
     page,
     jsEnabled,
   }) => {
-    await page.setViewportSize({ width: 360, height: 800 });
     await openInvoices(page);
+    // At 360 px the shell's links are behind its Menu button: the invoices page is opened first.
+    await page.setViewportSize({ width: 360, height: 800 });
     await openPayPage(page);
     const cardFields = [
       page.getByLabel("Card number"),
