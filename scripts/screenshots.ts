@@ -100,6 +100,12 @@ async function shoot(browser: Browser) {
         const file = path.join(OUT, `${brand.slug}-${target.slug}-${viewport.name}.png`);
         await page.screenshot({ path: file, fullPage: true });
         process.stdout.write(`${path.relative(ROOT, file)}\n`);
+        if (target.slug === "pay" && viewport.width < 900) {
+          // The phone's first screen: the amount and the action must be in it (issue 12).
+          const first = path.join(OUT, `${brand.slug}-${target.slug}-${viewport.name}-first-screen.png`);
+          await page.screenshot({ path: first });
+          process.stdout.write(`${path.relative(ROOT, first)}\n`);
+        }
         if (target.slug === "dashboard" && viewport.width < 900) {
           // The phone's menu, open: what the Menu button shows.
           await page.getByRole("banner").getByText("Menu", { exact: true }).click();

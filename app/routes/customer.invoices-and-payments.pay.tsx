@@ -6,7 +6,6 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
-import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import * as payStyles from "~/styles/pay.css";
 import { visuallyHidden } from "~/styles/global.css";
@@ -357,9 +356,50 @@ export default function Pay() {
       live.schedule(event.currentTarget);
     }
   };
+  // Several invoices' amounts fold under one line (the method comes up the page), open when
+  // the server answered about them: an amount with an error, or one not paid in full.
+  const several = loaded.invoices.length > 1;
+  const amountsOpen =
+    !several ||
+    loaded.invoices.some(
+      (invoice) =>
+        Boolean(state?.errors[`amount-${invoice.id}`]) ||
+        (state?.amounts[invoice.id] ?? invoice.amount) !== invoice.amount,
+    );
+  const covers = several
+    ? t("pay.covers.other", { count: String(loaded.invoices.length) })
+    : t("pay.covers.one", { number: loaded.invoices[0]!.number });
+  const amountFields = (
+    <fieldset className={formStyles.fieldset}>
+      <legend className={formStyles.legend}>{t("pay.invoices")}</legend>
+      {loaded.invoices.map((invoice) => (
+        <Field
+          key={invoice.id}
+          id={`amount-${invoice.id}`}
+          name={`amount-${invoice.id}`}
+          label={t("pay.amountFor", { number: invoice.number })}
+          hint={t("pay.amountHint", { balance: invoice.balance, due: invoice.dueDate })}
+          defaultValue={state?.amounts[invoice.id] ?? invoice.amount}
+          inputMode="decimal"
+          autoComplete="off"
+          error={error(`amount-${invoice.id}`)}
+        />
+      ))}
+    </fieldset>
+  );
   return (
     <>
       <h1>{t("pay.title")}</h1>
+      {/* What this payment covers and its total (the server's), in the first screen of a phone. */}
+      <p className={payStyles.lead}>
+        {covers}
+        {breakdown ? (
+          <>
+            {" · "}
+            {t("pay.totalToPay")} <strong>{breakdown.total}</strong>
+          </>
+        ) : null}
+      </p>
       {message ? (
         <FormMessage kind="error">
           {t(message as MessageKey, state?.messageParams as Record<string, string> | undefined)}
@@ -368,7 +408,7 @@ export default function Pay() {
       <Form
         method="post"
         key={requestGuid}
-        className={`${formStyles.form} ${payStyles.form}`}
+        className={`${payStyles.form} ${payStyles.layout}`}
         noValidate
         onChange={onChange}
         onSubmit={live.cancel}
@@ -376,192 +416,199 @@ export default function Pay() {
         <input type="hidden" name="requestGuid" value={requestGuid} />
         {/* The total on screen and the total confirmed come from the same answer, always together. */}
         <input type="hidden" name="expectedAmount" value={breakdown?.totalCents ?? ""} />
-        <fieldset className={formStyles.fieldset}>
-          <legend className={formStyles.legend}>{t("pay.invoices")}</legend>
-          {loaded.invoices.map((invoice) => (
-            <Field
-              key={invoice.id}
-              id={`amount-${invoice.id}`}
-              name={`amount-${invoice.id}`}
-              label={t("pay.amountFor", { number: invoice.number })}
-              hint={t("pay.amountHint", { balance: invoice.balance, due: invoice.dueDate })}
-              defaultValue={state?.amounts[invoice.id] ?? invoice.amount}
-              inputMode="decimal"
-              autoComplete="off"
-              error={error(`amount-${invoice.id}`)}
-            />
-          ))}
-        </fieldset>
-        <fieldset className={formStyles.fieldset}>
-          <legend className={formStyles.legend}>{t("pay.method")}</legend>
-          {error("method") ? <p className={formStyles.error}>{error("method")}</p> : null}
-          {loaded.cards.map((card) => (
-            <div key={card.id} className={formStyles.checkboxField}>
+        <div className={payStyles.fields}>
+          {several ? (
+            <details className={payStyles.amounts} open={amountsOpen}>
+              <summary className={payStyles.amountsSummary}>
+                {breakdown
+                  ? t("pay.amounts.summaryTotal", {
+                      count: String(loaded.invoices.length),
+                      subtotal: breakdown.subTotal,
+                    })
+                  : t("pay.amounts.summary", { count: String(loaded.invoices.length) })}
+                <span className={payStyles.change} aria-hidden="true">
+                  {t("pay.amounts.change")}
+                </span>
+              </summary>
+              {amountFields}
+            </details>
+          ) : (
+            amountFields
+          )}
+          <fieldset className={formStyles.fieldset}>
+            <legend className={formStyles.legend}>{t("pay.method")}</legend>
+            {error("method") ? <p className={formStyles.error}>{error("method")}</p> : null}
+            {loaded.cards.map((card) => (
+              <div key={card.id} className={formStyles.checkboxField}>
+                <input
+                  type="radio"
+                  id={`method-${card.id}`}
+                  name="method"
+                  value={`card:${card.id}`}
+                  defaultChecked={renderedValue === `card:${card.id}`}
+                  className={formStyles.checkbox}
+                />
+                <label htmlFor={`method-${card.id}`}>
+                  {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
+                </label>
+              </div>
+            ))}
+            <div className={formStyles.checkboxField}>
               <input
                 type="radio"
-                id={`method-${card.id}`}
+                id="method-new"
                 name="method"
-                value={`card:${card.id}`}
-                defaultChecked={renderedValue === `card:${card.id}`}
+                value="new"
+                defaultChecked={renderedValue === "new"}
                 className={formStyles.checkbox}
               />
-              <label htmlFor={`method-${card.id}`}>
-                {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
-              </label>
+              <label htmlFor="method-new">{t("pay.newCard")}</label>
             </div>
-          ))}
-          <div className={formStyles.checkboxField}>
-            <input
-              type="radio"
-              id="method-new"
-              name="method"
-              value="new"
-              defaultChecked={renderedValue === "new"}
-              className={formStyles.checkbox}
-            />
-            <label htmlFor="method-new">{t("pay.newCard")}</label>
-          </div>
-          <div className={formStyles.checkboxField}>
-            <input
-              type="radio"
-              id="method-promise"
-              name="method"
-              value="promise"
-              defaultChecked={renderedValue === "promise"}
-              className={formStyles.checkbox}
-            />
-            <label htmlFor="method-promise">{t("pay.promise")}</label>
-          </div>
-        </fieldset>
-        <fieldset className={`${formStyles.fieldset} ${payStyles.newCardFields}`}>
-          <legend className={formStyles.legend}>{t("pay.newCard.details")}</legend>
-          {/* Card number and CVN are never filled back in (PCI DSS 3.3.1). */}
-          <Field
-            id="cardNumber"
-            name="cardNumber"
-            label={t("pm.field.cardNumber")}
-            inputMode="numeric"
-            autoComplete="cc-number"
-            error={error("cardNumber")}
-          />
-          <Field
-            id="cardHolderName"
-            name="cardHolderName"
-            label={t("pm.field.holder")}
-            autoComplete="cc-name"
-            defaultValue={state?.holder ?? ""}
-            error={error("cardHolderName")}
-          />
-          <div className={payStyles.expiry}>
-            <div className={formStyles.narrow}>
-              <Field
-                id="expiryMonth"
-                name="expiryMonth"
-                label={t("pm.field.expiryMonth")}
-                inputMode="numeric"
-                autoComplete="cc-exp-month"
-                error={error("expiryMonth")}
-              />
-            </div>
-            <div className={formStyles.narrow}>
-              <Field
-                id="expiryYear"
-                name="expiryYear"
-                label={t("pm.field.expiryYear")}
-                inputMode="numeric"
-                autoComplete="cc-exp-year"
-                error={error("expiryYear")}
-              />
-            </div>
-          </div>
-          <Field
-            id="cvn"
-            name="cvn"
-            label={t("pm.field.cvn")}
-            inputMode="numeric"
-            autoComplete="cc-csc"
-            error={error("cvn")}
-          />
-          {loaded.mayManagePaymentMethods ? (
             <div className={formStyles.checkboxField}>
-              <input type="checkbox" id="saveCard" name="saveCard" className={formStyles.checkbox} />
-              <label htmlFor="saveCard">{t("pay.saveCard", { business: loaded.businessName })}</label>
+              <input
+                type="radio"
+                id="method-promise"
+                name="method"
+                value="promise"
+                defaultChecked={renderedValue === "promise"}
+                className={formStyles.checkbox}
+              />
+              <label htmlFor="method-promise">{t("pay.promise")}</label>
             </div>
+          </fieldset>
+          <fieldset className={`${formStyles.fieldset} ${payStyles.newCardFields}`}>
+            <legend className={formStyles.legend}>{t("pay.newCard.details")}</legend>
+            {/* Card number and CVN are never filled back in (PCI DSS 3.3.1). */}
+            <Field
+              id="cardNumber"
+              name="cardNumber"
+              label={t("pm.field.cardNumber")}
+              inputMode="numeric"
+              autoComplete="cc-number"
+              error={error("cardNumber")}
+            />
+            <Field
+              id="cardHolderName"
+              name="cardHolderName"
+              label={t("pm.field.holder")}
+              autoComplete="cc-name"
+              defaultValue={state?.holder ?? ""}
+              error={error("cardHolderName")}
+            />
+            <div className={payStyles.expiry}>
+              <div className={formStyles.narrow}>
+                <Field
+                  id="expiryMonth"
+                  name="expiryMonth"
+                  label={t("pm.field.expiryMonth")}
+                  inputMode="numeric"
+                  autoComplete="cc-exp-month"
+                  error={error("expiryMonth")}
+                />
+              </div>
+              <div className={formStyles.narrow}>
+                <Field
+                  id="expiryYear"
+                  name="expiryYear"
+                  label={t("pm.field.expiryYear")}
+                  inputMode="numeric"
+                  autoComplete="cc-exp-year"
+                  error={error("expiryYear")}
+                />
+              </div>
+            </div>
+            <Field
+              id="cvn"
+              name="cvn"
+              label={t("pm.field.cvn")}
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              error={error("cvn")}
+            />
+            {loaded.mayManagePaymentMethods ? (
+              <div className={formStyles.checkboxField}>
+                <input type="checkbox" id="saveCard" name="saveCard" className={formStyles.checkbox} />
+                <label htmlFor="saveCard">{t("pay.saveCard", { business: loaded.businessName })}</label>
+              </div>
+            ) : null}
+          </fieldset>
+          <div className={payStyles.promiseFields}>
+            <Field
+              id="promiseDate"
+              name="promiseDate"
+              type="date"
+              label={t("pay.promiseDate")}
+              hint={t("pay.promiseDate.hint")}
+              defaultValue={state?.promiseDate ?? ""}
+              error={error("promiseDate")}
+            />
+          </div>
+          <div className={formStyles.field}>
+            <label className={formStyles.label} htmlFor="note">
+              {t("pay.note", { business: loaded.businessName })}
+            </label>
+            <textarea
+              id="note"
+              name="note"
+              maxLength={500}
+              defaultValue={state?.note ?? ""}
+              className={formStyles.input}
+              rows={2}
+            />
+          </div>
+        </div>
+        {/* A card beside the fields on a desk; on a phone the bar of buttons sticks to the screen's foot. */}
+        <div className={payStyles.summary}>
+          {breakdown ? (
+            <section aria-labelledby="breakdown-title" aria-busy={live.pending || undefined}>
+              <h2 id="breakdown-title">{t("pay.breakdown")}</h2>
+              <dl className={payStyles.breakdown}>
+                <dt>{t("pay.subtotal")}</dt>
+                <dd>{breakdown.subTotal}</dd>
+                {breakdown.lateFee ? (
+                  <>
+                    <dt>{t("pay.lateFee")}</dt>
+                    <dd>{breakdown.lateFee}</dd>
+                  </>
+                ) : null}
+                {breakdown.discount ? (
+                  <>
+                    <dt>{t("pay.discount")}</dt>
+                    <dd>−{breakdown.discount}</dd>
+                  </>
+                ) : null}
+                {breakdown.surcharge ? (
+                  <>
+                    <dt>{t("pay.surcharge")}</dt>
+                    <dd>{breakdown.surcharge}</dd>
+                  </>
+                ) : null}
+                <dt>{t("pay.total")}</dt>
+                <dd>
+                  <strong>{breakdown.total}</strong>
+                </dd>
+              </dl>
+            </section>
           ) : null}
-        </fieldset>
-        <div className={payStyles.promiseFields}>
-          <Field
-            id="promiseDate"
-            name="promiseDate"
-            type="date"
-            label={t("pay.promiseDate")}
-            hint={t("pay.promiseDate.hint")}
-            defaultValue={state?.promiseDate ?? ""}
-            error={error("promiseDate")}
-          />
-        </div>
-        <div className={formStyles.field}>
-          <label className={formStyles.label} htmlFor="note">
-            {t("pay.note", { business: loaded.businessName })}
-          </label>
-          <textarea
-            id="note"
-            name="note"
-            maxLength={500}
-            defaultValue={state?.note ?? ""}
-            className={formStyles.input}
-            rows={2}
-          />
-        </div>
-        {breakdown ? (
-          <section aria-labelledby="breakdown-title" aria-busy={live.pending || undefined}>
-            <h2 id="breakdown-title">{t("pay.breakdown")}</h2>
-            <dl className={styles.details}>
-              <dt>{t("pay.subtotal")}</dt>
-              <dd>{breakdown.subTotal}</dd>
-              {breakdown.lateFee ? (
-                <>
-                  <dt>{t("pay.lateFee")}</dt>
-                  <dd>{breakdown.lateFee}</dd>
-                </>
-              ) : null}
-              {breakdown.discount ? (
-                <>
-                  <dt>{t("pay.discount")}</dt>
-                  <dd>−{breakdown.discount}</dd>
-                </>
-              ) : null}
-              {breakdown.surcharge ? (
-                <>
-                  <dt>{t("pay.surcharge")}</dt>
-                  <dd>{breakdown.surcharge}</dd>
-                </>
-              ) : null}
-              <dt>{t("pay.total")}</dt>
-              <dd>
-                <strong>{breakdown.total}</strong>
-              </dd>
-            </dl>
-          </section>
-        ) : null}
-        {/* Read out once per new total, only when it follows a change (not on page load). */}
-        <p role="status" className={visuallyHidden}>
-          {quote?.breakdown ? t("pay.liveTotal", { total: quote.breakdown.total }) : ""}
-        </p>
-        <div className={formStyles.actions}>
-          {/* Without JavaScript this is how the total follows a change; with it, a fallback. */}
-          <button type="submit" name="intent" value="review" className={secondaryButton}>
-            {t("pay.update")}
-          </button>
-          <button
-            type="submit"
-            name="intent"
-            value="pay"
-            className={button}
-            disabled={navigation.state === "submitting" || live.pending || !breakdown}
-          >
-            {methodValue === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
-          </button>
+          {/* Read out once per new total, only when it follows a change (not on page load). */}
+          <p role="status" className={visuallyHidden}>
+            {quote?.breakdown ? t("pay.liveTotal", { total: quote.breakdown.total }) : ""}
+          </p>
+          <div className={payStyles.bar}>
+            {/* Without JavaScript this is how the total follows a change; with it, a fallback. */}
+            <button type="submit" name="intent" value="review" className={secondaryButton}>
+              {t("pay.update")}
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="pay"
+              className={button}
+              disabled={navigation.state === "submitting" || live.pending || !breakdown}
+            >
+              {methodValue === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
+            </button>
+          </div>
         </div>
       </Form>
     </>

@@ -1,4 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
+import { NARROW, WIDE } from "~/components/breakpoints";
+import { vars } from "~/themes/contract.css";
 
 /**
  * The pay page's form. Only the chosen method's fields show, by CSS `:has()` on the checked
@@ -43,3 +45,116 @@ globalStyle(`${expiry} > div, ${expiry} > div > div`, {
 });
 globalStyle(`${expiry} label`, { alignSelf: "end" });
 globalStyle(`${expiry} input`, { width: "100%", minWidth: 0 });
+
+/**
+ * The page's layout (issue 12, "the amount and the action in the first screen"). Phone first:
+ * one column in the natural order (amounts, pay with, note, breakdown, buttons), and the bar
+ * with "Update total" and "Pay $X" sticks to the bottom of the screen, so the amount and the
+ * action are always in view. The summary wrapper is `display: contents` on phones: the bar's
+ * sticky box is then the whole form, not the summary (a sticky element never leaves its
+ * parent). From 900 px: two columns, the fields on the left and the summary card (breakdown,
+ * buttons) on the right, sticky at the top. No script needed for any of it.
+ */
+export const layout = style({
+  display: "grid",
+  gap: "1rem",
+  margin: "0 0 1.5rem",
+  "@media": {
+    [WIDE]: {
+      gridTemplateColumns: "minmax(0, 32rem) minmax(19rem, 24rem)",
+      columnGap: "3rem",
+      alignItems: "start",
+    },
+  },
+});
+
+export const fields = style({ display: "grid", gap: "1rem", minWidth: 0, maxWidth: "32rem" });
+
+export const summary = style({
+  display: "contents",
+  "@media": {
+    [WIDE]: {
+      display: "grid",
+      gap: "0.75rem",
+      position: "sticky",
+      top: "1rem",
+      padding: "1rem 1.25rem 1.25rem",
+      border: `1px solid ${vars.surface.border}`,
+      borderRadius: 8,
+      background: vars.surface.surface,
+    },
+  },
+});
+globalStyle(`${summary} h2`, { marginTop: 0 });
+
+/** The breakdown as a receipt: labels left, figures right (never broken inside a figure), the total ruled off. */
+export const breakdown = style({
+  display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr) auto",
+  // No column gap: the rule above the total runs unbroken; the figures keep their distance by padding.
+  gap: "0.4rem 0",
+  margin: "0 0 1rem",
+  "@media": { [WIDE]: { margin: 0 } },
+});
+globalStyle(`${breakdown} dt`, { margin: 0 });
+globalStyle(`${breakdown} dd`, {
+  margin: 0,
+  textAlign: "right",
+  whiteSpace: "nowrap",
+  fontVariantNumeric: "tabular-nums",
+});
+globalStyle(`${breakdown} dt:last-of-type, ${breakdown} dd:last-of-type`, {
+  borderTop: `1px solid ${vars.surface.border}`,
+  paddingTop: "0.4rem",
+  fontWeight: 700,
+});
+
+export const bar = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: "0.5rem",
+  alignItems: "center",
+  "@media": {
+    [NARROW]: {
+      position: "sticky",
+      bottom: 0,
+      zIndex: 2,
+      // Edge to edge across main's 1rem padding, above the page's own colour.
+      margin: "0 -1rem",
+      padding: "0.75rem 1rem calc(0.75rem + env(safe-area-inset-bottom, 0px))",
+      background: vars.surface.page,
+      borderTop: `1px solid ${vars.surface.border}`,
+      boxShadow: "0 -2px 8px rgb(0 0 0 / 0.08)",
+    },
+  },
+});
+// The primary button takes the room left beside "Update total" on a phone, the whole card's width on a desk.
+globalStyle(`${bar} > button:last-child`, { flex: "1 1 auto" });
+globalStyle(`${bar} > button`, { "@media": { [NARROW]: { paddingInline: "0.8rem" } } });
+
+/**
+ * A field focused by Tab is scrolled into view above the bar, never under it (WCAG 2.2 2.4.11,
+ * Focus Not Obscured). Tall enough for the bar when its buttons wrap onto two lines.
+ */
+globalStyle(`html:has(${bar})`, {
+  "@media": { [NARROW]: { scrollPaddingBottom: "8.5rem" } },
+});
+
+/** Under the heading: what this payment covers and the total to pay (the server's). */
+export const lead = style({ fontSize: "1.1rem", margin: "0 0 1rem" });
+
+/** Several invoices' amounts fold under one line, so the choice of method comes up the page. */
+export const amounts = style({
+  border: `1px solid ${vars.surface.border}`,
+  borderRadius: 8,
+  padding: "0 1rem",
+});
+export const amountsSummary = style({
+  cursor: "pointer",
+  padding: "0.75rem 0",
+  minHeight: 44,
+  fontWeight: 600,
+});
+export const change = style({ marginLeft: "0.5rem", color: vars.color.link, textDecoration: "underline" });
+globalStyle(`${amounts}[open] ${change}`, { display: "none" });
+globalStyle(`${amounts} > fieldset`, { paddingBottom: "1rem" });

@@ -37,6 +37,15 @@ async function updateTotal(page: Page) {
   await expect(guid).not.toHaveValue(before);
 }
 
+/** Several invoices' amounts are folded under one line ("Amounts for 3 invoices: …"): open it. */
+async function showAmounts(page: Page) {
+  const amounts = page.locator("details", { has: page.locator('input[name^="amount-"]') });
+  if (!(await amounts.evaluate((details) => (details as HTMLDetailsElement).open))) {
+    await amounts.locator("summary").click();
+  }
+  await expect(page.getByRole("textbox", { name: /^Amount for / }).first()).toBeVisible();
+}
+
 /** The pay page's breakdown: the server's figures, by their labels. */
 function breakdownOf(page: Page) {
   const section = page.locator("section[aria-labelledby=breakdown-title]");
@@ -76,6 +85,8 @@ test.describe("invoices and payments", () => {
     await page.getByRole("button", { name: "Pay selected invoices" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
     await expectAccessible(page);
+    await expect(page.getByText("3 invoices · Total to pay")).toBeVisible();
+    await showAmounts(page);
     const amounts = page.getByRole("textbox", { name: /^Amount for / });
     await expect(amounts).toHaveCount(3);
     // The invoices are overdue: Acme's late fee is in the breakdown before anything is paid.
@@ -259,8 +270,9 @@ test.describe("invoices and payments", () => {
     page,
     jsEnabled,
   }) => {
-    await page.setViewportSize({ width: 360, height: 800 });
     await openInvoices(page);
+    // At 360 px the shell's links are behind its Menu button: the invoices page is opened first.
+    await page.setViewportSize({ width: 360, height: 800 });
     await openPayPage(page);
     const cardFields = [
       page.getByLabel("Card number"),
@@ -296,6 +308,53 @@ test.describe("invoices and payments", () => {
       await updateTotal(page);
     }
     await expect(breakdown.subtotal).toHaveText("$1.00");
+    await expectAccessible(page);
+  });
+
+  test("on a 360 × 740 phone the total and Pay are in the first screen, and a field focused by Tab is never under the bar", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    // olivia@coastal.example (demo seed) has several invoices owing: "pay everything owing".
+    await signInAs(page, ACME, "olivia@coastal.example", DEMO_PASSWORD);
+    await page.goto(`${ACME}/customer/invoices-and-payments/pay?all=1`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    const lead = page.getByText(/^\d+ invoices · Total to pay /);
+    const pay = page.getByRole("button", { name: /^Pay \$/ });
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    for (const [what, locator] of [
+      ["the total", lead.locator("strong")],
+      ["the Pay button", pay],
+    ] as const) {
+      const box = (await locator.boundingBox())!;
+      expect(box.y, `${what} starts above the first screen`).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height, `${what} is below the first screen`).toBeLessThanOrEqual(740);
+      expect(box.x + box.width, `${what} runs off the side`).toBeLessThanOrEqual(360);
+    }
+    // The total at the top is the one the button charges, and the one in the breakdown.
+    const total = (await lead.locator("strong").textContent())!;
+    await expect(pay).toHaveText(`Pay ${total}`);
+    await expect(breakdownOf(page).total).toHaveText(total);
+
+    // Tab to an amount that sits behind the sticky bar: the browser brings it up above the bar.
+    await showAmounts(page);
+    const amounts = page.getByRole("textbox", { name: /^Amount for / });
+    const count = await amounts.count();
+    expect(count).toBeGreaterThan(1);
+    await amounts.first().focus();
+    for (let i = 1; i < count - 1; i++) await page.keyboard.press("Tab");
+    await expect(amounts.nth(count - 2)).toBeFocused();
+    // The last amount scrolled to the foot of the screen, behind the bar: inside the viewport, so
+    // without scroll-padding the browser would see nothing to scroll when Tab reaches it.
+    const behind = (await amounts.last().boundingBox())!;
+    await page.evaluate((by) => window.scrollBy(0, by), behind.y + behind.height - 735);
+    await page.keyboard.press("Tab");
+    await expect(amounts.last()).toBeFocused();
+    const field = (await amounts.last().boundingBox())!;
+    const bar = (await pay.locator("xpath=..").boundingBox())!;
+    expect(bar.y + bar.height, "the bar is not at the foot of the screen").toBeLessThanOrEqual(740);
+    expect(field.y).toBeGreaterThanOrEqual(0);
+    expect(field.y + field.height, "the focused amount is under the sticky bar").toBeLessThanOrEqual(bar.y);
     await expectAccessible(page);
   });
 
