@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
@@ -439,42 +439,16 @@ export default function Pay() {
             <legend className={formStyles.legend}>{t("pay.method")}</legend>
             {error("method") ? <p className={formStyles.error}>{error("method")}</p> : null}
             {loaded.cards.map((card) => (
-              <div key={card.id} className={formStyles.checkboxField}>
-                <input
-                  type="radio"
-                  id={`method-${card.id}`}
-                  name="method"
-                  value={`card:${card.id}`}
-                  defaultChecked={renderedValue === `card:${card.id}`}
-                  className={formStyles.checkbox}
-                />
-                <label htmlFor={`method-${card.id}`}>
-                  {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
-                </label>
-              </div>
+              <MethodOption key={card.id} value={`card:${card.id}`} chosen={renderedValue}>
+                {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
+              </MethodOption>
             ))}
-            <div className={formStyles.checkboxField}>
-              <input
-                type="radio"
-                id="method-new"
-                name="method"
-                value="new"
-                defaultChecked={renderedValue === "new"}
-                className={formStyles.checkbox}
-              />
-              <label htmlFor="method-new">{t("pay.newCard")}</label>
-            </div>
-            <div className={formStyles.checkboxField}>
-              <input
-                type="radio"
-                id="method-promise"
-                name="method"
-                value="promise"
-                defaultChecked={renderedValue === "promise"}
-                className={formStyles.checkbox}
-              />
-              <label htmlFor="method-promise">{t("pay.promise")}</label>
-            </div>
+            <MethodOption value="new" chosen={renderedValue}>
+              {t("pay.newCard")}
+            </MethodOption>
+            <MethodOption value="promise" chosen={renderedValue}>
+              {t("pay.promise")}
+            </MethodOption>
           </fieldset>
           <fieldset className={`${formStyles.fieldset} ${payStyles.newCardFields}`}>
             <legend className={formStyles.legend}>{t("pay.newCard.details")}</legend>
@@ -612,6 +586,24 @@ export default function Pay() {
         </div>
       </Form>
     </>
+  );
+}
+
+/** One way to pay: a radio named `method`, whose value the page's `:has()` rules look at. */
+function MethodOption({ value, chosen, children }: { value: string; chosen: string; children: ReactNode }) {
+  const id = `method-${value.startsWith("card:") ? value.slice("card:".length) : value}`;
+  return (
+    <div className={formStyles.checkboxField}>
+      <input
+        type="radio"
+        id={id}
+        name="method"
+        value={value}
+        defaultChecked={chosen === value}
+        className={formStyles.checkbox}
+      />
+      <label htmlFor={id}>{children}</label>
+    </div>
   );
 }
 
