@@ -36,14 +36,15 @@ export type PortalSession = {
  * The session cookie's name depends on the scheme: over https it carries the `__Host-`
  * prefix (the browser then insists on Secure, Path=/ and no Domain, so no sibling subdomain
  * can set or shadow it); over plain http (development, tests) browsers refuse that prefix.
- * While a deployment moves to https, the plain name is still read there, so nobody is
- * signed out by the switch. See decision 024.
+ * Over https the plain name is never read: a sibling subdomain could plant one (signed with
+ * its owner's own session id, since the signature covers the value and not the name) and sign
+ * a signed-out visitor in as someone else. See decision 024.
  */
 export const SESSION_COOKIE = "portal_session";
 export const SECURE_SESSION_COOKIE = "__Host-portal_session";
 
 function cookieNames(request: Request): string[] {
-  return isSecureRequest(request) ? [SECURE_SESSION_COOKIE, SESSION_COOKIE] : [SESSION_COOKIE];
+  return isSecureRequest(request) ? [SECURE_SESSION_COOKIE] : [SESSION_COOKIE];
 }
 
 function sessionCookie(request: Request, name = cookieNames(request)[0]!) {
