@@ -18,6 +18,9 @@ export const button = style({
   cursor: "pointer",
   selectors: {
     "&:hover": { background: vars.color.buttonHover, color: vars.surface.buttonText },
+    // Unavailable for now (a total on its way) or for good: seen as such, and announced by the
+    // browser from `disabled` / `aria-disabled` (WCAG exempts inactive controls from contrast).
+    '&:disabled, &[aria-disabled="true"]': { opacity: 0.6, cursor: "not-allowed" },
   },
 });
 

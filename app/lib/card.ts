@@ -50,6 +50,16 @@ export function detectBrand(digits: string): CardBrand | null {
   return rule && rule.lengths.includes(digits.length) ? rule.brand : null;
 }
 
+/**
+ * The brand from the first digits alone (at least the 6-digit IIN, at most 8): enough to price
+ * a card surcharge while the customer types, without the whole number leaving the form.
+ */
+export const CARD_PREFIX_MAX = 8;
+export function brandFromPrefix(prefix: string): CardBrand | null {
+  if (!/^\d{6,8}$/.test(prefix)) return null;
+  return BRAND_RULES.find((candidate) => candidate.prefix.test(prefix))?.brand ?? null;
+}
+
 export function cvnLengthFor(brand: CardBrand): number {
   return BRAND_RULES.find((rule) => rule.brand === brand)?.cvnLength ?? 3;
 }

@@ -106,7 +106,17 @@ async function payWithSaveCard(who: string, accountId: string, cardNumber: strin
   const invoice = await firstPayableInvoice(accountId);
   const url = payUrl(invoice.id);
   const fields = { [`amount-${invoice.id}`]: "1.00", method: "new", cardNumber };
-  const quote = answer(await run(action as Handler, post(who, url, { ...fields, intent: "quote" })));
+  const quote = answer(
+    await run(
+      action as Handler,
+      post(who, url, {
+        ...fields,
+        cardNumber: "",
+        cardPrefix: cardNumber.replace(/\D/g, "").slice(0, 8),
+        intent: "quote",
+      }),
+    ),
+  );
   expect(quote.status).toBe(200);
   const total = quote.data!.breakdown!.totalCents;
   const requestGuid = randomUUID();
@@ -184,10 +194,20 @@ describe("a quote", () => {
         post("olivia", payUrl(invoice.id), { intent: "quote", [`amount-${invoice.id}`]: "10.00", ...fields }),
       ).then(answer);
     const payto = await quote({ method: "promise" });
-    const visa = await quote({ method: "new", cardNumber: "4111 1111 1111 1111" });
+    const visa = await quote({ method: "new", cardPrefix: "41111111" });
+    const none = await quote({ method: "new" });
     expect(payto.status).toBe(200);
-    // Acme's Visa surcharge is 1.2% of the net: the card number alone changes the total.
-    expect(visa.data!.breakdown!.totalCents).toBeGreaterThan(payto.data!.breakdown!.totalCents);
+    // Acme's Visa surcharge is 1.2% of the net: the card's first digits alone change the total.
+    expect(visa.data!.breakdown!.totalCents).toBeGreaterThan(none.data!.breakdown!.totalCents);
+    // A quote never reads a whole card number: one sent anyway prices no surcharge.
+    const whole = await quote({ method: "new", cardNumber: "4111 1111 1111 1111" });
+    expect(whole.data!.breakdown!.totalCents).toBe(none.data!.breakdown!.totalCents);
+    // Too few digits, or hostile text, name no brand.
+    for (const cardPrefix of ["41111", "4111111111111111", "<script>", "4111-1111"]) {
+      expect((await quote({ method: "new", cardPrefix })).data!.breakdown!.totalCents).toBe(
+        none.data!.breakdown!.totalCents,
+      );
+    }
     const bad = await quote({ method: "new", [`amount-${invoice.id}`]: "1e3" });
     expect(bad.status).toBe(200);
     expect(bad.data).toMatchObject({

@@ -9,7 +9,15 @@ import { Field, FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import * as payStyles from "~/styles/pay.css";
 import { visuallyHidden } from "~/styles/global.css";
-import { BRAND_LABELS, detectBrand, cardDigits, formatExpiry, isExpired } from "~/lib/card";
+import {
+  BRAND_LABELS,
+  brandFromPrefix,
+  CARD_PREFIX_MAX,
+  cardDigits,
+  detectBrand,
+  formatExpiry,
+  isExpired,
+} from "~/lib/card";
 import { formatDate, formatMoney, MONEY_ERRORS, parseMoneyToCents } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { payCardSchema, todayIso } from "~/lib/payment-method-schemas";
@@ -220,8 +228,10 @@ export async function action({ request }: ActionFunctionArgs) {
       brandForFees = { kind: "promise" };
     }
   } else {
-    const digits = cardDigits(text("cardNumber", 30));
-    const brand = digits ? detectBrand(digits) : null;
+    // A quote carries only the number's first digits (cardPrefix): the brand prices the surcharge,
+    // and the whole number travels only when paying (to the gateway) or with "Update total".
+    const digits = intent === "quote" ? null : cardDigits(text("cardNumber", 30));
+    const brand = digits ? detectBrand(digits) : intent === "quote" ? brandFromPrefix(text("cardPrefix", 30)) : null;
     if (brand) brandForFees = { kind: "card", brand };
     if (intent === "pay") {
       const askedToSave = form.get("saveCard") === "on";
@@ -311,6 +321,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const LIVE_TOTAL_DEBOUNCE_MS = 500;
 
 /** What the live total sends: what the price depends on, never the CVN, expiry or name. */
+/** The fields whose change asks for a new total; the card number is sent only as its first digits. */
 const QUOTE_FIELDS = ["method", "cardNumber", "promiseDate"];
 
 /** A quote changes nothing the loader reads: no reload of the page's data for it. */
@@ -411,7 +422,15 @@ export default function Pay() {
         className={`${payStyles.form} ${payStyles.layout}`}
         noValidate
         onChange={onChange}
-        onSubmit={live.cancel}
+        onSubmit={(event) => {
+          // Pay waits for the total of the last change: the customer pays the total they see.
+          const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+          if (submitter?.value === "pay" && live.pending) {
+            event.preventDefault();
+            return;
+          }
+          live.cancel();
+        }}
       >
         <input type="hidden" name="requestGuid" value={requestGuid} />
         {/* The total on screen and the total confirmed come from the same answer, always together. */}
@@ -578,7 +597,10 @@ export default function Pay() {
               name="intent"
               value="pay"
               className={button}
-              disabled={navigation.state === "submitting" || live.pending || !breakdown}
+              disabled={navigation.state === "submitting" || !breakdown}
+              // Not `disabled` while a total is on its way: a focused button that becomes disabled
+              // drops keyboard focus to the page, for half a second after every change.
+              aria-disabled={live.pending || undefined}
             >
               {methodValue === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
             </button>
@@ -630,7 +652,10 @@ function useLiveTotal(requestGuid: string, url: string) {
       const body = new FormData();
       body.set("intent", "quote");
       for (const [name, value] of all) {
-        if (name.startsWith("amount-") || QUOTE_FIELDS.includes(name)) body.append(name, value);
+        if (name === "cardNumber") {
+          const digits = String(value).replace(/[\s-]/g, "");
+          if (/^\d{6,}$/.test(digits)) body.set("cardPrefix", digits.slice(0, CARD_PREFIX_MAX));
+        } else if (name.startsWith("amount-") || QUOTE_FIELDS.includes(name)) body.append(name, value);
       }
       fetcher.submit(body, { method: "post", action: url });
     }, LIVE_TOTAL_DEBOUNCE_MS);
