@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
 import type { LanguageCode } from "~/lib/i18n";
 import { AccountLink, AccountSwitcher, type ShellAccounts } from "./AccountSwitcher";
 import * as styles from "./AppShell.css";
@@ -202,11 +202,24 @@ function CompactMenu({ children }: { children: ReactNode }) {
     details.current.open = false;
     details.current.querySelector("summary")?.focus();
   };
+  // The open panel lies over the page: when focus moves on past it (Tab after its last item) or
+  // the page is tapped elsewhere, it closes, so what has focus is never hidden under it (WCAG 2.4.11).
+  const closeWhenFocusLeaves = (event: FocusEvent<HTMLDetailsElement>) => {
+    const next = event.relatedTarget as Node | null;
+    if (details.current?.open && next && !details.current.contains(next)) details.current.open = false;
+  };
+  useEffect(() => {
+    const closeOnTapOutside = (event: PointerEvent) => {
+      if (details.current?.open && !details.current.contains(event.target as Node)) details.current.open = false;
+    };
+    document.addEventListener("pointerdown", closeOnTapOutside);
+    return () => document.removeEventListener("pointerdown", closeOnTapOutside);
+  }, []);
   return (
-    // Escape pressed on the menu's own button or links bubbles up to here; the details element
-    // itself gets no behaviour a keyboard user would miss.
+    // Escape and focus moves on the menu's own button or links bubble up to here; the details
+    // element itself gets no behaviour a keyboard user would miss.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
-    <details ref={details} className={styles.menu} onKeyDown={closeOnEscape}>
+    <details ref={details} className={styles.menu} onKeyDown={closeOnEscape} onBlur={closeWhenFocusLeaves}>
       <summary className={styles.menuButton}>
         <span className={styles.menuIcon} aria-hidden="true" />
         {t("shell.menu")}

@@ -84,7 +84,23 @@ test.describe("app shell", () => {
       await page.keyboard.press("Escape");
       await expect(sections).toBeHidden();
       await expect(menuButton).toBeFocused();
+      // Tabbing on past its last item, or tapping the page, closes it: the open panel lies over
+      // the page, and what has focus must never be hidden under it (WCAG 2.4.11).
       await page.keyboard.press("Enter");
+      await banner.locator("details").locator("a, button, select").last().focus();
+      await page.keyboard.press("Tab");
+      await expect(sections).toBeHidden();
+      await menuButton.click();
+      await expect(sections).toBeVisible();
+      // A tap on the page below the panel (the panel covers the heading on a phone).
+      const panel = (await sections.boundingBox())!;
+      expect(panel.y + panel.height).toBeLessThan(PHONE.height - 20);
+      await page.mouse.click(PHONE.width / 2, PHONE.height - 10);
+      await expect(sections).toBeHidden();
+      // Clicking inside the open panel (not on a link) keeps it open.
+      await menuButton.click();
+      await banner.locator("details").getByText("Signed in as Olivia Nguyen").click();
+      await expect(sections).toBeVisible();
     }
     await banner.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(`${ACME}/auth/signin`);
