@@ -35,6 +35,10 @@ export const PASSWORD_CHECKS = { max: 10, windowMs: MINUTES_15 };
 /** How long an address stays "known" for a contact after a successful sign-in from it. */
 export const KNOWN_ADDRESS_MS = 90 * 24 * 3_600_000;
 
+/** Counted attempts are kept this long (four of the longest window), then pruned in batches. */
+const PRUNE_AFTER_MS = 60 * 60_000;
+const PRUNE_BATCH = 5_000;
+
 let clock: () => number = () => Date.now();
 
 /** Tests move time; production reads the system clock. */
@@ -85,11 +89,21 @@ export async function consume(businessId: string, limits: Limit[]): Promise<bool
       .execute();
     return true;
   });
-  // Attempts older than a day are never read again.
+  // A lock looks back at most two windows (the max-th attempt, then one window of lock), and no
+  // window is longer than 15 minutes: attempts older than an hour are never read again. Pruned
+  // now and then, a bounded batch at a time, so no request pays for a long delete.
   if (Math.random() < 0.05) {
     await db
       .deleteFrom("rate_limit_hits")
-      .where("at", "<", new Date(now - 24 * 3_600_000))
+      .where(
+        "id",
+        "in",
+        db
+          .selectFrom("rate_limit_hits")
+          .select("id")
+          .where("at", "<", new Date(now - PRUNE_AFTER_MS))
+          .limit(PRUNE_BATCH),
+      )
       .execute();
   }
   return allowed;
