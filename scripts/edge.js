@@ -22,12 +22,18 @@ const MESSAGES = {
   400: "The address contains control characters (such as U+0000), which no page or field accepts.",
 };
 
+/**
+ * Decodes each run of %XX escapes on its own, so one malformed escape elsewhere (`/a/%00%ZZ`)
+ * cannot hide an encoded control character; a run that is not UTF-8 is read byte by byte.
+ */
 function safeDecode(text) {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
 }
 
 /** True when the request target's path or any query name or value holds a refused character. */

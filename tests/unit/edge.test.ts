@@ -108,6 +108,11 @@ describe("control characters in the address", () => {
     expect(answer.body).toContain("control characters");
   });
 
+  it("a path with an encoded U+0000 beside a malformed escape: still a 400", async () => {
+    const answer = await request({ method: "GET", path: "/a/%00%ZZ" });
+    expect(answer.status).toBe(400);
+  });
+
   it("the API: a 400 with a JSON message", async () => {
     const answer = await request({ method: "GET", path: "/api/sample/accounts-search?skip=0&take=1&q=%01" });
     expect(answer.status).toBe(400);

@@ -122,6 +122,10 @@ describe("addresses", () => {
     ["/statements?sort=%7F", true],
     ["/accounts?q=caf%C3%A9%20%26%20co", false],
     ["/accounts?q=%E0%A4%A", false],
+    // One malformed escape does not hide another's control character (found in review).
+    ["/a/%00%ZZ", true],
+    ["/a/%ZZ/%7F", true],
+    ["/a/caf%C3%A9/%ZZ", false],
   ])("%s → refused: %s", (path, refused) => {
     expect(urlHasControlCharacters(new URL(`http://acme.localhost${path}`))).toBe(refused);
   });

@@ -157,12 +157,15 @@ export function hasControlCharacters(value: unknown, depth = 0): boolean {
  * (every loader starts at requireHostBranding), so no server set-up can skip it.
  */
 export function urlHasControlCharacters(url: URL): boolean {
-  let path = url.pathname;
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // A malformed escape is not a control character; the route decides what it means.
-  }
+  // Each run of escapes is decoded on its own, so one malformed escape elsewhere (`/a/%00%ZZ`)
+  // cannot hide an encoded control character; a run that is not UTF-8 is read byte by byte.
+  const path = url.pathname.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
   if (CONTROL_CHARACTERS.test(path)) return true;
   for (const [name, value] of url.searchParams) {
     if (CONTROL_CHARACTERS.test(name) || CONTROL_CHARACTERS.test(value)) return true;
