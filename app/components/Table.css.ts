@@ -79,8 +79,10 @@ export const badge = style({
 /**
  * A table of money that becomes a stack of labelled blocks below 600 px (GOV.UK's and
  * Stripe's pattern): still a real <table> for screen readers, each cell showing its column's
- * name from `data-label`. Mark the row's title cell with `cellTitle` and its amounts with
- * `cellAmount`: they come first, and the amounts are larger.
+ * name from `data-label`. WebKit drops table semantics from elements whose display changes, so
+ * the markup states them too (role="table", "rowgroup", "row", "columnheader", "cell"). Mark
+ * the row's title cell with `cellTitle` and its amounts with `cellAmount`: they come first,
+ * and the amounts are larger.
  */
 export const stacked = style({});
 
@@ -130,7 +132,9 @@ globalStyle(
 globalStyle(
   `${stacked} td::before`,
   narrow({
-    content: "attr(data-label)",
+    // The label is for the eye: the cell is already announced with its column header, so the
+    // generated text gets empty alternative text (browsers without that syntax use the first).
+    content: ["attr(data-label)", 'attr(data-label) / ""'],
     fontSize: "0.9375rem",
     fontWeight: 600,
     color: vars.surface.mutedText,

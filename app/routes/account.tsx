@@ -67,24 +67,36 @@ export default function AccountDetails() {
         <p>{t("account.contacts.none")}</p>
       ) : (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("account.contacts")}>
-          <table className={`${styles.table} ${styles.stacked}`}>
-            <thead>
-              <tr>
-                <th scope="col">{t("account.contact.name")}</th>
-                <th scope="col">{t("account.contact.position")}</th>
-                <th scope="col">{t("account.contact.email")}</th>
-                <th scope="col">{t("account.contact.role")}</th>
+          <table role="table" className={`${styles.table} ${styles.stacked}`}>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th role="columnheader" scope="col">
+                  {t("account.contact.name")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("account.contact.position")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("account.contact.email")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("account.contact.role")}
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {contacts.map((contact) => (
-                <tr key={contact.id}>
-                  <td data-label={t("account.contact.name")} className={styles.cellTitle}>
+                <tr role="row" key={contact.id}>
+                  <td role="cell" data-label={t("account.contact.name")} className={styles.cellTitle}>
                     {contact.name}
                   </td>
-                  <td data-label={t("account.contact.position")}>{contact.position}</td>
-                  <td data-label={t("account.contact.email")}>{contact.email}</td>
-                  <td data-label={t("account.contact.role")}>
+                  <td role="cell" data-label={t("account.contact.position")}>
+                    {contact.position}
+                  </td>
+                  <td role="cell" data-label={t("account.contact.email")}>
+                    {contact.email}
+                  </td>
+                  <td role="cell" data-label={t("account.contact.role")}>
                     {t(
                       contact.role === "owner"
                         ? "account.role.owner"

@@ -132,29 +132,39 @@ export default function Invoices() {
       {invoices.length > 0 ? (
         <Form method="get" action="/customer/invoices-and-payments/pay">
           <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("inv.list")}>
-            <table className={`${styles.table} ${styles.stacked}`}>
-              <thead>
-                <tr>
-                  <th scope="col">{t("inv.col.pay")}</th>
-                  <th scope="col">{t("inv.col.number")}</th>
-                  <th scope="col">{t("inv.col.status")}</th>
-                  <th scope="col">{t("inv.col.issued")}</th>
-                  <th scope="col">{t("inv.col.due")}</th>
-                  <th scope="col" className={styles.number}>
+            <table role="table" className={`${styles.table} ${styles.stacked}`}>
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th role="columnheader" scope="col">
+                    {t("inv.col.pay")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("inv.col.number")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("inv.col.status")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("inv.col.issued")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("inv.col.due")}
+                  </th>
+                  <th role="columnheader" scope="col" className={styles.number}>
                     {t("inv.col.amount")}
                   </th>
-                  <th scope="col" className={styles.number}>
+                  <th role="columnheader" scope="col" className={styles.number}>
                     {t("inv.col.balance")}
                   </th>
-                  <th scope="col" className={styles.number}>
+                  <th role="columnheader" scope="col" className={styles.number}>
                     {t("inv.col.overdue")}
                   </th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody role="rowgroup">
                 {invoices.map((invoice) => (
-                  <tr key={invoice.id}>
-                    <td data-label={t("inv.col.pay")}>
+                  <tr role="row" key={invoice.id}>
+                    <td role="cell" data-label={t("inv.col.pay")}>
                       {invoice.payable ? (
                         <input
                           type="checkbox"
@@ -165,19 +175,33 @@ export default function Invoices() {
                         />
                       ) : null}
                     </td>
-                    <td data-label={t("inv.col.number")} className={styles.cellTitle}>
+                    <td role="cell" data-label={t("inv.col.number")} className={styles.cellTitle}>
                       <Link to={`/customer/invoices-and-payments/invoice/${invoice.id}`}>{invoice.number}</Link>
                     </td>
-                    <td data-label={t("inv.col.status")}>{t(statusKey(invoice.status))}</td>
-                    <td data-label={t("inv.col.issued")}>{invoice.issueDate}</td>
-                    <td data-label={t("inv.col.due")}>{invoice.dueDate}</td>
-                    <td data-label={t("inv.col.amount")} className={`${styles.number} ${styles.cellAmount}`}>
+                    <td role="cell" data-label={t("inv.col.status")}>
+                      {t(statusKey(invoice.status))}
+                    </td>
+                    <td role="cell" data-label={t("inv.col.issued")}>
+                      {invoice.issueDate}
+                    </td>
+                    <td role="cell" data-label={t("inv.col.due")}>
+                      {invoice.dueDate}
+                    </td>
+                    <td
+                      role="cell"
+                      data-label={t("inv.col.amount")}
+                      className={`${styles.number} ${styles.cellAmount}`}
+                    >
                       {invoice.amount}
                     </td>
-                    <td data-label={t("inv.col.balance")} className={`${styles.number} ${styles.cellAmount}`}>
+                    <td
+                      role="cell"
+                      data-label={t("inv.col.balance")}
+                      className={`${styles.number} ${styles.cellAmount}`}
+                    >
                       {invoice.balance}
                     </td>
-                    <td data-label={t("inv.col.overdue")} className={styles.number}>
+                    <td role="cell" data-label={t("inv.col.overdue")} className={styles.number}>
                       {invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""}
                     </td>
                   </tr>

@@ -140,34 +140,56 @@ export default function Statements() {
       </p>
       {total > 0 ? (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("statements.lines")}>
-          <table className={`${styles.table} ${styles.stacked}`}>
-            <thead>
-              <tr>
-                <th scope="col">{t("statements.date")}</th>
-                <th scope="col">{t("statements.type")}</th>
-                <th scope="col">{t("statements.reference")}</th>
-                <th scope="col">{t("statements.description")}</th>
-                <th scope="col" className={styles.number}>
+          <table role="table" className={`${styles.table} ${styles.stacked}`}>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th role="columnheader" scope="col">
+                  {t("statements.date")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("statements.type")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("statements.reference")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("statements.description")}
+                </th>
+                <th role="columnheader" scope="col" className={styles.number}>
                   {t("statements.charges")}
                 </th>
-                <th scope="col" className={styles.number}>
+                <th role="columnheader" scope="col" className={styles.number}>
                   {t("statements.credits")}
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {lines.map((line) => (
-                <tr key={line.id}>
-                  <td data-label={t("statements.date")}>{line.date}</td>
-                  <td data-label={t("statements.type")}>{t(`statements.type.${line.type}`)}</td>
-                  <td data-label={t("statements.reference")} className={styles.cellTitle}>
+                <tr role="row" key={line.id}>
+                  <td role="cell" data-label={t("statements.date")}>
+                    {line.date}
+                  </td>
+                  <td role="cell" data-label={t("statements.type")}>
+                    {t(`statements.type.${line.type}`)}
+                  </td>
+                  <td role="cell" data-label={t("statements.reference")} className={styles.cellTitle}>
                     {line.reference}
                   </td>
-                  <td data-label={t("statements.description")}>{line.description}</td>
-                  <td data-label={t("statements.charges")} className={`${styles.number} ${styles.cellAmount}`}>
+                  <td role="cell" data-label={t("statements.description")}>
+                    {line.description}
+                  </td>
+                  <td
+                    role="cell"
+                    data-label={t("statements.charges")}
+                    className={`${styles.number} ${styles.cellAmount}`}
+                  >
                     {line.debit}
                   </td>
-                  <td data-label={t("statements.credits")} className={`${styles.number} ${styles.cellAmount}`}>
+                  <td
+                    role="cell"
+                    data-label={t("statements.credits")}
+                    className={`${styles.number} ${styles.cellAmount}`}
+                  >
                     {line.credit}
                   </td>
                 </tr>
