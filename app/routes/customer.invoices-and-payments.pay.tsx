@@ -445,9 +445,7 @@ export default function Pay() {
                       subtotal: breakdown.subTotal,
                     })
                   : t("pay.amounts.summary", { count: String(loaded.invoices.length) })}
-                <span className={payStyles.change}>
-                  {t("pay.amounts.change")}
-                </span>
+                <span className={payStyles.change}>{t("pay.amounts.change")}</span>
               </summary>
               {amountFields}
             </details>
