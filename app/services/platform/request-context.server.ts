@@ -1,4 +1,5 @@
 import { getEnv } from "./env.server";
+import { logger } from "./logger.server";
 import { CROSS_ORIGIN_MARKER } from "./request-guard.server";
 import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
 
@@ -16,9 +17,23 @@ export function clientAddress(request: Request): string {
       .filter(Boolean)
       .pop();
     if (last && last.length <= 64) return last;
+  } else if (!warnedAboutProxy && request.headers.has("x-forwarded-for")) {
+    // Behind a proxy with TRUST_PROXY off, every client has the proxy's address: one sign-in
+    // limit for everybody, and that address "known" for every account. Said once per process
+    // (anyone may send the header, so it is a hint, never acted on).
+    warnedAboutProxy = true;
+    logger.warn(
+      "X-Forwarded-For arrived but TRUST_PROXY is off: behind a proxy you control, set TRUST_PROXY=true, or every client shares the proxy's address",
+    );
   }
   const peer = request.headers.get(CLIENT_ADDRESS_HEADER);
   return peer && peer.length <= 64 ? peer : "unknown";
+}
+
+let warnedAboutProxy = false;
+
+export function resetProxyWarningForTesting() {
+  warnedAboutProxy = false;
 }
 
 /** The origin the browser is talking to (scheme + host), as the tenant sees it. */

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetEnvForTesting } from "./env.server";
+import { logger } from "./logger.server";
+import { clientAddress, resetProxyWarningForTesting } from "./request-context.server";
+import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
+
+const saved = process.env.TRUST_PROXY;
+
+function setTrustProxy(value: string) {
+  process.env.TRUST_PROXY = value;
+  resetEnvForTesting();
+  resetProxyWarningForTesting();
+}
+
+const request = (headers: Record<string, string>) =>
+  new Request("http://acme.localhost/", { headers: { host: "acme.localhost", ...headers } });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  if (saved === undefined) delete process.env.TRUST_PROXY;
+  else process.env.TRUST_PROXY = saved;
+  resetEnvForTesting();
+});
+
+describe("the client's address", () => {
+  it("behind a trusted proxy is the address the proxy appended last", () => {
+    setTrustProxy("true");
+    expect(
+      clientAddress(request({ "x-forwarded-for": "203.0.113.9, 198.51.100.7", [CLIENT_ADDRESS_HEADER]: "10.0.0.2" })),
+    ).toBe("198.51.100.7");
+  });
+
+  it("without TRUST_PROXY is the TCP peer, and a forwarded header is a hint, said once", () => {
+    setTrustProxy("false");
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => undefined);
+    const forwarded = request({ "x-forwarded-for": "203.0.113.9", [CLIENT_ADDRESS_HEADER]: "10.0.0.2" });
+    expect(clientAddress(forwarded)).toBe("10.0.0.2");
+    expect(clientAddress(forwarded)).toBe("10.0.0.2");
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/TRUST_PROXY is off/);
+  });
+
+  it("without a forwarded header nothing is said", () => {
+    setTrustProxy("false");
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => undefined);
+    expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: "127.0.0.1" }))).toBe("127.0.0.1");
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
