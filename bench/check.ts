@@ -12,7 +12,14 @@ type Budgets = {
   bytes: { appJsGzipPerRoute: number; cssGzipPerRoute: number };
   mobile: { lcpMs: number; tbtMs: number; cls: number };
   /** `pages`: the load-tested pages the server budgets hold for (issue 4 names the dashboard and invoices). */
-  server: { pages: string[]; minShareOfFloor: number; p99MsAt10Connections: number; p99FloorFactor?: number };
+  server: {
+    pages: string[];
+    minShareOfFloor: number;
+    /** The saturated 50-connection runs are the noisiest figure: their own floor (docs/performance.md). */
+    minShareOfFloorAt50Connections?: number;
+    p99MsAt10Connections: number;
+    p99FloorFactor?: number;
+  };
   queries: { maxPerPage: number; constantInDataSize: boolean };
   /** `pages`: the pages whose paged queries the growth budget holds for (issue 4: invoices and statements). */
   growth: { pages: string[]; p95Ms: number };
@@ -92,7 +99,10 @@ for (const run of results.load.runs) {
     budget: `throughput as a share of /heartbeat's, ${run.connections} connections`,
     subject: run.page,
     value: run.ofFloor,
-    limit: budgets.server.minShareOfFloor,
+    limit:
+      run.connections === 50
+        ? (budgets.server.minShareOfFloorAt50Connections ?? budgets.server.minShareOfFloor)
+        : budgets.server.minShareOfFloor,
     kind: "min",
     unit: "",
   });
