@@ -66,6 +66,8 @@ type DemoBusiness = {
     lateFee?: { bps: number; fixedCents: number };
     earlyDiscount?: { bps: number; days: number };
   };
+  /** PayTo (decision 027): offered or not, the most one payment may take, receivable PayIDs' domain. */
+  payTo?: { enabled: boolean; maxPaymentCents: number; payIdDomain: string | null };
   uiSettings: Record<string, boolean>;
   toggles: { name: string; enabled: boolean; configurationValue: unknown }[];
   accounts: DemoAccount[];
@@ -116,6 +118,7 @@ Tell us about a disputed invoice within 14 days of its issue date.`,
       lateFee: { bps: 200, fixedCents: 500 },
       earlyDiscount: { bps: 100, days: 10 },
     },
+    payTo: { enabled: true, maxPaymentCents: 1_000_000, payIdDomain: "pay.acme.example" },
     uiSettings: { ChildAccountTicked: true },
     toggles: [
       { name: "Language", enabled: false, configurationValue: {} },
@@ -511,6 +514,17 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
             late_fee_fixed_cents: demo.fees.lateFee?.fixedCents ?? 0,
             early_discount_bps: demo.fees.earlyDiscount?.bps ?? 0,
             early_discount_days: demo.fees.earlyDiscount?.days ?? 0,
+          })
+          .execute();
+      }
+      if (demo.payTo) {
+        await tx
+          .insertInto("payto_settings")
+          .values({
+            business_id: businessId,
+            enabled: demo.payTo.enabled,
+            max_payment_cents: demo.payTo.maxPaymentCents,
+            payid_domain: demo.payTo.payIdDomain,
           })
           .execute();
       }

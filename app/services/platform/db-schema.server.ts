@@ -258,7 +258,11 @@ export interface FeeRulesTable {
   early_discount_days: Generated<number>;
 }
 
-export type PaymentStatus = "pending" | "succeeded" | "failed" | "unknown" | "promised";
+/**
+ * pending: claimed, not yet answered by the gateway or provider; submitted: a PayTo payment the
+ * provider accepted, waiting to settle; unknown: no answer (reconciled by our key).
+ */
+export type PaymentStatus = "pending" | "submitted" | "succeeded" | "failed" | "unknown" | "promised";
 
 export interface PaymentsTable {
   id: Generated<string>;
@@ -267,7 +271,7 @@ export interface PaymentsTable {
   request_guid: string;
   request_hash: string;
   reference: string;
-  method: "card" | "payto" | "promise";
+  method: "card" | "payto" | "payid" | "promise";
   card_id: string | null;
   status: PaymentStatus;
   currency: string;
@@ -285,6 +289,8 @@ export interface PaymentsTable {
   created_by: string | null;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+  payto_agreement_id: Generated<string | null>;
+  provider_payment_id: Generated<string | null>;
 }
 
 export interface PaymentAllocationsTable {
@@ -295,6 +301,138 @@ export interface PaymentAllocationsTable {
   discount_cents: Generated<number>;
   late_fee_cents: Generated<number>;
   balance_before_cents: number;
+}
+
+export interface PayToSettingsTable {
+  business_id: string;
+  enabled: Generated<boolean>;
+  provider_name: Generated<string>;
+  max_payment_cents: Generated<number>;
+  payid_domain: string | null;
+}
+
+export type AgreementStatusColumn =
+  "CREATED" | "ACTIVE" | "SUSPENDED" | "CANCELLED" | "DECLINED" | "EXPIRED" | "FAILED";
+
+export interface PayToAgreementsTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  request_guid: string;
+  request_hash: string;
+  status: AgreementStatusColumn;
+  status_reason: string | null;
+  provider_agreement_id: string | null;
+  provider_version: Generated<number>;
+  party_name: string;
+  ultimate_party_name: Generated<string>;
+  bsb: string | null;
+  account_number: string | null;
+  alias_type: "EMAL" | "TELI" | "AUBN" | "ORGN" | null;
+  alias_value: string | null;
+  max_amount_cents: number;
+  frequency: Generated<"ADHOC">;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PayToAgreementEventsTable {
+  id: Generated<number>;
+  business_id: string;
+  agreement_id: string;
+  from_status: AgreementStatusColumn | null;
+  to_status: AgreementStatusColumn;
+  version: number;
+  source: "portal" | "webhook" | "poll" | "payment";
+  reason: string | null;
+  at: Timestamp;
+}
+
+export interface PayToWebhookEventsTable {
+  business_id: string;
+  event_id: string;
+  type: string;
+  received_at: Timestamp;
+}
+
+export interface PayToPayIdsTable {
+  business_id: string;
+  account_id: string;
+  payid: string;
+  created_at: Timestamp;
+}
+
+export interface PayToIncomingPaymentsTable {
+  business_id: string;
+  provider_transaction_id: string;
+  account_id: string;
+  payid: string;
+  amount_cents: number;
+  payer_name: Generated<string>;
+  payment_id: string | null;
+  received_at: Timestamp;
+}
+
+export interface SandboxPayToAgreementsTable {
+  id: string;
+  idempotency_key: string;
+  merchant: string;
+  hostname: string;
+  status: string;
+  status_reason: string | null;
+  version: Generated<number>;
+  payer: string;
+  party_name: string;
+  outcome: string;
+  max_amount_cents: number;
+  description: Generated<string>;
+  next_action: string | null;
+  next_action_at: Timestamp | null;
+  silent: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SandboxPayToPaymentsTable {
+  id: string;
+  idempotency_key: string;
+  agreement_id: string;
+  amount_cents: number;
+  currency: string;
+  status: string;
+  failure_reason: string | null;
+  version: Generated<number>;
+  settle_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SandboxPayToPayIdsTable {
+  payid: string;
+  merchant: string;
+  hostname: string;
+  reference: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface SandboxPayToIncomingTable {
+  id: string;
+  payid: string;
+  amount_cents: number;
+  payer_name: string;
+  created_at: Timestamp;
+}
+
+export interface SandboxPayToWebhooksTable {
+  id: string;
+  hostname: string;
+  body: string;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  delivered_at: Timestamp | null;
+  last_status: number | null;
 }
 
 export interface SchemaMigrationsTable {
@@ -327,4 +465,15 @@ export interface DB {
   bank_accounts: BankAccountsTable;
   sandbox_gateway_tokens: SandboxGatewayTokensTable;
   sandbox_gateway_charges: SandboxGatewayChargesTable;
+  payto_settings: PayToSettingsTable;
+  payto_agreements: PayToAgreementsTable;
+  payto_agreement_events: PayToAgreementEventsTable;
+  payto_webhook_events: PayToWebhookEventsTable;
+  payto_payids: PayToPayIdsTable;
+  payto_incoming_payments: PayToIncomingPaymentsTable;
+  sandbox_payto_agreements: SandboxPayToAgreementsTable;
+  sandbox_payto_payments: SandboxPayToPaymentsTable;
+  sandbox_payto_payids: SandboxPayToPayIdsTable;
+  sandbox_payto_incoming: SandboxPayToIncomingTable;
+  sandbox_payto_webhooks: SandboxPayToWebhooksTable;
 }

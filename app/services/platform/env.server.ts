@@ -14,6 +14,17 @@ const booleanString = z
   })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/** A whole number of milliseconds between `min` and `max`, given as a string. */
+function millis(fallback: string, min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}$/, `must be a whole number of milliseconds, ${min} to ${max}`)
+    .default(fallback)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be a whole number of milliseconds, ${min} to ${max}`);
+}
+
 export const EnvSchema = z.object({
   NODE_ENV: z
     .enum(["production", "development", "test"], {
@@ -76,6 +87,37 @@ export const EnvSchema = z.object({
     .regex(/^\d{1,5}$/, "must be a whole number of milliseconds, 0 to 99999")
     .default("250")
     .transform(Number),
+  /** Which PayTo provider adapter to use. Only the sandbox ships here (decision 027). */
+  PAYTO_PROVIDER: z
+    .enum(["sandbox"], {
+      errorMap: () => ({ message: "must be sandbox (the only PayTo provider adapter in this build)" }),
+    })
+    .default("sandbox"),
+  /**
+   * The secret the PayTo provider signs webhooks with (HMAC-SHA256). Unset: derived from
+   * SESSION_SECRET, which is what the in-process sandbox uses too.
+   */
+  PAYTO_WEBHOOK_SECRET: z.string().min(32, "must be at least 32 characters (leave it unset to derive one)").optional(),
+  /** How often each portal process asks the provider about agreements and payments still moving. */
+  PAYTO_POLL_MS: millis("30000", 100, 3_600_000),
+  /** The sandbox provider's answer time, like a real provider's round trip. */
+  SANDBOX_PAYTO_DELAY_MS: millis("250", 0, 99_999),
+  /** How long after it is accepted a sandbox PayTo payment settles (or is rejected). */
+  SANDBOX_PAYTO_SETTLE_MS: millis("5000", 0, 86_400_000),
+  /** How long an agreement nobody answers stays pending before the sandbox expires it. */
+  SANDBOX_PAYTO_EXPIRE_MS: millis("600000", 1, 604_800_000),
+  /** How long after approval the sandbox's suspend@payto.test payer suspends the agreement. */
+  SANDBOX_PAYTO_SUSPEND_MS: millis("10000", 0, 86_400_000),
+  /**
+   * Where the sandbox delivers webhooks (the Host header names the business's host).
+   * Unset: this process, http://127.0.0.1:$PORT/api/payTo/webhook.
+   */
+  SANDBOX_PAYTO_WEBHOOK_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value))
+    .refine((value) => value === undefined || /^https?:\/\/[^\s]+$/.test(value), "must be an http(s):// URL"),
   /**
    * Auth0 client secrets, as a JSON object from client id to secret. Client ids and
    * domains are per business in the database; secrets never are.

@@ -46,6 +46,12 @@ describe("parseEnv", () => {
       AUTH0_CLIENT_SECRETS: {},
       CARD_GATEWAY: "sandbox",
       SANDBOX_GATEWAY_DELAY_MS: 250,
+      PAYTO_PROVIDER: "sandbox",
+      PAYTO_POLL_MS: 30000,
+      SANDBOX_PAYTO_DELAY_MS: 250,
+      SANDBOX_PAYTO_SETTLE_MS: 5000,
+      SANDBOX_PAYTO_EXPIRE_MS: 600000,
+      SANDBOX_PAYTO_SUSPEND_MS: 10000,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SESSION_SECRET).toBeUndefined();
@@ -72,6 +78,14 @@ describe("parseEnv", () => {
       AUTH0_CLIENT_SECRETS: '{"abc":"shh"}',
       CARD_GATEWAY: "sandbox",
       SANDBOX_GATEWAY_DELAY_MS: "40",
+      PAYTO_PROVIDER: "sandbox",
+      PAYTO_WEBHOOK_SECRET: GOOD_SECRET,
+      PAYTO_POLL_MS: "500",
+      SANDBOX_PAYTO_DELAY_MS: "0",
+      SANDBOX_PAYTO_SETTLE_MS: "100",
+      SANDBOX_PAYTO_EXPIRE_MS: "2000",
+      SANDBOX_PAYTO_SUSPEND_MS: "300",
+      SANDBOX_PAYTO_WEBHOOK_URL: "http://127.0.0.1:4310/api/payTo/webhook",
     });
     expect(env).toEqual({
       NODE_ENV: "development",
@@ -87,6 +101,14 @@ describe("parseEnv", () => {
       AUTH0_CLIENT_SECRETS: { abc: "shh" },
       CARD_GATEWAY: "sandbox",
       SANDBOX_GATEWAY_DELAY_MS: 40,
+      PAYTO_PROVIDER: "sandbox",
+      PAYTO_WEBHOOK_SECRET: GOOD_SECRET,
+      PAYTO_POLL_MS: 500,
+      SANDBOX_PAYTO_DELAY_MS: 0,
+      SANDBOX_PAYTO_SETTLE_MS: 100,
+      SANDBOX_PAYTO_EXPIRE_MS: 2000,
+      SANDBOX_PAYTO_SUSPEND_MS: 300,
+      SANDBOX_PAYTO_WEBHOOK_URL: "http://127.0.0.1:4310/api/payTo/webhook",
     });
   });
 
@@ -94,6 +116,12 @@ describe("parseEnv", () => {
     ["CARD_GATEWAY", "stripe", /CARD_GATEWAY: must be sandbox/],
     ["SANDBOX_GATEWAY_DELAY_MS", "-5", /SANDBOX_GATEWAY_DELAY_MS: must be a whole number/],
     ["SANDBOX_GATEWAY_DELAY_MS", "1e3", /SANDBOX_GATEWAY_DELAY_MS: must be a whole number/],
+    ["PAYTO_PROVIDER", "zepto", /PAYTO_PROVIDER: must be sandbox/],
+    ["PAYTO_WEBHOOK_SECRET", "short", /PAYTO_WEBHOOK_SECRET: must be at least 32/],
+    ["PAYTO_POLL_MS", "50", /PAYTO_POLL_MS: must be a whole number of milliseconds, 100/],
+    ["SANDBOX_PAYTO_EXPIRE_MS", "0", /SANDBOX_PAYTO_EXPIRE_MS: must be a whole number/],
+    ["SANDBOX_PAYTO_SETTLE_MS", "soon", /SANDBOX_PAYTO_SETTLE_MS: must be a whole number/],
+    ["SANDBOX_PAYTO_WEBHOOK_URL", "ftp://x", /SANDBOX_PAYTO_WEBHOOK_URL: must be an http/],
   ])("refuses %s=%j", (name, value, message) => {
     expect(() => parseEnv({ [name]: value })).toThrow(message);
   });
