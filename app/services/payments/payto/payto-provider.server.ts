@@ -66,6 +66,8 @@ export type InitiatePaymentInput = {
 export type ProviderPayment = {
   paymentId: string;
   idempotencyKey: string;
+  /** The business the agreement is for (as on the agreement). */
+  merchant: string;
   agreementId: string;
   status: ProviderPaymentStatus;
   version: number;

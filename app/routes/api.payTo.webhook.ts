@@ -1,0 +1,39 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/services/payments/payto/webhook.server";
+import { requireHostBranding } from "~/services/host/tenant.server";
+import { apiError, apiJson, methodNotAllowed, readCapped } from "~/services/platform/http.server";
+
+/** Webhook bodies are one object's snapshot: a few hundred bytes. Anything near this is not ours. */
+const MAX_WEBHOOK_BYTES = 32 * 1024;
+
+/**
+ * POST /api/payTo/webhook (decision 027): the PayTo provider tells the business's host that an
+ * agreement, a payment or money at a PayID changed. Server to server: no session, no cookies,
+ * no Origin; the HMAC signature over the raw body is the only credential. 401 for a bad or
+ * stale signature, 404 for an object this business never made, 200 otherwise (a replay too).
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  let businessId: string;
+  try {
+    businessId = (await requireHostBranding(request)).businessId;
+  } catch (error) {
+    // The database is down (503): the provider retries later. Otherwise the host is unknown.
+    const status = (error as { init?: { status?: number } } | null)?.init?.status;
+    return status === 503 ? apiError(503, "Try again later.", { "Retry-After": "30" }) : apiError(404, "Unknown host.");
+  }
+  const bytes = await readCapped(request, MAX_WEBHOOK_BYTES);
+  if (bytes === null) return apiError(413, "The request body is too large.");
+  let rawBody: string;
+  try {
+    rawBody = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return apiError(401, "The webhook signature could not be verified.");
+  }
+  const answer = await receiveWebhook(businessId, request.headers, rawBody);
+  return apiJson(answer.body, { status: answer.status });
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
