@@ -294,16 +294,17 @@ export async function submitPayment(
     brand = detectBrand(input.method.card.cardNumber);
     if (!brand) return { kind: "invalid", problem: "card" };
   }
-  let agreement: { id: string; providerAgreementId: string; maxCents: number } | null = null;
-  if (input.method.kind === "payto") {
-    const found = await usableAgreement(db, actor, input.method.agreementId);
-    if (found.kind !== "ok") return { kind: "invalid", problem: found.kind };
-    agreement = found.agreement;
-  }
-
   const hash = requestHash(actor, input.selection, input.method, input.note, brand);
   const seen = await findByGuid(db, actor.businessId, input.requestGuid);
   if (seen) return answerRepeat(db, actor, input.requestGuid, hash);
+
+  // After the repeat check: a repeat answers the first result even if the agreement has changed since.
+  let agreement: { id: string; providerAgreementId: string; maxCents: number } | null = null;
+  if (input.method.kind === "payto") {
+    const found = await checkPayToAgreement(actor, input.method.agreementId);
+    if (found.kind !== "ok") return { kind: "invalid", problem: found.kind };
+    agreement = found.agreement;
+  }
 
   const rules = await getFeeRules(actor.businessId);
   const amounts = Object.fromEntries(input.selection.map((s) => [s.invoiceId, s.amountCents]));
@@ -492,7 +493,8 @@ export async function submitPayment(
  * ACTIVE with the provider's id (pending, suspended and ended ones are refused). Its limit is
  * the smaller of the agreement's own and the business's current PayTo maximum.
  */
-async function usableAgreement(db: Db, actor: Actor, agreementId: string) {
+export async function checkPayToAgreement(actor: Actor, agreementId: string) {
+  const db = await getDb();
   const config = await getPayToConfiguration(actor.businessId);
   if (!config.enabled) return { kind: "method" as const };
   const row = UUID.test(agreementId)

@@ -254,3 +254,22 @@ export async function reconcilePayToPayment(
 export function startPayToPaymentPoller(intervalMs = getEnv().PAYTO_POLL_MS) {
   return startReconciler(intervalMs, () => reconcileUnsettled({ method: "payto", olderThanMs: 3_000 }));
 }
+
+/**
+ * Which of these invoice ids are this account's (in any status): the API answers 404 for one
+ * that is not (another account's or business's), and "not payable" for one that is but is
+ * paid, closed or held.
+ */
+export async function invoicesOfAccount(actor: { businessId: string; accountId: string }, ids: string[]) {
+  const valid = ids.filter((id) => UUID.test(id));
+  if (valid.length === 0) return new Set<string>();
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("invoices")
+    .select("id")
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("id", "in", valid)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
