@@ -8,6 +8,7 @@ import { failPayment, reconcileUnsettled, settlePayment, startReconciler } from 
 import { sendReceipt } from "../receipts.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
+import { getPayToConfiguration } from "./settings.server";
 import { PayToTimeoutError, type PayToRefusal, type ProviderPayment } from "./payto-provider.server";
 
 /**
@@ -272,4 +273,50 @@ export async function invoicesOfAccount(actor: { businessId: string; accountId: 
     .where("id", "in", valid)
     .execute();
   return new Set(rows.map((row) => row.id));
+}
+
+export type PayToChoice = {
+  id: string;
+  status: "CREATED" | "ACTIVE" | "SUSPENDED";
+  /** The payer's PayID, or null when the agreement names a BSB and account. */
+  payId: string | null;
+  bsb: string | null;
+  accountLast3: string | null;
+};
+
+/**
+ * What the pay page offers by PayTo: whether the business offers it, and the account's live
+ * agreements (active ones can pay; pending and paused ones are only listed). Ended ones are
+ * not shown here.
+ */
+export async function payToChoices(actor: { businessId: string; accountId: string }) {
+  const config = await getPayToConfiguration(actor.businessId);
+  if (!config.enabled) return { enabled: false, providerName: config.providerName, agreements: [] as PayToChoice[] };
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("payto_agreements")
+    .select(["id", "status", "alias_value", "bsb", "account_number"])
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("status", "in", ["CREATED", "ACTIVE", "SUSPENDED"])
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(20)
+    .execute();
+  return {
+    enabled: true,
+    providerName: config.providerName,
+    agreements: rows.map((row): PayToChoice => ({
+      id: row.id,
+      status: row.status as PayToChoice["status"],
+      payId: row.alias_value,
+      bsb: row.bsb,
+      accountLast3: row.account_number ? row.account_number.slice(-3) : null,
+    })),
+  };
+}
+
+/** The business's most one PayTo payment may take (for the page's "above the limit" message). */
+export async function payToLimit(actor: { businessId: string }) {
+  return (await getPayToConfiguration(actor.businessId)).maxPaymentCents;
 }
