@@ -32,7 +32,7 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
   let otherAccount: string;
   let clock = new Date();
   /** Webhooks the sandbox would have sent, for the tests to deliver (or not). */
-  let outbox: { body: string; headers: Record<string, string> }[] = [];
+  const outbox: { body: string; headers: Record<string, string> }[] = [];
   const savedSmtp = process.env.SMTP_URL;
 
   beforeAll(async () => {
@@ -84,15 +84,12 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     await bank.runDue(clock);
   }
 
-  /** Delivers the queued webhooks about one payment to our receiver, as the provider would. */
-  async function deliverFor(paymentId: string) {
-    const mine = outbox.filter((w) => (JSON.parse(w.body) as PayToEvent).data.merchant === actor.businessId);
-    const about = mine.filter((w) => {
+  /** The queued webhooks about one payment, for the test to deliver to our receiver as the provider would. */
+  const webhooksFor = (paymentId: string) =>
+    outbox.filter((w) => {
       const event = JSON.parse(w.body) as PayToEvent;
       return event.type === "payment.updated" && event.data.paymentId === paymentId;
     });
-    return about;
-  }
 
   /**
    * An agreement of `accountId` at the sandbox bank, brought to `status` by the payer there, and
@@ -230,7 +227,7 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
 
     const mailsBefore = catcher.messages.length;
     await bankRuns(SETTLE_MS);
-    const [webhook] = await deliverFor(submitted.provider_payment_id!);
+    const [webhook] = webhooksFor(submitted.provider_payment_id!);
     expect(webhook).toBeDefined();
     const headers = new Headers(webhook!.headers);
     const results = await Promise.all([
