@@ -153,6 +153,7 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
       <div
         role={receipt.status === "failed" ? "alert" : "status"}
         aria-live="polite"
+        data-testid="payto-receipt-state"
         className={receipt.status === "failed" ? formStyles.alert : formStyles.notice}
       >
         {pending

@@ -1,0 +1,142 @@
+import type { Page } from "@playwright/test";
+import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { waitForMailVia } from "../support/mailbox";
+import { e2eEmail } from "../support/e2e-users";
+import { ACME, expect, expectAccessible, MAILBOX, openSection, signInAs, test } from "./fixtures";
+
+/**
+ * Paying invoices by PayTo (issue 13; decision 029), with JavaScript and without. The payer has
+ * an account of its own with the demo ledger (role "paytopay", tests/support/e2e-seed.ts), so
+ * no other spec pays its invoices. Agreements are set up through the portal's own screens with
+ * the sandbox's test PayIDs (decision 027), which the sandbox bank answers by itself; the
+ * sandbox settles a payment SANDBOX_PAYTO_SETTLE_MS (1.5 s here) after accepting it.
+ */
+const payer = () => e2eEmail("paytopay", test.info().project.name);
+
+/** Sets up a PayTo agreement with a test PayID and waits until the portal says what the bank did. */
+async function setUpAgreement(page: Page, payId: string, jsEnabled: boolean, expected: string) {
+  await page.goto(`${ACME}/payment-methods`);
+  await page.getByRole("region", { name: "PayTo agreements" }).getByRole("link", { name: "Set up PayTo" }).click();
+  await page.getByLabel("A PayID (email, mobile, ABN or organisation id)").check();
+  await page.getByLabel("Kind of PayID").selectOption("EMAL");
+  await page.getByLabel("PayID", { exact: true }).fill(payId);
+  await page.getByLabel("Account holder's name").fill("Pat Payer");
+  await page.getByLabel(/I authorise .* to debit this account/).check();
+  await page.getByRole("button", { name: "Send to my bank" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "PayTo agreement" })).toBeVisible();
+  await untilText(page, page.getByTestId("payto-status"), expected, jsEnabled);
+}
+
+/** Waits for `text`: by itself with JavaScript (no reload), after "Check again" (or a reload) without. */
+async function untilText(page: Page, target: ReturnType<Page["getByTestId"]>, text: string, jsEnabled: boolean) {
+  if (jsEnabled) {
+    await expect(target).toContainText(text, { timeout: 20_000 });
+    return;
+  }
+  await expect(async () => {
+    const again = page.getByRole("link", { name: "Check again" });
+    if (await again.isVisible()) await again.click();
+    else await page.reload();
+    await expect(target).toContainText(text, { timeout: 500 });
+  }).toPass({ timeout: 20_000, intervals: [500, 1000] });
+}
+
+async function openPayPage(page: Page, invoices: number) {
+  await openSection(page, "Invoices and payments");
+  const boxes = page.getByRole("checkbox", { name: /^Pay invoice / });
+  for (let i = 0; i < invoices; i++) await boxes.nth(i).check();
+  await page.getByRole("button", { name: "Pay selected invoices" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+}
+
+/** The pay page's figures, by their labels. */
+const breakdown = (page: Page) => page.locator("section[aria-labelledby=breakdown-title]");
+
+/** The receipt's state: the live region under the heading. */
+const receiptState = (page: Page) => page.locator('[aria-live="polite"]').first();
+
+test.describe("paying by PayTo", () => {
+  // One account per project: its journeys take turns, so two never pick the same invoice.
+  test.describe.configure({ mode: "default" });
+
+  test.beforeEach(async ({ page }) => {
+    await signInAs(page, ACME, payer(), DEMO_PASSWORD);
+  });
+
+  test("pay two invoices by PayTo: pending, then paid by the bank, and the receipt email", async ({
+    page,
+    jsEnabled,
+  }) => {
+    // Before any agreement: the pay page offers to set one up.
+    await openPayPage(page, 1);
+    await expect(page.getByRole("link", { name: "Set up PayTo" })).toHaveAttribute(
+      "href",
+      "/payment-methods/payto/new",
+    );
+    await expectAccessible(page);
+
+    await setUpAgreement(page, "approve@payto.test", jsEnabled, "Active");
+    await openPayPage(page, 2);
+    const method = page.getByRole("radio", { name: "PayTo from approve@payto.test" });
+    await method.check();
+    if (!jsEnabled) await page.getByRole("button", { name: "Update total" }).click();
+    // No surcharge for PayTo (spec §9).
+    await expect(breakdown(page)).not.toContainText("Card surcharge");
+    await expect(page.getByText(/There is no surcharge/)).toBeVisible();
+    await expectAccessible(page);
+    const total = (await breakdown(page).locator('dt:text-is("Total") + dd').textContent())!.trim();
+    const since = Date.now();
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+
+    await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    const reference = page.url().split("/").pop()!;
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment pending");
+    await expect(receiptState(page)).toContainText("Pending — your bank is processing this PayTo payment");
+    await expect(page.getByText(total).first()).toBeVisible();
+    await expect(page.getByRole("list", { name: "Invoices" }).getByRole("listitem")).toHaveCount(2);
+    await expectAccessible(page);
+
+    await untilText(page, receiptState(page), "Your bank has paid it", jsEnabled);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Paid");
+    await expect(page.getByRole("link", { name: "Check again" })).toHaveCount(0);
+    await expectAccessible(page);
+
+    const mail = await waitForMailVia(MAILBOX, payer(), { since, subject: new RegExp(reference), timeoutMs: 20_000 });
+    expect(mail.text).toContain("Paid with: PayTo");
+    expect(mail.text).toContain(total);
+  });
+
+  test("a payment the bank rejects for want of funds: said in words, and the invoices can be paid again", async ({
+    page,
+    jsEnabled,
+  }) => {
+    await setUpAgreement(page, "nofunds@payto.test", jsEnabled, "Active");
+    await openPayPage(page, 1);
+    const invoiceAmount = await page.getByRole("textbox", { name: /^Amount for / }).inputValue();
+    await page.getByRole("radio", { name: "PayTo from nofunds@payto.test" }).check();
+    if (!jsEnabled) await page.getByRole("button", { name: "Update total" }).click();
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment pending");
+
+    await untilText(page, receiptState(page), "Your bank rejected this payment", jsEnabled);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment rejected");
+    await expect(receiptState(page)).toHaveText(
+      "Your bank rejected this payment: not enough money in the account. The invoices can be paid again.",
+    );
+    await expectAccessible(page);
+
+    // The reservation is released: the same invoice, its whole balance, payable again.
+    await page.getByRole("link", { name: "Pay these invoices" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    await expect(page.getByRole("textbox", { name: /^Amount for / })).toHaveValue(invoiceAmount);
+  });
+
+  test("a paused agreement is listed but cannot be chosen", async ({ page, jsEnabled }) => {
+    // The sandbox's payer pauses suspend@payto.test a few seconds after approving it.
+    await setUpAgreement(page, "suspend@payto.test", jsEnabled, "Paused");
+    await openPayPage(page, 1);
+    await expect(page.getByText("PayTo from suspend@payto.test: paused, so it can't be used")).toBeVisible();
+    await expect(page.getByRole("radio", { name: /suspend@payto\.test/ })).toHaveCount(0);
+    await expectAccessible(page);
+  });
+});
