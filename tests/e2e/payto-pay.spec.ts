@@ -53,7 +53,7 @@ async function openPayPage(page: Page, invoices: number) {
 const breakdown = (page: Page) => page.locator("section[aria-labelledby=breakdown-title]");
 
 /** The receipt's state: the live region under the heading. */
-const receiptState = (page: Page) => page.locator('[aria-live="polite"]').first();
+const receiptState = (page: Page) => page.getByTestId("payto-receipt-state");
 
 test.describe("paying by PayTo", () => {
   // One account per project: its journeys take turns, so two never pick the same invoice.
