@@ -141,7 +141,9 @@ test.describe("paying by PayTo", () => {
 
   test("a paused agreement is listed but cannot be chosen", async ({ page, jsEnabled }) => {
     // The sandbox's payer pauses suspend@payto.test a few seconds after approving it.
-    await setUpAgreement(page, "suspend@payto.test", jsEnabled, "Paused");
+    await setUpAgreement(page, "suspend@payto.test", jsEnabled, "Active");
+    // The agreement page stops asking once it is active: reload until the bank's pause shows.
+    await untilText(page, page.getByTestId("payto-status"), "Paused", false);
     await openPayPage(page, 1);
     await expect(page.getByText("PayTo from suspend@payto.test: paused, so it can't be used")).toBeVisible();
     await expect(page.getByRole("radio", { name: /suspend@payto\.test/ })).toHaveCount(0);
