@@ -335,8 +335,18 @@ describe("creating agreements", () => {
       [b.agreementId]: "EMAL:mixed.case@example.com",
     });
     expect(payerKeysFromInput("062-000 00001234")).toEqual(["BBAN:06200000001234"]);
-    expect(payerKeysFromInput(" Mixed.Case@Example.COM")).toContain("EMAL:mixed.case@example.com");
-    expect(payerKeysFromInput("   ")).toBeNull();
+    expect(payerKeysFromInput(" Mixed.Case@Example.COM")).toEqual(["EMAL:mixed.case@example.com"]);
+    expect(payerKeysFromInput("+61 412 345 678")).toContain("TELI:+61412345678");
+    for (const bad of [
+      "   ",
+      "<script>alert(1)</script>",
+      "no at sign",
+      "x".repeat(300),
+      "a@b",
+      "'; DROP TABLE x; --",
+    ]) {
+      expect(payerKeysFromInput(bad)).toBeNull();
+    }
   });
 
   it("lists a payer's agreements pending first, then newest first", async () => {
