@@ -87,6 +87,10 @@ async function call(body: unknown, options: { who?: string; method?: string; raw
 
 /** An agreement at the sandbox bank, approved (and suspended, if asked), with the portal's row. */
 async function agreement(accountId: string, status: "ACTIVE" | "SUSPENDED" = "ACTIVE") {
+  return (await agreementAtBank(accountId, status)).id;
+}
+
+async function agreementAtBank(accountId: string, status: "ACTIVE" | "SUSPENDED") {
   const guid = randomUUID();
   const created = await bank.createAgreement({
     idempotencyKey: `${businessId}:${guid}`,
@@ -107,26 +111,25 @@ async function agreement(accountId: string, status: "ACTIVE" | "SUSPENDED" = "AC
   let step = await bank.payerApproves(created.value.agreementId);
   if (step.ok && status === "SUSPENDED") step = await bank.payerSuspends(created.value.agreementId);
   if (!step.ok) throw new Error(step.message);
-  return (
-    await handle.db
-      .insertInto("payto_agreements")
-      .values({
-        business_id: businessId,
-        account_id: accountId,
-        request_guid: guid,
-        request_hash: createHash("sha256").update(guid).digest("hex"),
-        status: step.agreement.status,
-        provider_agreement_id: step.agreement.agreementId,
-        provider_version: step.agreement.version,
-        party_name: "Olivia",
-        alias_type: "EMAL",
-        alias_value: "approve@payto.test",
-        max_amount_cents: 1_000_000,
-        created_by: oliviaId,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  const row = await handle.db
+    .insertInto("payto_agreements")
+    .values({
+      business_id: businessId,
+      account_id: accountId,
+      request_guid: guid,
+      request_hash: createHash("sha256").update(guid).digest("hex"),
+      status: step.agreement.status,
+      provider_agreement_id: step.agreement.agreementId,
+      provider_version: step.agreement.version,
+      party_name: "Olivia",
+      alias_type: "EMAL",
+      alias_value: "approve@payto.test",
+      max_amount_cents: 1_000_000,
+      created_by: oliviaId,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, providerId: step.agreement.agreementId };
 }
 
 const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
@@ -294,6 +297,26 @@ describe("POST /api/payTo/payment", () => {
     });
     expect(tooMuch).toMatchObject({ status: 422, body: { ok: false, reason: "invalid" } });
     expect(await written()).toEqual(before);
+  });
+
+  it("a payment the provider refuses (the payer ended the agreement in their bank): 422 rejected, with the failed payment's reference", async () => {
+    const { id, providerId } = await agreementAtBank(ids["ACME-1000"]!, "ACTIVE");
+    expect((await bank.payerCancels(providerId)).ok).toBe(true);
+    const body = await payload(id, 1);
+    const answer = await call(body);
+    expect(answer).toMatchObject({
+      status: 422,
+      body: { ok: false, reason: "rejected", refusal: "agreement_not_active", payment: { status: "failed" } },
+    });
+    expect(answer.body.message).toContain("no longer active");
+    const row = await handle.db
+      .selectFrom("payments")
+      .select(["status", "failure_code"])
+      .where("request_guid", "=", body.requestGuid)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "failed", failure_code: "agreement_not_active" });
+    // The same requestGuid again: the first result, nothing new.
+    expect((await call(body)).body).toEqual(answer.body);
   });
 
   it("another account's or business's ids → 404 as a value; a suspended agreement → 422; nothing written", async () => {

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail } from "../support/e2e-users";
-import { ACME, expect, expectAccessible, MAILBOX, openSection, signInAs, test } from "./fixtures";
+import { ACME, expect, expectAccessible, MAILBOX, openSection, PHONE, signInAs, test } from "./fixtures";
 
 /**
  * Paying invoices by PayTo (issue 13; decision 029), with JavaScript and without. The payer has
@@ -123,6 +123,10 @@ test.describe("paying by PayTo", () => {
     const invoiceAmount = await page.getByRole("textbox", { name: /^Amount for / }).inputValue();
     await page.getByRole("radio", { name: "PayTo from nofunds@payto.test" }).check();
     await updateTotal(page);
+    // On a phone the total and Pay stay in the first screen with PayTo chosen.
+    await page.setViewportSize(PHONE);
+    await expect(page.getByRole("button", { name: /^Pay \$/ })).toBeInViewport();
+    await expect(page.getByRole("radio", { name: "PayTo from nofunds@payto.test" })).toBeChecked();
     await page.getByRole("button", { name: /^Pay \$/ }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment pending");
 
