@@ -1,0 +1,323 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoData } from "../../../../db/seed/demo";
+import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
+import { setDatabaseForTesting } from "../../platform/database.server";
+import type { DatabaseHandle } from "../../platform/db.server";
+import { migrate } from "../../platform/migrate.server";
+import { applyIncomingPayment, incomingRequestGuid, payIdLocalPart } from "./payids.server";
+import type { IncomingPayment } from "./payto-provider.server";
+
+describe("the PayID's local part", () => {
+  it("is the account number, lower-case, only letters, digits and hyphens", () => {
+    expect(payIdLocalPart("ACME-1000", "0")).toBe("acme-1000");
+    expect(payIdLocalPart("AB 12/x_9", "0")).toBe("ab12x9");
+    expect(payIdLocalPart("--Ünï-42--", "0")).toBe("n-42");
+    expect(payIdLocalPart("<script>", "0")).toBe("script");
+  });
+  it("is at most 64 characters and never empty", () => {
+    expect(payIdLocalPart("A".repeat(100), "0")).toBe("a".repeat(64));
+    expect(payIdLocalPart("a".repeat(63) + "-b", "0")).toBe("a".repeat(63));
+    expect(payIdLocalPart("////", "8F2C0D1A-0000-4000-8000-000000000000")).toBe("account-8f2c0d1a");
+  });
+  it("makes one requestGuid per transaction id, shaped as a UUID", () => {
+    const guid = incomingRequestGuid("b1", "txn-1");
+    expect(guid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(incomingRequestGuid("b1", "txn-1")).toBe(guid);
+    expect(incomingRequestGuid("b1", "txn-2")).not.toBe(guid);
+    expect(incomingRequestGuid("b2", "txn-1")).not.toBe(guid);
+  });
+});
+
+function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
+  let handle: DatabaseHandle;
+  let close: () => Promise<void>;
+  let acme: string;
+  let kiwi: string;
+  let accountId: string;
+  const payId = "acme-2000@pay.acme.example";
+
+  beforeAll(async () => {
+    ({ handle, close } = await open());
+    setDatabaseForTesting(handle);
+    const account = await handle.db
+      .selectFrom("accounts")
+      .select(["id", "business_id"])
+      .where("number", "=", "ACME-2000")
+      .executeTakeFirstOrThrow();
+    accountId = account.id;
+    acme = account.business_id;
+    kiwi = (
+      await handle.db
+        .selectFrom("accounts")
+        .select("business_id")
+        .where("number", "=", "KF-500")
+        .executeTakeFirstOrThrow()
+    ).business_id;
+    await handle.db
+      .insertInto("payto_payids")
+      .values({ business_id: acme, account_id: accountId, payid: payId })
+      .execute();
+  });
+  afterAll(async () => {
+    setDatabaseForTesting(undefined);
+    await close();
+  });
+
+  const incoming = (amountCents: number, overrides: Partial<IncomingPayment> = {}): IncomingPayment => ({
+    transactionId: `txn-${randomUUID()}`,
+    payId,
+    reference: accountId,
+    merchant: acme,
+    amountCents,
+    payerName: "Hillside Renovations Pty Ltd",
+    receivedAt: new Date().toISOString(),
+    ...overrides,
+  });
+
+  /** The account's payable invoices, oldest first, with what other unsettled payments hold of each. */
+  const payable = async () => {
+    const rows = await handle.db
+      .selectFrom("invoices")
+      .select(["id", "number", "balance_cents", "status", "due_date"])
+      .where("account_id", "=", accountId)
+      .where("status", "in", [1, 3, 7, 8])
+      .where("balance_cents", ">", 0)
+      .orderBy("due_date")
+      .orderBy("number")
+      .execute();
+    const held = await handle.db
+      .selectFrom("payment_allocations as a")
+      .innerJoin("payments as p", "p.id", "a.payment_id")
+      .select(["a.invoice_id", "a.amount_cents"])
+      .where("p.account_id", "=", accountId)
+      .where("p.status", "in", ["pending", "unknown", "submitted"])
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      available:
+        row.balance_cents - held.filter((h) => h.invoice_id === row.id).reduce((sum, h) => sum + h.amount_cents, 0),
+    }));
+  };
+
+  const invoice = (id: string) =>
+    handle.db.selectFrom("invoices").select(["balance_cents", "status"]).where("id", "=", id).executeTakeFirstOrThrow();
+
+  const paymentOf = (businessId: string, transactionId: string) =>
+    handle.db
+      .selectFrom("payments")
+      .selectAll()
+      .where("business_id", "=", businessId)
+      .where("request_guid", "=", incomingRequestGuid(businessId, transactionId))
+      .executeTakeFirst();
+
+  const linesOf = (reference: string) =>
+    handle.db
+      .selectFrom("statement_lines")
+      .select(["type", "description", "debit_cents", "credit_cents"])
+      .where("account_id", "=", accountId)
+      .where("reference", "=", reference)
+      .orderBy("id")
+      .execute();
+
+  const count = async (table: "payments" | "payto_incoming_payments" | "statement_lines") =>
+    Number(
+      (
+        await handle.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("pays the oldest invoice in full and the next one in part, with statement lines that net", async () => {
+    const [oldest, next] = await payable();
+    expect(oldest && next).toBeTruthy();
+    const money = incoming(oldest!.available + 1_00);
+    expect(await applyIncomingPayment(acme, money)).toBe("applied");
+
+    expect(await invoice(oldest!.id)).toEqual({ balance_cents: oldest!.balance_cents - oldest!.available, status: 2 });
+    const nextAfter = await invoice(next!.id);
+    expect(nextAfter.balance_cents).toBe(next!.balance_cents - 1_00);
+
+    const payment = (await paymentOf(acme, money.transactionId))!;
+    expect(payment).toMatchObject({
+      method: "payid",
+      status: "succeeded",
+      account_id: accountId,
+      amount_cents: money.amountCents,
+      subtotal_cents: money.amountCents,
+      merchant_fee_cents: 0,
+      provider_payment_id: money.transactionId,
+    });
+    expect(payment.reference).toMatch(/^PAYID-[0-9A-F]{12}$/);
+    const allocations = await handle.db
+      .selectFrom("payment_allocations")
+      .select(["invoice_id", "amount_cents"])
+      .where("payment_id", "=", payment.id)
+      .orderBy("amount_cents", "desc")
+      .execute();
+    expect(allocations).toHaveLength(2);
+    expect(new Map(allocations.map((a) => [a.invoice_id, a.amount_cents]))).toEqual(
+      new Map([
+        [oldest!.id, oldest!.available],
+        [next!.id, 1_00],
+      ]),
+    );
+    const lines = await linesOf(payment.reference);
+    expect(lines).toEqual([
+      { type: "payment", description: `PayID payment to ${payId}`, debit_cents: 0, credit_cents: money.amountCents },
+    ]);
+    const received = await handle.db
+      .selectFrom("payto_incoming_payments")
+      .selectAll()
+      .where("business_id", "=", acme)
+      .where("provider_transaction_id", "=", money.transactionId)
+      .executeTakeFirstOrThrow();
+    expect(received).toMatchObject({ account_id: accountId, payment_id: payment.id, amount_cents: money.amountCents });
+  });
+
+  it("a part payment lowers only the oldest invoice and leaves it payable", async () => {
+    const [oldest, next] = await payable();
+    const money = incoming(1_23);
+    expect(await applyIncomingPayment(acme, money)).toBe("applied");
+    const after = await invoice(oldest!.id);
+    expect(after.balance_cents).toBe(oldest!.balance_cents - 1_23);
+    expect([1, 3]).toContain(after.status);
+    expect(await invoice(next!.id)).toEqual({ balance_cents: next!.balance_cents, status: next!.status });
+  });
+
+  it("leaves what a pending card payment reserves alone", async () => {
+    const [oldest, next] = await payable();
+    // A card payment claimed (invoices reserved) and still waiting for the gateway's answer.
+    const reserved = oldest!.available - 50;
+    const card = await handle.db
+      .insertInto("payments")
+      .values({
+        business_id: acme,
+        account_id: accountId,
+        request_guid: randomUUID(),
+        request_hash: "0".repeat(64),
+        reference: `PAY-${randomUUID().slice(0, 8)}`,
+        method: "card",
+        status: "pending",
+        currency: "AUD",
+        amount_cents: reserved,
+        subtotal_cents: reserved,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await handle.db
+      .insertInto("payment_allocations")
+      .values({
+        payment_id: card.id,
+        invoice_id: oldest!.id,
+        business_id: acme,
+        amount_cents: reserved,
+        balance_before_cents: oldest!.balance_cents,
+      })
+      .execute();
+
+    const money = incoming(2_00);
+    expect(await applyIncomingPayment(acme, money)).toBe("applied");
+    // 50 cents were free on the oldest invoice; the other 1.50 went to the next one.
+    expect((await invoice(oldest!.id)).balance_cents).toBe(oldest!.balance_cents - 50);
+    expect((await invoice(next!.id)).balance_cents).toBe(next!.balance_cents - 1_50);
+    // The card payment can still settle: its reservation is intact.
+    const [first] = await payable();
+    expect(first!.id).toBe(oldest!.id);
+    expect(first!.available).toBe(0);
+    await handle.db.updateTable("payments").set({ status: "failed" }).where("id", "=", card.id).execute();
+  });
+
+  it("money beyond what is owing stays on the account as an unapplied credit", async () => {
+    const owing = await payable();
+    const total = owing.reduce((sum, row) => sum + row.available, 0);
+    expect(total).toBeGreaterThan(0);
+    const money = incoming(total + 12_34);
+    expect(await applyIncomingPayment(acme, money)).toBe("applied");
+    expect(await payable()).toEqual([]);
+    for (const row of owing) expect(await invoice(row.id)).toEqual({ balance_cents: 0, status: 2 });
+    const payment = (await paymentOf(acme, money.transactionId))!;
+    expect(payment.subtotal_cents).toBe(total);
+    expect(payment.amount_cents).toBe(total + 12_34);
+    const lines = await linesOf(payment.reference);
+    expect(lines).toEqual([
+      { type: "payment", description: `PayID payment to ${payId}`, debit_cents: 0, credit_cents: total },
+      { type: "credit", description: "Unapplied PayID payment", debit_cents: 0, credit_cents: 12_34 },
+    ]);
+
+    // Nothing owing at all: the whole amount is credit, nothing is lost.
+    const more = incoming(5_00);
+    expect(await applyIncomingPayment(acme, more)).toBe("applied");
+    const second = (await paymentOf(acme, more.transactionId))!;
+    expect(second.subtotal_cents).toBe(0);
+    expect(await linesOf(second.reference)).toEqual([
+      { type: "credit", description: "Unapplied PayID payment", debit_cents: 0, credit_cents: 5_00 },
+    ]);
+  });
+
+  it("applies one transaction once, however many deliveries arrive at once", async () => {
+    // Something to pay, so that a double application would show in the balances too.
+    const open = await handle.db
+      .updateTable("invoices")
+      .set((eb) => ({ balance_cents: eb.ref("amount_cents"), status: 1 }))
+      .where("account_id", "=", accountId)
+      .where("number", "=", "ACME-2000-INV-024")
+      .returning(["id", "amount_cents"])
+      .executeTakeFirstOrThrow();
+    const before = { payments: await count("payments"), lines: await count("statement_lines") };
+    const money = incoming(3_00);
+    const results = await Promise.all(Array.from({ length: 20 }, () => applyIncomingPayment(acme, { ...money })));
+    expect(results.filter((r) => r === "applied")).toHaveLength(1);
+    expect(results.filter((r) => r === "duplicate")).toHaveLength(19);
+    expect(await count("payments")).toBe(before.payments + 1);
+    expect(await count("statement_lines")).toBe(before.lines + 1);
+    expect((await invoice(open.id)).balance_cents).toBe(open.amount_cents - 3_00);
+    // And a late repeat, after the fact.
+    expect(await applyIncomingPayment(acme, { ...money, amountCents: 9_99 })).toBe("duplicate");
+    expect((await invoice(open.id)).balance_cents).toBe(open.amount_cents - 3_00);
+  });
+
+  it("refuses money for a PayID no account of this business has, and changes nothing", async () => {
+    const before = { payments: await count("payments"), received: await count("payto_incoming_payments") };
+    expect(await applyIncomingPayment(acme, incoming(1_00, { payId: "nobody@pay.acme.example" }))).toBe("unknown");
+    // Acme's PayID, delivered to Kiwi: another business's PayID is unknown there.
+    expect(await applyIncomingPayment(kiwi, incoming(1_00, { merchant: kiwi }))).toBe("unknown");
+    expect(await applyIncomingPayment(acme, incoming(1_00, { payId: "' OR 1=1 --@pay.acme.example" }))).toBe("unknown");
+    expect(await count("payments")).toBe(before.payments);
+    expect(await count("payto_incoming_payments")).toBe(before.received);
+  });
+
+  it("refuses malformed amounts and transaction ids, and changes nothing", async () => {
+    const before = await count("payments");
+    for (const bad of [0, -100, 1.5, Number.NaN, 2 ** 60]) {
+      expect(await applyIncomingPayment(acme, incoming(bad))).toBe("unknown");
+    }
+    expect(await applyIncomingPayment(acme, incoming(1_00, { transactionId: "" }))).toBe("unknown");
+    expect(await applyIncomingPayment(acme, incoming(1_00, { transactionId: "x".repeat(101) }))).toBe("unknown");
+    expect(await count("payments")).toBe(before);
+  });
+
+  it("matches the PayID whatever its case", async () => {
+    const money = incoming(1_00, { payId: payId.toUpperCase() });
+    expect(await applyIncomingPayment(acme, money)).toBe("applied");
+  });
+}
+
+describe("on PGlite", () => {
+  payIdSuite(async () => {
+    const handle = await openSeededPglite();
+    return { handle, close: () => handle.close() };
+  });
+});
+
+// Real concurrency: twenty connections racing for one transaction id.
+describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
+  payIdSuite(async () => {
+    const database = await createPostgresDatabase();
+    await migrate(database.handle);
+    await seedDemoData(database.handle.db);
+    return { handle: database.handle, close: database.drop };
+  });
+});
