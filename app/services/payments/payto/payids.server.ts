@@ -3,7 +3,10 @@ import { sql, type Insertable } from "kysely";
 import { getDb } from "../../platform/database.server";
 import type { Db } from "../../platform/db.server";
 import type { StatementLinesTable } from "../../platform/db-schema.server";
+import { formatDate, formatMoney } from "~/lib/format";
+import { findHostBranding, publicLink } from "../../host/host.server";
 import { logger } from "../../platform/logger.server";
+import { sendMail } from "../../platform/mail.server";
 import { PAYABLE_STATUSES } from "../payments.server";
 import { getPayToProvider } from "./index.server";
 import type { IncomingPayment } from "./payto-provider.server";
@@ -259,15 +262,94 @@ export async function applyIncomingPayment(
       .where("business_id", "=", businessId)
       .where("provider_transaction_id", "=", incoming.transactionId)
       .execute();
-    return "applied" as const;
+    return { paymentId: payment.id };
   });
   logger.info("payid payment received", {
     businessId,
     transactionId: incoming.transactionId,
     amountCents: incoming.amountCents,
-    result: outcome,
+    result: outcome === "duplicate" ? outcome : "applied",
   });
-  return outcome;
+  if (outcome === "duplicate") return "duplicate";
+  await sendPayIdReceipt(businessId, outcome.paymentId);
+  return "applied";
+}
+
+/**
+ * The receipt for money received at a PayID, to the account's contacts (nobody on our side
+ * made the payment, so there is no one "who paid" to write to). A mail failure is logged and
+ * never undoes or repeats the payment: the statement shows everything the email says.
+ */
+export async function sendPayIdReceipt(businessId: string, paymentId: string) {
+  try {
+    const db = await getDb();
+    const host = await db
+      .selectFrom("hosts")
+      .select("hostname")
+      .where("business_id", "=", businessId)
+      .orderBy("hostname")
+      .executeTakeFirst();
+    const branding = host ? await findHostBranding(db, host.hostname) : null;
+    if (!branding) return;
+    const payment = await db
+      .selectFrom("payments as p")
+      .innerJoin("payto_incoming_payments as i", (join) =>
+        join.onRef("i.payment_id", "=", "p.id").onRef("i.business_id", "=", "p.business_id"),
+      )
+      .select(["p.account_id", "p.reference", "p.amount_cents", "p.subtotal_cents", "p.completed_at", "i.payid"])
+      .where("p.business_id", "=", businessId)
+      .where("p.id", "=", paymentId)
+      .executeTakeFirst();
+    if (!payment) return;
+    const [invoices, contacts] = await Promise.all([
+      db
+        .selectFrom("payment_allocations as a")
+        .innerJoin("invoices as v", "v.id", "a.invoice_id")
+        .select(["v.number", "a.amount_cents"])
+        .where("a.business_id", "=", businessId)
+        .where("a.payment_id", "=", paymentId)
+        .orderBy("v.due_date")
+        .orderBy("v.number")
+        .execute(),
+      db
+        .selectFrom("account_contacts as ac")
+        .innerJoin("contacts as c", "c.id", "ac.contact_id")
+        .select(["c.email", "c.first_name"])
+        .where("ac.business_id", "=", businessId)
+        .where("ac.account_id", "=", payment.account_id)
+        .where("c.verified_at", "is not", null)
+        .where("c.disabled_at", "is", null)
+        .orderBy("c.email")
+        .limit(20)
+        .execute(),
+    ]);
+    const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+    const credit = payment.amount_cents - payment.subtotal_cents;
+    for (const contact of contacts) {
+      const lines = [
+        `Hello ${contact.first_name || "there"},`,
+        "",
+        `${branding.businessName} has received ${money(payment.amount_cents)} paid to your PayID ${payment.payid}. Thank you.`,
+        "",
+        `Reference: ${payment.reference}`,
+        `Date: ${formatDate(payment.completed_at ?? new Date(), { timeZone: branding.timeZone })}`,
+        "",
+        ...(invoices.length > 0
+          ? ["Applied to:", ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`), ""]
+          : []),
+        ...(credit > 0 ? [`Kept on your account as credit: ${money(credit)}`, ""] : []),
+        `See your statement in the portal: ${publicLink(branding, "/statements")}`,
+      ];
+      await sendMail({
+        to: contact.email,
+        fromName: branding.businessName,
+        subject: `Payment received by ${branding.businessName} (${payment.reference})`,
+        text: lines.join("\n"),
+      });
+    }
+  } catch (error) {
+    logger.error("payid receipt email failed", { paymentId, error });
+  }
 }
 
 type Allocation = { invoiceId: string; amountCents: number; balanceCents: number };

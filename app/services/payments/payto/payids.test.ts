@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../../../db/seed/demo";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
@@ -130,6 +132,17 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       ).n,
     );
 
+  /** The receipt email with this reference, from the outbox (no SMTP_URL in unit tests). */
+  const receiptFor = (reference: string) => {
+    const outbox = path.join(process.env.DATA_DIR!, "outbox");
+    const found = fs
+      .readdirSync(outbox)
+      .map((name) => fs.readFileSync(path.join(outbox, name), "utf8"))
+      .filter((text) => text.includes(reference));
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  };
+
   it("pays the oldest invoice in full and the next one in part, with statement lines that net", async () => {
     const [oldest, next] = await payable();
     expect(oldest && next).toBeTruthy();
@@ -175,6 +188,11 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       .where("provider_transaction_id", "=", money.transactionId)
       .executeTakeFirstOrThrow();
     expect(received).toMatchObject({ account_id: accountId, payment_id: payment.id, amount_cents: money.amountCents });
+    // The receipt went to the account's contact (Olivia), naming the invoices it paid.
+    const receipt = receiptFor(payment.reference);
+    expect(receipt).toContain("To: olivia@coastal.example");
+    expect(receipt).toContain(oldest!.number);
+    expect(receipt).toContain(next!.number);
   });
 
   it("a part payment lowers only the oldest invoice and leaves it payable", async () => {
@@ -246,6 +264,7 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       { type: "payment", description: `PayID payment to ${payId}`, debit_cents: 0, credit_cents: total },
       { type: "credit", description: "Unapplied PayID payment", debit_cents: 0, credit_cents: 12_34 },
     ]);
+    expect(receiptFor(payment.reference)).toMatch(/Kept on your account as credit: \$12\.34/);
 
     // Nothing owing at all: the whole amount is credit, nothing is lost.
     const more = incoming(5_00);
