@@ -102,6 +102,23 @@ describe("GET /api/payTo/payId", () => {
     });
   });
 
+  it("gives the account its PayID, registering it once", async () => {
+    const expected = {
+      payId: "acme-2000@pay.acme.example",
+      name: "Acme Plumbing Supplies",
+      accountNumber: "ACME-2000",
+      enabled: true,
+    };
+    expect(await get(`?accountId=${ids["ACME-2000"]}`, "olivia")).toMatchObject({ status: 200, body: expected });
+    expect(await get(`?accountId=${ids["ACME-2000"]}`, "olivia")).toMatchObject({ status: 200, body: expected });
+    const registered = await handle.db
+      .selectFrom("sandbox_payto_payids")
+      .select(["payid", "reference"])
+      .where("payid", "=", expected.payId)
+      .execute();
+    expect(registered).toEqual([{ payid: expected.payId, reference: ids["ACME-2000"] }]);
+  });
+
   it("refuses anything but GET", async () => {
     const answer = await call(payIdCall.action, "POST", `/api/payTo/payId?accountId=${ids["ACME-2000"]}`, "olivia");
     expect(answer.status).toBe(405);

@@ -7,7 +7,10 @@ import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { migrate } from "../../platform/migrate.server";
-import { applyIncomingPayment, incomingRequestGuid, payIdLocalPart } from "./payids.server";
+import { webhookSecret } from "./index.server";
+import { applyIncomingPayment, getAccountPayId, incomingRequestGuid, payIdLocalPart } from "./payids.server";
+import { signWebhook } from "./sandbox-provider.server";
+import { receiveWebhook } from "./webhook.server";
 import type { IncomingPayment } from "./payto-provider.server";
 
 describe("the PayID's local part", () => {
@@ -316,6 +319,229 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(await applyIncomingPayment(acme, incoming(1_00, { transactionId: "" }))).toBe("unknown");
     expect(await applyIncomingPayment(acme, incoming(1_00, { transactionId: "x".repeat(101) }))).toBe("unknown");
     expect(await count("payments")).toBe(before);
+  });
+
+  describe("each account's own PayID, registered with the provider once", () => {
+    let coastal: { id: string; number: string };
+    const account = () => ({
+      businessId: acme,
+      hostname: "acme.localhost",
+      accountId: coastal.id,
+      accountNumber: coastal.number,
+    });
+    const registrations = async (payid: string) =>
+      Number(
+        (
+          await handle.db
+            .selectFrom("sandbox_payto_payids")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("payid", "=", payid)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    beforeAll(async () => {
+      coastal = await handle.db
+        .selectFrom("accounts")
+        .select(["id", "number"])
+        .where("number", "=", "ACME-1000")
+        .executeTakeFirstOrThrow();
+    });
+
+    it("is <account number>@<domain>, registered the first time and then read from our own table", async () => {
+      const first = await getAccountPayId(account());
+      expect(first).toEqual({ status: "ready", payId: "acme-1000@pay.acme.example", name: "Acme Plumbing Supplies" });
+      expect(await getAccountPayId(account())).toEqual(first);
+      expect(await registrations("acme-1000@pay.acme.example")).toBe(1);
+      const registered = await handle.db
+        .selectFrom("sandbox_payto_payids")
+        .selectAll()
+        .where("payid", "=", "acme-1000@pay.acme.example")
+        .executeTakeFirstOrThrow();
+      expect(registered).toMatchObject({ merchant: acme, reference: coastal.id, hostname: "acme.localhost" });
+      const stored = await handle.db
+        .selectFrom("payto_payids")
+        .select("payid")
+        .where("business_id", "=", acme)
+        .where("account_id", "=", coastal.id)
+        .execute();
+      expect(stored).toEqual([{ payid: "acme-1000@pay.acme.example" }]);
+    });
+
+    it("concurrent first views register it once", async () => {
+      const branch = await handle.db
+        .selectFrom("accounts")
+        .select(["id", "number"])
+        .where("number", "=", "ACME-1001")
+        .executeTakeFirstOrThrow();
+      const view = () =>
+        getAccountPayId({
+          businessId: acme,
+          hostname: "acme.localhost",
+          accountId: branch.id,
+          accountNumber: branch.number,
+        });
+      const answers = await Promise.all(Array.from({ length: 5 }, view));
+      expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(
+        new Set([
+          JSON.stringify({ status: "ready", payId: "acme-1001@pay.acme.example", name: "Acme Plumbing Supplies" }),
+        ]),
+      );
+      expect(await registrations("acme-1001@pay.acme.example")).toBe(1);
+    });
+
+    it("two account numbers that make the same PayID get two PayIDs", async () => {
+      const twin = await handle.db
+        .insertInto("accounts")
+        .values({ business_id: acme, number: "acme 1000", name: "Twin Pty Ltd", parent_account_id: null })
+        .returning(["id", "number"])
+        .executeTakeFirstOrThrow();
+      const answer = await getAccountPayId({
+        businessId: acme,
+        hostname: "acme.localhost",
+        accountId: twin.id,
+        accountNumber: twin.number,
+      });
+      expect(answer).toEqual({
+        status: "ready",
+        payId: `acme1000@pay.acme.example`,
+        name: "Acme Plumbing Supplies",
+      });
+      const clash = await handle.db
+        .insertInto("accounts")
+        .values({ business_id: acme, number: "ACME1000", name: "Clash Pty Ltd", parent_account_id: null })
+        .returning(["id", "number"])
+        .executeTakeFirstOrThrow();
+      const second = await getAccountPayId({
+        businessId: acme,
+        hostname: "acme.localhost",
+        accountId: clash.id,
+        accountNumber: clash.number,
+      });
+      expect(second).toEqual({
+        status: "ready",
+        payId: `acme1000-${clash.id.slice(0, 8)}@pay.acme.example`,
+        name: "Acme Plumbing Supplies",
+      });
+    });
+
+    it("a provider refusal shows as unavailable, and nothing is stored", async () => {
+      const refused = await handle.db
+        .insertInto("accounts")
+        .values({ business_id: acme, number: "ACME-7777", name: "Refused Pty Ltd", parent_account_id: null })
+        .returning(["id", "number"])
+        .executeTakeFirstOrThrow();
+      // Someone else holds this PayID at the provider: it refuses to register it for us.
+      await handle.db
+        .insertInto("sandbox_payto_payids")
+        .values({
+          payid: "acme-7777@pay.acme.example",
+          merchant: "another-merchant",
+          hostname: "elsewhere.example",
+          reference: "x",
+          name: "Elsewhere",
+        })
+        .execute();
+      const actor = {
+        businessId: acme,
+        hostname: "acme.localhost",
+        accountId: refused.id,
+        accountNumber: refused.number,
+      };
+      expect(await getAccountPayId(actor)).toEqual({ status: "unavailable" });
+      const stored = await handle.db
+        .selectFrom("payto_payids")
+        .select("payid")
+        .where("account_id", "=", refused.id)
+        .execute();
+      expect(stored).toEqual([]);
+    });
+
+    it("is not offered where PayTo is off, nor without a domain, nor in New Zealand", async () => {
+      await handle.db
+        .updateTable("payto_settings")
+        .set({ payid_domain: null })
+        .where("business_id", "=", acme)
+        .execute();
+      const fresh = await handle.db
+        .insertInto("accounts")
+        .values({ business_id: acme, number: "ACME-8888", name: "Fresh Pty Ltd", parent_account_id: null })
+        .returning(["id", "number"])
+        .executeTakeFirstOrThrow();
+      const actor = { businessId: acme, hostname: "acme.localhost", accountId: fresh.id, accountNumber: fresh.number };
+      expect(await getAccountPayId(actor)).toEqual({ status: "off", reason: "no_domain" });
+      // A PayID already given out keeps working: payers may have saved it.
+      expect(await getAccountPayId(account())).toMatchObject({ status: "ready", payId: "acme-1000@pay.acme.example" });
+      await handle.db.updateTable("payto_settings").set({ enabled: false }).where("business_id", "=", acme).execute();
+      expect(await getAccountPayId(account())).toEqual({ status: "off", reason: "not_offered" });
+      await handle.db
+        .updateTable("payto_settings")
+        .set({ enabled: true, payid_domain: "pay.acme.example" })
+        .where("business_id", "=", acme)
+        .execute();
+      const kf = await handle.db
+        .selectFrom("accounts")
+        .select(["id", "number"])
+        .where("number", "=", "KF-500")
+        .executeTakeFirstOrThrow();
+      expect(
+        await getAccountPayId({
+          businessId: kiwi,
+          hostname: "kiwi.localhost",
+          accountId: kf.id,
+          accountNumber: kf.number,
+        }),
+      ).toEqual({ status: "off", reason: "not_offered" });
+    });
+
+    it("money through a correctly signed webhook is applied once; a duplicate delivery changes nothing", async () => {
+      const owing = await handle.db
+        .updateTable("invoices")
+        .set((eb) => ({ balance_cents: eb.ref("amount_cents"), status: 1 }))
+        .where("account_id", "=", coastal.id)
+        .where("number", "=", "ACME-1000-INV-024")
+        .returning(["id", "amount_cents"])
+        .executeTakeFirstOrThrow();
+      const [oldest] = await handle.db
+        .selectFrom("invoices")
+        .select(["id", "balance_cents"])
+        .where("account_id", "=", coastal.id)
+        .where("status", "in", [1, 3, 7, 8])
+        .where("balance_cents", ">", 0)
+        .orderBy("due_date")
+        .orderBy("number")
+        .limit(1)
+        .execute();
+      const data = incoming(1_00, { payId: "acme-1000@pay.acme.example", reference: coastal.id });
+      const deliver = (eventId: string, payload = data, secret = webhookSecret()) => {
+        const body = JSON.stringify({
+          id: eventId,
+          type: "payid.received",
+          createdAt: new Date().toISOString(),
+          data: payload,
+        });
+        const headers = new Headers({
+          "content-type": "application/json",
+          "PayTo-Signature": signWebhook(secret, body, Math.floor(Date.now() / 1000)),
+        });
+        return receiveWebhook(acme, headers, body);
+      };
+      const before = await count("payments");
+      expect(await deliver("evt_payid_1")).toEqual({ status: 200, body: { received: true, result: "applied" } });
+      // The same event again (the provider missed our answer), and the same money under a new event id.
+      expect(await deliver("evt_payid_1")).toMatchObject({ status: 200, body: { duplicate: true } });
+      expect(await deliver("evt_payid_2")).toEqual({ status: 200, body: { received: true, result: "duplicate" } });
+      expect(await count("payments")).toBe(before + 1);
+      expect((await invoice(oldest!.id)).balance_cents).toBe(oldest!.balance_cents - 1_00);
+      expect(owing.amount_cents).toBeGreaterThan(0);
+
+      // Forged: signed with another secret. Unknown: a PayID nobody has. Neither changes anything.
+      expect((await deliver("evt_payid_3", incoming(5_00), "not-the-secret")).status).toBe(401);
+      expect(await deliver("evt_payid_4", incoming(5_00, { payId: "nobody@pay.acme.example" }))).toMatchObject({
+        status: 404,
+      });
+      expect(await count("payments")).toBe(before + 1);
+    });
   });
 
   it("matches the PayID whatever its case", async () => {
