@@ -20,7 +20,8 @@ export const heading = style({ margin: 0, fontSize: "1.15rem" });
 
 export const payId = style({
   margin: 0,
-  fontSize: "1.35rem",
+  // Large, yet a usual PayID still fits one line of a 360 px phone.
+  fontSize: "clamp(1.05rem, 4.6vw, 1.35rem)",
   fontWeight: 700,
   fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
   overflowWrap: "anywhere",

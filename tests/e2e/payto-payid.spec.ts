@@ -3,7 +3,7 @@ import { formatMoney } from "../../app/lib/format";
 import { DEMO_PASSWORD, demoLedger } from "../../db/seed/demo";
 import { e2eEmail } from "../support/e2e-users";
 import { waitForMailVia } from "../support/mailbox";
-import { ACME, expect, expectAccessible, MAILBOX, openSection, signInAs, test } from "./fixtures";
+import { ACME, expect, expectAccessible, MAILBOX, openSection, PHONE, signInAs, test } from "./fixtures";
 
 /**
  * Each account's own PayID (issue 13), with JavaScript and without: shown on the dashboard and
@@ -42,6 +42,20 @@ test.describe("the account's own PayID", () => {
       await copy.click();
       await expect(panel.getByRole("status")).toHaveText("Copied");
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(payIdOf());
+      // A browser that refuses the clipboard: the person is told how to copy it themselves.
+      await page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new DOMException("Denied", "NotAllowedError"));
+      });
+      await copy.click();
+      await expect(panel.getByRole("status")).toHaveText(/did not allow copying\. Select the PayID above/);
+      // A very long PayID wraps inside the panel on a phone instead of scrolling the page sideways.
+      await page.setViewportSize(PHONE);
+      const width = await page.evaluate(() => {
+        document.querySelector('[data-testid="payid"]')!.textContent = `${"a".repeat(64)}@${"b".repeat(60)}.example`;
+        return document.documentElement.scrollWidth;
+      });
+      expect(width).toBeLessThanOrEqual(PHONE.width);
+      await page.reload();
     } else {
       await expect(copy).toHaveCount(0);
     }
