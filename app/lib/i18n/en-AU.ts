@@ -6,6 +6,7 @@
 import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
+import { paytoEnAU } from "./en-AU.payto";
 
 export const enAU = {
   ...coreEnAU,
@@ -208,6 +209,7 @@ export const enAU = {
   "mail.verify.text": "Confirm that {email} is your email address by opening this link (it works once, for 24 hours):",
   ...paymentMethodsEnAU,
   ...paymentsEnAU,
+  ...paytoEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

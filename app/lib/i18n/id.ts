@@ -1,6 +1,7 @@
 import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
+import { paytoId } from "./id.payto";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -243,4 +244,5 @@ export const id: Messages = {
     "Konfirmasikan bahwa {email} adalah alamat email Anda dengan membuka tautan ini (hanya berlaku sekali, selama 24 jam):",
   ...paymentMethodsId,
   ...paymentsId,
+  ...paytoId,
 };
