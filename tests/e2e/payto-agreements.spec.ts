@@ -34,7 +34,7 @@ async function setUpWithBsb(page: Page, bsb: string, account: string) {
   await startSetUp(page);
   await page.getByLabel("A BSB and account number").check();
   await page.getByLabel("BSB", { exact: true }).fill(bsb);
-  await page.getByLabel("Account number").fill(account);
+  await page.getByLabel("Account number", { exact: true }).fill(account);
   await page.getByLabel("Account holder's name").fill("Olivia Nguyen");
   await page.getByLabel(/I authorise .* to debit this account/).check();
   await page.getByRole("button", { name: "Send to my bank" }).click();
@@ -145,7 +145,7 @@ test.describe("PayTo agreements", () => {
 
     await page.getByLabel("A BSB and account number").check();
     await page.getByLabel("BSB", { exact: true }).fill("12345");
-    await page.getByLabel("Account number").fill("12345678");
+    await page.getByLabel("Account number", { exact: true }).fill("12345678");
     await page.getByLabel("Account holder's name").fill("Olivia Nguyen");
     await page.getByLabel(/I authorise .* to debit this account/).check();
     await page.getByRole("button", { name: "Send to my bank" }).click();
