@@ -11,6 +11,7 @@ import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
 import { startReconciler } from "~/services/payments/payments.server";
 import { startAgreementPoller } from "~/services/payments/payto/agreements.server";
+import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
@@ -38,6 +39,8 @@ try {
   // Payments whose outcome was lost (a crash, a time-out) are settled from the gateway's record.
   startReconciler();
   startAgreementPoller();
+  // The PayTo sandbox stands in for a provider's own clock: expiry, settlement, webhooks.
+  if (env.PAYTO_PROVIDER === "sandbox") startSandboxClock();
 } catch (error) {
   logger.error("database could not be opened; the portal did not start", { error });
   process.exit(1);

@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useNavigation,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -150,6 +151,9 @@ export default function App() {
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
   // loading state while it is pending. Other navigations get the slim progress bar.
   const startingUp = navigation.state === "loading" && navigation.location.pathname === "/";
+  // Stand-ins for third parties (the PayTo sandbox's bank) draw their own page, not the portal's.
+  const standalone = useMatches().some((match) => (match.handle as { standalone?: boolean } | undefined)?.standalone);
+  if (standalone) return <Outlet />;
   return (
     <>
       <ProgressBar />

@@ -42,8 +42,11 @@ export const CUSTOMER_STYLE_ROUTES = [
   "/communication",
 ] as const;
 
-/** Sign-in plumbing (spec §2: /api/auth/*, /error) is public too. */
-const AUTH_PLUMBING = ["/error", "/api/auth/[...slug]", "/auth/auth0", "/auth/signout"] as const;
+/**
+ * Sign-in plumbing (spec §2: /api/auth/*, /error) is public too, and so is the PayTo sandbox's
+ * stand-in for the payer's bank (decision 027; it 404s unless PAYTO_PROVIDER=sandbox).
+ */
+const AUTH_PLUMBING = ["/error", "/api/auth/[...slug]", "/auth/auth0", "/auth/signout", "/sandbox/payto-bank"] as const;
 
 function toMatcher(pattern: string): RegExp {
   const source = pattern
