@@ -29,4 +29,7 @@ export const factName = style({ fontWeight: 600 });
 
 export const factValue = style({ margin: 0, overflowWrap: "anywhere" });
 
+/** Long PayIDs (an email of 60 characters) wrap rather than push the phone's screen sideways. */
+export const wrap = style({ overflowWrap: "anywhere", minWidth: 0 });
+
 export const history = style({ paddingLeft: "1.2rem" });

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { MessageKey } from "~/lib/i18n";
 import type { AgreementStatus } from "~/lib/payto-states";
 import { button } from "./Button.css";
+import * as payto from "./PayTo.css";
 import * as styles from "./Table.css";
 import { useT } from "./useT";
 
@@ -39,7 +40,7 @@ export function PayToAgreements({
           const name = nameOf(agreement.label);
           return (
             <li key={agreement.id} className={styles.listItem}>
-              <div>
+              <div className={payto.wrap}>
                 <strong>{name}</strong>{" "}
                 <span className={styles.badge}>{t(`payto.status.${agreement.status}` as MessageKey)}</span>
                 <br />

@@ -78,7 +78,7 @@ export default function PayToAgreement() {
   return (
     <>
       <h1>{t("payto.view.title")}</h1>
-      <p>
+      <p className={payto.wrap}>
         <strong>{nameOf(agreement.label)}</strong>
       </p>
       <p className={formStyles.notice} aria-live="polite" aria-atomic="true" data-testid="payto-status">
