@@ -8,6 +8,7 @@ import {
   payerKeysFromInput,
   type BankAgreement,
   type PayerAction,
+  type PayerActionResult,
   type SandboxPayTo,
 } from "~/services/payments/payto/sandbox-provider.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
@@ -25,14 +26,16 @@ export const handle = { standalone: true };
 const PATH = "/sandbox/payto-bank";
 const MAX_INPUT = 256;
 
-const ACTIONS: Record<PayerAction, { label: string; done: string; run: (bank: SandboxPayTo, id: string) => unknown }> =
-  {
-    approve: { label: "Approve", done: "You approved the agreement.", run: (b, id) => b.payerApproves(id) },
-    decline: { label: "Decline", done: "You declined the agreement.", run: (b, id) => b.payerDeclines(id) },
-    suspend: { label: "Pause", done: "You paused the agreement.", run: (b, id) => b.payerSuspends(id) },
-    resume: { label: "Resume", done: "You resumed the agreement.", run: (b, id) => b.payerResumes(id) },
-    cancel: { label: "Cancel agreement", done: "You cancelled the agreement.", run: (b, id) => b.payerCancels(id) },
-  };
+const ACTIONS: Record<
+  PayerAction,
+  { label: string; done: string; run: (bank: SandboxPayTo, id: string) => Promise<PayerActionResult> }
+> = {
+  approve: { label: "Approve", done: "You approved the agreement.", run: (b, id) => b.payerApproves(id) },
+  decline: { label: "Decline", done: "You declined the agreement.", run: (b, id) => b.payerDeclines(id) },
+  suspend: { label: "Pause", done: "You paused the agreement.", run: (b, id) => b.payerSuspends(id) },
+  resume: { label: "Resume", done: "You resumed the agreement.", run: (b, id) => b.payerResumes(id) },
+  cancel: { label: "Cancel agreement", done: "You cancelled the agreement.", run: (b, id) => b.payerCancels(id) },
+};
 
 const STATUS_LABELS: Record<AgreementStatus, string> = {
   CREATED: "Waiting for your answer",
@@ -150,7 +153,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (agreementId === "" || agreementId.length > 100) {
       return data({ formError: "There is no such agreement at this bank." } as const, { status: 404 });
     }
-    const result = (await ACTIONS[intent].run(bank, agreementId)) as Awaited<ReturnType<SandboxPayTo["payerApproves"]>>;
+    const result = await ACTIONS[intent].run(bank, agreementId);
     if (!result.ok) {
       return data({ formError: result.message } as const, { status: result.reason === "not_found" ? 404 : 409 });
     }
@@ -211,7 +214,7 @@ export default function SandboxBank() {
         </div>
       </header>
       <main id="main" tabIndex={-1} className={styles.main}>
-        {loaded.notice ? (
+        {loaded.notice && !answer ? (
           <p role="status" className={styles.notice}>
             {loaded.notice}
           </p>
@@ -331,6 +334,11 @@ export default function SandboxBank() {
 
         <section className={styles.panel} aria-labelledby="send-heading">
           <h2 id="send-heading">Pay to a PayID</h2>
+          {Object.keys(sendErrors).length > 0 ? (
+            <p role="alert" className={styles.problem}>
+              Nothing was sent. Correct the details below.
+            </p>
+          ) : null}
           <Form method="post" noValidate>
             <input type="hidden" name="agreement" value={loaded.agreementParam} />
             <input type="hidden" name="payer" value={loaded.payerInput} />

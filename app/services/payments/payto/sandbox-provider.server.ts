@@ -175,24 +175,20 @@ export function payerKeyFor(debtor: PayToDebtor): string {
 
 /**
  * What a person typed into the bank's "whose bank is this" field, as candidate payer keys:
- * a BSB and account number ("062-000 12345678") or a PayID of any alias type. Null: neither.
+ * a BSB and account number ("062-000 12345678"), an email PayID, or a phone number / ABN
+ * PayID (as typed and without spaces). Null: none of these.
  */
 export function payerKeysFromInput(input: string): string[] | null {
   const text = input.trim();
   if (text === "" || text.length > 256) return null;
-  if (/^(BBAN|EMAL|TELI|AUBN|ORGN):.+$/.test(text)) return [text.startsWith("BBAN:") ? text : lowerAlias(text)];
   const bban = /^(\d{3})[\s-]?(\d{3})[\s-]*(\d{4,9})$/.exec(text);
   if (bban) return [`BBAN:${bban[1]}${bban[2]}${bban[3]}`];
-  const value = text.toLowerCase();
-  return ["EMAL", "TELI", "AUBN", "ORGN"].map((type) => `${type}:${value}`);
-}
-
-function lowerAlias(key: string) {
-  const colon = key.indexOf(":");
-  return `${key.slice(0, colon)}:${key
-    .slice(colon + 1)
-    .trim()
-    .toLowerCase()}`;
+  if (/^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/.test(text)) return [`EMAL:${text.toLowerCase()}`];
+  if (/^\+?[\d\s-]{6,20}$/.test(text)) {
+    const values = [...new Set([text, text.replace(/[\s-]/g, "")])];
+    return ["TELI", "AUBN", "ORGN"].flatMap((type) => values.map((value) => `${type}:${value}`));
+  }
+  return null;
 }
 
 function outcomeFor(debtor: PayToDebtor): SandboxPayToOutcome {
@@ -474,7 +470,7 @@ export function createSandboxPayTo(options: SandboxPayToOptions): SandboxPayTo {
   async function payerStep(agreementId: string, action: PayerAction): Promise<PayerActionResult> {
     await delay();
     const now = clock();
-    // Retried once: a time-driven step may have moved the row between our read and our write.
+    // Retried: a time-driven step may have moved the row between our read and our write.
     for (let attempt = 0; attempt < 3; attempt++) {
       const row = await agreementRow(agreementId);
       if (!row) return { ok: false, reason: "not_found", message: "There is no such agreement at this bank." };

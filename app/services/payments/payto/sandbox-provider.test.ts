@@ -4,13 +4,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgreementStatus } from "~/lib/payto-states";
 import type { DatabaseHandle } from "../../platform/db.server";
-import { openSeededPglite } from "../../../../tests/support/test-db";
+import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
+import { migrate } from "../../platform/migrate.server";
 import { PayToTimeoutError, type PayToDebtor, type PayToEvent } from "./payto-provider.server";
 import {
   createSandboxPayTo,
   httpDeliverer,
   payerKeysFromInput,
   signWebhook,
+  startSandboxClock,
   type DeliverWebhook,
   type PayerAction,
   type SandboxPayTo,
@@ -335,8 +337,18 @@ describe("creating agreements", () => {
       [b.agreementId]: "EMAL:mixed.case@example.com",
     });
     expect(payerKeysFromInput("062-000 00001234")).toEqual(["BBAN:06200000001234"]);
-    expect(payerKeysFromInput(" Mixed.Case@Example.COM")).toContain("EMAL:mixed.case@example.com");
-    expect(payerKeysFromInput("   ")).toBeNull();
+    expect(payerKeysFromInput(" Mixed.Case@Example.COM")).toEqual(["EMAL:mixed.case@example.com"]);
+    expect(payerKeysFromInput("+61 412 345 678")).toContain("TELI:+61412345678");
+    for (const bad of [
+      "   ",
+      "<script>alert(1)</script>",
+      "no at sign",
+      "x".repeat(300),
+      "a@b",
+      "'; DROP TABLE x; --",
+    ]) {
+      expect(payerKeysFromInput(bad)).toBeNull();
+    }
   });
 
   it("lists a payer's agreements pending first, then newest first", async () => {
@@ -734,5 +746,93 @@ describe("webhook delivery", () => {
     });
     await activeAgreement();
     expect((await bank.runDue(advance(1))).webhooksFailed).toBeGreaterThan(0);
+  });
+});
+
+// Real concurrency: several connections (as several portal processes) racing on one key or one due step.
+describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    await migrate(database.handle);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+  const deliveries: string[] = [];
+  /** One "process": its own provider on the shared database. */
+  const portalProcess = () =>
+    createSandboxPayTo({
+      secret: SECRET,
+      db: async () => database.handle.db,
+      delayMs: 0,
+      now: () => clock,
+      deliver: async (_hostname, body) => {
+        deliveries.push((JSON.parse(body) as PayToEvent).id);
+        return 200;
+      },
+      ...TIMES,
+    });
+
+  it("makes one agreement and one payment per key, and moves each due thing once", async () => {
+    const key = `${MERCHANT}:${randomUUID()}`;
+    const input = {
+      idempotencyKey: key,
+      merchant: MERCHANT,
+      hostname: HOST,
+      debtor: alias("approve@payto.test"),
+      maxAmountCents: 10_000,
+      description: "Race",
+    };
+    const created = await Promise.all(Array.from({ length: 8 }, () => portalProcess().createAgreement(input)));
+    const ids = new Set(created.map((r) => (r.ok ? r.value.agreementId : null)));
+    expect(ids.size).toBe(1);
+    const agreementId = [...ids][0]!;
+
+    advance(1_000);
+    await Promise.all(Array.from({ length: 4 }, () => portalProcess().runDue(clock)));
+    expect(await portalProcess().getAgreement(agreementId)).toMatchObject({ status: "ACTIVE", version: 2 });
+
+    const paymentKey = `${MERCHANT}:${randomUUID()}`;
+    const payments = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        portalProcess().initiatePayment({
+          agreementId,
+          amountCents: 5_000,
+          currency: "AUD",
+          idempotencyKey: paymentKey,
+          description: "INV",
+        }),
+      ),
+    );
+    expect(new Set(payments.map((r) => (r.ok ? r.value.paymentId : "refused"))).size).toBe(1);
+
+    advance(TIMES.settleMs);
+    await Promise.all(Array.from({ length: 4 }, () => portalProcess().runDue(clock)));
+    expect(await portalProcess().getPayment(paymentKey)).toMatchObject({ status: "SETTLED", version: 2 });
+    const queued = await database.handle.db.selectFrom("sandbox_payto_webhooks").select("id").execute();
+    // One approval and one settlement; each sent exactly once although four clocks ran.
+    expect(queued).toHaveLength(2);
+    expect([...deliveries].sort()).toEqual(queued.map((q) => q.id).sort());
+  });
+});
+
+describe("the sandbox clock", () => {
+  it("ticks on its interval, one tick at a time, until stopped", async () => {
+    let calls = 0;
+    let release!: () => void;
+    const stop = startSandboxClock(5, () => {
+      calls += 1;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(calls).toBe(1);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    stop();
+    const after = calls;
+    expect(after).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(calls).toBe(after);
   });
 });
