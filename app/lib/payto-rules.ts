@@ -13,6 +13,15 @@ export type RuleResult = { ok: true; value: string } | { ok: false; error: Messa
 const ok = (value: string): RuleResult => ({ ok: true, value });
 const fail = (error: MessageKey): RuleResult => ({ ok: false, error });
 
+/** Why a provider refuses outright (as the port names them), each with a `payto.refusal.*` message. */
+export const PAYTO_REFUSALS = [
+  "invalid_account",
+  "invalid_payid",
+  "limit_exceeded",
+  "agreement_not_active",
+  "unavailable",
+] as const;
+
 /** The PayID kinds (spec §3 account_alias_type_code). */
 export const PAYID_TYPES = ["EMAL", "TELI", "AUBN", "ORGN"] as const;
 export type PayIdType = (typeof PAYID_TYPES)[number];

@@ -9,6 +9,7 @@ import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { isLive, type AgreementStatus } from "~/lib/payto-states";
+import { PAYTO_REFUSALS } from "~/lib/payto-rules";
 import { accountNotFound } from "~/services/accounts/accounts.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { getAgreement } from "~/services/payments/payto/agreements.server";
@@ -75,6 +76,14 @@ export default function PayToAgreement() {
   const nameOf = useAgreementName();
   const status: AgreementStatus = agreement.status;
   useRevalidateWhile(status === "CREATED");
+  // Why it ended or paused, in the bank's words; a refusal to create it, in ours. A pending or
+  // active agreement's reason ("Waiting for the payer") would only repeat the status.
+  const reason =
+    status === "FAILED" && agreement.reason && (PAYTO_REFUSALS as readonly string[]).includes(agreement.reason)
+      ? t(`payto.refusal.${agreement.reason}` as MessageKey)
+      : agreement.reason && status !== "CREATED" && status !== "ACTIVE"
+        ? t("payto.view.reason", { reason: agreement.reason })
+        : null;
   return (
     <>
       <h1>{t("payto.view.title")}</h1>
@@ -86,7 +95,6 @@ export default function PayToAgreement() {
       </p>
       {status === "CREATED" ? (
         <>
-          <p>{t("payto.view.approve")}</p>
           <p className={payto.factValue}>
             {sandboxBankUrl ? (
               <>
@@ -110,16 +118,15 @@ export default function PayToAgreement() {
         <dt className={payto.factName}>{t("payto.view.limit")}</dt>
         <dd className={payto.factValue}>{t("payto.view.limitValue", { max: agreement.max })}</dd>
       </dl>
-      {agreement.reason ? <p>{t("payto.view.reason", { reason: agreement.reason })}</p> : null}
+      {reason ? <p>{reason}</p> : null}
 
       <h2>{t("payto.view.history")}</h2>
       <ol className={payto.history}>
         {history.map((event, index) => (
           <li key={index}>
-            {t("payto.view.history.change", {
-              at: event.at,
-              status: t(`payto.status.${event.to}` as MessageKey),
-            })}
+            {event.from === null && event.to === "CREATED"
+              ? t("payto.view.history.created", { at: event.at })
+              : t("payto.view.history.change", { at: event.at, status: t(`payto.status.${event.to}` as MessageKey) })}
           </li>
         ))}
       </ol>

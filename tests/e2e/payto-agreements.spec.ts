@@ -116,6 +116,14 @@ test.describe("PayTo agreements", () => {
     await expect(page.getByRole("link", { name: "Cancel this agreement" })).toHaveCount(0);
   });
 
+  test("a PayID the provider refuses is shown as not set up, with why", async ({ page }) => {
+    await setUpWithPayId(page, "unavailable@payto.test");
+    await expect(status(page)).toHaveText("Your bank could not set it up — check the details and try again.");
+    await expect(page.getByText("PayTo is unavailable right now. Try again in a few minutes.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Cancel this agreement" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /Open the sandbox bank/ })).toHaveCount(0);
+  });
+
   test("suspended at the bank is shown paused", async ({ page, jsEnabled }) => {
     await setUpWithPayId(page, `paused.${jsEnabled ? "js" : "nojs"}.${Date.now()}@payto.test`);
     const bank = await openBank(page);

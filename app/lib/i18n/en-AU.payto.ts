@@ -30,7 +30,6 @@ export const paytoEnAU = {
     "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
   "payto.error.requestGuid.invalid": "The request id is missing or malformed: reload the page and try again.",
   "payto.error.authority.required": "Tick the box to give the authority.",
-  "payto.error.form": "Check the marked fields.",
   "payto.error.disabled": "PayTo is not offered by this business.",
   "payto.error.conflict": "This request was already used for a different agreement: reload the page and try again.",
   "payto.refusal.invalid_account": "Your bank could not find that account. Check the BSB and account number.",
@@ -97,7 +96,6 @@ export const paytoEnAU = {
   "payto.view.limit": "Limit per payment",
   "payto.view.limitValue": "{max}, ad hoc",
   "payto.view.reason": "Your bank said: {reason}",
-  "payto.view.approve": "Approve it in your banking app.",
   "payto.view.sandboxBank": "Open the sandbox bank (test payer's banking app)",
   "payto.view.checkAgain": "Check again",
   "payto.view.history": "History",
@@ -109,8 +107,6 @@ export const paytoEnAU = {
   "payto.cancel.text":
     "{item} will no longer be usable to pay {business}. Payments already made are not affected. To pay by PayTo again you will set up a new agreement.",
   "payto.cancel.confirm": "Cancel the agreement",
-  "payto.cancel.keep": "Keep it",
   "payto.cancel.failed": "It could not be cancelled right now. Try again in a few minutes.",
   "payto.notice.cancelled": "The PayTo agreement is cancelled.",
-  "payto.notice.notCancellable": "That agreement has already ended.",
 } as const;

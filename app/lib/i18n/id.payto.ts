@@ -32,7 +32,6 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
     "Berikan account_identification_type_code BBAN atau account_alias_type_code (EMAL, TELI, AUBN, atau ORGN).",
   "payto.error.requestGuid.invalid": "Id permintaan tidak ada atau salah bentuk: muat ulang halaman dan coba lagi.",
   "payto.error.authority.required": "Centang kotak untuk memberikan kuasa.",
-  "payto.error.form": "Periksa kolom yang ditandai.",
   "payto.error.disabled": "PayTo tidak ditawarkan oleh bisnis ini.",
   "payto.error.conflict": "Permintaan ini sudah dipakai untuk perjanjian lain: muat ulang halaman dan coba lagi.",
   "payto.refusal.invalid_account": "Bank Anda tidak menemukan rekening itu. Periksa BSB dan nomor rekening.",
@@ -99,7 +98,6 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
   "payto.view.limit": "Batas per pembayaran",
   "payto.view.limitValue": "{max}, sewaktu-waktu",
   "payto.view.reason": "Bank Anda menyatakan: {reason}",
-  "payto.view.approve": "Setujui di aplikasi bank Anda.",
   "payto.view.sandboxBank": "Buka bank sandbox (aplikasi bank pembayar uji coba)",
   "payto.view.checkAgain": "Periksa lagi",
   "payto.view.history": "Riwayat",
@@ -111,8 +109,6 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
   "payto.cancel.text":
     "{item} tidak akan dapat digunakan lagi untuk membayar {business}. Pembayaran yang sudah dilakukan tidak terpengaruh. Untuk membayar dengan PayTo lagi, Anda perlu menyiapkan perjanjian baru.",
   "payto.cancel.confirm": "Batalkan perjanjian",
-  "payto.cancel.keep": "Simpan",
   "payto.cancel.failed": "Perjanjian tidak dapat dibatalkan sekarang. Coba lagi beberapa menit lagi.",
   "payto.notice.cancelled": "Perjanjian PayTo telah dibatalkan.",
-  "payto.notice.notCancellable": "Perjanjian itu sudah berakhir.",
 };
