@@ -54,9 +54,16 @@ async function openBank(page: Page) {
   return bank;
 }
 
-async function bankDoes(bank: Page, action: RegExp) {
-  await bank.getByRole("button", { name: action }).first().click();
-  await bank.waitForLoadState();
+/** The payer presses a button at the bank and waits for the bank to confirm it ("You approved …"). */
+async function bankDoes(bank: Page, action: "approve" | "decline" | "suspend") {
+  const button = { approve: "Approve", decline: "Decline", suspend: "Pause" }[action];
+  const done = {
+    approve: "You approved the agreement.",
+    decline: "You declined the agreement.",
+    suspend: "You paused the agreement.",
+  }[action];
+  await bank.getByRole("button", { name: button, exact: true }).first().click();
+  await expect(bank.getByText(done)).toBeVisible();
 }
 
 /** Until the portal page says `text`: by itself with JavaScript, after "Check again" without. */
@@ -90,7 +97,7 @@ test.describe("PayTo agreements", () => {
     await setUpWithPayId(page, `olivia.${jsEnabled ? "js" : "nojs"}.${Date.now()}@payto.test`);
     await expectAccessible(page);
     const bank = await openBank(page);
-    await bankDoes(bank, /approve/i);
+    await bankDoes(bank, "approve");
     await bank.close();
     await expectStatus(page, jsEnabled, "Active — you can pay with it.");
     // The history has the approval.
@@ -110,7 +117,7 @@ test.describe("PayTo agreements", () => {
     await setUpWithBsb(page, "000-000", jsEnabled ? "22334455" : "22334466");
     await expect(page.getByText("BSB 000-000, account •••")).toHaveCount(2);
     const bank = await openBank(page);
-    await bankDoes(bank, /decline/i);
+    await bankDoes(bank, "decline");
     await bank.close();
     await expectStatus(page, jsEnabled, "Declined in your bank — set up a new one if that was a mistake.");
     await expect(page.getByRole("link", { name: "Cancel this agreement" })).toHaveCount(0);
@@ -127,8 +134,8 @@ test.describe("PayTo agreements", () => {
   test("suspended at the bank is shown paused", async ({ page, jsEnabled }) => {
     await setUpWithPayId(page, `paused.${jsEnabled ? "js" : "nojs"}.${Date.now()}@payto.test`);
     const bank = await openBank(page);
-    await bankDoes(bank, /approve/i);
-    await bankDoes(bank, /suspend|pause/i);
+    await bankDoes(bank, "approve");
+    await bankDoes(bank, "suspend");
     await bank.close();
     await expectStatus(page, false, "Paused in your bank — resume it there to pay with it.");
     await page.goto(`${ACME}/payment-methods`);
