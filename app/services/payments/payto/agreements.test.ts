@@ -23,7 +23,12 @@ import {
   type AgreementActor,
 } from "./agreements.server";
 import { getPayToProvider, setPayToProviderForTesting, webhookSecret } from "./index.server";
-import type { PayToDebtor, ProviderAgreement } from "./payto-provider.server";
+import {
+  PayToTimeoutError,
+  type PayToDebtor,
+  type PayToProvider,
+  type ProviderAgreement,
+} from "./payto-provider.server";
 import { createSandboxPayTo, type SandboxPayTo } from "./sandbox-provider.server";
 import { receiveWebhook } from "./webhook.server";
 
@@ -481,6 +486,60 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
         { hostname },
       );
       expect(outcome).toMatchObject({ ok: true, agreement: { status: "FAILED", statusReason: "unavailable" } });
+    });
+
+    it("a creation whose answer was lost is found by our key by the poller", async () => {
+      // The provider creates it, but its answer never arrives (a time-out after acceptance).
+      const lossy: PayToProvider = {
+        ...sandbox,
+        createAgreement: async (input) => {
+          await sandbox.createAgreement(input);
+          throw new PayToTimeoutError();
+        },
+      };
+      setPayToProviderForTesting(lossy);
+      let outcome;
+      try {
+        outcome = await createAgreement(
+          actor,
+          { requestGuid: randomUUID(), debtor: payId("olivia.lost") },
+          { hostname },
+        );
+      } finally {
+        setPayToProviderForTesting(sandbox);
+      }
+      if (!outcome.ok) throw new Error("not created");
+      expect(outcome.agreement).toMatchObject({ status: "CREATED", providerAgreementId: null });
+      expect(await cancelAgreement(actor, outcome.agreement.id)).toEqual({ ok: false, reason: "unavailable" });
+      await pollAgreements(new Date(), 1000);
+      const found = await getAgreement(actor, outcome.agreement.id);
+      expect(found?.providerAgreementId).toBeTruthy();
+      expect(found?.events).toMatchObject([{ fromStatus: null, toStatus: "CREATED", source: "poll" }]);
+    });
+
+    it("a creation the provider never received is failed as unavailable after the grace period", async () => {
+      const down: PayToProvider = {
+        ...sandbox,
+        createAgreement: async () => {
+          throw new PayToTimeoutError();
+        },
+      };
+      setPayToProviderForTesting(down);
+      let outcome;
+      try {
+        outcome = await createAgreement(
+          actor,
+          { requestGuid: randomUUID(), debtor: payId("olivia.never") },
+          { hostname },
+        );
+      } finally {
+        setPayToProviderForTesting(sandbox);
+      }
+      if (!outcome.ok) throw new Error("not created");
+      await pollAgreements(new Date(), 1000);
+      expect((await stateOf(outcome.agreement.id)).status).toBe("CREATED");
+      await pollAgreements(new Date(Date.now() + 11 * 60_000), 1000);
+      expect(await stateOf(outcome.agreement.id)).toMatchObject({ status: "FAILED", status_reason: "unavailable" });
     });
 
     it("cancels an agreement through the provider, recorded with source portal", async () => {
