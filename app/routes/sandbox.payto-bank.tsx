@@ -32,15 +32,15 @@ const ACTIONS: Record<
 > = {
   approve: { label: "Approve", done: "You approved the agreement.", run: (b, id) => b.payerApproves(id) },
   decline: { label: "Decline", done: "You declined the agreement.", run: (b, id) => b.payerDeclines(id) },
-  suspend: { label: "Pause", done: "You paused the agreement.", run: (b, id) => b.payerSuspends(id) },
+  suspend: { label: "Suspend", done: "You suspended the agreement.", run: (b, id) => b.payerSuspends(id) },
   resume: { label: "Resume", done: "You resumed the agreement.", run: (b, id) => b.payerResumes(id) },
-  cancel: { label: "Cancel agreement", done: "You cancelled the agreement.", run: (b, id) => b.payerCancels(id) },
+  cancel: { label: "Cancel", done: "You cancelled the agreement.", run: (b, id) => b.payerCancels(id) },
 };
 
 const STATUS_LABELS: Record<AgreementStatus, string> = {
   CREATED: "Waiting for your answer",
   ACTIVE: "Active",
-  SUSPENDED: "Paused",
+  SUSPENDED: "Suspended",
   CANCELLED: "Cancelled",
   DECLINED: "Declined",
   EXPIRED: "Expired",
@@ -287,12 +287,13 @@ export default function SandboxBank() {
                         <h3 id={`agreement-${agreement.agreementId}`}>{agreement.description}</h3>
                         <dl className={styles.facts}>
                           <dt>Status</dt>
-                          <dd>
-                            {agreement.statusLabel}
-                            {agreement.statusReason && agreement.status !== "CREATED"
-                              ? ` (${agreement.statusReason})`
-                              : ""}
-                          </dd>
+                          <dd>{agreement.statusLabel}</dd>
+                          {agreement.statusReason && agreement.status !== "CREATED" ? (
+                            <>
+                              <dt>Last change</dt>
+                              <dd>{agreement.statusReason}</dd>
+                            </>
+                          ) : null}
                           <dt>Up to</dt>
                           <dd>{agreement.maxAmount} a payment</dd>
                           <dt>Requested by</dt>
