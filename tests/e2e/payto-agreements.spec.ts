@@ -56,11 +56,11 @@ async function openBank(page: Page) {
 
 /** The payer presses a button at the bank and waits for the bank to confirm it ("You approved …"). */
 async function bankDoes(bank: Page, action: "approve" | "decline" | "suspend") {
-  const button = { approve: "Approve", decline: "Decline", suspend: "Pause" }[action];
+  const button = { approve: "Approve", decline: "Decline", suspend: "Suspend" }[action];
   const done = {
     approve: "You approved the agreement.",
     decline: "You declined the agreement.",
-    suspend: "You paused the agreement.",
+    suspend: "You suspended the agreement.",
   }[action];
   await bank.getByRole("button", { name: button, exact: true }).first().click();
   await expect(bank.getByText(done)).toBeVisible();
