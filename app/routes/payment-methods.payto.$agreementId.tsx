@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { secondaryButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
 import * as payto from "~/components/PayTo.css";
@@ -61,13 +61,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** While the payer is expected to act soon (pending approval), the page asks again by itself. */
 function useRevalidateWhile(waiting: boolean) {
   const revalidator = useRevalidator();
+  // The latest revalidator, read by one steady timer (its identity changes with every render).
+  const latest = useRef(revalidator);
+  useEffect(() => {
+    latest.current = revalidator;
+  });
   useEffect(() => {
     if (!waiting) return;
     const timer = setInterval(() => {
-      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+      const current = latest.current;
+      if (current.state === "idle" && document.visibilityState === "visible") current.revalidate();
     }, REVALIDATE_MS);
     return () => clearInterval(timer);
-  }, [waiting, revalidator]);
+  }, [waiting]);
 }
 
 export default function PayToAgreement() {
