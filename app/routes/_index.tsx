@@ -7,6 +7,8 @@ import { requireAccountPage } from "~/services/accounts/portal.server";
 import * as styles from "~/components/Tiles.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
+import { PayIdPanel } from "~/components/PayIdPanel";
+import { getAccountPayId } from "~/services/payments/payto/payids.server";
 
 /**
  * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
@@ -14,13 +16,23 @@ import { metaTranslator } from "~/lib/i18n";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session, account } = await requireAccountPage(request);
-  const tiles = await getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone));
+  const [tiles, payId] = await Promise.all([
+    getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone)),
+    getAccountPayId({
+      businessId: branding.businessId,
+      hostname: branding.hostname,
+      accountId: account.accountId,
+      accountNumber: account.number,
+    }),
+  ]);
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
   return {
     businessName: branding.businessName,
     firstName: session.contact.firstName,
     account: { name: account.name, number: account.number, isChild: account.isChild },
+    // The account's own PayID to pay into (issue 13); null where the business has none.
+    payId: payId.status === "off" ? null : payId,
     tiles: {
       balance: money(tiles.balanceCents),
       openInvoices: tiles.openInvoices,
@@ -35,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { firstName, account, tiles } = useLoaderData<typeof loader>();
+  const { firstName, account, tiles, payId } = useLoaderData<typeof loader>();
   const t = useT();
   return (
     <>
@@ -80,6 +92,7 @@ export default function Dashboard() {
           </span>
         </li>
       </ul>
+      {payId ? <PayIdPanel data={payId} /> : null}
       <p>
         <Link to="/statements">{t("dashboard.seeStatement")}</Link>
       </p>

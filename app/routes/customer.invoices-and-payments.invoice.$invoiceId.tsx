@@ -10,6 +10,8 @@ import { findInvoice } from "~/services/payments/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { metaTranslator } from "~/lib/i18n";
+import { PayIdPanel } from "~/components/PayIdPanel";
+import { getAccountPayId } from "~/services/payments/payto/payids.server";
 
 /**
  * One invoice of the selected account, laid out to print (the shell's menus are hidden in
@@ -22,6 +24,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!invoice) throw accountNotFound();
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const payable = (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0;
+  // The account's own PayID (issue 13), offered only while there is something to pay.
+  const payId = payable
+    ? await getAccountPayId({
+        businessId: branding.businessId,
+        hostname: branding.hostname,
+        accountId: account.accountId,
+        accountNumber: account.number,
+      })
+    : null;
   return {
     businessName: branding.businessName,
     account: { name: account.name, number: account.number, address: account.address },
@@ -37,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       daysOverdue: invoice.balanceCents > 0 ? invoice.daysOverdue : 0,
       promiseDate: invoice.promiseDate ? date(invoice.promiseDate) : null,
       disputeReason: invoice.disputeReason,
-      payable: (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0,
+      payable,
       payments: invoice.payments.map((p) => ({
         reference: p.reference,
         date: p.completedAt ? date(p.completedAt) : "",
@@ -45,11 +57,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         promised: p.status === "promised",
       })),
     },
+    payId: payId && payId.status !== "off" ? payId : null,
   };
 }
 
 export default function InvoiceDetail() {
-  const { businessName, account, invoice } = useLoaderData<typeof loader>();
+  const { businessName, account, invoice, payId } = useLoaderData<typeof loader>();
   const t = useT();
   return (
     <>
@@ -120,6 +133,7 @@ export default function InvoiceDetail() {
           </Link>
         </p>
       ) : null}
+      {payId ? <PayIdPanel data={payId} invoiceNumber={invoice.number} /> : null}
       <p>{t("invoice.print")}</p>
     </>
   );

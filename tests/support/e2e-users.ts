@@ -12,16 +12,17 @@ export const E2E_ROLES = [
   "gateway",
   "pci",
   "payer",
+  "payid",
 ] as const;
 
 /**
  * Roles whose journeys change what is saved on an account (cards, bank accounts): each gets
  * an account of its own, so that journeys running in parallel never see each other's cards.
  */
-export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci", "payer"];
+export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci", "payer", "payid"];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */
-export const LEDGER_ROLES: readonly E2eRole[] = ["payer"];
+export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid"];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

@@ -7,6 +7,7 @@ import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
 import { paytoEnAU } from "./en-AU.payto";
+import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 
 export const enAU = {
   ...coreEnAU,
@@ -210,6 +211,7 @@ export const enAU = {
   ...paymentMethodsEnAU,
   ...paymentsEnAU,
   ...paytoEnAU,
+  ...paytoPayIdEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

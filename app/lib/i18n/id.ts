@@ -2,6 +2,7 @@ import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
 import { paytoId } from "./id.payto";
+import { paytoPayIdId } from "./id.payto-payid";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -245,4 +246,5 @@ export const id: Messages = {
   ...paymentMethodsId,
   ...paymentsId,
   ...paytoId,
+  ...paytoPayIdId,
 };
