@@ -6,6 +6,7 @@
 import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
+import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 
 export const enAU = {
@@ -209,6 +210,7 @@ export const enAU = {
   "mail.verify.text": "Confirm that {email} is your email address by opening this link (it works once, for 24 hours):",
   ...paymentMethodsEnAU,
   ...paymentsEnAU,
+  ...paytoEnAU,
   ...paytoPayIdEnAU,
 } as const;
 

@@ -1,6 +1,7 @@
 import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
+import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
@@ -244,5 +245,6 @@ export const id: Messages = {
     "Konfirmasikan bahwa {email} adalah alamat email Anda dengan membuka tautan ini (hanya berlaku sekali, selama 24 jam):",
   ...paymentMethodsId,
   ...paymentsId,
+  ...paytoId,
   ...paytoPayIdId,
 };
