@@ -18,6 +18,8 @@ import {
 } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaTranslator } from "~/lib/i18n";
+import { PayToAgreements } from "~/components/PayToAgreements";
+import { payToSection } from "~/services/payments/payto/payto-page.server";
 
 /**
  * The selected account's saved cards and bank accounts (issue 5): masked, expired cards
@@ -26,7 +28,11 @@ import { metaTranslator } from "~/lib/i18n";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, account, actor } = await requirePaymentMethodsPage(request);
-  const [cards, bankAccounts] = await Promise.all([listCards(actor), listBankAccounts(actor)]);
+  const [cards, bankAccounts, payTo] = await Promise.all([
+    listCards(actor),
+    listBankAccounts(actor),
+    payToSection(actor, branding.currency),
+  ]);
   const today = new Date().toISOString().slice(0, 10);
   const notice = new URL(request.url).searchParams.get("notice");
   return {
@@ -55,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       number: maskAccountNumber(bank.accountNumber),
       description: bank.description,
     })),
+    payTo,
   };
 }
 
@@ -69,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PaymentMethods() {
-  const { accountName, notice, cards, bankAccounts } = useLoaderData<typeof loader>();
+  const { businessName, accountName, notice, cards, bankAccounts, payTo } = useLoaderData<typeof loader>();
   const t = useT();
   return (
     <>
@@ -163,6 +170,8 @@ export default function PaymentMethods() {
           {t("pm.bank.add")}
         </Link>
       </p>
+
+      {payTo ? <PayToAgreements businessName={businessName} agreements={payTo.agreements} /> : null}
     </>
   );
 }

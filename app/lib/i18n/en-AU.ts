@@ -7,6 +7,7 @@ import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
 import { paytoPayEnAU } from "./en-AU.payto-pay";
+import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 
 export const enAU = {
@@ -211,6 +212,7 @@ export const enAU = {
   ...paymentMethodsEnAU,
   ...paymentsEnAU,
   ...paytoPayEnAU,
+  ...paytoEnAU,
   ...paytoPayIdEnAU,
 } as const;
 

@@ -2,6 +2,7 @@ import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
 import { paytoPayId } from "./id.payto-pay";
+import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
@@ -246,5 +247,6 @@ export const id: Messages = {
   ...paymentMethodsId,
   ...paymentsId,
   ...paytoPayId,
+  ...paytoId,
   ...paytoPayIdId,
 };

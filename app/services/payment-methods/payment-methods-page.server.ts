@@ -26,6 +26,7 @@ export const PAYMENT_METHOD_NOTICES = {
   "default-set": "pm.notice.defaultSet",
   "bank-added": "pm.notice.bankAdded",
   "bank-removed": "pm.notice.bankRemoved",
+  "payto-cancelled": "payto.notice.cancelled",
 } as const;
 
 export type PaymentMethodNotice = keyof typeof PAYMENT_METHOD_NOTICES;

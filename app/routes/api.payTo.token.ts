@@ -1,0 +1,52 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import type { MessageKey } from "~/lib/i18n";
+import { translator } from "~/lib/i18n/catalog";
+import { requireApiPaymentAccount } from "~/services/payment-methods/payment-methods-api.server";
+import { parseTokenRequest } from "~/services/payments/payto/agreement-request.server";
+import { createAgreement } from "~/services/payments/payto/agreements.server";
+import { hostnameFromRequest } from "~/services/host/host.server";
+import { getEnv } from "~/services/platform/env.server";
+import { apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+
+const english = translator("en-AU");
+
+/**
+ * POST /api/payTo/token (spec §3, §7; decision 028): the spec's PayTo token request, JSON or a
+ * form. Access first (method, same origin, session, portal access, the account named by
+ * accountID: else 405/403/401/404), then the request's own problems, answered as values:
+ * `{ ok: false, reason, message, errors }` with 422 (invalid), 403 (PayTo off) or 409 (the
+ * requestGuid was used for something else). A good request answers `{ ok: true, agreement }`;
+ * a repeat of its requestGuid answers the first result.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  requireSameOrigin(request);
+  const body = await readApiBody(request);
+  const { actor } = await requireApiPaymentAccount(request, body.accountID ?? body.accountId);
+
+  const parsed = parseTokenRequest(body);
+  if (!parsed.ok) {
+    const errors = Object.fromEntries(Object.entries(parsed.errors).map(([field, key]) => [field, english(key)]));
+    const [message] = Object.values(errors);
+    return apiJson({ ok: false, reason: "invalid", message: message ?? "Invalid request", errors }, { status: 422 });
+  }
+  const hostname = hostnameFromRequest(request, { trustProxy: getEnv().TRUST_PROXY }) ?? new URL(request.url).hostname;
+  const outcome = await createAgreement(actor, parsed.request, { hostname });
+  if (!outcome.ok) {
+    const status = outcome.reason === "disabled" ? 403 : 409;
+    const key: MessageKey = outcome.reason === "disabled" ? "payto.error.disabled" : "payto.error.conflict";
+    return apiJson({ ok: false, reason: outcome.reason, message: english(key), errors: {} }, { status });
+  }
+  const { agreement } = outcome;
+  return apiJson({
+    ok: true,
+    repeat: outcome.repeat,
+    agreement,
+    message: english(`payto.next.${agreement.status}` as MessageKey),
+  });
+}
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}

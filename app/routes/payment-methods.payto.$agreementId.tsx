@@ -1,0 +1,157 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { secondaryButton } from "~/components/Button.css";
+import { formStyles } from "~/components/Form";
+import * as payto from "~/components/PayTo.css";
+import { useAgreementName } from "~/components/PayToAgreements";
+import { useT } from "~/components/useT";
+import { formatMoney } from "~/lib/format";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import { isLive, type AgreementStatus } from "~/lib/payto-states";
+import { PAYTO_REFUSALS } from "~/lib/payto-rules";
+import { accountNotFound } from "~/services/accounts/accounts.server";
+import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
+import { getAgreement } from "~/services/payments/payto/agreements.server";
+import { agreementLabel } from "~/services/payments/payto/payto-page.server";
+import { getEnv } from "~/services/platform/env.server";
+
+/** How often the page asks again while the payer may be approving it in their bank. */
+const REVALIDATE_MS = 3_000;
+
+/**
+ * One PayTo agreement of the selected account: its status and what to do next, the account
+ * it debits, the limit, and its history. While it waits for the payer's approval the page
+ * asks the server again every few seconds (Remix revalidation, with JavaScript) and offers
+ * "Check again" (without). Another account's or business's agreement is a 404.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding, actor } = await requirePaymentMethodsPage(request);
+  const agreement = await getAgreement(actor, params.agreementId);
+  if (!agreement) throw accountNotFound();
+  const when = new Intl.DateTimeFormat("en-AU", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: branding.timeZone,
+  });
+  const sandbox = getEnv().PAYTO_PROVIDER === "sandbox";
+  return {
+    businessName: branding.businessName,
+    agreement: {
+      id: agreement.id,
+      status: agreement.status,
+      reason: agreement.statusReason,
+      label: agreementLabel(agreement),
+      partyName: agreement.partyName,
+      max: formatMoney(agreement.maxAmountCents, { currency: branding.currency }),
+    },
+    history: agreement.events.map((event) => ({
+      at: when.format(new Date(event.at)),
+      from: event.fromStatus,
+      to: event.toStatus,
+    })),
+    // The stand-in for the payer's banking app: only in the sandbox, and plainly labelled as such.
+    sandboxBankUrl:
+      sandbox && agreement.status === "CREATED" && agreement.providerAgreementId
+        ? `/sandbox/payto-bank?agreement=${encodeURIComponent(agreement.providerAgreementId)}`
+        : null,
+  };
+}
+
+/** While the payer is expected to act soon (pending approval), the page asks again by itself. */
+function useRevalidateWhile(waiting: boolean) {
+  const revalidator = useRevalidator();
+  // The latest revalidator, read by one steady timer (its identity changes with every render).
+  const latest = useRef(revalidator);
+  useEffect(() => {
+    latest.current = revalidator;
+  });
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      const current = latest.current;
+      if (current.state === "idle" && document.visibilityState === "visible") current.revalidate();
+    }, REVALIDATE_MS);
+    return () => clearInterval(timer);
+  }, [waiting]);
+}
+
+export default function PayToAgreement() {
+  const { agreement, history, sandboxBankUrl } = useLoaderData<typeof loader>();
+  const t = useT();
+  const nameOf = useAgreementName();
+  const status: AgreementStatus = agreement.status;
+  useRevalidateWhile(status === "CREATED");
+  // Why it ended or paused, in the bank's words; a refusal to create it, in ours. A pending or
+  // active agreement's reason ("Waiting for the payer") would only repeat the status.
+  const reason =
+    status === "FAILED" && agreement.reason && (PAYTO_REFUSALS as readonly string[]).includes(agreement.reason)
+      ? t(`payto.refusal.${agreement.reason}` as MessageKey)
+      : agreement.reason && status !== "CREATED" && status !== "ACTIVE"
+        ? t("payto.view.reason", { reason: agreement.reason })
+        : null;
+  return (
+    <>
+      <h1>{t("payto.view.title")}</h1>
+      <p className={payto.wrap}>
+        <strong>{nameOf(agreement.label)}</strong>
+      </p>
+      <p className={formStyles.notice} aria-live="polite" aria-atomic="true" data-testid="payto-status">
+        {t(`payto.next.${status}` as MessageKey)}
+      </p>
+      {status === "CREATED" ? (
+        <>
+          <p className={payto.factValue}>
+            {sandboxBankUrl ? (
+              <>
+                <a href={sandboxBankUrl} target="_blank" rel="noreferrer">
+                  {t("payto.view.sandboxBank")}
+                </a>{" "}
+                ·{" "}
+              </>
+            ) : null}
+            <Link to={`/payment-methods/payto/${agreement.id}`}>{t("payto.view.checkAgain")}</Link>
+          </p>
+        </>
+      ) : null}
+      <dl className={payto.facts}>
+        <dt className={payto.factName}>{t("payto.view.status")}</dt>
+        <dd className={payto.factValue}>{t(`payto.status.${status}` as MessageKey)}</dd>
+        <dt className={payto.factName}>{t("payto.view.account")}</dt>
+        <dd className={payto.factValue}>{nameOf(agreement.label)}</dd>
+        <dt className={payto.factName}>{t("payto.view.holder")}</dt>
+        <dd className={payto.factValue}>{agreement.partyName}</dd>
+        <dt className={payto.factName}>{t("payto.view.limit")}</dt>
+        <dd className={payto.factValue}>{t("payto.view.limitValue", { max: agreement.max })}</dd>
+      </dl>
+      {reason ? <p>{reason}</p> : null}
+
+      <h2>{t("payto.view.history")}</h2>
+      <ol className={payto.history}>
+        {history.map((event, index) => (
+          <li key={index}>
+            {event.from === null && event.to === "CREATED"
+              ? t("payto.view.history.created", { at: event.at })
+              : t("payto.view.history.change", { at: event.at, status: t(`payto.status.${event.to}` as MessageKey) })}
+          </li>
+        ))}
+      </ol>
+
+      <p>
+        {isLive(status) ? (
+          <>
+            <Link to={`/payment-methods/payto/${agreement.id}/cancel`} className={secondaryButton}>
+              {t("payto.view.cancel")}
+            </Link>{" "}
+          </>
+        ) : null}
+        <Link to="/payment-methods">{t("payto.view.back")}</Link>
+      </p>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("payto.view.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};
