@@ -41,8 +41,9 @@ async function untilText(page: Page, target: ReturnType<Page["getByTestId"]>, te
   }).toPass({ timeout: 20_000, intervals: [500, 1000] });
 }
 
-async function openPayPage(page: Page, invoices: number) {
-  await openSection(page, "Invoices and payments");
+async function openPayPage(page: Page, invoices: number, viaMenu = true) {
+  if (viaMenu) await openSection(page, "Invoices and payments");
+  else await page.goto(`${ACME}/customer/invoices-and-payments/invoices`);
   const boxes = page.getByRole("checkbox", { name: /^Pay invoice / });
   for (let i = 0; i < invoices; i++) await boxes.nth(i).check();
   await page.getByRole("button", { name: "Pay selected invoices" }).click();
@@ -143,7 +144,10 @@ test.describe("paying by PayTo", () => {
     await expect(page.getByRole("textbox", { name: /^Amount for / })).toHaveValue(invoiceAmount);
   });
 
-  test("a paused agreement is listed but cannot be chosen", async ({ page, jsEnabled }) => {
+  test("paused and pending agreements are listed but cannot be chosen", async ({ page, jsEnabled }) => {
+    // Any other PayID waits for the payer at the sandbox bank: pending.
+    const waiting = `waiting.${test.info().project.name}@payto.test`;
+    await setUpAgreement(page, waiting, jsEnabled, "Waiting for you to approve it");
     // The sandbox's payer pauses suspend@payto.test a few seconds after approving it.
     await setUpAgreement(page, "suspend@payto.test", jsEnabled, "Active");
     // The agreement page stops asking once it is active: reload until the bank's pause shows.
@@ -151,6 +155,21 @@ test.describe("paying by PayTo", () => {
     await openPayPage(page, 1);
     await expect(page.getByText("PayTo from suspend@payto.test: paused, so it can't be used")).toBeVisible();
     await expect(page.getByRole("radio", { name: /suspend@payto\.test/ })).toHaveCount(0);
+    await expect(page.getByText(`PayTo from ${waiting}: waiting for approval in your banking app`)).toBeVisible();
+    await expect(page.getByRole("radio", { name: new RegExp(waiting.replace(/\./g, "\\.")) })).toHaveCount(0);
     await expectAccessible(page);
   });
+});
+
+test("a contact without portal access gets no set-up link for PayTo, only who can set it up", async ({ page }) => {
+  // sam@coastal.example (demo seed) may pay on the customer-style page but lacks accessCustomerPortal.
+  await signInAs(page, ACME, "sam@coastal.example", DEMO_PASSWORD);
+  // Sam has several accounts: straight to the invoices of the one selected.
+  await openPayPage(page, 1, false);
+  await expect(page.getByRole("link", { name: "Set up PayTo" })).toHaveCount(0);
+  // Other journeys may have left the account an active agreement; without one, the sentence says who can.
+  if ((await page.getByRole("radio", { name: /^PayTo from / }).count()) === 0) {
+    await expect(page.getByText(/a contact with portal access needs to set up a PayTo agreement/)).toBeVisible();
+  }
+  await expectAccessible(page);
 });
