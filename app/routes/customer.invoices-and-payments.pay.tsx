@@ -33,7 +33,7 @@ import {
   type PaymentOutcome,
 } from "~/services/payments/payments.server";
 import { sendReceipt } from "~/services/payments/receipts.server";
-import { payToChoices, payToLimit, type PayToChoice } from "~/services/payments/payto/payto-payments.server";
+import { payToChoices, type PayToChoice } from "~/services/payments/payto/payto-payments.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
@@ -359,8 +359,9 @@ export async function action({ request }: ActionFunctionArgs) {
     case "invalid":
       result.message = INVALID_MESSAGES[outcome.problem];
       result.messageParams = { total: result.breakdown.total };
-      if (outcome.problem === "limit") {
-        const max = await payToLimit(actor);
+      if (outcome.problem === "limit" && payMethod.kind === "payto") {
+        const chosen = payMethod.agreementId;
+        const max = payTo.agreements.find((a) => a.id === chosen)?.maxCents ?? 0;
         result.messageParams.max = money(max, branding.currency);
       }
       return reply(409);

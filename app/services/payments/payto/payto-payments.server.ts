@@ -282,6 +282,8 @@ export type PayToChoice = {
   payId: string | null;
   bsb: string | null;
   accountLast3: string | null;
+  /** The most one payment under it may take now: the agreement's limit or the business's, whichever is less. */
+  maxCents: number;
 };
 
 /**
@@ -295,7 +297,7 @@ export async function payToChoices(actor: { businessId: string; accountId: strin
   const db = await getDb();
   const rows = await db
     .selectFrom("payto_agreements")
-    .select(["id", "status", "alias_value", "bsb", "account_number"])
+    .select(["id", "status", "alias_value", "bsb", "account_number", "max_amount_cents"])
     .where("business_id", "=", actor.businessId)
     .where("account_id", "=", actor.accountId)
     .where("status", "in", ["CREATED", "ACTIVE", "SUSPENDED"])
@@ -312,11 +314,7 @@ export async function payToChoices(actor: { businessId: string; accountId: strin
       payId: row.alias_value,
       bsb: row.bsb,
       accountLast3: row.account_number ? row.account_number.slice(-3) : null,
+      maxCents: Math.min(Number(row.max_amount_cents), config.maxPaymentCents),
     })),
   };
-}
-
-/** The business's most one PayTo payment may take (for the page's "above the limit" message). */
-export async function payToLimit(actor: { businessId: string }) {
-  return (await getPayToConfiguration(actor.businessId)).maxPaymentCents;
 }
