@@ -30,7 +30,10 @@ async function setUpAgreement(page: Page, payId: string, jsEnabled: boolean, exp
 /** Waits for `text`: by itself with JavaScript (no reload), after "Check again" (or a reload) without. */
 async function untilText(page: Page, target: ReturnType<Page["getByTestId"]>, text: string, jsEnabled: boolean) {
   if (jsEnabled) {
+    // A mark on this document: a reload would lose it, so the change came by revalidation.
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
     await expect(target).toContainText(text, { timeout: 20_000 });
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     return;
   }
   await expect(async () => {
