@@ -10,6 +10,7 @@ import { getDatabaseHandle } from "~/services/platform/database.server";
 import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
 import { startReconciler } from "~/services/payments/payments.server";
+import { startPayToPaymentPoller } from "~/services/payments/payto/payto-payments.server";
 import { startAgreementPoller } from "~/services/payments/payto/agreements.server";
 import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
@@ -38,6 +39,8 @@ try {
   logger.info("portal ready", { database: handle.kind });
   // Payments whose outcome was lost (a crash, a time-out) are settled from the gateway's record.
   startReconciler();
+  // PayTo payments waiting to settle, asked about every PAYTO_POLL_MS (webhooks may be lost).
+  startPayToPaymentPoller();
   startAgreementPoller();
   // The PayTo sandbox stands in for a provider's own clock: expiry, settlement, webhooks.
   if (env.PAYTO_PROVIDER === "sandbox") startSandboxClock();

@@ -30,8 +30,10 @@ import {
   previewPayment,
   submitPayment,
   type PayMethod,
+  type PaymentOutcome,
 } from "~/services/payments/payments.server";
 import { sendReceipt } from "~/services/payments/receipts.server";
+import { payToChoices, type PayToChoice } from "~/services/payments/payto/payto-payments.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
@@ -48,7 +50,16 @@ import { logger } from "~/services/platform/logger.server";
  * follows the amounts and the method as they change: a debounced fetcher posts
  * `intent=quote`, which the action answers with the server's breakdown and never charges.
  */
-type Method = { kind: "card"; cardId: string } | { kind: "new" } | { kind: "promise" };
+type Method =
+  { kind: "card"; cardId: string } | { kind: "new" } | { kind: "promise" } | { kind: "payto"; agreementId: string };
+
+/** The radio's value for a method (the `:has()` rules look at its prefix). */
+const methodValueOf = (method: Method) =>
+  method.kind === "card"
+    ? `card:${method.cardId}`
+    : method.kind === "payto"
+      ? `payto:${method.agreementId}`
+      : method.kind;
 
 async function pageContext(request: Request) {
   const context = await requireCustomerAccountPage(request);
@@ -61,13 +72,24 @@ async function pageContext(request: Request) {
   };
   const params = new URL(request.url).searchParams;
   const ids = params.get("all") === "1" ? ("all" as const) : params.getAll("invoice");
-  const [invoices, cards] = await Promise.all([loadPayable(actor, ids), listCards(actor)]);
+  const [invoices, cards, payTo] = await Promise.all([loadPayable(actor, ids), listCards(actor), payToChoices(actor)]);
   const today = todayIso();
   const usable = cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today));
   // Anyone signed in may pay here (spec §2 customer-style), but a saved card is on the account
   // for every contact to use: saving one is managing payment methods, which needs portal access.
   const mayManagePaymentMethods = hasPortalAccess(session.contact);
-  return { ...context, actor, invoices, cards: usable, today, mayManagePaymentMethods };
+  return { ...context, actor, invoices, cards: usable, payTo, today, mayManagePaymentMethods };
+}
+
+/** An agreement as the page names it: the PayID, or the BSB and the account's last digits. */
+function agreementView(choice: PayToChoice) {
+  return {
+    id: choice.id,
+    status: choice.status,
+    payId: choice.payId,
+    bsb: choice.bsb ? `${choice.bsb.slice(0, 3)}-${choice.bsb.slice(3)}` : null,
+    last3: choice.accountLast3,
+  };
 }
 
 const money = (cents: number, currency: string) => formatMoney(cents, { currency });
@@ -85,8 +107,9 @@ function breakdownView(b: PaymentBreakdown, currency: string) {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { branding, actor, invoices, cards, today, mayManagePaymentMethods } = await pageContext(request);
+  const { branding, actor, invoices, cards, payTo, today, mayManagePaymentMethods } = await pageContext(request);
   const defaultCard = cards.find((card) => card.isDefault) ?? cards[0];
+  const activeAgreement = payTo.agreements.find((a) => a.status === "ACTIVE");
   const amounts = Object.fromEntries(invoices.map((i) => [i.id, i.availableCents]));
   const payable = invoices.filter((i) => i.availableCents > 0);
   const breakdown = payable.length
@@ -116,7 +139,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
       expiry: formatExpiry(card.expiryMonth, card.expiryYear),
       isDefault: card.isDefault,
     })),
-    method: (defaultCard ? { kind: "card", cardId: defaultCard.cardId } : { kind: "new" }) as Method,
+    payTo: {
+      enabled: payTo.enabled,
+      providerName: payTo.providerName,
+      agreements: payTo.agreements.map(agreementView),
+    },
+    method: (defaultCard
+      ? { kind: "card", cardId: defaultCard.cardId }
+      : activeAgreement
+        ? { kind: "payto", agreementId: activeAgreement.id }
+        : { kind: "new" }) as Method,
     breakdown: breakdown ? breakdownView(breakdown, branding.currency) : null,
   };
 }
@@ -131,6 +163,8 @@ type ActionResult = {
   errors: Record<string, MessageKey>;
   message: MessageKey | null;
   messageParams?: Record<string, string>;
+  /** A PayTo rejection's reason, translated into the message's {reason}. */
+  reasonKey?: MessageKey;
   breakdown: ReturnType<typeof breakdownView> | null;
 };
 
@@ -143,7 +177,7 @@ const MONEY_ERROR_KEYS: Record<string, MessageKey> = {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, actor, invoices, cards, today, mayManagePaymentMethods } = await pageContext(request);
+  const { branding, actor, invoices, cards, payTo, today, mayManagePaymentMethods } = await pageContext(request);
   const form = await readForm(request);
   const intent = form.get("intent");
   const text = (name: string, max = 200) => String(form.get(name) ?? "").slice(0, max);
@@ -153,7 +187,9 @@ export async function action({ request }: ActionFunctionArgs) {
       ? { kind: "new" }
       : methodValue === "promise"
         ? { kind: "promise" }
-        : { kind: "card", cardId: methodValue.replace(/^card:/, "") };
+        : methodValue.startsWith("payto:")
+          ? { kind: "payto", agreementId: methodValue.slice("payto:".length) }
+          : { kind: "card", cardId: methodValue.replace(/^card:/, "") };
   const result: ActionResult = {
     requestGuid: randomUUID(),
     amounts: {},
@@ -184,7 +220,10 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect(`/payment/complete/${prior.reference}`);
     }
     if (prior?.kind === "declined") {
-      result.message = `pm.refusal.${prior.refusal}` as MessageKey;
+      if (prior.method === "payto") {
+        result.message = "paytoPay.error.rejected";
+        result.reasonKey = `paytoPay.reason.${prior.refusal}` as MessageKey;
+      } else result.message = `pm.refusal.${prior.refusal}` as MessageKey;
       return reply(402);
     }
   }
@@ -218,6 +257,11 @@ export async function action({ request }: ActionFunctionArgs) {
       payMethod = { kind: "saved-card", cardId: card.cardId };
       brandForFees = { kind: "card", brand: card.brand };
     }
+  } else if (method.kind === "payto") {
+    // Only an ACTIVE agreement of this account; a pending or paused one is listed but not offered.
+    const agreement = payTo.agreements.find((a) => a.id === method.agreementId && a.status === "ACTIVE");
+    if (!agreement) result.errors.method = "paytoPay.error.agreement";
+    else payMethod = { kind: "payto", agreementId: agreement.id };
   } else if (method.kind === "promise") {
     const date = result.promiseDate;
     const max = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
@@ -297,25 +341,43 @@ export async function action({ request }: ActionFunctionArgs) {
     case "succeeded":
     case "promised":
     case "pending":
-      if (outcome.kind !== "pending") await sendReceipt(branding, outcome.paymentId);
+    case "submitted":
+      // A PayTo payment's receipt goes from whichever call settles it (payto-payments.server.ts).
+      if ((outcome.kind === "succeeded" && payMethod.kind !== "payto") || outcome.kind === "promised") {
+        await sendReceipt(branding, outcome.paymentId);
+      }
       return redirect(`/payment/complete/${outcome.reference}`);
     case "declined":
-      result.message = `pm.refusal.${outcome.refusal}` as MessageKey;
+      if (outcome.method === "payto") {
+        result.message = "paytoPay.error.rejected";
+        result.reasonKey = `paytoPay.reason.${outcome.refusal}` as MessageKey;
+      } else result.message = `pm.refusal.${outcome.refusal}` as MessageKey;
       return reply(402);
     case "conflict":
       result.message = "pay.error.conflict";
       return reply(409);
     case "invalid":
-      result.message =
-        outcome.problem === "amount"
-          ? "pay.error.totalChanged"
-          : outcome.problem === "card"
-            ? "pay.error.method"
-            : "pay.error.nothing";
+      result.message = INVALID_MESSAGES[outcome.problem];
       result.messageParams = { total: result.breakdown.total };
+      if (outcome.problem === "limit" && payMethod.kind === "payto") {
+        const chosen = payMethod.agreementId;
+        const max = payTo.agreements.find((a) => a.id === chosen)?.maxCents ?? 0;
+        result.messageParams.max = money(max, branding.currency);
+      }
       return reply(409);
   }
 }
+
+const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" }>["problem"], MessageKey> = {
+  amount: "pay.error.totalChanged",
+  card: "pay.error.method",
+  invoice: "pay.error.nothing",
+  request: "pay.error.nothing",
+  agreement: "paytoPay.error.agreement",
+  agreementInactive: "paytoPay.error.agreementInactive",
+  limit: "paytoPay.error.limit",
+  method: "paytoPay.error.disabled",
+};
 
 /** Spec default: wait this long after the last change before asking the server for the total. */
 const LIVE_TOTAL_DEBOUNCE_MS = 500;
@@ -339,7 +401,7 @@ export default function Pay() {
   const live = useLiveTotal(requestGuid, `${location.pathname}${location.search}`);
   const quote = live.quote;
   const rendered = state?.method ?? loaded.method;
-  const renderedValue = rendered.kind === "card" ? `card:${rendered.cardId}` : rendered.kind;
+  const renderedValue = methodValueOf(rendered);
   const [chosen, setChosen] = useState({ requestGuid, value: renderedValue });
   const methodValue = chosen.requestGuid === requestGuid ? chosen.value : renderedValue;
   // The newest answer wins: a quote made for this form, else the action's, else the loader's.
@@ -351,6 +413,10 @@ export default function Pay() {
   }
   const message = quote && state?.message === "pay.error.totalChanged" ? null : (state?.message ?? null);
   const error = (name: string) => (errors[name] ? t(errors[name] as MessageKey) : null);
+  const activeAgreements = loaded.payTo.agreements.filter((a) => a.status === "ACTIVE");
+  const waitingAgreements = loaded.payTo.agreements.filter((a) => a.status !== "ACTIVE");
+  const agreementName = (a: (typeof loaded.payTo.agreements)[number]) =>
+    a.payId ?? t("paytoPay.method.bban", { bsb: a.bsb ?? "", last3: a.last3 ?? "" });
   if (loaded.invoices.length === 0) {
     return (
       <>
@@ -413,7 +479,10 @@ export default function Pay() {
       </p>
       {message ? (
         <FormMessage kind="error">
-          {t(message as MessageKey, state?.messageParams as Record<string, string> | undefined)}
+          {t(message as MessageKey, {
+            ...(state?.messageParams as Record<string, string> | undefined),
+            ...(state?.reasonKey ? { reason: t(state.reasonKey) } : {}),
+          })}
         </FormMessage>
       ) : null}
       <Form
@@ -460,13 +529,38 @@ export default function Pay() {
                 {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
               </MethodOption>
             ))}
+            {activeAgreements.map((agreement) => (
+              <MethodOption key={agreement.id} value={`payto:${agreement.id}`} chosen={renderedValue}>
+                {t("paytoPay.method", { account: agreementName(agreement) })}
+              </MethodOption>
+            ))}
             <MethodOption value="new" chosen={renderedValue}>
               {t("pay.newCard")}
             </MethodOption>
             <MethodOption value="promise" chosen={renderedValue}>
               {t("pay.promise")}
             </MethodOption>
+            {/* Listed, not offered: an agreement waiting for the payer's bank, or paused there. */}
+            {waitingAgreements.map((agreement) => (
+              <p key={agreement.id} className={formStyles.hint}>
+                {t(agreement.status === "CREATED" ? "paytoPay.method.pending" : "paytoPay.method.suspended", {
+                  account: agreementName(agreement),
+                })}
+              </p>
+            ))}
+            {loaded.payTo.enabled && activeAgreements.length === 0 ? (
+              loaded.mayManagePaymentMethods ? (
+                <p className={formStyles.hint}>
+                  <Link to="/payment-methods/payto/new">{t("paytoPay.setUp")}</Link> {t("paytoPay.setUp.hint")}
+                </p>
+              ) : (
+                <p className={formStyles.hint}>{t("paytoPay.setUp.noAccess")}</p>
+              )
+            ) : null}
           </fieldset>
+          <p className={`${formStyles.hint} ${payStyles.payToFields}`}>
+            {t("paytoPay.chosen", { provider: loaded.payTo.providerName })}
+          </p>
           <fieldset className={`${formStyles.fieldset} ${payStyles.newCardFields}`}>
             <legend className={formStyles.legend}>{t("pay.newCard.details")}</legend>
             {/* Card number and CVN are never filled back in (PCI DSS 3.3.1). */}
@@ -611,7 +705,7 @@ export default function Pay() {
 
 /** One way to pay: a radio named `method`, whose value the page's `:has()` rules look at. */
 function MethodOption({ value, chosen, children }: { value: string; chosen: string; children: ReactNode }) {
-  const id = `method-${value.startsWith("card:") ? value.slice("card:".length) : value}`;
+  const id = `method-${value.replace(/^card:/, "").replace(/^payto:/, "payto-")}`;
   return (
     <div className={formStyles.checkboxField}>
       <input

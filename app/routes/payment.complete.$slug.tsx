@@ -1,6 +1,7 @@
+import { useEffect } from "react";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { FormMessage } from "~/components/Form";
+import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
+import { FormMessage, formStyles } from "~/components/Form";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -8,20 +9,29 @@ import { accountNotFound, requireAccountAccess } from "~/services/accounts/accou
 import { requireSession } from "~/services/auth/auth.server";
 import { findPaymentByReference } from "~/services/payments/invoices.server";
 import { reconcilePayment } from "~/services/payments/payments.server";
-import { metaTranslator } from "~/lib/i18n";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
 
 /**
  * The receipt (spec §2 /payment/complete/[slug], customer-style): reference, amounts, fee
  * breakdown, masked method and the invoices paid. Only contacts who may see the payment's
  * account get it; anyone else gets 'Page not found'. A payment still being confirmed is
  * reconciled here first.
+ *
+ * PayTo (decision 029): the payment is "submitted" until the payer's bank pays it, which may
+ * take seconds or a day. The page says so and, with JavaScript, asks again every few seconds
+ * (Remix revalidation; the loader asks the provider by our key), announcing the change in a
+ * live region; without JavaScript, a "Check again" link reloads it. Once settled it says
+ * "Paid"; rejected, it says why in words and links back to paying the same invoices.
  */
+/** How often an open receipt of a pending PayTo payment asks again. */
+const RECHECK_MS = 3_000;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, session } = await requireSession(request);
   let payment = await findPaymentByReference(branding.businessId, params.slug ?? "");
   if (!payment) throw accountNotFound();
   await requireAccountAccess(branding.businessId, session.contact.id, payment.account_id);
-  if (payment.status === "pending" || payment.status === "unknown") {
+  if (payment.status === "pending" || payment.status === "unknown" || payment.status === "submitted") {
     await reconcilePayment(payment.id);
     payment = (await findPaymentByReference(branding.businessId, payment.reference))!;
   }
@@ -41,6 +51,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       total: money(payment.amount_cents),
       note: payment.note,
       invoices: payment.allocations.map((a) => ({ number: a.number, amount: money(a.amountCents) })),
+      payTo: payment.method === "payto",
+      failure: payment.failure_code,
+      payAgain: `/customer/invoices-and-payments/pay?${payment.allocations
+        .map((a) => `invoice=${encodeURIComponent(a.invoiceId)}`)
+        .join("&")}`,
     },
   };
 }
@@ -48,6 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function PaymentComplete() {
   const { receipt } = useLoaderData<typeof loader>();
   const t = useT();
+  if (receipt.payTo) return <PayToReceipt receipt={receipt} />;
   const title =
     receipt.status === "succeeded"
       ? t("receipt.paid")
@@ -114,6 +130,101 @@ export default function PaymentComplete() {
       </p>
     </>
   );
+}
+
+type Receipt = ReturnType<typeof useLoaderData<typeof loader>>["receipt"];
+
+/** A PayTo payment's receipt: pending until the bank pays, then paid or rejected. */
+function PayToReceipt({ receipt }: { receipt: Receipt }) {
+  const t = useT();
+  const location = useLocation();
+  const pending = receipt.status !== "succeeded" && receipt.status !== "failed";
+  useRecheck(pending);
+  const title = pending
+    ? t("paytoPay.receipt.pendingTitle")
+    : receipt.status === "succeeded"
+      ? t("paytoPay.receipt.paidTitle")
+      : t("paytoPay.receipt.rejectedTitle");
+  const reason = t(`paytoPay.reason.${receipt.failure ?? "declined"}` as MessageKey);
+  return (
+    <>
+      <h1>{title}</h1>
+      {/* One live region for the state, so the change from pending is read out when it comes. */}
+      <div
+        role={receipt.status === "failed" ? "alert" : "status"}
+        aria-live="polite"
+        data-testid="payto-receipt-state"
+        className={receipt.status === "failed" ? formStyles.alert : formStyles.notice}
+      >
+        {pending
+          ? t("paytoPay.receipt.pending", { reference: receipt.reference })
+          : receipt.status === "succeeded"
+            ? t("paytoPay.receipt.paid", { reference: receipt.reference })
+            : t("paytoPay.receipt.rejected", { reason })}
+      </div>
+      {pending ? (
+        <p>
+          {t("paytoPay.receipt.autoCheck")}{" "}
+          <Link to={`${location.pathname}${location.search}`} reloadDocument>
+            {t("paytoPay.receipt.checkAgain")}
+          </Link>
+        </p>
+      ) : null}
+      {receipt.status === "failed" ? (
+        <p>
+          <Link to={receipt.payAgain}>{t("paytoPay.receipt.payAgain")}</Link>
+        </p>
+      ) : null}
+      <dl className={styles.details}>
+        <dt>{t("receipt.referenceLabel")}</dt>
+        <dd>{receipt.reference}</dd>
+        <dt>{t("receipt.date")}</dt>
+        <dd>{receipt.date}</dd>
+        <dt>{t("receipt.method")}</dt>
+        <dd>{t("paytoPay.receipt.method")}</dd>
+        <dt>{t("pay.subtotal")}</dt>
+        <dd>{receipt.subTotal}</dd>
+        {receipt.lateFee ? (
+          <>
+            <dt>{t("pay.lateFee")}</dt>
+            <dd>{receipt.lateFee}</dd>
+          </>
+        ) : null}
+        {receipt.discount ? (
+          <>
+            <dt>{t("pay.discount")}</dt>
+            <dd>−{receipt.discount}</dd>
+          </>
+        ) : null}
+        <dt>{t("receipt.total")}</dt>
+        <dd>
+          <strong>{receipt.total}</strong>
+        </dd>
+      </dl>
+      <h2>{t("receipt.invoices")}</h2>
+      <ul className={styles.list} aria-label={t("receipt.invoices")}>
+        {receipt.invoices.map((invoice) => (
+          <li key={invoice.number} className={styles.listItem}>
+            <span>{invoice.number}</span>
+            <span>{invoice.amount}</span>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <Link to="/customer/invoices-and-payments/invoices">{t("pay.backToInvoices")}</Link>
+      </p>
+    </>
+  );
+}
+
+/** While `active`, revalidate the page's data a few seconds after the last answer (never two at once). */
+function useRecheck(active: boolean) {
+  const { state, revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!active || state !== "idle") return;
+    const timer = setTimeout(() => void revalidate(), RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [active, state, revalidate]);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {

@@ -158,3 +158,10 @@ export const amountsSummary = style({
 export const change = style({ marginLeft: "0.5rem", color: vars.color.link, textDecoration: "underline" });
 globalStyle(`${amounts}[open] ${change}`, { display: "none" });
 globalStyle(`${amounts} > fieldset`, { paddingBottom: "1rem" });
+
+/** What paying by PayTo means, shown only while a PayTo agreement is the chosen method. */
+export const payToFields = style({
+  selectors: {
+    [`${form}:not(:has(input[name="method"][value^="payto:"]:checked)) &`]: { display: "none" },
+  },
+});

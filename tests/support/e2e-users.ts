@@ -13,16 +13,17 @@ export const E2E_ROLES = [
   "pci",
   "payer",
   "payid",
+  "paytopay",
 ] as const;
 
 /**
  * Roles whose journeys change what is saved on an account (cards, bank accounts): each gets
  * an account of its own, so that journeys running in parallel never see each other's cards.
  */
-export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci", "payer", "payid"];
+export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = ["cards", "banks", "gateway", "pci", "payer", "payid", "paytopay"];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */
-export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid"];
+export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid", "paytopay"];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

@@ -6,6 +6,7 @@
 import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
+import { paytoPayEnAU } from "./en-AU.payto-pay";
 import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 
@@ -210,6 +211,7 @@ export const enAU = {
   "mail.verify.text": "Confirm that {email} is your email address by opening this link (it works once, for 24 hours):",
   ...paymentMethodsEnAU,
   ...paymentsEnAU,
+  ...paytoPayEnAU,
   ...paytoEnAU,
   ...paytoPayIdEnAU,
 } as const;

@@ -1,6 +1,7 @@
 import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
+import { paytoPayId } from "./id.payto-pay";
 import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 
@@ -245,6 +246,7 @@ export const id: Messages = {
     "Konfirmasikan bahwa {email} adalah alamat email Anda dengan membuka tautan ini (hanya berlaku sekali, selama 24 jam):",
   ...paymentMethodsId,
   ...paymentsId,
+  ...paytoPayId,
   ...paytoId,
   ...paytoPayIdId,
 };

@@ -178,6 +178,7 @@ export async function findPaymentByReference(businessId: string, reference: stri
     .innerJoin("invoices as i", "i.id", "a.invoice_id")
     .select([
       "i.number",
+      "a.invoice_id as invoiceId",
       "a.amount_cents as amountCents",
       "a.discount_cents as discountCents",
       "a.late_fee_cents as lateFeeCents",

@@ -16,6 +16,8 @@ import {
 import { getCardGateway } from "./gateway/index.server";
 import { logger } from "../platform/logger.server";
 import { saveCard } from "../payment-methods/payment-methods.server";
+import { getPayToConfiguration } from "./payto/settings.server";
+import { initiatePayToPayment, reconcilePayToPayment, type PayToRefusalCode } from "./payto/payto-payments.server";
 
 /**
  * Paying invoices, exactly once (ARCHITECTURE "Money moves exactly once"; issue 3).
@@ -46,18 +48,38 @@ export type NewCard = {
 export type PayMethod =
   | { kind: "saved-card"; cardId: string }
   | { kind: "new-card"; card: NewCard }
-  | { kind: "promise"; promiseDate: string };
+  | { kind: "promise"; promiseDate: string }
+  /** Pulled under the account's ACTIVE PayTo agreement (our payto_agreements.id). */
+  | { kind: "payto"; agreementId: string };
 
 export type PaymentOutcome =
   | { kind: "succeeded"; paymentId: string; reference: string }
   | { kind: "promised"; paymentId: string; reference: string }
-  | { kind: "declined"; paymentId: string; refusal: GatewayRefusal }
+  | { kind: "declined"; paymentId: string; reference: string; method: "card"; refusal: GatewayRefusal }
+  | { kind: "declined"; paymentId: string; reference: string; method: "payto"; refusal: PayToRefusalCode }
+  /** PayTo: the provider accepted it; it settles (or is rejected) later. */
+  | { kind: "submitted"; paymentId: string; reference: string }
   | { kind: "pending"; paymentId: string; reference: string }
   | { kind: "conflict" }
-  | { kind: "invalid"; problem: "invoice" | "amount" | "card" | "request" };
+  | {
+      kind: "invalid";
+      /**
+       * agreement: no such agreement on this account (another account's or business's id);
+       * agreementInactive: ours but not ACTIVE (pending, suspended, ended); limit: above the
+       * business's or the agreement's PayTo maximum; method: PayTo is not offered here.
+       */
+      problem: "invoice" | "amount" | "card" | "request" | "agreement" | "agreementInactive" | "limit" | "method";
+    };
 
 /** Statuses an invoice can be paid in: Open, Overdue, Promise, Broken Promise (spec §3 codes). */
 export const PAYABLE_STATUSES = [1, 3, 7, 8] as const;
+
+/**
+ * Payments that still hold their invoices' balances: not answered yet, answer lost, or (PayTo)
+ * accepted by the provider and waiting to settle. A card payment of invoices a PayTo payment
+ * is settling is refused until it settles or is rejected.
+ */
+const RESERVING_STATUSES: PaymentStatus[] = ["pending", "unknown", "submitted"];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -99,7 +121,7 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
         .select((inner) => inner.fn.coalesce(inner.fn.sum<number>("a.amount_cents"), inner.lit(0)).as("held"))
         .whereRef("a.invoice_id", "=", "invoices.id")
         .where("a.business_id", "=", actor.businessId)
-        .where("p.status", "in", ["pending", "unknown"])
+        .where("p.status", "in", RESERVING_STATUSES)
         .as("reservedCents"),
     ])
     .where("business_id", "=", actor.businessId)
@@ -132,7 +154,7 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
       "in",
       rows.map((r) => r.id),
     )
-    .where("p.status", "in", ["pending", "unknown"])
+    .where("p.status", "in", RESERVING_STATUSES)
     .groupBy("a.invoice_id")
     .execute();
   const held = new Map(reserved.map((r) => [r.invoiceId, Number(r.cents)]));
@@ -154,7 +176,9 @@ function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, n
             expiry: `${method.card.expiryMonth}/${method.card.expiryYear}`,
             save: method.card.save,
           }
-        : { kind: method.kind, promiseDate: method.promiseDate };
+        : method.kind === "payto"
+          ? { kind: method.kind, agreementId: method.agreementId }
+          : { kind: method.kind, promiseDate: method.promiseDate };
   const sorted = [...selection].sort((a, b) => a.invoiceId.localeCompare(b.invoiceId));
   return sha256(JSON.stringify({ account: actor.accountId, selection: sorted, method: methodKey, note }));
 }
@@ -164,10 +188,13 @@ const newReference = () => `PAY-${randomBytes(5).toString("hex").toUpperCase()}`
 type StoredPayment = {
   id: string;
   status: PaymentStatus;
+  method: "card" | "payto" | "payid" | "promise";
   request_hash: string;
   reference: string;
   failure_code: string | null;
 };
+
+const STORED = ["id", "status", "method", "request_hash", "reference", "failure_code"] as const;
 
 function outcomeOf(payment: StoredPayment): PaymentOutcome {
   switch (payment.status) {
@@ -175,12 +202,24 @@ function outcomeOf(payment: StoredPayment): PaymentOutcome {
       return { kind: "succeeded", paymentId: payment.id, reference: payment.reference };
     case "promised":
       return { kind: "promised", paymentId: payment.id, reference: payment.reference };
+    case "submitted":
+      return { kind: "submitted", paymentId: payment.id, reference: payment.reference };
     case "failed":
-      return {
-        kind: "declined",
-        paymentId: payment.id,
-        refusal: (payment.failure_code as GatewayRefusal | null) ?? "declined",
-      };
+      return payment.method === "payto"
+        ? {
+            kind: "declined",
+            paymentId: payment.id,
+            reference: payment.reference,
+            method: "payto",
+            refusal: (payment.failure_code as PayToRefusalCode | null) ?? "declined",
+          }
+        : {
+            kind: "declined",
+            paymentId: payment.id,
+            reference: payment.reference,
+            method: "card",
+            refusal: (payment.failure_code as GatewayRefusal | null) ?? "declined",
+          };
     default:
       return { kind: "pending", paymentId: payment.id, reference: payment.reference };
   }
@@ -189,7 +228,7 @@ function outcomeOf(payment: StoredPayment): PaymentOutcome {
 async function findByGuid(db: Db, businessId: string, requestGuid: string) {
   return db
     .selectFrom("payments")
-    .select(["id", "status", "request_hash", "reference", "failure_code"])
+    .select(STORED)
     .where("business_id", "=", businessId)
     .where("request_guid", "=", requestGuid)
     .executeTakeFirst();
@@ -201,6 +240,8 @@ async function answerRepeat(db: Db, actor: Actor, requestGuid: string, hash: str
     const existing = await findByGuid(db, actor.businessId, requestGuid);
     if (!existing) return { kind: "invalid", problem: "request" };
     if (existing.request_hash !== hash) return { kind: "conflict" };
+    // Only "pending" is worth waiting for (the first request is still talking to the gateway
+    // or provider); a submitted PayTo payment may take days to settle.
     if (existing.status !== "pending") {
       if (existing.status === "unknown") await reconcilePayment(existing.id);
       const latest = (await findByGuid(db, actor.businessId, requestGuid))!;
@@ -253,10 +294,17 @@ export async function submitPayment(
     brand = detectBrand(input.method.card.cardNumber);
     if (!brand) return { kind: "invalid", problem: "card" };
   }
-
   const hash = requestHash(actor, input.selection, input.method, input.note, brand);
   const seen = await findByGuid(db, actor.businessId, input.requestGuid);
   if (seen) return answerRepeat(db, actor, input.requestGuid, hash);
+
+  // After the repeat check: a repeat answers the first result even if the agreement has changed since.
+  let agreement: { id: string; providerAgreementId: string; maxCents: number } | null = null;
+  if (input.method.kind === "payto") {
+    const found = await checkPayToAgreement(actor, input.method.agreementId);
+    if (found.kind !== "ok") return { kind: "invalid", problem: found.kind };
+    agreement = found.agreement;
+  }
 
   const rules = await getFeeRules(actor.businessId);
   const amounts = Object.fromEntries(input.selection.map((s) => [s.invoiceId, s.amountCents]));
@@ -282,6 +330,7 @@ export async function submitPayment(
     );
     if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== breakdown.amount)
       return { invalid: "amount" as const };
+    if (agreement && breakdown.amount > agreement.maxCents) return { invalid: "limit" as const };
     const inserted = await tx
       .insertInto("payments")
       .values({
@@ -290,8 +339,9 @@ export async function submitPayment(
         request_guid: input.requestGuid,
         request_hash: hash,
         reference: newReference(),
-        method: input.method.kind === "promise" ? "promise" : "card",
+        method: input.method.kind === "promise" ? "promise" : agreement ? "payto" : "card",
         card_id: savedCard?.id ?? null,
+        payto_agreement_id: agreement?.id ?? null,
         status: input.method.kind === "promise" ? "promised" : "pending",
         currency: input.currency,
         amount_cents: breakdown.amount,
@@ -348,6 +398,30 @@ export async function submitPayment(
     });
     return { kind: "promised", paymentId: claim.paymentId, reference: claim.reference };
   }
+  if (agreement) {
+    await initiatePayToPayment({
+      paymentId: claim.paymentId,
+      businessId: actor.businessId,
+      providerAgreementId: agreement.providerAgreementId,
+      amountCents: claim.breakdown.amount,
+      currency: input.currency,
+      idempotencyKey: gatewayKey(actor.businessId, input.requestGuid),
+      reference: claim.reference,
+    });
+    const final = await db
+      .selectFrom("payments")
+      .select(STORED)
+      .where("id", "=", claim.paymentId)
+      .executeTakeFirstOrThrow();
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      action: `payment.payto.${final.status}`,
+      clientIp: actor.clientIp,
+      details: { paymentId: final.id, reference: final.reference, amountCents: claim.breakdown.amount },
+    });
+    return outcomeOf(final);
+  }
 
   // A token for the card: the saved one, or the new card's (saved for later if asked).
   let token = savedCard?.token ?? null;
@@ -399,7 +473,7 @@ export async function submitPayment(
   }
   const final = await db
     .selectFrom("payments")
-    .select(["id", "status", "request_hash", "reference", "failure_code"])
+    .select(STORED)
     .where("id", "=", claim.paymentId)
     .executeTakeFirstOrThrow();
   if (final.status === "succeeded") {
@@ -414,17 +488,60 @@ export async function submitPayment(
   return outcomeOf(final);
 }
 
-const gatewayKey = (businessId: string, requestGuid: string) => `${businessId}:${requestGuid}`;
+/**
+ * The PayTo agreement a payment may be pulled under: this account's and this business's, and
+ * ACTIVE with the provider's id (pending, suspended and ended ones are refused). Its limit is
+ * the smaller of the agreement's own and the business's current PayTo maximum.
+ */
+export async function checkPayToAgreement(actor: Actor, agreementId: string) {
+  const db = await getDb();
+  const config = await getPayToConfiguration(actor.businessId);
+  if (!config.enabled) return { kind: "method" as const };
+  const row = UUID.test(agreementId)
+    ? await db
+        .selectFrom("payto_agreements")
+        .select(["id", "status", "provider_agreement_id as providerAgreementId", "max_amount_cents as maxCents"])
+        .where("business_id", "=", actor.businessId)
+        .where("account_id", "=", actor.accountId)
+        .where("id", "=", agreementId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) return { kind: "agreement" as const };
+  if (row.status !== "ACTIVE" || !row.providerAgreementId) return { kind: "agreementInactive" as const };
+  return {
+    kind: "ok" as const,
+    agreement: {
+      id: row.id,
+      providerAgreementId: row.providerAgreementId,
+      maxCents: Math.min(Number(row.maxCents), config.maxPaymentCents),
+    },
+  };
+}
+
+/** Our idempotency key at the gateway and the PayTo provider: one payment per business and guid. */
+export const gatewayKey = (businessId: string, requestGuid: string) => `${businessId}:${requestGuid}`;
+
+/**
+ * Fails a payment that has not finished, releasing its reservation. True only for the call
+ * that failed it (the status guard), so a rejection is recorded once however often it arrives.
+ */
+export async function failPayment(paymentId: string, reason: string): Promise<boolean> {
+  const db = await getDb();
+  const updated = await db
+    .updateTable("payments")
+    .set({ status: "failed", failure_code: reason, completed_at: new Date() })
+    .where("id", "=", paymentId)
+    .where("status", "in", RESERVING_STATUSES)
+    .returning("id")
+    .executeTakeFirst();
+  return updated !== undefined;
+}
 
 async function fail(paymentId: string, refusal: GatewayRefusal): Promise<PaymentOutcome> {
+  await failPayment(paymentId, refusal);
   const db = await getDb();
-  await db
-    .updateTable("payments")
-    .set({ status: "failed", failure_code: refusal, completed_at: new Date() })
-    .where("id", "=", paymentId)
-    .where("status", "in", ["pending", "unknown"])
-    .execute();
-  return { kind: "declined", paymentId, refusal };
+  const payment = await db.selectFrom("payments").select(STORED).where("id", "=", paymentId).executeTakeFirstOrThrow();
+  return outcomeOf(payment);
 }
 
 /**
@@ -433,16 +550,27 @@ async function fail(paymentId: string, refusal: GatewayRefusal): Promise<Payment
  * fees and any discount. Runs at most once per payment (the status guard).
  */
 async function settle(paymentId: string, charge: GatewayCharge) {
+  await settlePayment(paymentId, { gateway_charge_id: charge.chargeId });
+}
+
+/**
+ * Settles a card charge or a PayTo payment (the provider's payment id). True only for the
+ * call that settled it: the caller that gets true sends the receipt, so it goes once.
+ */
+export async function settlePayment(
+  paymentId: string,
+  ids: { gateway_charge_id: string } | { provider_payment_id: string },
+): Promise<boolean> {
   const db = await getDb();
-  await db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     const payment = await tx
       .updateTable("payments")
-      .set({ status: "succeeded", gateway_charge_id: charge.chargeId, completed_at: new Date(), failure_code: null })
+      .set({ status: "succeeded", ...ids, completed_at: new Date(), failure_code: null })
       .where("id", "=", paymentId)
-      .where("status", "in", ["pending", "unknown"])
+      .where("status", "in", RESERVING_STATUSES)
       .returningAll()
       .executeTakeFirst();
-    if (!payment) return;
+    if (!payment) return false;
     const allocations = await tx
       .selectFrom("payment_allocations")
       .selectAll()
@@ -478,12 +606,15 @@ async function settle(paymentId: string, charge: GatewayCharge) {
       invoice_id: null,
     });
     const card = `${payment.card_brand ?? ""} ${payment.card_last4 ?? ""}`.trim();
+    const payto = payment.method === "payto";
     // The statement nets to the invoices' fall in balance: paid − fees + discount = subtotal.
-    const lines = [line("payment", `Card payment ${card}`.trim(), 0, payment.amount_cents)];
+    const lines = [line("payment", payto ? "PayTo payment" : `Card payment ${card}`.trim(), 0, payment.amount_cents)];
     const fees = payment.merchant_fee_cents + payment.late_fee_cents;
-    if (fees > 0) lines.push(line("fee", "Card surcharge and late fees", fees, 0));
+    // PayTo has no surcharge (spec §9): its only fees are late fees.
+    if (fees > 0) lines.push(line("fee", payto ? "Late fees" : "Card surcharge and late fees", fees, 0));
     if (payment.discount_cents > 0) lines.push(line("credit", "Early-payment discount", 0, payment.discount_cents));
     await tx.insertInto("statement_lines").values(lines).execute();
+    return true;
   });
 }
 
@@ -496,10 +627,13 @@ export async function reconcilePayment(paymentId: string, options: { graceMs?: n
   const db = await getDb();
   const payment = await db
     .selectFrom("payments")
-    .select(["id", "business_id", "request_guid", "status", "created_at"])
+    .select(["id", "business_id", "request_guid", "status", "method", "created_at"])
     .where("id", "=", paymentId)
     .executeTakeFirst();
-  if (!payment || (payment.status !== "unknown" && payment.status !== "pending")) return payment?.status ?? null;
+  if (!payment) return null;
+  // PayTo: the provider's record by our key, applied as a webhook would be; "submitted" waits.
+  if (payment.method === "payto") return reconcilePayToPayment(payment, options.graceMs ?? 120_000);
+  if (payment.status !== "unknown" && payment.status !== "pending") return payment.status;
   let charge: GatewayCharge | null;
   try {
     charge = await getCardGateway().findCharge(gatewayKey(payment.business_id, payment.request_guid));
@@ -523,15 +657,22 @@ export async function reconcilePayment(paymentId: string, options: { graceMs?: n
   return payment.status;
 }
 
-/** The reconciler's sweep: every payment left pending or unknown for longer than `olderThanMs`. */
-export async function reconcileUnsettled(options: { olderThanMs?: number; graceMs?: number; limit?: number } = {}) {
+/**
+ * The reconciler's sweep: every payment left pending or unknown (or, PayTo, submitted and
+ * waiting to settle) for longer than `olderThanMs`; `method` narrows it to one kind.
+ */
+export async function reconcileUnsettled(
+  options: { olderThanMs?: number; graceMs?: number; limit?: number; method?: "card" | "payto" } = {},
+) {
   const db = await getDb();
   const before = new Date(Date.now() - (options.olderThanMs ?? 30_000));
-  const rows = await db
+  let query = db
     .selectFrom("payments")
     .select("id")
-    .where("status", "in", ["pending", "unknown"])
-    .where("created_at", "<", before)
+    .where("status", "in", RESERVING_STATUSES)
+    .where("created_at", "<", before);
+  if (options.method) query = query.where("method", "=", options.method);
+  const rows = await query
     .orderBy("created_at")
     .limit(options.limit ?? 100)
     .execute();
@@ -581,7 +722,7 @@ export async function findPaymentByGuid(actor: Actor, requestGuid: string): Prom
   for (let attempt = 0; attempt < 40; attempt++) {
     const payment = await db
       .selectFrom("payments")
-      .select(["id", "status", "request_hash", "reference", "failure_code"])
+      .select(STORED)
       .where("business_id", "=", actor.businessId)
       .where("account_id", "=", actor.accountId)
       .where("request_guid", "=", requestGuid)

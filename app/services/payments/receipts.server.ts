@@ -23,6 +23,7 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
         "payments.merchant_fee_cents",
         "payments.late_fee_cents",
         "payments.discount_cents",
+        "payments.method",
         "payments.card_brand",
         "payments.card_last4",
         "payments.promise_date",
@@ -53,7 +54,13 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
       "",
       `Reference: ${payment.reference}`,
       `Date: ${formatDate(payment.created_at, { timeZone: branding.timeZone })}`,
-      ...(promised ? [] : [`Paid with: ${payment.card_brand ?? "card"} ending ${payment.card_last4 ?? "????"}`]),
+      ...(promised
+        ? []
+        : [
+            payment.method === "payto"
+              ? "Paid with: PayTo (from your bank account)"
+              : `Paid with: ${payment.card_brand ?? "card"} ending ${payment.card_last4 ?? "????"}`,
+          ]),
       "",
       ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`),
       "",

@@ -1,14 +1,320 @@
-import type { ProviderPayment } from "./payto-provider.server";
+import type { PayToPaymentFailure } from "~/lib/payto-states";
+import { findHostBranding } from "../../host/host.server";
+import { audit } from "../../platform/audit.server";
+import { getDb } from "../../platform/database.server";
+import { getEnv } from "../../platform/env.server";
+import { logger } from "../../platform/logger.server";
+import { failPayment, reconcileUnsettled, settlePayment, startReconciler } from "../payments.server";
+import { sendReceipt } from "../receipts.server";
+import { applyAgreementSnapshot } from "./agreements.server";
+import { getPayToProvider } from "./index.server";
+import { getPayToConfiguration } from "./settings.server";
+import { PayToTimeoutError, type PayToRefusal, type ProviderPayment } from "./payto-provider.server";
+
+/**
+ * Paying invoices by PayTo (decision 027 "A PayTo payment's states"; decision 029). The claim
+ * is the card path's (payments.server.ts); from there the provider is asked to pull the money
+ * under the account's active agreement with our key, and the payment waits as "submitted"
+ * until the provider's snapshot (a webhook, the poller, or the receipt page asking) says it
+ * settled or was rejected. Every write is guarded by the payment's status, so snapshots
+ * arriving late, twice, or from a webhook and a poll at once settle it exactly once.
+ */
+
+/** Why a PayTo payment did not go through: the provider's refusal on initiation, or its rejection later. */
+export type PayToRefusalCode = PayToRefusal | PayToPaymentFailure;
+
+export type SnapshotSource = "webhook" | "poll" | "portal";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The payment of `businessId` a snapshot is about: by our key (business:requestGuid), else the provider's id. */
+async function findPayToPayment(businessId: string, snapshot: ProviderPayment) {
+  const db = await getDb();
+  const prefix = `${businessId}:`;
+  const guid = snapshot.idempotencyKey.startsWith(prefix) ? snapshot.idempotencyKey.slice(prefix.length) : null;
+  const byGuid = guid !== null && UUID.test(guid);
+  const providerId = typeof snapshot.paymentId === "string" ? snapshot.paymentId.slice(0, 100) : "";
+  return db
+    .selectFrom("payments")
+    .select(["id", "status", "amount_cents", "payto_agreement_id", "provider_payment_id"])
+    .where("business_id", "=", businessId)
+    .where("method", "=", "payto")
+    .where((eb) =>
+      byGuid
+        ? eb.or([eb("request_guid", "=", guid), eb("provider_payment_id", "=", providerId)])
+        : eb("provider_payment_id", "=", providerId),
+    )
+    .executeTakeFirst();
+}
 
 /**
  * Applies the provider's snapshot of a PayTo payment of `businessId`: settles it (balances,
- * statement, receipt email) or releases its reservation, once. "unknown": we never made it.
- * Placeholder until helper "payto-pay" lands.
+ * statement, receipt email) or releases its reservation, once. "unknown": we never made it
+ * (the webhook refuses it); "stale": nothing to change (a repeat, an older state, or one that
+ * contradicts a final state we already hold, which is logged).
  */
 export async function applyPaymentSnapshot(
-  _businessId: string,
-  _snapshot: ProviderPayment,
-  _source: "webhook" | "poll",
+  businessId: string,
+  snapshot: ProviderPayment,
+  source: SnapshotSource,
 ): Promise<"applied" | "stale" | "unknown"> {
-  throw new Error("PayTo payments are not built yet");
+  const payment = await findPayToPayment(businessId, snapshot);
+  if (!payment) return "unknown";
+  if (snapshot.amountCents !== payment.amount_cents) {
+    // Never settle a different amount from the one the customer confirmed.
+    logger.error("payto payment snapshot with another amount: ignored", {
+      businessId,
+      paymentId: payment.id,
+      ours: payment.amount_cents,
+      theirs: snapshot.amountCents,
+    });
+    return "stale";
+  }
+  const db = await getDb();
+  switch (snapshot.status) {
+    case "CREATED": {
+      const updated = await db
+        .updateTable("payments")
+        .set({ status: "submitted", provider_payment_id: snapshot.paymentId })
+        .where("id", "=", payment.id)
+        .where("status", "in", ["pending", "unknown"])
+        .returning("id")
+        .executeTakeFirst();
+      return updated ? "applied" : "stale";
+    }
+    case "SETTLED": {
+      const settled = await settlePayment(payment.id, { provider_payment_id: snapshot.paymentId });
+      if (!settled) {
+        if (payment.status === "failed") {
+          logger.error("payto payment settled after we failed it", { businessId, paymentId: payment.id, source });
+        }
+        return "stale";
+      }
+      await audit({ businessId, action: "payment.payto.settled", details: { paymentId: payment.id, source } });
+      // Only the call that settled it gets here: one receipt, whoever learnt it first.
+      const branding = await brandingOf(businessId);
+      if (branding) await sendReceipt(branding, payment.id);
+      else logger.error("payto receipt not sent: the business has no host", { businessId, paymentId: payment.id });
+      return "applied";
+    }
+    case "FAILED": {
+      const reason: PayToRefusalCode = snapshot.failureReason ?? "declined";
+      const failed = await failPayment(payment.id, reason);
+      if (!failed) {
+        if (payment.status === "succeeded") {
+          logger.error("payto payment rejected after it settled", { businessId, paymentId: payment.id, source });
+        }
+        return "stale";
+      }
+      await db
+        .updateTable("payments")
+        .set({ provider_payment_id: snapshot.paymentId })
+        .where("id", "=", payment.id)
+        .execute();
+      await audit({ businessId, action: "payment.payto.failed", details: { paymentId: payment.id, reason, source } });
+      if (reason === "agreement_not_active" && payment.payto_agreement_id) {
+        await refreshAgreement(businessId, payment.payto_agreement_id);
+      }
+      return "applied";
+    }
+  }
+}
+
+/**
+ * A payment rejected because the agreement is no longer active: the payer cancelled or paused
+ * it in their bank, perhaps without a webhook. Ask the provider and apply what it says, so the
+ * portal stops offering the agreement.
+ */
+async function refreshAgreement(businessId: string, agreementId: string) {
+  try {
+    const db = await getDb();
+    const row = await db
+      .selectFrom("payto_agreements")
+      .select("provider_agreement_id")
+      .where("business_id", "=", businessId)
+      .where("id", "=", agreementId)
+      .executeTakeFirst();
+    if (!row?.provider_agreement_id) return;
+    const snapshot = await getPayToProvider().getAgreement(row.provider_agreement_id);
+    if (snapshot) await applyAgreementSnapshot(businessId, snapshot, "payment");
+  } catch (error) {
+    // The poller will learn it later; the payment's rejection is already recorded.
+    logger.warn("payto agreement refresh after a rejection failed", { businessId, agreementId, error });
+  }
+}
+
+/** A business's branding for its emails: its host with a canonical base URL first, else any. */
+async function brandingOf(businessId: string) {
+  const db = await getDb();
+  const host = await db
+    .selectFrom("hosts")
+    .select("hostname")
+    .where("business_id", "=", businessId)
+    .orderBy((eb) => eb("public_base_url", "is", null))
+    .orderBy("hostname")
+    .executeTakeFirst();
+  return host ? findHostBranding(db, host.hostname) : null;
+}
+
+export type InitiateInput = {
+  paymentId: string;
+  businessId: string;
+  providerAgreementId: string;
+  amountCents: number;
+  currency: string;
+  /** business:requestGuid: a repeat at the provider returns the first payment. */
+  idempotencyKey: string;
+  reference: string;
+};
+
+/**
+ * Asks the provider to pull a claimed payment. Accepted → submitted (or settled/failed at
+ * once, if the provider already knows); refused → failed with the reason; no answer → unknown,
+ * then asked again by our key.
+ */
+export async function initiatePayToPayment(input: InitiateInput) {
+  const db = await getDb();
+  try {
+    const result = await getPayToProvider().initiatePayment({
+      agreementId: input.providerAgreementId,
+      amountCents: input.amountCents,
+      currency: input.currency,
+      idempotencyKey: input.idempotencyKey,
+      description: input.reference,
+    });
+    if (!result.ok) {
+      await failPayment(input.paymentId, result.refusal);
+      if (result.refusal === "agreement_not_active") {
+        const row = await db
+          .selectFrom("payments")
+          .select("payto_agreement_id")
+          .where("id", "=", input.paymentId)
+          .executeTakeFirst();
+        if (row?.payto_agreement_id) await refreshAgreement(input.businessId, row.payto_agreement_id);
+      }
+      return;
+    }
+    await applyPaymentSnapshot(input.businessId, result.value, "portal");
+  } catch (error) {
+    if (!(error instanceof PayToTimeoutError)) {
+      logger.error("payto payment initiation failed", { error, paymentId: input.paymentId });
+    }
+    // Did the provider take it? Only our key can tell: unknown until it answers.
+    await db
+      .updateTable("payments")
+      .set({ status: "unknown" })
+      .where("id", "=", input.paymentId)
+      .where("status", "=", "pending")
+      .execute();
+    const payment = await db
+      .selectFrom("payments")
+      .select(["id", "business_id", "request_guid", "status", "created_at"])
+      .where("id", "=", input.paymentId)
+      .executeTakeFirstOrThrow();
+    await reconcilePayToPayment(payment, 120_000);
+  }
+}
+
+/**
+ * The reconciler's step for one PayTo payment: the provider's record by our key, applied. A
+ * submitted payment is never failed for want of news (it waits for settlement); one the
+ * provider never received is failed only after `graceMs` (a request may still be on its way).
+ */
+export async function reconcilePayToPayment(
+  payment: { id: string; business_id: string; request_guid: string; status: string; created_at: Date | string },
+  graceMs: number,
+): Promise<string> {
+  if (payment.status !== "pending" && payment.status !== "unknown" && payment.status !== "submitted") {
+    return payment.status;
+  }
+  let snapshot: ProviderPayment | null;
+  try {
+    snapshot = await getPayToProvider().getPayment(`${payment.business_id}:${payment.request_guid}`);
+  } catch (error) {
+    logger.warn("reconcile: payto provider lookup failed", { paymentId: payment.id, error });
+    return payment.status;
+  }
+  const db = await getDb();
+  if (snapshot) {
+    await applyPaymentSnapshot(payment.business_id, snapshot, "poll");
+  } else if (payment.status === "submitted") {
+    logger.error("reconcile: the payto provider has no record of a submitted payment", { paymentId: payment.id });
+  } else if (Date.now() - new Date(payment.created_at).getTime() > graceMs) {
+    await failPayment(payment.id, "unavailable");
+  }
+  const latest = await db.selectFrom("payments").select("status").where("id", "=", payment.id).executeTakeFirst();
+  return latest?.status ?? payment.status;
+}
+
+/**
+ * The PayTo poller (decision 027 "Polling"): every PAYTO_POLL_MS, ask the provider about PayTo
+ * payments still submitted, pending or unknown a few seconds after they were made (younger
+ * ones are still with the request that made them). Webhooks usually get there first; this is
+ * the fallback when one is lost. It shares the card reconciler's timer and sweep.
+ */
+export function startPayToPaymentPoller(intervalMs = getEnv().PAYTO_POLL_MS) {
+  return startReconciler(intervalMs, () => reconcileUnsettled({ method: "payto", olderThanMs: 3_000 }));
+}
+
+/**
+ * Which of these invoice ids are this account's (in any status): the API answers 404 for one
+ * that is not (another account's or business's), and "not payable" for one that is but is
+ * paid, closed or held.
+ */
+export async function invoicesOfAccount(actor: { businessId: string; accountId: string }, ids: string[]) {
+  const valid = ids.filter((id) => UUID.test(id));
+  if (valid.length === 0) return new Set<string>();
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("invoices")
+    .select("id")
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("id", "in", valid)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+export type PayToChoice = {
+  id: string;
+  status: "CREATED" | "ACTIVE" | "SUSPENDED";
+  /** The payer's PayID, or null when the agreement names a BSB and account. */
+  payId: string | null;
+  bsb: string | null;
+  accountLast3: string | null;
+  /** The most one payment under it may take now: the agreement's limit or the business's, whichever is less. */
+  maxCents: number;
+};
+
+/**
+ * What the pay page offers by PayTo: whether the business offers it, and the account's live
+ * agreements (active ones can pay; pending and paused ones are only listed). Ended ones are
+ * not shown here.
+ */
+export async function payToChoices(actor: { businessId: string; accountId: string }) {
+  const config = await getPayToConfiguration(actor.businessId);
+  if (!config.enabled) return { enabled: false, providerName: config.providerName, agreements: [] as PayToChoice[] };
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("payto_agreements")
+    .select(["id", "status", "alias_value", "bsb", "account_number", "max_amount_cents"])
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("status", "in", ["CREATED", "ACTIVE", "SUSPENDED"])
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(20)
+    .execute();
+  return {
+    enabled: true,
+    providerName: config.providerName,
+    agreements: rows.map((row): PayToChoice => ({
+      id: row.id,
+      status: row.status as PayToChoice["status"],
+      payId: row.alias_value,
+      bsb: row.bsb,
+      accountLast3: row.account_number ? row.account_number.slice(-3) : null,
+      maxCents: Math.min(Number(row.max_amount_cents), config.maxPaymentCents),
+    })),
+  };
 }
