@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/services/payments/payto/webhook.server";
 import { requireHostBranding } from "~/services/host/tenant.server";
 import { apiError, apiJson, methodNotAllowed, readCapped } from "~/services/platform/http.server";
+import { logger } from "~/services/platform/logger.server";
 
 /** Webhook bodies are one object's snapshot: a few hundred bytes. Anything near this is not ours. */
 const MAX_WEBHOOK_BYTES = 32 * 1024;
@@ -30,8 +31,14 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch {
     return apiError(401, "The webhook signature could not be verified.");
   }
-  const answer = await receiveWebhook(businessId, request.headers, rawBody);
-  return apiJson(answer.body, { status: answer.status });
+  try {
+    const answer = await receiveWebhook(businessId, request.headers, rawBody);
+    return apiJson(answer.body, { status: answer.status });
+  } catch (error) {
+    // Nothing was recorded (the event id is released): the provider retries later.
+    logger.error("payto webhook could not be applied", { businessId, error });
+    return apiError(503, "Try again later.", { "Retry-After": "30" });
+  }
 }
 
 export function loader() {
