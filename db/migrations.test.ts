@@ -14,6 +14,12 @@ const NOT_TENANT_DATA = new Set([
   "schema_migrations",
   "sandbox_gateway_tokens",
   "sandbox_gateway_charges",
+  // The PayTo sandbox's own records, standing in for the provider's storage (decision 027).
+  "sandbox_payto_agreements",
+  "sandbox_payto_payments",
+  "sandbox_payto_payids",
+  "sandbox_payto_incoming",
+  "sandbox_payto_webhooks",
 ]);
 
 function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {

@@ -3,6 +3,7 @@ import { receiveWebhook } from "~/services/payments/payto/webhook.server";
 import { requireHostBranding } from "~/services/host/tenant.server";
 import { apiError, apiJson, methodNotAllowed, readCapped } from "~/services/platform/http.server";
 import { logger } from "~/services/platform/logger.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /** Webhook bodies are one object's snapshot: a few hundred bytes. Anything near this is not ours. */
 const MAX_WEBHOOK_BYTES = 32 * 1024;
@@ -15,6 +16,9 @@ const MAX_WEBHOOK_BYTES = 32 * 1024;
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  // A provider's server sends no Origin and no fetch metadata, so this passes for it; a browser
+  // posting here from another site is refused before anything is read.
+  requireSameOrigin(request);
   let businessId: string;
   try {
     businessId = (await requireHostBranding(request)).businessId;
