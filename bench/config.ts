@@ -49,6 +49,15 @@ export const PAGES: BenchPage[] = [
     mobile: true,
     submit: 'main form[method="post"] button[type="submit"]',
   },
+  {
+    name: "set-up-payto",
+    path: "/payment-methods/payto/new",
+    signedIn: true,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+  },
+  // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
+  { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },
   { name: "change-password", path: "/auth/password", signedIn: true },
   { name: "privacy-policy", path: "/privacy-policy", signedIn: false },
   { name: "terms", path: "/terms-and-conditions", signedIn: false },
