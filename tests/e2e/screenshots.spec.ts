@@ -24,6 +24,8 @@ const PAGES = [
   { name: "pay", path: "/customer/invoices-and-payments/pay?all=1", heading: "Pay invoices" },
   { name: "payment-methods", path: "/payment-methods", heading: "Payment methods" },
   { name: "add-card", path: "/payment-methods/cards/new", heading: "Add a card" },
+  // PayTo is Australian (spec §1; decision 027): only acme offers it.
+  { name: "set-up-payto", path: "/payment-methods/payto/new", heading: "Set up PayTo", only: "acme" },
 ] as const;
 
 for (const brand of BRANDS) {
@@ -34,6 +36,7 @@ for (const brand of BRANDS) {
       await keep(`${brand.name}-sign-in-${viewport.name}`);
       await signInAs(page, brand.origin, brand.email, DEMO_PASSWORD);
       for (const target of PAGES) {
+        if ("only" in target && target.only !== brand.name) continue;
         if (target.path !== "/") await page.goto(`${brand.origin}${target.path}`);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(target.heading);
         // Nothing runs sideways on any of them, at either width.
