@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const answer = await receiveWebhook(businessId, request.headers, rawBody);
     return apiJson(answer.body, { status: answer.status });
   } catch (error) {
-    // Nothing was recorded (the event id is released): the provider retries later.
+    // The event id is recorded only after it is applied: the provider retries it later.
     logger.error("payto webhook could not be applied", { businessId, error });
     return apiError(503, "Try again later.", { "Retry-After": "30" });
   }

@@ -8,8 +8,9 @@ import type { PayToEvent } from "./payto-provider.server";
 
 /**
  * A PayTo webhook, from raw bytes to applied state (decision 027). The signature is checked
- * over the raw body before anything is parsed or trusted; each event id is processed once
- * per business; an event about something this business never made is refused and logged.
+ * over the raw body before anything is parsed or trusted; an event id already processed for
+ * this business is a replay and changes nothing; an event about something this business never
+ * made is refused and logged (and not recorded, so nothing about it is kept).
  */
 export type WebhookAnswer =
   | { status: 200; body: { received: true; duplicate?: true; result: string } }
@@ -34,28 +35,23 @@ export async function receiveWebhook(
   }
 
   const db = await getDb();
-  // Claim the event id first: a replay (or a concurrent duplicate delivery) finds it taken.
-  const claimed = await db
-    .insertInto("payto_webhook_events")
-    .values({ business_id: businessId, event_id: event.id, type: event.type })
-    .onConflict((oc) => oc.columns(["business_id", "event_id"]).doNothing())
-    .returning("event_id")
+  const seen = await db
+    .selectFrom("payto_webhook_events")
+    .select("event_id")
+    .where("business_id", "=", businessId)
+    .where("event_id", "=", event.id)
     .executeTakeFirst();
-  if (!claimed) {
+  if (seen) {
     logger.info("payto webhook replayed: ignored", { businessId, eventId: event.id, type: event.type });
     return { status: 200, body: { received: true, duplicate: true, result: "duplicate" } };
   }
 
-  let result: string;
-  try {
-    result = await dispatch(businessId, event);
-  } catch (error) {
-    // Let the provider retry it later: the id is released so the retry is not a "replay".
-    await releaseEvent(businessId, event.id);
-    throw error;
-  }
+  // Applied first, recorded after: a crash in between leaves the id unrecorded, so the
+  // provider's retry is applied rather than mistaken for a replay. Applying twice is harmless
+  // (snapshots carry versions and statuses; money at a PayID is claimed by its transaction id),
+  // which is also what makes two concurrent deliveries of one event safe.
+  const result = await dispatch(businessId, event);
   if (result === "unknown") {
-    await releaseEvent(businessId, event.id);
     logger.warn("payto webhook about an object we never made: refused", {
       businessId,
       eventId: event.id,
@@ -66,6 +62,11 @@ export async function receiveWebhook(
   if (result === "impossible") {
     logger.error("payto webhook with an impossible transition: ignored", { businessId, eventId: event.id });
   }
+  await db
+    .insertInto("payto_webhook_events")
+    .values({ business_id: businessId, event_id: event.id, type: event.type })
+    .onConflict((oc) => oc.columns(["business_id", "event_id"]).doNothing())
+    .execute();
   return { status: 200, body: { received: true, result } };
 }
 
@@ -78,13 +79,4 @@ function dispatch(businessId: string, event: PayToEvent): Promise<string> {
     case "payid.received":
       return applyIncomingPayment(businessId, event.data);
   }
-}
-
-async function releaseEvent(businessId: string, eventId: string) {
-  const db = await getDb();
-  await db
-    .deleteFrom("payto_webhook_events")
-    .where("business_id", "=", businessId)
-    .where("event_id", "=", eventId)
-    .execute();
 }
