@@ -43,7 +43,15 @@ try {
   startPayToPaymentPoller();
   startAgreementPoller();
   // The PayTo sandbox stands in for a provider's own clock: expiry, settlement, webhooks.
-  if (env.PAYTO_PROVIDER === "sandbox") startSandboxClock();
+  if (env.PAYTO_PROVIDER === "sandbox") {
+    startSandboxClock();
+    // Said once at start-up, because a production-mode portal on the sandbox is only right for demos.
+    if (env.NODE_ENV === "production") {
+      logger.warn(
+        "PayTo runs on the sandbox provider: its payer's-bank stand-in (/sandbox/payto-bank) is public and moves pretend money; configure a real provider before taking real PayTo payments",
+      );
+    }
+  }
 } catch (error) {
   logger.error("database could not be opened; the portal did not start", { error });
   process.exit(1);

@@ -188,6 +188,26 @@ describe("the sandbox bank page", () => {
     expect(await post({ intent: "steal" })).toMatchObject({ status: 400 });
   });
 
+  it("answers a body that is not a form (JSON, oversized, a null byte) with a 4xx, not a 500", async () => {
+    const send = async (body: string, type: string) => {
+      const request = new Request(`http://${HOST}/sandbox/payto-bank`, {
+        method: "POST",
+        headers: { host: HOST, origin: `http://${HOST}`, "content-type": type },
+        body,
+      });
+      try {
+        const answer = await action({ request, params: {}, context: {} });
+        return answer instanceof Response ? answer.status : 200;
+      } catch (thrown) {
+        if (thrown instanceof Response) return thrown.status;
+        throw thrown;
+      }
+    };
+    expect(await send(JSON.stringify({ intent: "send" }), "application/json")).toBe(415);
+    expect(await send(`intent=send&payerName=${"x".repeat(70_000)}`, "application/x-www-form-urlencoded")).toBe(413);
+    expect(await send("intent=send&payerName=a%00b", "application/x-www-form-urlencoded")).toBe(400);
+  });
+
   it("refuses a cross-site POST before doing anything", async () => {
     const id = await agreementFor(`xsite-${randomUUID()}@example.com`, "Cross-site");
     expect(await post({ intent: "approve", agreementId: id }, "http://evil.example")).toMatchObject({ status: 403 });

@@ -11,6 +11,7 @@ import {
   type PayerActionResult,
   type SandboxPayTo,
 } from "~/services/payments/payto/sandbox-provider.server";
+import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import * as styles from "~/styles/sandbox-bank.css";
 
@@ -145,7 +146,8 @@ function backTo(form: FormData, done: string, agreementId?: string) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const bank = sandboxBank();
-  const form = await request.formData();
+  // Only form bodies, capped, without control characters: anything else is a 4xx, never a 500.
+  const form = await readForm(request);
   const intent = text(form.get("intent"));
 
   if (isPayerAction(intent)) {
