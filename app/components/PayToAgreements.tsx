@@ -4,6 +4,7 @@ import type { AgreementStatus } from "~/lib/payto-states";
 import { button } from "./Button.css";
 import * as payto from "./PayTo.css";
 import * as styles from "./Table.css";
+import { useRecheckWhile } from "./useRecheckWhile";
 import { useT } from "./useT";
 
 export type AgreementLabelView = { kind: "payid"; payId: string } | { kind: "bban"; bsb: string; number: string };
@@ -30,6 +31,8 @@ export function PayToAgreements({
 }) {
   const t = useT();
   const nameOf = useAgreementName();
+  // An agreement waiting for the payer's bank turns active here too, without a reload (with JS).
+  useRecheckWhile(agreements.some((agreement) => agreement.status === "CREATED"));
   return (
     <section aria-labelledby="payto-title">
       <h2 id="payto-title">{t("payto.section.title")}</h2>

@@ -521,9 +521,17 @@ export default function Pay() {
           ) : (
             amountFields
           )}
-          <fieldset className={formStyles.fieldset}>
+          <fieldset
+            className={formStyles.fieldset}
+            aria-describedby={error("method") ? "pay-method-error" : undefined}
+            aria-invalid={error("method") ? true : undefined}
+          >
             <legend className={formStyles.legend}>{t("pay.method")}</legend>
-            {error("method") ? <p className={formStyles.error}>{error("method")}</p> : null}
+            {error("method") ? (
+              <p id="pay-method-error" className={formStyles.error}>
+                {error("method")}
+              </p>
+            ) : null}
             {loaded.cards.map((card) => (
               <MethodOption key={card.id} value={`card:${card.id}`} chosen={renderedValue}>
                 {t("pay.savedCard", { card: card.name, expiry: card.expiry })}

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { secondaryButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
 import * as payto from "~/components/PayTo.css";
 import { useAgreementName } from "~/components/PayToAgreements";
+import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
@@ -58,30 +58,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-/** While the payer is expected to act soon (pending approval), the page asks again by itself. */
-function useRevalidateWhile(waiting: boolean) {
-  const revalidator = useRevalidator();
-  // The latest revalidator, read by one steady timer (its identity changes with every render).
-  const latest = useRef(revalidator);
-  useEffect(() => {
-    latest.current = revalidator;
-  });
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(() => {
-      const current = latest.current;
-      if (current.state === "idle" && document.visibilityState === "visible") current.revalidate();
-    }, REVALIDATE_MS);
-    return () => clearInterval(timer);
-  }, [waiting]);
-}
-
 export default function PayToAgreement() {
   const { agreement, history, sandboxBankUrl } = useLoaderData<typeof loader>();
   const t = useT();
   const nameOf = useAgreementName();
   const status: AgreementStatus = agreement.status;
-  useRevalidateWhile(status === "CREATED");
+  useRecheckWhile(status === "CREATED", REVALIDATE_MS);
   // Why it ended or paused, in the bank's words; a refusal to create it, in ours. A pending or
   // active agreement's reason ("Waiting for the payer") would only repeat the status.
   const reason =

@@ -1,6 +1,6 @@
-import { useEffect } from "react";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { FormMessage, formStyles } from "~/components/Form";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
@@ -139,7 +139,7 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
   const t = useT();
   const location = useLocation();
   const pending = receipt.status !== "succeeded" && receipt.status !== "failed";
-  useRecheck(pending);
+  useRecheckWhile(pending, RECHECK_MS);
   const title = pending
     ? t("paytoPay.receipt.pendingTitle")
     : receipt.status === "succeeded"
@@ -149,10 +149,12 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
   return (
     <>
       <h1>{title}</h1>
-      {/* One live region for the state, so the change from pending is read out when it comes. */}
+      {/*
+        One live region for the state, whose role never changes (screen readers track a region by
+        its role from the first render): the change from pending to paid or rejected is read out.
+      */}
       <div
-        role={receipt.status === "failed" ? "alert" : "status"}
-        aria-live="polite"
+        role="status"
         data-testid="payto-receipt-state"
         className={receipt.status === "failed" ? formStyles.alert : formStyles.notice}
       >
@@ -215,16 +217,6 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
       </p>
     </>
   );
-}
-
-/** While `active`, revalidate the page's data a few seconds after the last answer (never two at once). */
-function useRecheck(active: boolean) {
-  const { state, revalidate } = useRevalidator();
-  useEffect(() => {
-    if (!active || state !== "idle") return;
-    const timer = setTimeout(() => void revalidate(), RECHECK_MS);
-    return () => clearTimeout(timer);
-  }, [active, state, revalidate]);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {

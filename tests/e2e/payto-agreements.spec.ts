@@ -113,6 +113,30 @@ test.describe("PayTo agreements", () => {
     await expectAccessible(page);
   });
 
+  test("the list on /payment-methods follows the bank too: without reloading with JavaScript, on reload without", async ({
+    page,
+    jsEnabled,
+  }) => {
+    const payId = `olivia.list.${jsEnabled ? "js" : "nojs"}.${Date.now()}@payto.test`;
+    await setUpWithPayId(page, payId);
+    const bank = await openBank(page);
+    await page.goto(`${ACME}/payment-methods`);
+    const item = page.getByRole("listitem").filter({ hasText: payId });
+    await expect(item).toContainText("Waiting for you to approve it in your banking app.");
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    await bankDoes(bank, "approve");
+    await bank.close();
+    if (jsEnabled) {
+      await expect(item).toContainText("Active — you can pay with it.", { timeout: 20_000 });
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    } else {
+      await expect(async () => {
+        await page.reload();
+        await expect(item).toContainText("Active — you can pay with it.", { timeout: 500 });
+      }).toPass({ timeout: 20_000, intervals: [500, 1000] });
+    }
+  });
+
   test("BSB and account: declined at the bank shows Declined", async ({ page, jsEnabled }) => {
     await setUpWithBsb(page, "000-000", jsEnabled ? "22334455" : "22334466");
     await expect(page.getByText("BSB 000-000, account •••")).toHaveCount(2);
