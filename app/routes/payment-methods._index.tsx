@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [cards, bankAccounts, payTo] = await Promise.all([
     listCards(actor),
     listBankAccounts(actor),
-    payToSection(actor, branding.currency),
+    payToSection(actor, branding),
   ]);
   const today = new Date().toISOString().slice(0, 10);
   const notice = new URL(request.url).searchParams.get("notice");

@@ -17,7 +17,7 @@ import { hostnameFromRequest } from "~/services/host/host.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { agreementFormSchema } from "~/services/payments/payto/agreement-request.server";
 import { createAgreement } from "~/services/payments/payto/agreements.server";
-import { getPayToConfiguration } from "~/services/payments/payto/settings.server";
+import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 import { getEnv } from "~/services/platform/env.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
@@ -42,7 +42,7 @@ type Fields =
 /** PayTo is offered only where the business's configuration turns it on (AU); elsewhere this page does not exist. */
 async function requirePayToPage(request: Request) {
   const context = await requirePaymentMethodsPage(request);
-  const configuration = await getPayToConfiguration(context.branding.businessId);
+  const configuration = payToConfigurationOf(context.branding);
   if (!configuration.enabled) throw accountNotFound();
   return { ...context, configuration };
 }

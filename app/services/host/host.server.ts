@@ -17,6 +17,11 @@ export type HostBranding = {
   auth0ClientId: string | null;
   /** The host's configured canonical origin (hosts.public_base_url); see `publicBaseUrl`. */
   publicBaseUrl: string | null;
+  /**
+   * The business's PayTo settings as stored (null: none), read with the host so that every
+   * request starts with them (spec §4 step 3); `payToConfigurationOf` says what they mean.
+   */
+  payToSettings: { enabled: boolean; providerName: string; maxPaymentCents: number; payIdDomain: string | null } | null;
 };
 
 /**
@@ -93,6 +98,7 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
   const row = await db
     .selectFrom("hosts")
     .innerJoin("businesses", "businesses.id", "hosts.business_id")
+    .leftJoin("payto_settings", "payto_settings.business_id", "businesses.id")
     .select([
       "hosts.hostname",
       "businesses.id as businessId",
@@ -107,10 +113,27 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "businesses.auth0_domain as auth0Domain",
       "businesses.auth0_client_id as auth0ClientId",
       "hosts.public_base_url as publicBaseUrl",
+      "payto_settings.enabled as payToEnabled",
+      "payto_settings.provider_name as payToProviderName",
+      "payto_settings.max_payment_cents as payToMaxPaymentCents",
+      "payto_settings.payid_domain as payToPayIdDomain",
     ])
     .where("hosts.hostname", "=", hostname)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const { payToEnabled, payToProviderName, payToMaxPaymentCents, payToPayIdDomain, ...host } = row;
+  return {
+    ...host,
+    payToSettings:
+      payToEnabled === null || payToProviderName === null || payToMaxPaymentCents === null
+        ? null
+        : {
+            enabled: payToEnabled,
+            providerName: payToProviderName,
+            maxPaymentCents: Number(payToMaxPaymentCents),
+            payIdDomain: payToPayIdDomain,
+          },
+  };
 }
 
 export type LegalDocument = "privacy_policy" | "terms_and_conditions";

@@ -3,7 +3,8 @@ import { formatMoney } from "~/lib/format";
 import { formatPayId } from "~/lib/payto-rules";
 import type { AgreementView } from "./agreements.server";
 import { listAgreements, type AgreementActor } from "./agreements.server";
-import { getPayToConfiguration } from "./settings.server";
+import type { HostBranding } from "../../host/host.server";
+import { payToConfigurationOf } from "./settings.server";
 
 /** What an agreement is named by on the pages: the PayID as people read it, or the BSB and a masked number. */
 export type AgreementLabel = { kind: "payid"; payId: string } | { kind: "bban"; bsb: string; number: string };
@@ -16,8 +17,12 @@ export function agreementLabel(agreement: AgreementView): AgreementLabel {
 }
 
 /** The PayTo part of /payment-methods: null when the business does not offer PayTo. */
-export async function payToSection(actor: AgreementActor, currency: string) {
-  const configuration = await getPayToConfiguration(actor.businessId);
+export async function payToSection(
+  actor: AgreementActor,
+  branding: Pick<HostBranding, "country" | "currency" | "payToSettings">,
+) {
+  const configuration = payToConfigurationOf(branding);
+  const currency = branding.currency;
   if (!configuration.enabled) return null;
   const agreements = await listAgreements(actor);
   return {

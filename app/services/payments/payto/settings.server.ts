@@ -1,3 +1,4 @@
+import type { HostBranding } from "../../host/host.server";
 import { getDb } from "../../platform/database.server";
 import { getPayToProvider } from "./index.server";
 
@@ -37,4 +38,16 @@ export async function getPayToConfiguration(businessId: string): Promise<PayToCo
     maxPaymentCents: Number(row.maxPaymentCents),
     payIdDomain: row.payIdDomain,
   };
+}
+
+/**
+ * The same configuration from what the request's host resolution already read (no query):
+ * what pages and calls with a host use, so PayTo's settings arrive with the host, once per request.
+ */
+export function payToConfigurationOf(branding: Pick<HostBranding, "country" | "payToSettings">): PayToConfiguration {
+  const settings = branding.payToSettings;
+  if (!settings || branding.country !== "AU") {
+    return { enabled: false, providerName: getPayToProvider().name, maxPaymentCents: 0, payIdDomain: null };
+  }
+  return { ...settings };
 }
