@@ -6,6 +6,7 @@ import { createSession } from "~/services/auth/session.server";
 import { loadPayable, previewPayment } from "~/services/payments/payments.server";
 import { setPayToProviderForTesting, webhookSecret } from "~/services/payments/payto/index.server";
 import { createSandboxPayTo, type SandboxPayTo } from "~/services/payments/payto/sandbox-provider.server";
+import { formatMoney } from "~/lib/format";
 import { openSeededPglite } from "../../tests/support/test-db";
 import * as route from "./api.payTo.payment";
 
@@ -135,8 +136,8 @@ async function agreementAtBank(accountId: string, status: "ACTIVE" | "SUSPENDED"
 const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 
 /** A correct payload for paying `amounts` of the account's invoices, with the server's own figures. */
-async function payload(agreementId: string, count = 2, accountId = ids["ACME-1000"]!) {
-  const actor = { businessId, accountId, contactId: oliviaId, clientIp: "127.0.0.1" };
+async function payload(agreementId: string, count = 2, accountId = ids["ACME-1000"]!, business = businessId) {
+  const actor = { businessId: business, accountId, contactId: oliviaId, clientIp: "127.0.0.1" };
   const invoices = (await loadPayable(actor, "all"))
     .filter((i) => i.availableCents === i.balanceCents && i.availableCents > 1_000)
     .slice(0, count);
@@ -338,6 +339,77 @@ describe("POST /api/payTo/payment", () => {
     expect((await call(mine, { who: "aroha" })).status).toBe(404);
     const suspended = await call({ ...mine, PaymentTokenGuid: await agreement(ids["ACME-1000"]!, "SUSPENDED") });
     expect(suspended).toMatchObject({ status: 422, body: { ok: false, reason: "agreement_not_active" } });
+    expect(await written()).toEqual(before);
+  });
+
+  it("over the PayTo limit: 422 over_limit naming the limit that applies (here the agreement's), in the business's currency", async () => {
+    // A business that bills in NZD offering PayTo (Kiwi, treated here as Australian, since PayTo
+    // is offered only there) up to NZ$10,000; this agreement allows NZ$15.
+    const kiwi = (
+      await handle.db
+        .selectFrom("accounts")
+        .select("business_id")
+        .where("id", "=", ids["KF-500"]!)
+        .executeTakeFirstOrThrow()
+    ).business_id;
+    const { country } = await handle.db
+      .selectFrom("businesses")
+      .select("country")
+      .where("id", "=", kiwi)
+      .executeTakeFirstOrThrow();
+    await handle.db.updateTable("businesses").set({ country: "AU" }).where("id", "=", kiwi).execute();
+    await handle.db
+      .insertInto("payto_settings")
+      .values({ business_id: kiwi, enabled: true, max_payment_cents: 1_000_000 })
+      .onConflict((oc) => oc.column("business_id").doUpdateSet({ enabled: true, max_payment_cents: 1_000_000 }))
+      .execute();
+    const guid = randomUUID();
+    const created = await bank.createAgreement({
+      idempotencyKey: `${kiwi}:${guid}`,
+      merchant: kiwi,
+      hostname: "kiwi.localhost",
+      debtor: {
+        partyType: "PERS",
+        partyName: "Aroha",
+        ultimatePartyName: "",
+        kind: "alias",
+        aliasType: "EMAL",
+        aliasValue: "approve@payto.test",
+      },
+      maxAmountCents: 1_500,
+      description: "Kiwi",
+    });
+    if (!created.ok) throw new Error(created.refusal);
+    const approved = await bank.payerApproves(created.value.agreementId);
+    if (!approved.ok) throw new Error(approved.message);
+    const agreementId = (
+      await handle.db
+        .insertInto("payto_agreements")
+        .values({
+          business_id: kiwi,
+          account_id: ids["KF-500"]!,
+          request_guid: guid,
+          request_hash: createHash("sha256").update(guid).digest("hex"),
+          status: "ACTIVE",
+          provider_agreement_id: approved.agreement.agreementId,
+          provider_version: approved.agreement.version,
+          party_name: "Aroha",
+          alias_type: "EMAL",
+          alias_value: "approve@payto.test",
+          max_amount_cents: 1_500,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+    const body = await payload(agreementId, 2, ids["KF-500"]!, kiwi);
+    expect(Number(body.amount)).toBeGreaterThan(15);
+    const before = await written();
+    const answer = await call(body, { who: "aroha" }).finally(() =>
+      handle.db.updateTable("businesses").set({ country }).where("id", "=", kiwi).execute(),
+    );
+    expect(answer).toMatchObject({ status: 422, body: { ok: false, reason: "over_limit" } });
+    expect(answer.body.message).toContain(formatMoney(1_500, { currency: "NZD" }));
+    expect(answer.body.message).not.toContain(formatMoney(1_000_000, { currency: "AUD" }));
     expect(await written()).toEqual(before);
   });
 });

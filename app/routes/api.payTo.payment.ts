@@ -245,9 +245,21 @@ async function pay(request: Request): Promise<Response> {
     clientIp: clientAddress(request),
   };
 
+  // A refusal over the PayTo limit names the limit that applied (the agreement's or the
+  // business's, whichever is less, read when refused), in the business's currency.
+  const over = {
+    currency: branding.currency,
+    limit: async () => {
+      const now = await checkPayToAgreement(actor, payload.agreementId);
+      return now.kind === "ok"
+        ? now.agreement.maxCents
+        : (await getPayToConfiguration(actor.businessId)).maxPaymentCents;
+    },
+  };
+
   // A repeat of the requestGuid answers the first result (which may have changed what is payable).
   const prior = await findPaymentByGuid(actor, payload.requestGuid);
-  if (prior && prior.kind !== "invalid" && prior.kind !== "conflict") return answer(branding.businessId, prior);
+  if (prior && prior.kind !== "invalid" && prior.kind !== "conflict") return answer(branding.businessId, prior, over);
 
   // Another account's or business's ids: 404, before anything about them is said.
   const ids = payload.orders.map((o) => o.orderId);
@@ -318,14 +330,8 @@ async function pay(request: Request): Promise<Response> {
       errors: differs,
     });
   }
-  if (ours.amount > agreement.agreement.maxCents) {
-    return refuse({
-      status: 422,
-      reason: "over_limit",
-      message: english("paytoPay.error.limit", { max: show(agreement.agreement.maxCents) }),
-    });
-  }
-
+  // The limit (the agreement's or the business's, whichever is less) is checked by submitPayment
+  // under the invoices' lock, where it is current; its refusal is answered below with that limit.
   const outcome = await submitPayment(
     actor,
     {
@@ -339,14 +345,19 @@ async function pay(request: Request): Promise<Response> {
     },
     gatewayContextFrom(request, actor.clientIp, requestOrigin(request)),
   );
-  return answer(branding.businessId, outcome);
+  return answer(branding.businessId, outcome, over);
 }
 
 function notFound() {
   return refuse({ status: 404, reason: "not_found", message: english("paytoPay.api.notFound") });
 }
 
-async function answer(businessId: string, outcome: PaymentOutcome): Promise<Response> {
+/** `over`: for a refusal over the PayTo limit, the limit that applied and the business's currency. */
+async function answer(
+  businessId: string,
+  outcome: PaymentOutcome,
+  over: { currency: string; limit: () => Promise<number> },
+): Promise<Response> {
   switch (outcome.kind) {
     case "submitted":
     case "succeeded":
@@ -399,14 +410,8 @@ async function answer(businessId: string, outcome: PaymentOutcome): Promise<Resp
         case "method":
           return refuse({ status: 422, reason: "disabled", message: english("paytoPay.error.disabled") });
         case "limit": {
-          const config = await getPayToConfiguration(businessId);
-          return refuse({
-            status: 422,
-            reason: "over_limit",
-            message: english("paytoPay.error.limit", {
-              max: formatMoney(config.maxPaymentCents, { currency: "AUD" }),
-            }),
-          });
+          const max = formatMoney(await over.limit(), { currency: over.currency });
+          return refuse({ status: 422, reason: "over_limit", message: english("paytoPay.error.limit", { max }) });
         }
         default:
           // amount: the balances moved between our check and the claim (another payment won).

@@ -242,7 +242,9 @@ export default function Invoices() {
                     ? "inv.payment.paid"
                     : payment.status === "promised"
                       ? "inv.payment.promised"
-                      : "inv.payment.failed",
+                      : payment.status === "submitted"
+                        ? "paytoPay.payments.pending"
+                        : "inv.payment.failed",
                 )}
                 {payment.method ? ` · ${payment.method}` : ""}
                 <br />

@@ -24,6 +24,7 @@ export const paytoPayEnAU = {
   "paytoPay.reason.invalid_account": "the bank account can't be used",
   "paytoPay.reason.invalid_payid": "the PayID can't be used",
   "paytoPay.receipt.method": "PayTo",
+  "paytoPay.payments.pending": "Pending (PayTo, your bank is processing it)",
   "paytoPay.receipt.pendingTitle": "Payment pending",
   "paytoPay.receipt.pending": "Pending — your bank is processing this PayTo payment. Your reference is {reference}.",
   "paytoPay.receipt.autoCheck": "This page checks again every few seconds.",

@@ -29,6 +29,7 @@ export const paytoPayId: Record<keyof typeof paytoPayEnAU, string> = {
   "paytoPay.reason.invalid_account": "rekening bank tidak dapat dipakai",
   "paytoPay.reason.invalid_payid": "PayID tidak dapat dipakai",
   "paytoPay.receipt.method": "PayTo",
+  "paytoPay.payments.pending": "Tertunda (PayTo, bank Anda sedang memprosesnya)",
   "paytoPay.receipt.pendingTitle": "Pembayaran tertunda",
   "paytoPay.receipt.pending":
     "Tertunda — bank Anda sedang memproses pembayaran PayTo ini. Nomor referensi Anda {reference}.",

@@ -154,7 +154,8 @@ export async function listPayments(scope: Scope, limit = 10) {
     ])
     .where("business_id", "=", scope.businessId)
     .where("account_id", "=", scope.accountId)
-    .where("status", "in", ["succeeded", "promised", "failed"])
+    // "submitted": a PayTo payment the bank is still processing, shown as pending.
+    .where("status", "in", ["succeeded", "promised", "failed", "submitted"])
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
@@ -162,9 +163,12 @@ export async function listPayments(scope: Scope, limit = 10) {
   return payments.map((payment) => ({ ...payment, allocations: payment.allocations ?? [] }));
 }
 
+/** Our references: PAY-<10 hex> for payments made here, PAYID-<12 hex> for money received at a PayID. */
+const PAYMENT_REFERENCE = /^(?:PAY-[0-9A-F]{10}|PAYID-[0-9A-F]{12})$/;
+
 /** A payment for its receipt, by reference, only on this account. */
 export async function findPaymentByReference(businessId: string, reference: string) {
-  if (!/^PAY-[0-9A-F]{10}$/.test(reference)) return null;
+  if (!PAYMENT_REFERENCE.test(reference)) return null;
   const db = await getDb();
   const payment = await db
     .selectFrom("payments")

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSeededPglite } from "../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
-import { findInvoice, INVOICE_COUNT_CAP, INVOICE_PAGE_SIZE, listInvoices, listPayments } from "./invoices.server";
+import { randomUUID } from "node:crypto";
+import {
+  findInvoice,
+  findPaymentByReference,
+  INVOICE_COUNT_CAP,
+  INVOICE_PAGE_SIZE,
+  listInvoices,
+  listPayments,
+} from "./invoices.server";
 
 let handle: DatabaseHandle;
 let scope: { businessId: string; accountId: string };
@@ -84,5 +92,63 @@ describe("the invoices page's queries", () => {
     expect(await findInvoice(scope, other.id)).toBeNull();
     expect(await findInvoice(scope, "not-a-uuid")).toBeNull();
     expect(await listPayments(scope)).toEqual([]);
+  });
+
+  it("recent payments include a PayTo payment the bank is still processing; receipts are found by either kind of reference", async () => {
+    const [invoice] = await handle.db
+      .selectFrom("invoices")
+      .select(["id", "number"])
+      .where("account_id", "=", scope.accountId)
+      .where("balance_cents", ">", 1_000)
+      .execute();
+    const made = async (reference: string, method: "payto" | "payid", status: "submitted" | "succeeded") => {
+      const row = await handle.db
+        .insertInto("payments")
+        .values({
+          business_id: scope.businessId,
+          account_id: scope.accountId,
+          request_guid: randomUUID(),
+          request_hash: "0".repeat(64),
+          reference,
+          method,
+          status,
+          currency: "AUD",
+          amount_cents: 1_000,
+          subtotal_cents: 1_000,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await handle.db
+        .insertInto("payment_allocations")
+        .values({
+          payment_id: row.id,
+          invoice_id: invoice!.id,
+          business_id: scope.businessId,
+          amount_cents: 1_000,
+          balance_before_cents: 1_000,
+        })
+        .execute();
+      return row.id;
+    };
+    const pending = await made("PAY-0A1B2C3D4E", "payto", "submitted");
+    const received = await made("PAYID-0A1B2C3D4E5F", "payid", "succeeded");
+    const listed = await listPayments(scope);
+    expect(listed.find((p) => p.id === pending)).toMatchObject({
+      status: "submitted",
+      allocations: [{ number: invoice!.number, amountCents: 1_000 }],
+    });
+    expect(await findPaymentByReference(scope.businessId, "PAY-0A1B2C3D4E")).toMatchObject({ id: pending });
+    expect(await findPaymentByReference(scope.businessId, "PAYID-0A1B2C3D4E5F")).toMatchObject({ id: received });
+    // Anything else is not a reference: no query is made for it.
+    for (const bad of [
+      "PAYID-0A1B2C3D4E",
+      "PAYID-0A1B2C3D4E5F0",
+      "PAYID-0a1b2c3d4e5f",
+      "PAY-0A1B2C3D4E5F",
+      "PAYID-0A1B2C3D4E5F\n",
+      "' OR 1=1 --",
+    ]) {
+      expect(await findPaymentByReference(scope.businessId, bad), bad).toBeNull();
+    }
   });
 });

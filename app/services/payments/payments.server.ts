@@ -266,10 +266,13 @@ export type SubmitPaymentInput = {
 
 export async function submitPayment(
   actor: Actor,
-  input: SubmitPaymentInput,
+  posted: SubmitPaymentInput,
   context: GatewayContext,
 ): Promise<PaymentOutcome> {
-  if (!UUID.test(input.requestGuid)) return { kind: "invalid", problem: "request" };
+  if (!UUID.test(posted.requestGuid)) return { kind: "invalid", problem: "request" };
+  // The database keeps the uuid in lower case and reconciliation rebuilds our key from it:
+  // the key given to the gateway or provider must be the same text (ABCD… would be looked up as abcd…).
+  const input = { ...posted, requestGuid: posted.requestGuid.toLowerCase() };
   const ids = input.selection.map((s) => s.invoiceId);
   if (ids.length === 0 || new Set(ids).size !== ids.length) return { kind: "invalid", problem: "invoice" };
   const db = await getDb();
@@ -571,50 +574,191 @@ export async function settlePayment(
       .returningAll()
       .executeTakeFirst();
     if (!payment) return false;
-    const allocations = await tx
-      .selectFrom("payment_allocations")
-      .selectAll()
-      .where("payment_id", "=", paymentId)
+    await applySettlement(tx, payment, await allocationsOf(tx, paymentId), 0);
+    return true;
+  });
+}
+
+type SettledPayment = {
+  id: string;
+  business_id: string;
+  account_id: string;
+  reference: string;
+  method: string;
+  amount_cents: number;
+  merchant_fee_cents: number;
+  late_fee_cents: number;
+  discount_cents: number;
+  card_brand: string | null;
+  card_last4: string | null;
+};
+
+type Allocation = { invoice_id: string; amount_cents: number; late_fee_cents: number; discount_cents: number };
+
+/** A payment's allocations in invoice id order: the order the claim locks invoices in. */
+const allocationsOf = (tx: Db, paymentId: string): Promise<Allocation[]> =>
+  tx
+    .selectFrom("payment_allocations")
+    .select(["invoice_id", "amount_cents", "late_fee_cents", "discount_cents"])
+    .where("payment_id", "=", paymentId)
+    .orderBy("invoice_id")
+    .execute();
+
+/**
+ * Moves the money of a payment now marked succeeded: each allocation's invoice balance falls
+ * (Closed at zero), in invoice id order like the claim's locks, so two settlements and a claim
+ * of the same invoices cannot wait on each other in a cycle; the statement gets the payment,
+ * its fees and discount, and `unappliedCents` (money received that paid no invoice) as credit.
+ */
+async function applySettlement(tx: Db, payment: SettledPayment, allocations: Allocation[], unappliedCents: number) {
+  const sorted = [...allocations].sort((a, b) =>
+    a.invoice_id < b.invoice_id ? -1 : a.invoice_id > b.invoice_id ? 1 : 0,
+  );
+  for (const allocation of sorted) {
+    await tx
+      .updateTable("invoices")
+      .set({
+        balance_cents: sql`balance_cents - ${allocation.amount_cents}`,
+        status: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < current_date THEN 3 ELSE 1 END) ELSE status END`,
+        promise_date: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN NULL ELSE promise_date END`,
+      })
+      .where("id", "=", allocation.invoice_id)
+      .where("business_id", "=", payment.business_id)
       .execute();
-    for (const allocation of allocations) {
+  }
+  const day = new Date().toISOString().slice(0, 10);
+  const line = (
+    type: StatementLinesTable["type"],
+    description: string,
+    debit: number,
+    credit: number,
+  ): Insertable<StatementLinesTable> => ({
+    business_id: payment.business_id,
+    account_id: payment.account_id,
+    line_date: day,
+    type,
+    reference: payment.reference,
+    description,
+    debit_cents: debit,
+    credit_cents: credit,
+    invoice_id: null,
+  });
+  const card = `${payment.card_brand ?? ""} ${payment.card_last4 ?? ""}`.trim();
+  const payto = payment.method === "payto";
+  // The statement nets to the invoices' fall in balance (paid − fees + discount = subtotal),
+  // plus any money kept as credit.
+  const paid = payment.amount_cents - unappliedCents;
+  const lines: Insertable<StatementLinesTable>[] = [];
+  if (paid > 0) lines.push(line("payment", payto ? "PayTo payment" : `Card payment ${card}`.trim(), 0, paid));
+  const fees = payment.merchant_fee_cents + payment.late_fee_cents;
+  // PayTo has no surcharge (spec §9): its only fees are late fees.
+  if (fees > 0) lines.push(line("fee", payto ? "Late fees" : "Card surcharge and late fees", fees, 0));
+  if (payment.discount_cents > 0) lines.push(line("credit", "Early-payment discount", 0, payment.discount_cents));
+  if (unappliedCents > 0) lines.push(line("credit", "Unapplied PayTo payment", 0, unappliedCents));
+  if (lines.length > 0) await tx.insertInto("statement_lines").values(lines).execute();
+}
+
+export type LateSettlement =
+  | { kind: "settled" }
+  | { kind: "credited"; creditCents: number; unapplied: { invoiceId: string; amountCents: number }[] };
+
+/**
+ * The provider settled a PayTo payment we had already failed (decision 029 "Settled after we
+ * failed it"): the money moved, so it must be recorded. With the invoices locked (id order),
+ * each allocation is applied in full if its invoice is still payable with that much balance
+ * free of other payments' reservations; the rest is not applied (its allocation is removed)
+ * and its money is kept on the account as an "Unapplied PayTo payment" credit. Null when the
+ * payment is not a failed PayTo payment (another call got there first).
+ */
+export async function settleFailedPayToPayment(
+  paymentId: string,
+  providerPaymentId: string,
+): Promise<LateSettlement | null> {
+  const db = await getDb();
+  return db.transaction().execute(async (tx) => {
+    const held = await tx
+      .selectFrom("payments")
+      .select(["id", "business_id"])
+      .where("id", "=", paymentId)
+      .where("method", "=", "payto")
+      .where("status", "=", "failed")
+      .forUpdate()
+      .executeTakeFirst();
+    if (!held) return null;
+    const allocations = await allocationsOf(tx, paymentId);
+    const ids = allocations.map((a) => a.invoice_id);
+    const invoices =
+      ids.length === 0
+        ? []
+        : await tx
+            .selectFrom("invoices")
+            .select(["id", "balance_cents", "status"])
+            .where("business_id", "=", held.business_id)
+            .where("id", "in", ids)
+            .orderBy("id")
+            .forUpdate()
+            .execute();
+    // Read after the lock, in a new statement: what other unsettled payments hold now.
+    const reserved =
+      ids.length === 0
+        ? []
+        : await tx
+            .selectFrom("payment_allocations as a")
+            .innerJoin("payments as p", "p.id", "a.payment_id")
+            .select(["a.invoice_id as invoiceId", (eb) => eb.fn.sum<number>("a.amount_cents").as("cents")])
+            .where("a.business_id", "=", held.business_id)
+            .where("a.invoice_id", "in", ids)
+            .where("p.status", "in", RESERVING_STATUSES)
+            .groupBy("a.invoice_id")
+            .execute();
+    const reservedOf = new Map(reserved.map((r) => [r.invoiceId, Number(r.cents)]));
+    const fits = (allocation: Allocation) => {
+      const invoice = invoices.find((i) => i.id === allocation.invoice_id);
+      return (
+        invoice !== undefined &&
+        (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) &&
+        invoice.balance_cents - (reservedOf.get(invoice.id) ?? 0) >= allocation.amount_cents
+      );
+    };
+    const applied = allocations.filter(fits);
+    const unapplied = allocations.filter((a) => !fits(a));
+    const sum = (list: Allocation[], pick: (a: Allocation) => number) => list.reduce((n, a) => n + pick(a), 0);
+    if (unapplied.length > 0) {
       await tx
-        .updateTable("invoices")
-        .set({
-          balance_cents: sql`balance_cents - ${allocation.amount_cents}`,
-          status: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < current_date THEN 3 ELSE 1 END) ELSE status END`,
-          promise_date: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN NULL ELSE promise_date END`,
-        })
-        .where("id", "=", allocation.invoice_id)
-        .where("business_id", "=", payment.business_id)
+        .deleteFrom("payment_allocations")
+        .where("payment_id", "=", paymentId)
+        .where(
+          "invoice_id",
+          "in",
+          unapplied.map((a) => a.invoice_id),
+        )
         .execute();
     }
-    const day = new Date().toISOString().slice(0, 10);
-    const line = (
-      type: StatementLinesTable["type"],
-      description: string,
-      debit: number,
-      credit: number,
-    ): Insertable<StatementLinesTable> => ({
-      business_id: payment.business_id,
-      account_id: payment.account_id,
-      line_date: day,
-      type,
-      reference: payment.reference,
-      description,
-      debit_cents: debit,
-      credit_cents: credit,
-      invoice_id: null,
-    });
-    const card = `${payment.card_brand ?? ""} ${payment.card_last4 ?? ""}`.trim();
-    const payto = payment.method === "payto";
-    // The statement nets to the invoices' fall in balance: paid − fees + discount = subtotal.
-    const lines = [line("payment", payto ? "PayTo payment" : `Card payment ${card}`.trim(), 0, payment.amount_cents)];
-    const fees = payment.merchant_fee_cents + payment.late_fee_cents;
-    // PayTo has no surcharge (spec §9): its only fees are late fees.
-    if (fees > 0) lines.push(line("fee", payto ? "Late fees" : "Card surcharge and late fees", fees, 0));
-    if (payment.discount_cents > 0) lines.push(line("credit", "Early-payment discount", 0, payment.discount_cents));
-    await tx.insertInto("statement_lines").values(lines).execute();
-    return true;
+    // What the payment now says it paid: the applied allocations (the whole amount when all fit).
+    const payment = await tx
+      .updateTable("payments")
+      .set({
+        status: "succeeded",
+        provider_payment_id: providerPaymentId,
+        completed_at: new Date(),
+        failure_code: null,
+        subtotal_cents: sum(applied, (a) => a.amount_cents),
+        late_fee_cents: sum(applied, (a) => a.late_fee_cents),
+        discount_cents: sum(applied, (a) => a.discount_cents),
+      })
+      .where("id", "=", paymentId)
+      .where("status", "=", "failed")
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const appliedMoney = payment.subtotal_cents + payment.late_fee_cents - payment.discount_cents;
+    const creditCents = payment.amount_cents - appliedMoney;
+    await applySettlement(tx, payment, applied, creditCents);
+    if (unapplied.length === 0) return { kind: "settled" as const };
+    return {
+      kind: "credited" as const,
+      creditCents,
+      unapplied: unapplied.map((a) => ({ invoiceId: a.invoice_id, amountCents: a.amount_cents })),
+    };
   });
 }
 
@@ -631,6 +775,10 @@ export async function reconcilePayment(paymentId: string, options: { graceMs?: n
     .where("id", "=", paymentId)
     .executeTakeFirst();
   if (!payment) return null;
+  if ((RESERVING_STATUSES as string[]).includes(payment.status)) {
+    // Asked now: the sweep's turn passes to the others (reconcileUnsettled's order).
+    await db.updateTable("payments").set({ last_checked_at: new Date() }).where("id", "=", payment.id).execute();
+  }
   // PayTo: the provider's record by our key, applied as a webhook would be; "submitted" waits.
   if (payment.method === "payto") return reconcilePayToPayment(payment, options.graceMs ?? 120_000);
   if (payment.status !== "unknown" && payment.status !== "pending") return payment.status;
@@ -672,7 +820,10 @@ export async function reconcileUnsettled(
     .where("status", "in", RESERVING_STATUSES)
     .where("created_at", "<", before);
   if (options.method) query = query.where("method", "=", options.method);
+  // Never asked first, then the longest since asked, then the oldest: each run moves on, so a
+  // backlog of long-lived submitted PayTo payments is worked through instead of re-asked.
   const rows = await query
+    .orderBy(sql`last_checked_at NULLS FIRST`)
     .orderBy("created_at")
     .limit(options.limit ?? 100)
     .execute();
@@ -736,12 +887,19 @@ export async function findPaymentByGuid(actor: Actor, requestGuid: string): Prom
 }
 
 /**
+ * The card reconciler's sweep: card payments only. PayTo payments have their own poller, and a
+ * backlog of them submitted for days must not take the places of a card payment left unknown.
+ * Promises are never swept (they are "promised", not unsettled).
+ */
+export const reconcileCardPayments = () => reconcileUnsettled({ method: "card" });
+
+/**
  * The reconciler's timer: every `intervalMs`, settle payments left pending or unknown (a
  * crash or a lost answer between "charged" and "recorded"). Several portal processes may
  * each run one: a payment is settled or failed at most once (the status guard in each
  * write). The timer never keeps the process alive.
  */
-export function startReconciler(intervalMs = 60_000, sweep: () => Promise<unknown> = () => reconcileUnsettled()) {
+export function startReconciler(intervalMs = 60_000, sweep: () => Promise<unknown> = reconcileCardPayments) {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

@@ -358,6 +358,90 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       expect(after).toBe(balance - 300);
     });
 
+    it("the card reconciler's own sweep reaches a card payment left unknown behind more than a run's worth of older PayTo payments", async () => {
+      // 101 PayTo payments submitted days ago, waiting for the bank (the PayTo poller's work).
+      const old = new Date(Date.now() - 5 * 86_400_000);
+      const payto = await handle.db
+        .insertInto("payments")
+        .values(
+          Array.from({ length: 101 }, (_, n) => ({
+            business_id: actor.businessId,
+            account_id: actor.accountId,
+            request_guid: randomUUID(),
+            request_hash: "0".repeat(64),
+            reference: `PAY-${String(n).padStart(10, "0")}`,
+            method: "payto" as const,
+            status: "submitted" as const,
+            currency: "AUD",
+            amount_cents: 100,
+            subtotal_cents: 100,
+            created_at: old,
+          })),
+        )
+        .returning("id")
+        .execute();
+      try {
+        await cardBehind();
+      } finally {
+        await handle.db
+          .deleteFrom("payments")
+          .where(
+            "id",
+            "in",
+            payto.map((p) => p.id),
+          )
+          .execute();
+      }
+    });
+
+    /** A card payment whose answer was lost; the reconciler as entry.server starts it must settle it. */
+    async function cardBehind() {
+      const [invoice] = await invoices();
+      const guid = randomUUID();
+      const submitted = await submitPayment(
+        actor,
+        {
+          requestGuid: guid,
+          selection: [{ invoiceId: invoice!.id, amountCents: 200 }],
+          method: newCard("4111111111111111"),
+          note: "",
+          currency: "AUD",
+          today,
+        },
+        context,
+      );
+      expect(submitted.kind).toBe("succeeded");
+      // Its answer was lost: unknown, and the balance as before the charge.
+      await handle.db
+        .updateTable("payments")
+        .set({ status: "unknown", created_at: new Date(Date.now() - 60_000) })
+        .where("request_guid", "=", guid)
+        .execute();
+      await handle.db
+        .updateTable("invoices")
+        .set((eb) => ({ balance_cents: eb("balance_cents", "+", 200) }))
+        .where("id", "=", invoice!.id)
+        .execute();
+      const status = async () =>
+        (
+          await handle.db
+            .selectFrom("payments")
+            .select("status")
+            .where("request_guid", "=", guid)
+            .executeTakeFirstOrThrow()
+        ).status;
+      // The reconciler as entry.server starts it: its default sweep.
+      const stop = startReconciler(10);
+      try {
+        for (let waited = 0; waited < 5_000 && (await status()) === "unknown"; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        stop();
+      }
+      expect(await status()).toBe("succeeded");
+    }
+
     it("a promise to pay moves the invoice to Promise with the date; no money moves", async () => {
       const [invoice] = await invoices(actor.accountId, [1, 3]);
       const before = await charges();

@@ -291,6 +291,8 @@ export interface PaymentsTable {
   completed_at: Timestamp | null;
   payto_agreement_id: Generated<string | null>;
   provider_payment_id: Generated<string | null>;
+  /** When the reconciler last asked the gateway or provider about it: the PayTo poller's turn. */
+  last_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface PaymentAllocationsTable {

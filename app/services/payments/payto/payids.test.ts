@@ -8,6 +8,7 @@ import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { migrate } from "../../platform/migrate.server";
 import { webhookSecret } from "./index.server";
+import { findPaymentByReference } from "../invoices.server";
 import { applyIncomingPayment, getAccountPayId, incomingRequestGuid, payIdLocalPart } from "./payids.server";
 import { signWebhook } from "./sandbox-provider.server";
 import { receiveWebhook } from "./webhook.server";
@@ -167,6 +168,13 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       provider_payment_id: money.transactionId,
     });
     expect(payment.reference).toMatch(/^PAYID-[0-9A-F]{12}$/);
+    // Its receipt page finds it by that reference (the payments list links it), on this business only.
+    expect(await findPaymentByReference(acme, payment.reference)).toMatchObject({
+      id: payment.id,
+      method: "payid",
+      allocations: expect.arrayContaining([expect.objectContaining({ invoiceId: oldest!.id })]),
+    });
+    expect(await findPaymentByReference(kiwi, payment.reference)).toBeNull();
     const allocations = await handle.db
       .selectFrom("payment_allocations")
       .select(["invoice_id", "amount_cents"])

@@ -4,7 +4,13 @@ import { audit } from "../../platform/audit.server";
 import { getDb } from "../../platform/database.server";
 import { getEnv } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
-import { failPayment, reconcileUnsettled, settlePayment, startReconciler } from "../payments.server";
+import {
+  failPayment,
+  reconcileUnsettled,
+  settleFailedPayToPayment,
+  settlePayment,
+  startReconciler,
+} from "../payments.server";
 import { sendReceipt } from "../receipts.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
@@ -85,9 +91,7 @@ export async function applyPaymentSnapshot(
     case "SETTLED": {
       const settled = await settlePayment(payment.id, { provider_payment_id: snapshot.paymentId });
       if (!settled) {
-        if (payment.status === "failed") {
-          logger.error("payto payment settled after we failed it", { businessId, paymentId: payment.id, source });
-        }
+        if (payment.status === "failed") return settleAfterFailure(businessId, payment.id, snapshot, source);
         return "stale";
       }
       await audit({ businessId, action: "payment.payto.settled", details: { paymentId: payment.id, source } });
@@ -118,6 +122,47 @@ export async function applyPaymentSnapshot(
       return "applied";
     }
   }
+}
+
+/**
+ * The bank paid a payment we had failed (a provider record that appeared after our deadline,
+ * or a rejection it took back): the money moved, so it is recorded (decision 029 "Settled
+ * after we failed it"). If its invoices can still take it, it settles as usual, receipt and
+ * all; otherwise what fits is applied and the rest is kept as account credit, and the business
+ * is told (an error in the log and an audit event) to apply or refund it.
+ */
+async function settleAfterFailure(
+  businessId: string,
+  paymentId: string,
+  snapshot: ProviderPayment,
+  source: SnapshotSource,
+): Promise<"applied" | "stale"> {
+  const late = await settleFailedPayToPayment(paymentId, snapshot.paymentId);
+  if (!late) return "stale";
+  if (late.kind === "settled") {
+    logger.warn("payto payment settled after we failed it: settled after all", { businessId, paymentId, source });
+    await audit({
+      businessId,
+      action: "payment.payto.settled",
+      details: { paymentId, source, afterFailure: true },
+    });
+    const branding = await brandingOf(businessId);
+    if (branding) await sendReceipt(branding, paymentId);
+    else logger.error("payto receipt not sent: the business has no host", { businessId, paymentId });
+    return "applied";
+  }
+  logger.error("payto payment settled after we failed it: kept as account credit", {
+    businessId,
+    paymentId,
+    source,
+    creditCents: late.creditCents,
+  });
+  await audit({
+    businessId,
+    action: "payment.payto.unapplied",
+    details: { paymentId, source, creditCents: late.creditCents, unapplied: late.unapplied },
+  });
+  return "applied";
 }
 
 /**
@@ -216,9 +261,17 @@ export async function initiatePayToPayment(input: InitiateInput) {
 }
 
 /**
+ * How long a submitted payment may have no record at the provider before it is failed as
+ * "unavailable" and its invoices are freed. A provider's lookup by our key is normally
+ * immediate; ten minutes covers a lagging read replica or a short outage.
+ */
+export const SUBMITTED_WITHOUT_RECORD_MS = 10 * 60_000;
+
+/**
  * The reconciler's step for one PayTo payment: the provider's record by our key, applied. A
- * submitted payment is never failed for want of news (it waits for settlement); one the
- * provider never received is failed only after `graceMs` (a request may still be on its way).
+ * submitted payment is never failed for want of news while the provider has it (it waits for
+ * settlement); one the provider has no record of is failed after SUBMITTED_WITHOUT_RECORD_MS;
+ * one it never received is failed only after `graceMs` (a request may still be on its way).
  */
 export async function reconcilePayToPayment(
   payment: { id: string; business_id: string; request_guid: string; status: string; created_at: Date | string },
@@ -238,7 +291,21 @@ export async function reconcilePayToPayment(
   if (snapshot) {
     await applyPaymentSnapshot(payment.business_id, snapshot, "poll");
   } else if (payment.status === "submitted") {
-    logger.error("reconcile: the payto provider has no record of a submitted payment", { paymentId: payment.id });
+    // The provider accepted it, yet has no record: after a while the reservation is released
+    // rather than held for ever (a record that turns up later is still settled: settleAfterFailure).
+    const missingFor = Date.now() - new Date(payment.created_at).getTime();
+    if (missingFor > SUBMITTED_WITHOUT_RECORD_MS && (await failPayment(payment.id, "unavailable"))) {
+      logger.error("reconcile: the payto provider has no record of a submitted payment: failed", {
+        paymentId: payment.id,
+      });
+      await audit({
+        businessId: payment.business_id,
+        action: "payment.payto.failed",
+        details: { paymentId: payment.id, reason: "unavailable", source: "poll", noProviderRecord: true },
+      });
+    } else {
+      logger.error("reconcile: the payto provider has no record of a submitted payment", { paymentId: payment.id });
+    }
   } else if (Date.now() - new Date(payment.created_at).getTime() > graceMs) {
     await failPayment(payment.id, "unavailable");
   }

@@ -8,7 +8,15 @@ import type { DatabaseHandle } from "../../platform/db.server";
 import { resetEnvForTesting } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
 import { migrate } from "../../platform/migrate.server";
-import { loadPayable, reconcilePayment, reconcileUnsettled, submitPayment, type PayMethod } from "../payments.server";
+import {
+  failPayment,
+  loadPayable,
+  reconcilePayment,
+  reconcileUnsettled,
+  settlePayment,
+  submitPayment,
+  type PayMethod,
+} from "../payments.server";
 import { setPayToProviderForTesting, webhookSecret } from "./index.server";
 import type { PayToDebtor, PayToEvent } from "./payto-provider.server";
 import { createSandboxPayTo, signWebhook, type SandboxPayTo } from "./sandbox-provider.server";
@@ -23,7 +31,7 @@ const SETTLE_MS = 5_000;
 const context = { origin: "http://acme.localhost", clientIp: "127.0.0.1", extraData: {} };
 const today = new Date().toISOString().slice(0, 10);
 
-function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
+function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>, postgres = false) {
   let handle: DatabaseHandle;
   let close: () => Promise<void>;
   let catcher: SmtpCatcher;
@@ -388,6 +396,262 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect((await paymentRow(guid))!.status).toBe("submitted");
   });
 
+  const key = (guid: string) => `${actor.businessId}:${guid.toLowerCase()}`;
+
+  const deliverWebhooksFor = async (providerPaymentId: string) => {
+    const webhook = webhooksFor(providerPaymentId).at(-1);
+    if (!webhook) throw new Error("no webhook was queued for this payment");
+    return receiveWebhook(actor.businessId, new Headers(webhook.headers), webhook.body);
+  };
+
+  it("the poller takes turns: with more unsettled payments than one run takes, every one is asked in time", async () => {
+    const { id: agreementId } = await agreement("approve@payto.test");
+    const [invoice] = await invoices(1);
+    // The payment to be reached: made first, and paid by the bank (its webhook is lost).
+    const reached = randomUUID();
+    await pay(reached, [{ invoiceId: invoice!.id, amountCents: 200 }], { kind: "payto", agreementId });
+    await bankRuns(SETTLE_MS);
+    // Four more the bank is still processing, made to look older than everything else.
+    for (let n = 0; n < 4; n++) {
+      const guid = randomUUID();
+      await pay(guid, [{ invoiceId: invoice!.id, amountCents: 200 }], { kind: "payto", agreementId });
+      await handle.db
+        .updateTable("payments")
+        .set({ created_at: new Date(Date.now() - 10 * 86_400_000 - n * 60_000) })
+        .where("request_guid", "=", guid)
+        .execute();
+    }
+    const unsettled = Number(
+      (
+        await handle.db
+          .selectFrom("payments")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("method", "=", "payto")
+          .where("status", "in", ["pending", "unknown", "submitted"])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const batch = 3;
+    expect(unsettled).toBeGreaterThan(batch);
+    // Oldest-first would ask about the same three every run; taking turns reaches it within a round.
+    for (let run = 0; run < Math.ceil(unsettled / batch); run++) {
+      await reconcileUnsettled({ method: "payto", olderThanMs: 0, limit: batch });
+    }
+    expect((await paymentRow(reached))!.status).toBe("succeeded");
+  });
+
+  it("a submitted payment the provider has no record of: failed as unavailable after ten minutes (its invoice freed), left alone before", async () => {
+    const { id: agreementId } = await agreement("approve@payto.test");
+    const [invoice] = await invoices(1);
+    const [old, young] = [randomUUID(), randomUUID()];
+    for (const guid of [old, young]) {
+      expect(
+        (await pay(guid, [{ invoiceId: invoice!.id, amountCents: 300 }], { kind: "payto", agreementId })).kind,
+      ).toBe("submitted");
+    }
+    // The provider loses both records; one was made eleven minutes ago.
+    await handle.db
+      .deleteFrom("sandbox_payto_payments")
+      .where("idempotency_key", "in", [key(old), key(young)])
+      .execute();
+    await handle.db
+      .updateTable("payments")
+      .set({ created_at: new Date(Date.now() - 11 * 60_000) })
+      .where("request_guid", "=", old)
+      .execute();
+    const error = vi.spyOn(logger, "error");
+    expect(await reconcilePayment((await paymentRow(old))!.id)).toBe("failed");
+    expect(await paymentRow(old)).toMatchObject({ status: "failed", failure_code: "unavailable" });
+    expect(await reconcilePayment((await paymentRow(young))!.id)).toBe("submitted");
+    expect(error).toHaveBeenCalledWith(expect.stringContaining("no record"), expect.anything());
+    error.mockRestore();
+    // Only the young one still holds the invoice.
+    expect((await loadPayable(actor, [invoice!.id]))[0]!.availableCents).toBe(invoice!.availableCents - 300);
+  });
+
+  it("an upper-case requestGuid is sent to the provider with the key reconciliation rebuilds, and settles by it", async () => {
+    const { id: agreementId } = await agreement("approve@payto.test");
+    const [invoice] = await invoices(1);
+    const guid = randomUUID().toUpperCase();
+    expect((await pay(guid, [{ invoiceId: invoice!.id, amountCents: 250 }], { kind: "payto", agreementId })).kind).toBe(
+      "submitted",
+    );
+    const atBank = await handle.db
+      .selectFrom("sandbox_payto_payments")
+      .select("idempotency_key")
+      .where("idempotency_key", "in", [key(guid), `${actor.businessId}:${guid}`])
+      .execute();
+    expect(atBank).toEqual([{ idempotency_key: key(guid) }]);
+    await bankRuns(SETTLE_MS);
+    expect(await reconcilePayment((await paymentRow(guid.toLowerCase()))!.id)).toBe("succeeded");
+    // A repeat in either case is the same payment.
+    expect(
+      (await pay(guid.toLowerCase(), [{ invoiceId: invoice!.id, amountCents: 250 }], { kind: "payto", agreementId }))
+        .kind,
+    ).toBe("succeeded");
+  });
+
+  it("settled by the bank after we failed it, its invoices still owing: settled after all, with its receipt", async () => {
+    const { id: agreementId } = await agreement("approve@payto.test");
+    const [invoice] = await invoices(1);
+    const guid = randomUUID();
+    await pay(guid, [{ invoiceId: invoice!.id, amountCents: 600 }], { kind: "payto", agreementId });
+    const row = (await paymentRow(guid))!;
+    expect(await failPayment(row.id, "unavailable")).toBe(true);
+    const before = (await balances([invoice!.id]))[invoice!.id]!;
+    const mailsBefore = catcher.messages.length;
+    await bankRuns(SETTLE_MS);
+    expect((await deliverWebhooksFor(row.provider_payment_id!)).status).toBe(200);
+    expect(await paymentRow(guid)).toMatchObject({ status: "succeeded", failure_code: null, subtotal_cents: 600 });
+    expect((await balances([invoice!.id]))[invoice!.id]).toBe(before - 600);
+    const lines = await handle.db
+      .selectFrom("statement_lines")
+      .select(["description", "credit_cents"])
+      .where("reference", "=", row.reference)
+      .where("type", "in", ["payment", "credit"])
+      .execute();
+    expect(lines).toContainEqual({ description: "PayTo payment", credit_cents: row.amount_cents });
+    expect(lines.map((l) => l.description)).not.toContain("Unapplied PayTo payment");
+    await catcher.waitForMail("olivia@coastal.example", { after: mailsBefore, subject: new RegExp(row.reference) });
+  });
+
+  it("settled by the bank after we failed it, one invoice since paid by card: the rest applied, its money kept as credit, the business told", async () => {
+    const { id: agreementId } = await agreement("approve@payto.test");
+    const [paidSince, stillOwing] = await invoices(2);
+    const guid = randomUUID();
+    await pay(
+      guid,
+      [
+        { invoiceId: paidSince!.id, amountCents: paidSince!.availableCents },
+        { invoiceId: stillOwing!.id, amountCents: 1_000 },
+      ],
+      { kind: "payto", agreementId },
+    );
+    const row = (await paymentRow(guid))!;
+    const allocations = await handle.db
+      .selectFrom("payment_allocations")
+      .selectAll()
+      .where("payment_id", "=", row.id)
+      .execute();
+    const moneyOf = (invoiceId: string) => {
+      const a = allocations.find((x) => x.invoice_id === invoiceId)!;
+      return a.amount_cents + a.late_fee_cents - a.discount_cents;
+    };
+    expect(await failPayment(row.id, "unavailable")).toBe(true);
+    // Freed, the first invoice is paid in full by card.
+    const card = await pay(randomUUID(), [{ invoiceId: paidSince!.id, amountCents: paidSince!.availableCents }], {
+      kind: "saved-card",
+      cardId: await savedVisa(),
+    });
+    expect(card.kind).toBe("succeeded");
+    const before = await balances([paidSince!.id, stillOwing!.id]);
+    expect(before[paidSince!.id]).toBe(0);
+
+    const error = vi.spyOn(logger, "error");
+    await bankRuns(SETTLE_MS);
+    expect((await deliverWebhooksFor(row.provider_payment_id!)).status).toBe(200);
+    const settled = (await paymentRow(guid))!;
+    expect(settled).toMatchObject({ status: "succeeded", subtotal_cents: 1_000, amount_cents: row.amount_cents });
+    // The closed invoice is not paid twice; the other falls by its allocation.
+    expect(await balances([paidSince!.id, stillOwing!.id])).toEqual({
+      [paidSince!.id]: 0,
+      [stillOwing!.id]: before[stillOwing!.id]! - 1_000,
+    });
+    expect(
+      (
+        await handle.db
+          .selectFrom("payment_allocations")
+          .select("invoice_id")
+          .where("payment_id", "=", row.id)
+          .execute()
+      ).map((a) => a.invoice_id),
+    ).toEqual([stillOwing!.id]);
+    const lines = await handle.db
+      .selectFrom("statement_lines")
+      .select(["type", "description", "debit_cents", "credit_cents"])
+      .where("reference", "=", row.reference)
+      .execute();
+    expect(lines).toContainEqual({
+      type: "credit",
+      description: "Unapplied PayTo payment",
+      debit_cents: 0,
+      credit_cents: moneyOf(paidSince!.id),
+    });
+    expect(lines).toContainEqual({
+      type: "payment",
+      description: "PayTo payment",
+      debit_cents: 0,
+      credit_cents: moneyOf(stillOwing!.id),
+    });
+    // The statement accounts for every cent received: what paid the invoice, and the credit.
+    expect(lines.reduce((n, l) => n + l.credit_cents - l.debit_cents, 0)).toBe(1_000 + moneyOf(paidSince!.id));
+    expect(error).toHaveBeenCalledWith(expect.stringContaining("credit"), expect.anything());
+    error.mockRestore();
+    const events = await handle.db
+      .selectFrom("audit_events")
+      .select(["details"])
+      .where("business_id", "=", actor.businessId)
+      .where("action", "=", "payment.payto.unapplied")
+      .execute();
+    expect(events.map((e) => (typeof e.details === "string" ? JSON.parse(e.details) : e.details))).toContainEqual(
+      expect.objectContaining({ paymentId: row.id, creditCents: moneyOf(paidSince!.id) }),
+    );
+    // The same settlement again changes nothing.
+    expect((await deliverWebhooksFor(row.provider_payment_id!)).body).toMatchObject({ duplicate: true });
+  });
+
+  it.skipIf(!postgres)(
+    "settling locks the invoices in id order, as the claim does, whatever order the allocations were written in",
+    async () => {
+      const { id: agreementId } = await agreement("approve@payto.test");
+      // Any two invoices with something left to pay (the untouched ones are used up by now).
+      const two = (await loadPayable(actor, "all")).filter((i) => i.availableCents >= 200).slice(0, 2);
+      expect(two).toHaveLength(2);
+      const [low, high] = [...two].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const guid = randomUUID();
+      await pay(
+        guid,
+        [
+          { invoiceId: low!.id, amountCents: 100 },
+          { invoiceId: high!.id, amountCents: 100 },
+        ],
+        { kind: "payto", agreementId },
+      );
+      const row = (await paymentRow(guid))!;
+      // Written again highest id first, as an allocation by due date would be.
+      await handle.db.transaction().execute(async (tx) => {
+        const rows = await tx.selectFrom("payment_allocations").selectAll().where("payment_id", "=", row.id).execute();
+        await tx.deleteFrom("payment_allocations").where("payment_id", "=", row.id).execute();
+        for (const a of rows.sort((x, y) => (x.invoice_id < y.invoice_id ? 1 : -1))) {
+          await tx.insertInto("payment_allocations").values(a).execute();
+        }
+      });
+      // Someone holds the higher invoice: the settlement must hold the lower one while it waits.
+      let release!: () => void;
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const holder = handle.db.transaction().execute(async (tx) => {
+        await tx.selectFrom("invoices").select("id").where("id", "=", high!.id).forUpdate().execute();
+        held();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await holding;
+      const settling = settlePayment(row.id, { provider_payment_id: row.provider_payment_id! });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const lowFree = await handle.db
+        .transaction()
+        .execute(async (tx) => {
+          await tx.selectFrom("invoices").select("id").where("id", "=", low!.id).forUpdate().noWait().execute();
+          return true;
+        })
+        .catch(() => false);
+      release();
+      await holder;
+      expect(await settling).toBe(true);
+      expect(lowFree).toBe(false);
+    },
+  );
+
   it("a payment webhook about a payment this business never made is refused with 404 and logged", async () => {
     const warn = vi.spyOn(logger, "warn");
     const event = {
@@ -457,5 +721,5 @@ describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
     await migrate(database.handle);
     await seedDemoData(database.handle.db);
     return { handle: database.handle, close: database.drop };
-  });
+  }, true);
 });
