@@ -7,7 +7,8 @@ export const field = style({ display: "grid", gap: "0.3rem" });
 
 export const label = style({ fontWeight: 600 });
 
-export const hint = style({ color: vars.surface.mutedText, fontSize: "0.9rem", margin: 0 });
+// Hints may quote a long PayID or email address: break it rather than push the page sideways.
+export const hint = style({ color: vars.surface.mutedText, fontSize: "0.9rem", margin: 0, overflowWrap: "anywhere" });
 
 export const input = style({
   font: "inherit",
@@ -50,7 +51,9 @@ export const inlineForm = style({ display: "inline" });
 
 export const checkboxField = style({
   display: "grid",
-  gridTemplateColumns: "auto 1fr",
+  // minmax(0, …): a label with one long word (a PayID) wraps instead of widening the column past a phone.
+  gridTemplateColumns: "auto minmax(0, 1fr)",
+  overflowWrap: "anywhere",
   gap: "0.3rem 0.6rem",
   alignItems: "start",
 });

@@ -135,6 +135,10 @@ test.describe("PayTo agreements", () => {
         await expect(item).toContainText("Active — you can pay with it.", { timeout: 500 });
       }).toPass({ timeout: 20_000, intervals: [500, 1000] });
     }
+    // The pay page offers it by its PayID, a long word that must wrap, not push a phone's page sideways.
+    await page.goto(`${ACME}/customer/invoices-and-payments/pay?all=1`);
+    await expect(page.getByRole("radio", { name: `PayTo from ${payId}` })).toBeVisible();
+    await expectAccessible(page);
   });
 
   test("BSB and account: declined at the bank shows Declined", async ({ page, jsEnabled }) => {
