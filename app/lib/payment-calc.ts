@@ -15,6 +15,29 @@ export type FeeRules = {
   earlyDiscount: { bps: number; daysBeforeDue: number } | null;
 };
 
+/** A business's fee_rules row as stored (null: no rules), read wherever it was joined. */
+export type FeeRulesRow = {
+  surcharge: unknown;
+  lateFeeBps: number;
+  lateFeeFixedCents: number;
+  earlyDiscountBps: number;
+  earlyDiscountDays: number;
+};
+
+/** What a stored fee_rules row means: zero rates are "no such fee". */
+export function feeRulesFromRow(row: FeeRulesRow | null): FeeRules {
+  if (!row) return { surcharge: {}, lateFee: null, earlyDiscount: null };
+  return {
+    surcharge: (row.surcharge ?? {}) as FeeRules["surcharge"],
+    lateFee:
+      row.lateFeeBps > 0 || row.lateFeeFixedCents > 0
+        ? { bps: row.lateFeeBps, fixedCents: Number(row.lateFeeFixedCents) }
+        : null,
+    earlyDiscount:
+      row.earlyDiscountBps > 0 ? { bps: row.earlyDiscountBps, daysBeforeDue: row.earlyDiscountDays } : null,
+  };
+}
+
 export type PayableInvoice = { orderId: string; balanceCents: number; dueDate: string };
 
 export type OrderLine = {

@@ -33,6 +33,7 @@ import {
   type PaymentOutcome,
 } from "~/services/payments/payments.server";
 import { sendReceipt } from "~/services/payments/receipts.server";
+import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 import { payToChoices, type PayToChoice } from "~/services/payments/payto/payto-payments.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
@@ -72,7 +73,11 @@ async function pageContext(request: Request) {
   };
   const params = new URL(request.url).searchParams;
   const ids = params.get("all") === "1" ? ("all" as const) : params.getAll("invoice");
-  const [invoices, cards, payTo] = await Promise.all([loadPayable(actor, ids), listCards(actor), payToChoices(actor)]);
+  const [invoices, cards, payTo] = await Promise.all([
+    loadPayable(actor, ids),
+    listCards(actor),
+    payToChoices(actor, payToConfigurationOf(branding)),
+  ]);
   const today = todayIso();
   const usable = cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today));
   // Anyone signed in may pay here (spec §2 customer-style), but a saved card is on the account
@@ -119,6 +124,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         amounts,
         defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" },
         today,
+        branding.feeRules,
       )
     : null;
   return {
@@ -308,7 +314,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const complete = Object.keys(amounts).length === invoices.length;
   if (complete) {
     result.breakdown = breakdownView(
-      await previewPayment(actor, invoices, amounts, brandForFees, today),
+      await previewPayment(actor, invoices, amounts, brandForFees, today, branding.feeRules),
       branding.currency,
     );
   }

@@ -9,7 +9,6 @@ import { formStyles } from "~/components/Form";
 import * as payto from "~/components/PayTo.css";
 import { PaymentMethodForm } from "~/components/PaymentMethodForm";
 import { useT } from "~/components/useT";
-import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { PAYID_TYPES } from "~/lib/payto-rules";
 import { accountNotFound } from "~/services/accounts/accounts.server";
@@ -18,6 +17,7 @@ import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-me
 import { agreementFormSchema } from "~/services/payments/payto/agreement-request.server";
 import { createAgreement } from "~/services/payments/payto/agreements.server";
 import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
+import { payToLimitText } from "~/services/payments/payto/payto-page.server";
 import { getEnv } from "~/services/platform/env.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
@@ -57,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     businessName: branding.businessName,
     providerName: configuration.providerName,
-    max: formatMoney(configuration.maxPaymentCents, { currency: branding.currency }),
+    max: payToLimitText(configuration, branding.currency),
     requestGuid: randomUUID(),
     constraint: getZodConstraint(agreementFormSchema),
   };

@@ -23,6 +23,11 @@ export async function createBenchBusiness(db: Db, hostname: string): Promise<str
     .returning("id")
     .executeTakeFirstOrThrow();
   await db.insertInto("hosts").values({ hostname, business_id: business.id }).execute();
+  // PayTo on, like the acme demo: its pages (and the dashboard's PayID panel) are measured too.
+  await db
+    .insertInto("payto_settings")
+    .values({ business_id: business.id, enabled: true, payid_domain: "pay.bench.example" })
+    .execute();
   return business.id;
 }
 

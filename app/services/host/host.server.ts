@@ -1,4 +1,5 @@
 import type { Db } from "../platform/db.server";
+import { feeRulesFromRow, type FeeRules } from "~/lib/payment-calc";
 import type { ThemeName } from "~/themes/names";
 
 /** What a host name resolves to (spec §1, §3: business id, theme, logo directory, name, label). */
@@ -22,6 +23,8 @@ export type HostBranding = {
    * request starts with them (spec §4 step 3); `payToConfigurationOf` says what they mean.
    */
   payToSettings: { enabled: boolean; providerName: string; maxPaymentCents: number; payIdDomain: string | null } | null;
+  /** The business's card surcharge, late fee and early-payment discount, read with the host the same way. */
+  feeRules: FeeRules;
 };
 
 /**
@@ -99,6 +102,7 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
     .selectFrom("hosts")
     .innerJoin("businesses", "businesses.id", "hosts.business_id")
     .leftJoin("payto_settings", "payto_settings.business_id", "businesses.id")
+    .leftJoin("fee_rules", "fee_rules.business_id", "businesses.id")
     .select([
       "hosts.hostname",
       "businesses.id as businessId",
@@ -117,13 +121,42 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "payto_settings.provider_name as payToProviderName",
       "payto_settings.max_payment_cents as payToMaxPaymentCents",
       "payto_settings.payid_domain as payToPayIdDomain",
+      "fee_rules.business_id as feeRulesBusinessId",
+      "fee_rules.surcharge as feeSurcharge",
+      "fee_rules.late_fee_bps as lateFeeBps",
+      "fee_rules.late_fee_fixed_cents as lateFeeFixedCents",
+      "fee_rules.early_discount_bps as earlyDiscountBps",
+      "fee_rules.early_discount_days as earlyDiscountDays",
     ])
     .where("hosts.hostname", "=", hostname)
     .executeTakeFirst();
   if (!row) return null;
-  const { payToEnabled, payToProviderName, payToMaxPaymentCents, payToPayIdDomain, ...host } = row;
+  const {
+    payToEnabled,
+    payToProviderName,
+    payToMaxPaymentCents,
+    payToPayIdDomain,
+    feeRulesBusinessId,
+    feeSurcharge,
+    lateFeeBps,
+    lateFeeFixedCents,
+    earlyDiscountBps,
+    earlyDiscountDays,
+    ...host
+  } = row;
   return {
     ...host,
+    feeRules: feeRulesFromRow(
+      feeRulesBusinessId === null
+        ? null
+        : {
+            surcharge: feeSurcharge,
+            lateFeeBps: lateFeeBps ?? 0,
+            lateFeeFixedCents: Number(lateFeeFixedCents ?? 0),
+            earlyDiscountBps: earlyDiscountBps ?? 0,
+            earlyDiscountDays: earlyDiscountDays ?? 0,
+          },
+    ),
     payToSettings:
       payToEnabled === null || payToProviderName === null || payToMaxPaymentCents === null
         ? null

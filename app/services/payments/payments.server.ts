@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Insertable } from "kysely";
 import { detectBrand } from "~/lib/card";
-import { computePayment, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
+import { computePayment, feeRulesFromRow, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
@@ -86,17 +86,18 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 export async function getFeeRules(businessId: string): Promise<FeeRules> {
   const db = await getDb();
-  const row = await db.selectFrom("fee_rules").selectAll().where("business_id", "=", businessId).executeTakeFirst();
-  if (!row) return { surcharge: {}, lateFee: null, earlyDiscount: null };
-  return {
-    surcharge: (row.surcharge ?? {}) as FeeRules["surcharge"],
-    lateFee:
-      row.late_fee_bps > 0 || row.late_fee_fixed_cents > 0
-        ? { bps: row.late_fee_bps, fixedCents: row.late_fee_fixed_cents }
-        : null,
-    earlyDiscount:
-      row.early_discount_bps > 0 ? { bps: row.early_discount_bps, daysBeforeDue: row.early_discount_days } : null,
-  };
+  const row = await db
+    .selectFrom("fee_rules")
+    .select([
+      "surcharge",
+      "late_fee_bps as lateFeeBps",
+      "late_fee_fixed_cents as lateFeeFixedCents",
+      "early_discount_bps as earlyDiscountBps",
+      "early_discount_days as earlyDiscountDays",
+    ])
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+  return feeRulesFromRow(row ?? null);
 }
 
 /**
@@ -851,8 +852,10 @@ export async function previewPayment(
   amounts: Record<string, number>,
   method: { kind: "card"; brand: CardBrand } | { kind: "payto" } | { kind: "promise" },
   today: string,
+  /** The business's rules when the caller has them already (with the host): one query fewer. */
+  known?: FeeRules,
 ) {
-  const rules = await getFeeRules(actor.businessId);
+  const rules = known ?? (await getFeeRules(actor.businessId));
   return computePayment(
     invoices.map((i) => ({ orderId: i.id, balanceCents: i.balanceCents, dueDate: i.dueDate })),
     amounts,

@@ -35,3 +35,11 @@ export async function payToSection(
     })),
   };
 }
+
+/**
+ * The most one payment may take, as the set-up page words it. Formatted here, on the server:
+ * a page that imported the formatter itself would ship it to the browser for one string.
+ */
+export function payToLimitText(configuration: { maxPaymentCents: number }, currency: string) {
+  return formatMoney(configuration.maxPaymentCents, { currency });
+}

@@ -14,7 +14,7 @@ import {
 import { sendReceipt } from "../receipts.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
-import { getPayToConfiguration } from "./settings.server";
+import { getPayToConfiguration, type PayToConfiguration } from "./settings.server";
 import { PayToTimeoutError, type PayToRefusal, type ProviderPayment } from "./payto-provider.server";
 
 /**
@@ -358,8 +358,12 @@ export type PayToChoice = {
  * agreements (active ones can pay; pending and paused ones are only listed). Ended ones are
  * not shown here.
  */
-export async function payToChoices(actor: { businessId: string; accountId: string }) {
-  const config = await getPayToConfiguration(actor.businessId);
+export async function payToChoices(
+  actor: { businessId: string; accountId: string },
+  /** The business's configuration when the caller has it already (with the host): one query fewer. */
+  known?: PayToConfiguration,
+) {
+  const config = known ?? (await getPayToConfiguration(actor.businessId));
   if (!config.enabled) return { enabled: false, providerName: config.providerName, agreements: [] as PayToChoice[] };
   const db = await getDb();
   const rows = await db
