@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useRecheckWhile } from "~/components/useRecheckWhile";
@@ -80,54 +81,12 @@ export default function PaymentComplete() {
           ? t("receipt.promisedText", { date: receipt.promiseDate ?? "" })
           : t("receipt.reference", { reference: receipt.reference })}
       </FormMessage>
-      <dl className={styles.details}>
-        <dt>{t("receipt.referenceLabel")}</dt>
-        <dd>{receipt.reference}</dd>
-        <dt>{t("receipt.date")}</dt>
-        <dd>{receipt.date}</dd>
-        {receipt.method ? (
-          <>
-            <dt>{t("receipt.method")}</dt>
-            <dd>{receipt.method}</dd>
-          </>
-        ) : null}
-        <dt>{t("pay.subtotal")}</dt>
-        <dd>{receipt.subTotal}</dd>
-        {receipt.lateFee ? (
-          <>
-            <dt>{t("pay.lateFee")}</dt>
-            <dd>{receipt.lateFee}</dd>
-          </>
-        ) : null}
-        {receipt.discount ? (
-          <>
-            <dt>{t("pay.discount")}</dt>
-            <dd>−{receipt.discount}</dd>
-          </>
-        ) : null}
-        {receipt.surcharge ? (
-          <>
-            <dt>{t("pay.surcharge")}</dt>
-            <dd>{receipt.surcharge}</dd>
-          </>
-        ) : null}
-        <dt>{receipt.status === "promised" ? t("receipt.promisedTotal") : t("receipt.total")}</dt>
-        <dd>
-          <strong>{receipt.status === "promised" ? receipt.subTotal : receipt.total}</strong>
-        </dd>
-      </dl>
-      <h2>{t("receipt.invoices")}</h2>
-      <ul className={styles.list} aria-label={t("receipt.invoices")}>
-        {receipt.invoices.map((invoice) => (
-          <li key={invoice.number} className={styles.listItem}>
-            <span>{invoice.number}</span>
-            <span>{invoice.amount}</span>
-          </li>
-        ))}
-      </ul>
-      <p>
-        <Link to="/customer/invoices-and-payments/invoices">{t("pay.backToInvoices")}</Link>
-      </p>
+      <ReceiptDetails
+        receipt={receipt}
+        method={receipt.method}
+        totalLabel={receipt.status === "promised" ? t("receipt.promisedTotal") : t("receipt.total")}
+        total={receipt.status === "promised" ? receipt.subTotal : receipt.total}
+      />
     </>
   );
 }
@@ -177,31 +136,46 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
           <Link to={receipt.payAgain}>{t("paytoPay.receipt.payAgain")}</Link>
         </p>
       ) : null}
+      <ReceiptDetails
+        receipt={receipt}
+        method={t("paytoPay.receipt.method")}
+        totalLabel={t("receipt.total")}
+        total={receipt.total}
+      />
+    </>
+  );
+}
+
+/** What every receipt lists: reference, date, method, the figures, and the invoices paid. */
+function ReceiptDetails({
+  receipt,
+  method,
+  totalLabel,
+  total,
+}: {
+  receipt: Receipt;
+  method: string | null;
+  totalLabel: string;
+  total: string;
+}) {
+  const t = useT();
+  const row = (label: string, value: ReactNode) => (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+  return (
+    <>
       <dl className={styles.details}>
-        <dt>{t("receipt.referenceLabel")}</dt>
-        <dd>{receipt.reference}</dd>
-        <dt>{t("receipt.date")}</dt>
-        <dd>{receipt.date}</dd>
-        <dt>{t("receipt.method")}</dt>
-        <dd>{t("paytoPay.receipt.method")}</dd>
-        <dt>{t("pay.subtotal")}</dt>
-        <dd>{receipt.subTotal}</dd>
-        {receipt.lateFee ? (
-          <>
-            <dt>{t("pay.lateFee")}</dt>
-            <dd>{receipt.lateFee}</dd>
-          </>
-        ) : null}
-        {receipt.discount ? (
-          <>
-            <dt>{t("pay.discount")}</dt>
-            <dd>−{receipt.discount}</dd>
-          </>
-        ) : null}
-        <dt>{t("receipt.total")}</dt>
-        <dd>
-          <strong>{receipt.total}</strong>
-        </dd>
+        {row(t("receipt.referenceLabel"), receipt.reference)}
+        {row(t("receipt.date"), receipt.date)}
+        {method ? row(t("receipt.method"), method) : null}
+        {row(t("pay.subtotal"), receipt.subTotal)}
+        {receipt.lateFee ? row(t("pay.lateFee"), receipt.lateFee) : null}
+        {receipt.discount ? row(t("pay.discount"), `−${receipt.discount}`) : null}
+        {receipt.surcharge ? row(t("pay.surcharge"), receipt.surcharge) : null}
+        {row(totalLabel, <strong>{total}</strong>)}
       </dl>
       <h2>{t("receipt.invoices")}</h2>
       <ul className={styles.list} aria-label={t("receipt.invoices")}>
