@@ -293,7 +293,15 @@ export interface PaymentsTable {
   provider_payment_id: Generated<string | null>;
   /** When the reconciler last asked the gateway or provider about it: the PayTo poller's turn. */
   last_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** invoices: pays invoices; request: a stated-amount payment request; adhoc: credit on the account. */
+  purpose: Generated<PaymentPurpose>;
+  payment_request_id: Generated<string | null>;
+  /** The emailed link it was paid from (a link payer's receipt is reachable only through it). */
+  link_token_id: Generated<string | null>;
+  payer_reference: Generated<string | null>;
 }
+
+export type PaymentPurpose = "invoices" | "request" | "adhoc";
 
 export interface PaymentAllocationsTable {
   payment_id: string;
@@ -437,6 +445,100 @@ export interface SandboxPayToWebhooksTable {
   last_status: number | null;
 }
 
+export interface ApiKeysTable {
+  id: Generated<string>;
+  business_id: string;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  scopes: string[];
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface ApiIdempotencyKeysTable {
+  business_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  status_code: number | null;
+  response: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
+export interface AdhocSettingsTable {
+  business_id: string;
+  enabled: Generated<boolean>;
+  min_cents: Generated<number>;
+  max_cents: Generated<number>;
+}
+
+export type PaymentRequestKind = "invoices" | "amount";
+export type PaymentRequestStoredStatus = "created" | "sent" | "paid" | "cancelled";
+
+export interface PaymentRequestsTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  reference: string;
+  kind: PaymentRequestKind;
+  description: Generated<string>;
+  currency: string;
+  amount_cents: number;
+  paid_cents: Generated<number>;
+  allow_part_payment: Generated<boolean>;
+  min_part_payment_cents: number | null;
+  due_date: DateOnly | null;
+  expires_at: Timestamp;
+  status: Generated<PaymentRequestStoredStatus>;
+  sent_at: Timestamp | null;
+  opened_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  created_by_api_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface PaymentRequestInvoicesTable {
+  request_id: string;
+  invoice_id: string;
+  business_id: string;
+  amount_cents: number;
+}
+
+export interface PaymentRequestRecipientsTable {
+  request_id: string;
+  contact_id: string;
+  business_id: string;
+  email: string;
+  send_count: Generated<number>;
+  last_sent_at: Timestamp | null;
+}
+
+export interface LinkTokensTable {
+  id: Generated<string>;
+  business_id: string;
+  purpose: string;
+  subject_id: string;
+  contact_id: string;
+  selector: string;
+  verifier_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  first_opened_at: Timestamp | null;
+  last_opened_at: Timestamp | null;
+  open_count: Generated<number>;
+}
+
+export interface LinkSessionsTable {
+  id_hash: string;
+  business_id: string;
+  link_token_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   name: string;
   applied_at: Timestamp;
@@ -478,4 +580,12 @@ export interface DB {
   sandbox_payto_payids: SandboxPayToPayIdsTable;
   sandbox_payto_incoming: SandboxPayToIncomingTable;
   sandbox_payto_webhooks: SandboxPayToWebhooksTable;
+  api_keys: ApiKeysTable;
+  api_idempotency_keys: ApiIdempotencyKeysTable;
+  adhoc_settings: AdhocSettingsTable;
+  payment_requests: PaymentRequestsTable;
+  payment_request_invoices: PaymentRequestInvoicesTable;
+  payment_request_recipients: PaymentRequestRecipientsTable;
+  link_tokens: LinkTokensTable;
+  link_sessions: LinkSessionsTable;
 }

@@ -1,0 +1,216 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import { sql } from "kysely";
+import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
+import { getEnv } from "../platform/env.server";
+import { isSecureRequest } from "../platform/request-context.server";
+
+/**
+ * Links that stand in for a session (ARCHITECTURE "Links that stand in for a session";
+ * decision 031).
+ *
+ * A link token is a 16-character selector followed by a 43-character verifier, both
+ * base64url: 96 + 256 random bits from the CSPRNG. The table keeps the selector and a SHA-256
+ * of the verifier, never the token. A lookup finds the row by selector within this business
+ * (another host's link is simply not found), then compares the verifier's hash in constant
+ * time; a miss compares against a dummy so that "no such selector" and "wrong verifier" take
+ * the same work. Opening a link never spends it (mail scanners open links): it only counts.
+ */
+export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{59}$/;
+const SELECTOR_LENGTH = 16;
+
+export type LinkPurpose = "payment-request" | "invoice" | "adhoc";
+
+export type LinkToken = {
+  id: string;
+  businessId: string;
+  purpose: string;
+  subjectId: string;
+  contactId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+};
+
+/**
+ * valid: the link may be used. expired / revoked: the holder has the real link (the verifier
+ * matched), so the page may say what became of it. unknown: anything else (malformed, other
+ * host, other purpose, guessed, tampered) — one answer, no hint whether it ever existed.
+ */
+export type LinkCheck =
+  | { status: "valid"; link: LinkToken }
+  | { status: "expired"; link: LinkToken }
+  | { status: "revoked"; link: LinkToken }
+  | { status: "unknown" };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest();
+const DUMMY_HASH = sha256("no link has this verifier");
+
+/** A new token for one record and one contact of one business. The token is returned once. */
+export async function createLinkToken(
+  db: Db,
+  input: { businessId: string; purpose: LinkPurpose; subjectId: string; contactId: string; expiresAt: Date },
+): Promise<{ id: string; token: string }> {
+  const selector = randomBytes(12).toString("base64url");
+  const verifier = randomBytes(32).toString("base64url");
+  const row = await db
+    .insertInto("link_tokens")
+    .values({
+      business_id: input.businessId,
+      purpose: input.purpose,
+      subject_id: input.subjectId,
+      contact_id: input.contactId,
+      selector,
+      verifier_hash: sha256(verifier).toString("hex"),
+      expires_at: input.expiresAt,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, token: selector + verifier };
+}
+
+/** Checks a token for this business and purpose. Never throws on input; one query. */
+export async function checkLinkToken(
+  businessId: string,
+  purpose: LinkPurpose,
+  token: unknown,
+  now = new Date(),
+): Promise<LinkCheck> {
+  const wellFormed = typeof token === "string" && LINK_TOKEN_PATTERN.test(token);
+  const selector = wellFormed ? token.slice(0, SELECTOR_LENGTH) : "";
+  const verifier = wellFormed ? token.slice(SELECTOR_LENGTH) : "";
+  const db = await getDb();
+  // A malformed token still costs a lookup and a comparison: its answer takes as long as a guess.
+  const row = await db
+    .selectFrom("link_tokens")
+    .select([
+      "id",
+      "business_id as businessId",
+      "purpose",
+      "subject_id as subjectId",
+      "contact_id as contactId",
+      "verifier_hash as verifierHash",
+      "expires_at as expiresAt",
+      "revoked_at as revokedAt",
+    ])
+    .where("selector", "=", selector)
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+  const expected = row ? Buffer.from(row.verifierHash, "hex") : DUMMY_HASH;
+  const matches = timingSafeEqual(expected, sha256(verifier));
+  if (!row || !matches || !wellFormed || row.purpose !== purpose) return { status: "unknown" };
+  const link: LinkToken = {
+    id: row.id,
+    businessId: row.businessId,
+    purpose: row.purpose,
+    subjectId: row.subjectId,
+    contactId: row.contactId,
+    expiresAt: new Date(row.expiresAt),
+    revokedAt: row.revokedAt ? new Date(row.revokedAt) : null,
+  };
+  if (link.revokedAt) return { status: "revoked", link };
+  if (link.expiresAt.getTime() <= now.getTime()) return { status: "expired", link };
+  return { status: "valid", link };
+}
+
+/** Counts an opening (GET). The link stays usable: opening is not using. */
+export async function recordLinkOpened(linkId: string) {
+  const db = await getDb();
+  await db
+    .updateTable("link_tokens")
+    .set({
+      first_opened_at: sql`coalesce(first_opened_at, now())`,
+      last_opened_at: sql`now()`,
+      open_count: sql`open_count + 1`,
+    })
+    .where("id", "=", linkId)
+    .execute();
+}
+
+/** Revokes every live link to one record (cancel, resend). Returns how many were live. */
+export async function revokeLinkTokens(
+  db: Db,
+  input: { businessId: string; purpose: LinkPurpose; subjectId: string; contactId?: string },
+): Promise<number> {
+  let query = db
+    .updateTable("link_tokens")
+    .set({ revoked_at: sql`now()` })
+    .where("business_id", "=", input.businessId)
+    .where("purpose", "=", input.purpose)
+    .where("subject_id", "=", input.subjectId)
+    .where("revoked_at", "is", null);
+  if (input.contactId) query = query.where("contact_id", "=", input.contactId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The first characters of a token, for logs: enough to correlate, never enough to use. */
+export function redactLinkToken(token: string): string {
+  return `${token.slice(0, 6)}…`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Link sessions: what a browser that paid from a link may open afterwards (its receipt).
+
+const LINK_SESSION_COOKIE = "portal_link";
+const SECURE_LINK_SESSION_COOKIE = "__Host-portal_link";
+const LINK_SESSION_SECONDS = 24 * 60 * 60;
+
+function linkCookie(request: Request) {
+  const secure = isSecureRequest(request);
+  return createCookie(secure ? SECURE_LINK_SESSION_COOKIE : LINK_SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure,
+    maxAge: LINK_SESSION_SECONDS,
+    secrets: [getEnv().SESSION_SECRET],
+  });
+}
+
+async function readLinkSessionId(request: Request): Promise<string | null> {
+  const value: unknown = await linkCookie(request)
+    .parse(request.headers.get("cookie"))
+    .catch(() => null);
+  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+}
+
+/**
+ * Remembers that this browser used a link (a payment was made from it). Returns the
+ * Set-Cookie header (the same browser id when it already has one).
+ */
+export async function rememberLinkInBrowser(request: Request, link: LinkToken): Promise<string> {
+  const id = (await readLinkSessionId(request)) ?? randomBytes(32).toString("base64url");
+  const db = await getDb();
+  await db
+    .insertInto("link_sessions")
+    .values({
+      id_hash: sha256(id).toString("hex"),
+      business_id: link.businessId,
+      link_token_id: link.id,
+      expires_at: new Date(Date.now() + LINK_SESSION_SECONDS * 1000),
+    })
+    .onConflict((oc) =>
+      oc.columns(["id_hash", "link_token_id"]).doUpdateSet({
+        expires_at: new Date(Date.now() + LINK_SESSION_SECONDS * 1000),
+      }),
+    )
+    .execute();
+  return linkCookie(request).serialize(id);
+}
+
+/** Has this browser paid from the given link (within the last day, on this business's host)? */
+export async function browserUsedLink(request: Request, businessId: string, linkTokenId: string) {
+  const id = await readLinkSessionId(request);
+  if (!id) return false;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("link_sessions")
+    .select("link_token_id")
+    .where("id_hash", "=", sha256(id).toString("hex"))
+    .where("business_id", "=", businessId)
+    .where("link_token_id", "=", linkTokenId)
+    .where("expires_at", ">", new Date())
+    .executeTakeFirst();
+  return row !== undefined;
+}

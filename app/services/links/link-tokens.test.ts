@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSeededPglite } from "../../../tests/support/test-db";
+import { setDatabaseForTesting } from "../platform/database.server";
+import type { DatabaseHandle } from "../platform/db.server";
+import {
+  checkLinkToken,
+  createLinkToken,
+  LINK_TOKEN_PATTERN,
+  recordLinkOpened,
+  redactLinkToken,
+  revokeLinkTokens,
+} from "./link-tokens.server";
+
+let handle: DatabaseHandle;
+let acme: string;
+let kiwi: string;
+let contactId: string;
+const subjectId = "0b7f5a52-7c1e-4b4a-9d39-3f1f5b0d7a11";
+const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000);
+
+beforeAll(async () => {
+  handle = await openSeededPglite();
+  setDatabaseForTesting(handle);
+  const contact = await handle.db
+    .selectFrom("contacts")
+    .innerJoin("hosts", "hosts.business_id", "contacts.business_id")
+    .select(["contacts.id", "contacts.business_id"])
+    .where("hosts.hostname", "=", "acme.localhost")
+    .executeTakeFirstOrThrow();
+  acme = contact.business_id;
+  contactId = contact.id;
+  kiwi = (
+    await handle.db.selectFrom("hosts").select("business_id").where("business_id", "!=", acme).executeTakeFirstOrThrow()
+  ).business_id;
+});
+afterAll(async () => {
+  setDatabaseForTesting(undefined);
+  await handle.close();
+});
+
+const make = (overrides: { expiresAt?: Date; purpose?: "payment-request" | "invoice" | "adhoc" } = {}) =>
+  createLinkToken(handle.db, {
+    businessId: acme,
+    purpose: overrides.purpose ?? "payment-request",
+    subjectId,
+    contactId,
+    expiresAt: overrides.expiresAt ?? inAnHour(),
+  });
+
+describe("link tokens", () => {
+  it("are 59 URL-safe characters, different every time, and the table never holds one", async () => {
+    const a = await make();
+    const b = await make();
+    expect(a.token).toMatch(LINK_TOKEN_PATTERN);
+    expect(a.token).not.toBe(b.token);
+    const row = await handle.db.selectFrom("link_tokens").selectAll().where("id", "=", a.id).executeTakeFirstOrThrow();
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(a.token);
+    expect(stored).not.toContain(a.token.slice(16));
+    expect(row.verifier_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("open the record they were made for, on their own business and purpose only", async () => {
+    const { id, token } = await make();
+    const check = await checkLinkToken(acme, "payment-request", token);
+    expect(check.status).toBe("valid");
+    if (check.status !== "valid") return;
+    expect(check.link).toMatchObject({ id, subjectId, contactId, businessId: acme });
+    expect((await checkLinkToken(kiwi, "payment-request", token)).status).toBe("unknown");
+    expect((await checkLinkToken(acme, "invoice", token)).status).toBe("unknown");
+  });
+
+  it("refuse tampered, truncated, extended and malformed tokens with the one answer", async () => {
+    const { token } = await make();
+    const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === "A" ? "B" : "A") + s.slice(i + 1);
+    for (const bad of [
+      flip(token, 3), // selector
+      flip(token, 40), // verifier
+      token.slice(0, -1),
+      token + "A",
+      token.toUpperCase(),
+      "",
+      " ".repeat(59),
+      "<script>alert(1)</script>".padEnd(59, "x"),
+      "' OR 1=1 --".padEnd(59, "-"),
+      "ü".repeat(59),
+      null,
+      undefined,
+      42,
+      { token },
+      [token],
+    ]) {
+      expect(await checkLinkToken(acme, "payment-request", bad)).toEqual({ status: "unknown" });
+    }
+  });
+
+  it("expire: the holder of a real link is told it expired, anyone else learns nothing", async () => {
+    const { token } = await make({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await checkLinkToken(acme, "payment-request", token)).status).toBe("expired");
+    const live = await make({ expiresAt: new Date(Date.now() + 60_000) });
+    expect((await checkLinkToken(acme, "payment-request", live.token, new Date(Date.now() + 120_000))).status).toBe(
+      "expired",
+    );
+  });
+
+  it("are revoked for one record (cancel, resend) and say so only to their holder", async () => {
+    const other = "6c0a3f0e-2d56-4f4c-8f0a-2b7c9a3d5e10";
+    const mine = await createLinkToken(handle.db, {
+      businessId: acme,
+      purpose: "invoice",
+      subjectId: other,
+      contactId,
+      expiresAt: inAnHour(),
+    });
+    const unrelated = await make({ purpose: "invoice" });
+    expect(await revokeLinkTokens(handle.db, { businessId: acme, purpose: "invoice", subjectId: other })).toBe(1);
+    expect((await checkLinkToken(acme, "invoice", mine.token)).status).toBe("revoked");
+    expect((await checkLinkToken(acme, "invoice", unrelated.token)).status).toBe("valid");
+    // Another business cannot revoke it, and revoking twice changes nothing.
+    expect(await revokeLinkTokens(handle.db, { businessId: kiwi, purpose: "invoice", subjectId })).toBe(0);
+    expect(await revokeLinkTokens(handle.db, { businessId: acme, purpose: "invoice", subjectId: other })).toBe(0);
+  });
+
+  it("are not spent by opening: a mail scanner's visit leaves the link working", async () => {
+    const { id, token } = await make();
+    for (let i = 0; i < 3; i++) {
+      const check = await checkLinkToken(acme, "payment-request", token);
+      expect(check.status).toBe("valid");
+      await recordLinkOpened(id);
+    }
+    const row = await handle.db
+      .selectFrom("link_tokens")
+      .select(["open_count", "first_opened_at", "last_opened_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row.open_count).toBe(3);
+    expect(row.first_opened_at).not.toBeNull();
+  });
+
+  it("are never logged whole", () => {
+    const token = randomBytes(44).toString("base64url").slice(0, 59);
+    const shown = redactLinkToken(token);
+    expect(shown).toBe(`${token.slice(0, 6)}…`);
+    // Six characters of the 16-character selector: not enough to find the row, none of the verifier.
+    expect(shown.length).toBeLessThan(16);
+  });
+
+  it("10,000 random tokens find nothing, and a miss takes as long as a real link's check", async () => {
+    const real = await make();
+    const random = () => randomBytes(45).toString("base64url").slice(0, 59);
+    let hits = 0;
+    for (let i = 0; i < 10_000; i++) {
+      if ((await checkLinkToken(acme, "payment-request", random())).status !== "unknown") hits++;
+    }
+    expect(hits).toBe(0);
+
+    // Interleaved rounds, medians compared: the guess (no such selector), the near miss (real
+    // selector, wrong verifier) and the real link do the same work: one indexed lookup and one
+    // constant-time comparison of two SHA-256 digests.
+    const nearMiss = real.token.slice(0, 16) + random().slice(16);
+    const timings = { real: [] as number[], guess: [] as number[], nearMiss: [] as number[] };
+    for (let round = 0; round < 300; round++) {
+      for (const [name, token] of [
+        ["real", real.token],
+        ["guess", random()],
+        ["nearMiss", nearMiss],
+      ] as const) {
+        const started = process.hrtime.bigint();
+        await checkLinkToken(acme, "payment-request", token);
+        timings[name].push(Number(process.hrtime.bigint() - started));
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const real50 = median(timings.real);
+    // Within noise: a database round trip dominates; a leak worth measuring would show as a
+    // constant gap, so the bound is loose on purpose (2×) and still catches a skipped query.
+    expect(median(timings.guess)).toBeGreaterThan(real50 / 2);
+    expect(median(timings.guess)).toBeLessThan(real50 * 2);
+    expect(median(timings.nearMiss)).toBeGreaterThan(real50 / 2);
+    expect(median(timings.nearMiss)).toBeLessThan(real50 * 2);
+  }, 120_000);
+});
