@@ -132,6 +132,9 @@ CREATE TABLE link_sessions (
 );
 CREATE INDEX link_sessions_expiry_idx ON link_sessions (expires_at);
 
+-- Where a link payer turns when a request is paid, expired or cancelled (beside support_email).
+ALTER TABLE businesses ADD COLUMN support_phone text CHECK (length(support_phone) <= 40);
+
 ALTER TABLE payments
   ADD COLUMN purpose text NOT NULL DEFAULT 'invoices' CHECK (purpose IN ('invoices', 'request', 'adhoc')),
   ADD COLUMN payment_request_id uuid REFERENCES payment_requests (id) ON DELETE SET NULL,

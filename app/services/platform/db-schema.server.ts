@@ -21,6 +21,7 @@ export interface BusinessesTable {
   privacy_policy: Generated<string>;
   terms_and_conditions: Generated<string>;
   support_email: string | null;
+  support_phone: Generated<string | null>;
   created_at: Timestamp;
 }
 
