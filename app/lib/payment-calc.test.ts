@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computePayment, isOverdue, percentOf, type FeeRules } from "./payment-calc";
+import { computeCreditPayment, computePayment, isOverdue, percentOf, type FeeRules } from "./payment-calc";
 
 const RULES: FeeRules = {
   surcharge: {
@@ -127,5 +127,34 @@ describe("computePayment", () => {
 
   it("refuses an invoice without an amount", () => {
     expect(() => computePayment([invoice("a", 100, TODAY)], {}, { kind: "payto" }, RULES, TODAY)).toThrow(RangeError);
+  });
+});
+
+describe("computeCreditPayment: money that pays no invoice", () => {
+  const cardRules: FeeRules = {
+    surcharge: { visa: { bps: 150, fixedCents: 0 }, default: { bps: 200, fixedCents: 30 } },
+    lateFee: { bps: 500, fixedCents: 1000 },
+    earlyDiscount: { bps: 300, daysBeforeDue: 1 },
+  };
+  it("is the amount plus the card's surcharge, with no late fee or discount", () => {
+    expect(computeCreditPayment(10_000, { kind: "card", brand: "visa" }, cardRules)).toMatchObject({
+      orders: [],
+      subTotal: 10_000,
+      totalLateFee: 0,
+      totalDiscount: 0,
+      merchantFeeComponent: 150,
+      amount: 10_150,
+      applyFee: true,
+    });
+    // A brand without its own rate pays the default, fixed part included; half a cent rounds up.
+    expect(computeCreditPayment(1_025, { kind: "card", brand: "amex" }, cardRules).merchantFeeComponent).toBe(21 + 30);
+  });
+  it("carries no surcharge by PayTo (spec §9)", () => {
+    expect(computeCreditPayment(999, { kind: "payto" }, cardRules)).toMatchObject({ amount: 999, applyFee: false });
+  });
+  it("refuses zero, negative and fractional cents", () => {
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) {
+      expect(() => computeCreditPayment(bad, { kind: "payto" }, cardRules)).toThrow(RangeError);
+    }
   });
 });

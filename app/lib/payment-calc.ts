@@ -133,3 +133,31 @@ export function computePayment(
     applyLateFee: totalLateFee > 0,
   };
 }
+
+/**
+ * The breakdown of a payment that pays no invoice (an ad-hoc payment, or a payment request for
+ * a stated amount): the amount becomes credit on the account. No late fee and no discount (there
+ * is no due date); a card pays the business's surcharge on it, PayTo pays none (spec §9).
+ */
+export function computeCreditPayment(
+  amountCents: number,
+  method: { kind: "card"; brand: CardBrand } | { kind: "payto" },
+  rules: FeeRules,
+): PaymentBreakdown {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 1) {
+    throw new RangeError("a credit payment is at least one whole cent");
+  }
+  const fee = method.kind === "card" ? (rules.surcharge[method.brand] ?? rules.surcharge.default) : undefined;
+  const merchantFeeComponent = fee ? percentOf(amountCents, fee.bps) + fee.fixedCents : 0;
+  return {
+    orders: [],
+    subTotal: amountCents,
+    totalLateFee: 0,
+    totalDiscount: 0,
+    merchantFeeComponent,
+    amount: amountCents + merchantFeeComponent,
+    isPartPay: false,
+    applyFee: merchantFeeComponent > 0,
+    applyLateFee: false,
+  };
+}

@@ -383,6 +383,13 @@ const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" }>["pro
   agreementInactive: "paytoPay.error.agreementInactive",
   limit: "paytoPay.error.limit",
   method: "paytoPay.error.disabled",
+  // This page pays invoices only: it never names a request or an ad-hoc amount.
+  requestClosed: "request.error.closed",
+  fullPaymentRequired: "pay.error.nothing",
+  belowMinimum: "pay.error.nothing",
+  aboveRemaining: "pay.error.nothing",
+  adhocDisabled: "pay.error.nothing",
+  aboveMaximum: "pay.error.nothing",
 };
 
 /** Spec default: wait this long after the last change before asking the server for the total. */

@@ -9,6 +9,7 @@ import { paymentsEnAU } from "./en-AU.payments";
 import { paytoPayEnAU } from "./en-AU.payto-pay";
 import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
+import { requestsEnAU } from "./en-AU.requests";
 
 export const enAU = {
   ...coreEnAU,
@@ -214,6 +215,7 @@ export const enAU = {
   ...paytoPayEnAU,
   ...paytoEnAU,
   ...paytoPayIdEnAU,
+  ...requestsEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

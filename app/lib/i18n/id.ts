@@ -4,6 +4,7 @@ import { paymentsId } from "./id.payments";
 import { paytoPayId } from "./id.payto-pay";
 import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
+import { requestsId } from "./id.requests";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -249,4 +250,5 @@ export const id: Messages = {
   ...paytoPayId,
   ...paytoId,
   ...paytoPayIdId,
+  ...requestsId,
 };

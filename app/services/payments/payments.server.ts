@@ -1,12 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Insertable } from "kysely";
 import { detectBrand } from "~/lib/card";
-import { computePayment, feeRulesFromRow, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
+import {
+  computeCreditPayment,
+  computePayment,
+  feeRulesFromRow,
+  type FeeRules,
+  type PaymentBreakdown,
+} from "~/lib/payment-calc";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import type { PaymentStatus, StatementLinesTable } from "../platform/db-schema.server";
+import type { PaymentPurpose, PaymentStatus, StatementLinesTable } from "../platform/db-schema.server";
 import {
   GatewayTimeoutError,
   type GatewayCharge,
@@ -68,7 +74,24 @@ export type PaymentOutcome =
        * agreementInactive: ours but not ACTIVE (pending, suspended, ended); limit: above the
        * business's or the agreement's PayTo maximum; method: PayTo is not offered here.
        */
-      problem: "invoice" | "amount" | "card" | "request" | "agreement" | "agreementInactive" | "limit" | "method";
+      problem:
+        | "invoice"
+        | "amount"
+        | "card"
+        | "request"
+        | "agreement"
+        | "agreementInactive"
+        | "limit"
+        | "method"
+        // A payment request (decision 032): paid, expired or cancelled; must be paid in full;
+        // below its minimum part-payment; more than is left of it.
+        | "requestClosed"
+        | "fullPaymentRequired"
+        | "belowMinimum"
+        | "aboveRemaining"
+        // Ad-hoc payments (decision 033): not taken by this business; below or above its limits.
+        | "adhocDisabled"
+        | "aboveMaximum";
     };
 
 /** Statuses an invoice can be paid in: Open, Overdue, Promise, Broken Promise (spec §3 codes). */
@@ -165,7 +188,14 @@ export async function payableInvoices(db: Db, actor: Actor, invoiceIds: string[]
   }));
 }
 
-function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, note: string, brand: string | null) {
+function requestHash(
+  actor: Actor,
+  selection: PaySelection,
+  method: PayMethod,
+  note: string,
+  brand: string | null,
+  target: { paymentFor: PaymentFor; linkTokenId: string | null },
+) {
   const methodKey =
     method.kind === "saved-card"
       ? { kind: method.kind, cardId: method.cardId }
@@ -181,7 +211,12 @@ function requestHash(actor: Actor, selection: PaySelection, method: PayMethod, n
           ? { kind: method.kind, agreementId: method.agreementId }
           : { kind: method.kind, promiseDate: method.promiseDate };
   const sorted = [...selection].sort((a, b) => a.invoiceId.localeCompare(b.invoiceId));
-  return sha256(JSON.stringify({ account: actor.accountId, selection: sorted, method: methodKey, note }));
+  // Older payments were hashed without a target: an invoices payment keeps that shape.
+  const extra =
+    target.paymentFor.kind === "invoices" && target.linkTokenId === null
+      ? {}
+      : { for: target.paymentFor, link: target.linkTokenId };
+  return sha256(JSON.stringify({ account: actor.accountId, selection: sorted, method: methodKey, note, ...extra }));
 }
 
 const newReference = () => `PAY-${randomBytes(5).toString("hex").toUpperCase()}`;
@@ -254,9 +289,122 @@ async function answerRepeat(db: Db, actor: Actor, requestGuid: string, hash: str
   return outcomeOf(existing);
 }
 
+/**
+ * What the money is for. invoices (the default): the selection. request: a payment request —
+ * of invoices (the selection, a subset of the request's) or of a stated amount (`creditCents`,
+ * no selection). adhoc: any amount the business allows, no invoices: credit on the account.
+ */
+export type PaymentFor =
+  | { kind: "invoices" }
+  | { kind: "request"; requestId: string; creditCents?: number }
+  | { kind: "adhoc"; creditCents: number; payerReference: string };
+
+const purposeOf = (paymentFor: PaymentFor, creditCents: number | null): PaymentPurpose =>
+  paymentFor.kind === "adhoc"
+    ? "adhoc"
+    : paymentFor.kind === "request" && creditCents !== null
+      ? "request"
+      : "invoices";
+
+type LockedRequest = {
+  id: string;
+  kind: "invoices" | "amount";
+  amountCents: number;
+  paidCents: number;
+  allowPartPayment: boolean;
+  minPartPaymentCents: number | null;
+  open: boolean;
+};
+
+/**
+ * Locks a payment request of this account (FOR UPDATE) and says whether it takes money now:
+ * not paid, not cancelled, not past its expiry (the database's clock, like every other "now"
+ * in a transaction). Null for another account's or business's request.
+ */
+async function lockRequest(tx: Db, actor: Actor, requestId: string): Promise<LockedRequest | null> {
+  const row = await tx
+    .selectFrom("payment_requests")
+    .select((eb) => [
+      "id",
+      "kind",
+      "amount_cents as amountCents",
+      "paid_cents as paidCents",
+      "allow_part_payment as allowPartPayment",
+      "min_part_payment_cents as minPartPaymentCents",
+      eb.and([eb("status", "in", ["created", "sent"]), eb("expires_at", ">", sql<Date>`now()`)]).as("open"),
+    ])
+    .where("id", "=", requestId)
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    ...row,
+    amountCents: Number(row.amountCents),
+    paidCents: Number(row.paidCents),
+    minPartPaymentCents: row.minPartPaymentCents === null ? null : Number(row.minPartPaymentCents),
+    open: Boolean(row.open),
+  };
+}
+
+/** What in-flight payments (pending, unknown, submitted) hold of a stated-amount request. */
+async function reservedOfRequest(tx: Db, requestId: string): Promise<number> {
+  const row = await tx
+    .selectFrom("payments")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("subtotal_cents"), eb.lit(0)).as("cents"))
+    .where("payment_request_id", "=", requestId)
+    .where("status", "in", RESERVING_STATUSES)
+    .executeTakeFirstOrThrow();
+  return Number(row.cents);
+}
+
+/**
+ * A request's rules for one payment of `subTotal` when `remaining` is left (decision 032):
+ * closed requests take nothing; never more than is left; in full unless part-payment is
+ * allowed; a part-payment at least the minimum, unless it pays what is left.
+ */
+function requestProblem(request: LockedRequest, subTotal: number, remaining: number) {
+  if (!request.open || remaining <= 0) return "requestClosed" as const;
+  if (subTotal > remaining) return "aboveRemaining" as const;
+  if (subTotal === remaining) return null;
+  if (!request.allowPartPayment) return "fullPaymentRequired" as const;
+  if (request.minPartPaymentCents !== null && subTotal < request.minPartPaymentCents) return "belowMinimum" as const;
+  return null;
+}
+
+/** Ad-hoc payments (decision 033): only where the business takes them, within its limits. */
+async function adhocProblem(tx: Db, businessId: string, subTotal: number) {
+  const settings = await tx
+    .selectFrom("adhoc_settings")
+    .select(["enabled", "min_cents as minCents", "max_cents as maxCents"])
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+  if (!settings?.enabled) return "adhocDisabled" as const;
+  if (subTotal < Number(settings.minCents)) return "belowMinimum" as const;
+  if (subTotal > Number(settings.maxCents)) return "aboveMaximum" as const;
+  return null;
+}
+
+/**
+ * What a request makes of a payment of `subTotal`, for the pages: the same rules as at submit,
+ * so the page and the engine never disagree about a minimum or a remainder.
+ */
+export function requestAmountProblem(
+  request: Omit<LockedRequest, "id" | "kind" | "amountCents" | "paidCents">,
+  subTotal: number,
+  remaining: number,
+) {
+  return requestProblem({ ...request, id: "", kind: "amount", amountCents: 0, paidCents: 0 }, subTotal, remaining);
+}
+
 export type SubmitPaymentInput = {
   requestGuid: string;
   selection: PaySelection;
+  /** Default: the invoices of the selection. */
+  paymentFor?: PaymentFor;
+  /** The emailed link the payment is made from (decision 031): its payer's receipt follows it. */
+  linkTokenId?: string;
   method: PayMethod;
   note: string;
   currency: string;
@@ -274,8 +422,22 @@ export async function submitPayment(
   // The database keeps the uuid in lower case and reconciliation rebuilds our key from it:
   // the key given to the gateway or provider must be the same text (ABCD… would be looked up as abcd…).
   const input = { ...posted, requestGuid: posted.requestGuid.toLowerCase() };
+  const paymentFor: PaymentFor = input.paymentFor ?? { kind: "invoices" };
+  const creditCents =
+    paymentFor.kind === "adhoc" || paymentFor.kind === "request" ? (paymentFor.creditCents ?? null) : null;
   const ids = input.selection.map((s) => s.invoiceId);
-  if (ids.length === 0 || new Set(ids).size !== ids.length) return { kind: "invalid", problem: "invoice" };
+  if (creditCents !== null) {
+    // Money that pays no invoice: no selection, and a whole number of cents.
+    if (ids.length > 0) return { kind: "invalid", problem: "invoice" };
+    if (!Number.isSafeInteger(creditCents) || creditCents < 1) return { kind: "invalid", problem: "amount" };
+  } else if (ids.length === 0 || new Set(ids).size !== ids.length) return { kind: "invalid", problem: "invoice" };
+  // A promise moves no money: there is nothing to promise on a request or an ad-hoc payment.
+  if (paymentFor.kind !== "invoices" && input.method.kind === "promise") return { kind: "invalid", problem: "method" };
+  if (paymentFor.kind === "request" && !UUID.test(paymentFor.requestId))
+    return { kind: "invalid", problem: "requestClosed" };
+  if (paymentFor.kind === "adhoc" && !/^[^\x00-\x1f\x7f]{1,80}$/.test(paymentFor.payerReference))
+    return { kind: "invalid", problem: "amount" };
+  if (input.linkTokenId !== undefined && !UUID.test(input.linkTokenId)) return { kind: "invalid", problem: "request" };
   const db = await getDb();
 
   let brand: CardBrand | null = null;
@@ -298,7 +460,10 @@ export async function submitPayment(
     brand = detectBrand(input.method.card.cardNumber);
     if (!brand) return { kind: "invalid", problem: "card" };
   }
-  const hash = requestHash(actor, input.selection, input.method, input.note, brand);
+  const hash = requestHash(actor, input.selection, input.method, input.note, brand, {
+    paymentFor,
+    linkTokenId: input.linkTokenId ?? null,
+  });
   const seen = await findByGuid(db, actor.businessId, input.requestGuid);
   if (seen) return answerRepeat(db, actor, input.requestGuid, hash);
 
@@ -316,22 +481,60 @@ export async function submitPayment(
 
   // Claim the guid and reserve the balances, or learn that someone else did.
   const claim = await db.transaction().execute(async (tx) => {
-    const invoices = await payableInvoices(tx, actor, ids, true);
+    // A payment request is locked before its invoices (settlements take them in the same
+    // order), so two payments of one request are checked against its remainder one at a time.
+    const request = paymentFor.kind === "request" ? await lockRequest(tx, actor, paymentFor.requestId) : null;
+    if (paymentFor.kind === "request" && !request) return { invalid: "requestClosed" as const };
+    const requestInvoices =
+      request?.kind === "invoices"
+        ? await tx
+            .selectFrom("payment_request_invoices")
+            .select(["invoice_id as invoiceId", "amount_cents as amountCents"])
+            .where("request_id", "=", request.id)
+            .where("business_id", "=", actor.businessId)
+            .execute()
+        : [];
+    // For a request of invoices, all of its invoices are locked: its remainder needs them all.
+    const lockIds = request?.kind === "invoices" ? requestInvoices.map((r) => r.invoiceId) : ids;
+    const locked = lockIds.length > 0 ? await payableInvoices(tx, actor, lockIds, true) : [];
     // With the invoices locked, a submission of this guid that got here first is visible
     // (its payment committed before our lock was granted): answer as a repeat, before its
     // reservation makes the balance look spent.
     if (await findByGuid(tx, actor.businessId, input.requestGuid)) return { repeat: true as const };
+    // A closed request says so, whatever became of its invoices since.
+    if (request && !request.open) return { invalid: "requestClosed" as const };
+    const invoices = locked.filter((invoice) => ids.includes(invoice.id));
     if (invoices.length !== ids.length) return { invalid: "invoice" as const };
-    if (invoices.some((invoice) => amounts[invoice.id]! > invoice.availableCents || amounts[invoice.id]! < 1)) {
-      return { invalid: "amount" as const };
+    // What a request still lets this payment take of each invoice: what it asked for, at most
+    // what is left to pay now.
+    const asked = new Map(requestInvoices.map((r) => [r.invoiceId, Number(r.amountCents)]));
+    const payableOf = (invoice: { id: string; availableCents: number }) =>
+      request ? Math.min(asked.get(invoice.id) ?? 0, invoice.availableCents) : invoice.availableCents;
+    if (invoices.some((invoice) => amounts[invoice.id]! > payableOf(invoice) || amounts[invoice.id]! < 1)) {
+      return { invalid: request ? ("aboveRemaining" as const) : ("amount" as const) };
     }
-    const breakdown: PaymentBreakdown = computePayment(
-      invoices.map((i) => ({ orderId: i.id, balanceCents: i.balanceCents, dueDate: i.dueDate })),
-      amounts,
-      input.method.kind === "promise" ? { kind: "payto" } : method,
-      input.method.kind === "promise" ? { ...rules, surcharge: {} } : rules,
-      input.today,
-    );
+    const breakdown: PaymentBreakdown =
+      creditCents !== null
+        ? computeCreditPayment(creditCents, method, rules)
+        : computePayment(
+            invoices.map((i) => ({ orderId: i.id, balanceCents: i.balanceCents, dueDate: i.dueDate })),
+            amounts,
+            input.method.kind === "promise" ? { kind: "payto" } : method,
+            input.method.kind === "promise" ? { ...rules, surcharge: {} } : rules,
+            input.today,
+          );
+    if (request) {
+      const remaining =
+        request.kind === "invoices"
+          ? locked.reduce((sum, invoice) => sum + payableOf(invoice), 0)
+          : request.amountCents - request.paidCents - (await reservedOfRequest(tx, request.id));
+      const problem = requestProblem(request, breakdown.subTotal, remaining);
+      if (problem) return { invalid: problem };
+    }
+    if (paymentFor.kind === "adhoc") {
+      const problem = await adhocProblem(tx, actor.businessId, breakdown.subTotal);
+      if (problem) return { invalid: problem };
+    }
     if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== breakdown.amount)
       return { invalid: "amount" as const };
     if (agreement && breakdown.amount > agreement.maxCents) return { invalid: "limit" as const };
@@ -360,25 +563,30 @@ export async function submitPayment(
           savedCard?.last4 ?? (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
         created_by: actor.contactId,
         completed_at: input.method.kind === "promise" ? new Date() : null,
+        purpose: purposeOf(paymentFor, creditCents),
+        payment_request_id: request?.id ?? null,
+        link_token_id: input.linkTokenId ?? null,
+        payer_reference: paymentFor.kind === "adhoc" ? paymentFor.payerReference : null,
       })
       .onConflict((oc) => oc.columns(["business_id", "request_guid"]).doNothing())
       .returning(["id", "reference"])
       .executeTakeFirst();
     if (!inserted) return { repeat: true as const };
-    await tx
-      .insertInto("payment_allocations")
-      .values(
-        breakdown.orders.map((order) => ({
-          payment_id: inserted.id,
-          invoice_id: order.orderId,
-          business_id: actor.businessId,
-          amount_cents: order.paymentAmount,
-          discount_cents: order.discount,
-          late_fee_cents: order.lateFee,
-          balance_before_cents: order.balanceTotal,
-        })),
-      )
-      .execute();
+    if (breakdown.orders.length > 0)
+      await tx
+        .insertInto("payment_allocations")
+        .values(
+          breakdown.orders.map((order) => ({
+            payment_id: inserted.id,
+            invoice_id: order.orderId,
+            business_id: actor.businessId,
+            amount_cents: order.paymentAmount,
+            discount_cents: order.discount,
+            late_fee_cents: order.lateFee,
+            balance_before_cents: order.balanceTotal,
+          })),
+        )
+        .execute();
     if (input.method.kind === "promise") {
       // Spec §3: the invoice moves to Promise (7) with the promised date; money moves later.
       await tx
@@ -575,6 +783,8 @@ export async function settlePayment(
       .returningAll()
       .executeTakeFirst();
     if (!payment) return false;
+    // The request (if any) before the invoices: the order a claim takes them in.
+    await lockRequestForSettlement(tx, payment.payment_request_id);
     await applySettlement(tx, payment, await allocationsOf(tx, paymentId), 0);
     return true;
   });
@@ -592,7 +802,53 @@ type SettledPayment = {
   discount_cents: number;
   card_brand: string | null;
   card_last4: string | null;
+  purpose: PaymentPurpose;
+  subtotal_cents: number;
+  payment_request_id: string | null;
+  payer_reference: string | null;
 };
+
+/** Locks a settling payment's request, if it has one, before any of its invoices. */
+async function lockRequestForSettlement(tx: Db, requestId: string | null) {
+  if (!requestId) return;
+  await tx.selectFrom("payment_requests").select("id").where("id", "=", requestId).forUpdate().execute();
+}
+
+/**
+ * A settled payment counts towards its request: paid_cents grows by what it paid (its
+ * invoices' share, or the stated amount), and the request becomes paid once nothing it asked
+ * for is still owing (a request of invoices: each invoice's balance, at most what was asked of it).
+ */
+async function countTowardsRequest(tx: Db, payment: SettledPayment, appliedCents: number) {
+  if (!payment.payment_request_id || appliedCents <= 0) return;
+  const request = await tx
+    .updateTable("payment_requests")
+    .set({ paid_cents: sql`paid_cents + ${appliedCents}` })
+    .where("id", "=", payment.payment_request_id)
+    .returning(["id", "kind", "amount_cents", "paid_cents", "status"])
+    .executeTakeFirst();
+  if (!request || (request.status !== "created" && request.status !== "sent")) return;
+  let remaining: number;
+  if (request.kind === "amount") remaining = Number(request.amount_cents) - Number(request.paid_cents);
+  else {
+    const row = await tx
+      .selectFrom("payment_request_invoices as ri")
+      .innerJoin("invoices as i", "i.id", "ri.invoice_id")
+      .select((eb) =>
+        eb.fn.coalesce(eb.fn.sum<number>(sql<number>`least(ri.amount_cents, i.balance_cents)`), eb.lit(0)).as("owing"),
+      )
+      .where("ri.request_id", "=", request.id)
+      .executeTakeFirstOrThrow();
+    remaining = Number(row.owing);
+  }
+  if (remaining <= 0) {
+    await tx
+      .updateTable("payment_requests")
+      .set({ status: "paid", paid_at: new Date() })
+      .where("id", "=", request.id)
+      .execute();
+  }
+}
 
 type Allocation = { invoice_id: string; amount_cents: number; late_fee_cents: number; discount_cents: number };
 
@@ -646,6 +902,16 @@ async function applySettlement(tx: Db, payment: SettledPayment, allocations: All
   });
   const card = `${payment.card_brand ?? ""} ${payment.card_last4 ?? ""}`.trim();
   const payto = payment.method === "payto";
+  if (payment.purpose !== "invoices") {
+    // Money that paid no invoice (ad hoc, a stated-amount request): all of it is credit on
+    // the account, less any card surcharge, which the statement shows as its own line.
+    const what = payment.purpose === "adhoc" ? `Payment: ${payment.payer_reference ?? ""}`.trim() : "Payment request";
+    const lines = [line("payment", `${what} (${payto ? "PayTo" : `card ${card}`.trim()})`, 0, payment.amount_cents)];
+    if (payment.merchant_fee_cents > 0) lines.push(line("fee", "Card surcharge", payment.merchant_fee_cents, 0));
+    await tx.insertInto("statement_lines").values(lines).execute();
+    await countTowardsRequest(tx, payment, payment.subtotal_cents);
+    return;
+  }
   // The statement nets to the invoices' fall in balance (paid − fees + discount = subtotal),
   // plus any money kept as credit.
   const paid = payment.amount_cents - unappliedCents;
@@ -657,6 +923,11 @@ async function applySettlement(tx: Db, payment: SettledPayment, allocations: All
   if (payment.discount_cents > 0) lines.push(line("credit", "Early-payment discount", 0, payment.discount_cents));
   if (unappliedCents > 0) lines.push(line("credit", "Unapplied PayTo payment", 0, unappliedCents));
   if (lines.length > 0) await tx.insertInto("statement_lines").values(lines).execute();
+  await countTowardsRequest(
+    tx,
+    payment,
+    allocations.reduce((sum, a) => sum + a.amount_cents, 0),
+  );
 }
 
 export type LateSettlement =
@@ -679,13 +950,31 @@ export async function settleFailedPayToPayment(
   return db.transaction().execute(async (tx) => {
     const held = await tx
       .selectFrom("payments")
-      .select(["id", "business_id"])
+      .select(["id", "business_id", "purpose", "payment_request_id"])
       .where("id", "=", paymentId)
       .where("method", "=", "payto")
       .where("status", "=", "failed")
       .forUpdate()
       .executeTakeFirst();
     if (!held) return null;
+    await lockRequestForSettlement(tx, held.payment_request_id);
+    if (held.purpose !== "invoices") {
+      // It paid no invoice: the money is credit on the account, whenever it arrives.
+      const payment = await tx
+        .updateTable("payments")
+        .set({
+          status: "succeeded",
+          provider_payment_id: providerPaymentId,
+          completed_at: new Date(),
+          failure_code: null,
+        })
+        .where("id", "=", paymentId)
+        .where("status", "=", "failed")
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await applySettlement(tx, payment, [], 0);
+      return { kind: "settled" as const };
+    }
     const allocations = await allocationsOf(tx, paymentId);
     const ids = allocations.map((a) => a.invoice_id);
     const invoices =

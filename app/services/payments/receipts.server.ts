@@ -28,6 +28,8 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
         "payments.card_last4",
         "payments.promise_date",
         "payments.created_at",
+        "payments.purpose",
+        "payments.payer_reference",
         "contacts.email",
         "contacts.first_name",
       ])
@@ -67,7 +69,9 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
       ...(promised
         ? []
         : [
-            `Invoices: ${money(payment.subtotal_cents)}`,
+            payment.purpose === "invoices"
+              ? `Invoices: ${money(payment.subtotal_cents)}`
+              : `Credited to your account: ${money(payment.subtotal_cents)}${payment.payer_reference ? ` (${payment.payer_reference})` : ""}`,
             ...(payment.late_fee_cents > 0 ? [`Late fees: ${money(payment.late_fee_cents)}`] : []),
             ...(payment.discount_cents > 0 ? [`Early-payment discount: −${money(payment.discount_cents)}`] : []),
             ...(payment.merchant_fee_cents > 0 ? [`Card surcharge: ${money(payment.merchant_fee_cents)}`] : []),
