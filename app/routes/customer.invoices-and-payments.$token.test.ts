@@ -128,7 +128,7 @@ describe("an invoice by its own link", () => {
 
     const part = await payInvoice(token, invoice!.id, "100.00");
     expect(part.status).toBe(302);
-    expect(part.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(part.headers.get("referrer-policy")).toBe("strict-origin");
     expect(await balanceOf(invoice!.id)).toBe(15_000);
     const reference = part.location!.split("/").pop()!;
     const cookie = part.headers.get("set-cookie")!.split(";")[0]!;
