@@ -10,6 +10,7 @@ import { paytoPayEnAU } from "./en-AU.payto-pay";
 import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 import { requestsEnAU } from "./en-AU.requests";
+import { adhocEnAU } from "./en-AU.adhoc";
 
 export const enAU = {
   ...coreEnAU,
@@ -216,6 +217,7 @@ export const enAU = {
   ...paytoEnAU,
   ...paytoPayIdEnAU,
   ...requestsEnAU,
+  ...adhocEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

@@ -5,6 +5,7 @@ import { paytoPayId } from "./id.payto-pay";
 import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 import { requestsId } from "./id.requests";
+import { adhocId } from "./id.adhoc";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -251,4 +252,5 @@ export const id: Messages = {
   ...paytoId,
   ...paytoPayIdId,
   ...requestsId,
+  ...adhocId,
 };
