@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { hashPassword } from "../../app/services/auth/password.server";
@@ -57,6 +57,7 @@ type DemoBusiness = {
   theme: DB["businesses"]["theme"]["__select__"];
   logoDirectory: string;
   supportEmail: string;
+  supportPhone: string;
   privacyPolicy: string;
   terms: string;
   configs: Record<string, string>;
@@ -68,6 +69,10 @@ type DemoBusiness = {
   };
   /** PayTo (decision 027): offered or not, the most one payment may take, receivable PayIDs' domain. */
   payTo?: { enabled: boolean; maxPaymentCents: number; payIdDomain: string | null };
+  /** Ad-hoc payments (issue 14): taken or not, between which amounts. No entry: not taken. */
+  adhoc?: { enabled: boolean; minCents: number; maxCents: number };
+  /** Payment requests in every state (issue 14), for the README's walk-through. */
+  paymentRequests?: boolean;
   uiSettings: Record<string, boolean>;
   toggles: { name: string; enabled: boolean; configurationValue: unknown }[];
   accounts: DemoAccount[];
@@ -85,6 +90,7 @@ export const DEMO_BUSINESSES: DemoBusiness[] = [
     theme: "navy-blue",
     logoDirectory: "/brands/acme",
     supportEmail: "accounts@acme.example",
+    supportPhone: "1300 226 300",
     privacyPolicy: `# Privacy policy
 
 Acme Plumbing Supplies Pty Ltd collects the details you give us when you open a trade account, so that we can supply goods on credit and collect payment.
@@ -119,6 +125,8 @@ Tell us about a disputed invoice within 14 days of its issue date.`,
       earlyDiscount: { bps: 100, days: 10 },
     },
     payTo: { enabled: true, maxPaymentCents: 1_000_000, payIdDomain: "pay.acme.example" },
+    adhoc: { enabled: true, minCents: 10_00, maxCents: 5_000_00 },
+    paymentRequests: true,
     uiSettings: { ChildAccountTicked: true },
     toggles: [
       { name: "Language", enabled: false, configurationValue: {} },
@@ -215,6 +223,7 @@ Tell us about a disputed invoice within 14 days of its issue date.`,
     theme: "english-holly",
     logoDirectory: "/brands/kiwi",
     supportEmail: "billing@kiwifreight.example",
+    supportPhone: "0800 547 494",
     privacyPolicy: `# Privacy statement
 
 Kiwi Freight Co. Limited follows the New Zealand Privacy Act 2020.
@@ -305,6 +314,7 @@ Pay by card or by PayTo bank agreement. Card payments carry a 1.5% surcharge.`,
     theme: "electric-violet",
     logoDirectory: "/brands/harbour",
     supportEmail: "billing@harbour.example",
+    supportPhone: "07 3000 1234",
     authProvider: "auth0",
     auth0: { domain: process.env.DEMO_AUTH0_DOMAIN ?? "127.0.0.1:4311", clientId: "harbour-portal" },
     privacyPolicy: `# Privacy policy
@@ -314,6 +324,7 @@ Harbour Energy Pty Ltd uses your sign-in provider's account to identify you, and
 
 Energy bills are due 14 days after they are issued.`,
     configs: { PaymentTermsDays: "14" },
+    adhoc: { enabled: false, minCents: 10_00, maxCents: 1_000_00 },
     uiSettings: { ChildAccountTicked: true },
     toggles: [
       { name: "Language", enabled: false, configurationValue: {} },
@@ -382,6 +393,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
           theme: demo.theme,
           logo_directory: demo.logoDirectory,
           support_email: demo.supportEmail,
+          support_phone: demo.supportPhone,
           privacy_policy: demo.privacyPolicy,
           terms_and_conditions: demo.terms,
           auth_provider: demo.authProvider ?? "credentials",
@@ -477,6 +489,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
         }
       }
 
+      const contactIds = new Map<string, string>();
       for (const contact of demo.contacts) {
         const row = await tx
           .insertInto("contacts")
@@ -494,6 +507,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
           })
           .returning("id")
           .executeTakeFirstOrThrow();
+        contactIds.set(contact.email, row.id);
         for (const number of contact.accounts) {
           const accountId = accountIds.get(number);
           if (!accountId) throw new Error(`Demo contact ${contact.email} names unknown account ${number}`);
@@ -528,6 +542,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
           })
           .execute();
       }
+      await seedBackOffice(tx, businessId, demo, accountIds, contactIds);
     });
     created.push(...demo.hostnames);
   }
@@ -595,6 +610,288 @@ async function seedPaymentMethods(
         })
         .execute();
     }
+  }
+}
+
+/**
+ * DEMO ONLY: each demo business's back-office API key, with every scope (README "Back-office
+ * API"). Fixed so that the README's examples work right after `npm start`; a real key is made
+ * with `npm run apikey:create` and shown once. Never seed these into a real database.
+ */
+export const DEMO_API_KEYS: Record<string, string> = {
+  "acme.localhost": "pk_DEMO-acme-backoffice-key-not-for-real-use-0",
+  "kiwi.localhost": "pk_DEMO-kiwi-backoffice-key-not-for-real-use-0",
+  "harbour.localhost": "pk_DEMO-harbour-backoffice-key-not-for-real-00",
+};
+
+/**
+ * DEMO ONLY: the link of acme's seeded "sent" request (PR-DEMO0001), so a developer can open it
+ * right after `npm start`: http://acme.localhost:3000/customer/payment-request/<this>. Stored
+ * like every link, as a selector and the SHA-256 of the verifier.
+ */
+export const DEMO_REQUEST_TOKEN = "DemoAcmeRequest1DEMO-ONLY-open-this-payment-request-locally";
+export const DEMO_REQUEST_REFERENCE = "PR-DEMO0001";
+
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
+const DEMO_SCOPES = ["payment-requests:read", "payment-requests:write", "adhoc:write"];
+
+/** The back-office side: API key, ad-hoc settings and (acme) payment requests in every state. */
+async function seedBackOffice(
+  tx: Kysely<DB>,
+  businessId: string,
+  demo: DemoBusiness,
+  accountIds: Map<string, string>,
+  contactIds: Map<string, string>,
+) {
+  const key = DEMO_API_KEYS[demo.hostnames[0]!];
+  if (key) {
+    await tx
+      .insertInto("api_keys")
+      .values({
+        business_id: businessId,
+        name: "Demo key (demo only)",
+        key_prefix: key.slice(0, 12),
+        key_hash: sha256Hex(key),
+        scopes: DEMO_SCOPES,
+      })
+      .execute();
+  }
+  if (demo.adhoc) {
+    await tx
+      .insertInto("adhoc_settings")
+      .values({
+        business_id: businessId,
+        enabled: demo.adhoc.enabled,
+        min_cents: demo.adhoc.minCents,
+        max_cents: demo.adhoc.maxCents,
+      })
+      .execute();
+  }
+  if (demo.paymentRequests) await seedPaymentRequests(tx, businessId, demo, accountIds, contactIds);
+}
+
+/**
+ * Seven requests, one per state (created, sent, opened, part-paid, paid, expired, cancelled).
+ * The part-paid and paid ones ask for invoices the demo ledger shows part-paid and paid, so the
+ * figures agree with the statement; nothing here changes a balance or a statement line.
+ */
+async function seedPaymentRequests(
+  tx: Kysely<DB>,
+  businessId: string,
+  demo: DemoBusiness,
+  accountIds: Map<string, string>,
+  contactIds: Map<string, string>,
+) {
+  const now = Date.now();
+  const at = (days: number) => new Date(now + days * 86_400_000);
+  const olivia = contactIds.get("olivia@coastal.example")!;
+  const sam = contactIds.get("sam@coastal.example")!;
+  const invoice = async (number: string) => {
+    const row = await tx
+      .selectFrom("invoices")
+      .select(["id", "amount_cents", "balance_cents", "due_date", "issue_date"])
+      .where("business_id", "=", businessId)
+      .where("number", "=", number)
+      .executeTakeFirstOrThrow();
+    return row;
+  };
+  type Seeded = {
+    reference: string;
+    account: string;
+    contact: string;
+    email: string;
+    invoices?: string[];
+    amount?: { cents: number; description: string; dueDate: string };
+    description?: string;
+    partPayment?: number | true;
+    createdAt: Date;
+    expiresAt: Date;
+    status: "created" | "sent" | "paid" | "cancelled";
+    paidCents?: number;
+    paidAt?: Date;
+    openedAt?: Date;
+    cancelledAt?: Date;
+    token?: string;
+  };
+  const inv = {
+    open23: await invoice("ACME-1000-INV-023"),
+    open24: await invoice("ACME-1000-INV-024"),
+    partPaid19: await invoice("ACME-1000-INV-019"),
+    paid16: await invoice("ACME-1000-INV-016"),
+    broken18: await invoice("ACME-1001-INV-018"),
+    promise22: await invoice("ACME-2000-INV-022"),
+  };
+  const paidLine = await tx
+    .selectFrom("statement_lines")
+    .select("line_date")
+    .where("business_id", "=", businessId)
+    .where("reference", "=", "PAY-ACME-1000-INV-016")
+    .executeTakeFirstOrThrow();
+  const dayOf = (date: string, hours = 10) => new Date(`${date}T${String(hours).padStart(2, "0")}:00:00Z`);
+  const requests: Seeded[] = [
+    {
+      reference: "PR-DEMO0000",
+      account: "ACME-2000",
+      contact: olivia,
+      email: "olivia@coastal.example",
+      invoices: ["ACME-2000-INV-023"],
+      createdAt: at(-0.05),
+      expiresAt: at(14),
+      status: "created",
+    },
+    {
+      reference: DEMO_REQUEST_REFERENCE,
+      account: "ACME-1000",
+      contact: olivia,
+      email: "olivia@coastal.example",
+      invoices: ["ACME-1000-INV-023", "ACME-1000-INV-024"],
+      description: "Your two open invoices for October and November.",
+      partPayment: 50_00,
+      createdAt: at(-2),
+      expiresAt: at(12),
+      status: "sent",
+      token: DEMO_REQUEST_TOKEN,
+    },
+    {
+      reference: "PR-DEMO0002",
+      account: "ACME-1000",
+      contact: olivia,
+      email: "olivia@coastal.example",
+      amount: {
+        cents: 1_250_00,
+        description: "Deposit for the Newcastle site order (quote Q-2291)",
+        dueDate: at(10).toISOString().slice(0, 10),
+      },
+      createdAt: at(-5),
+      expiresAt: at(9),
+      status: "sent",
+      openedAt: at(-4),
+    },
+    {
+      reference: "PR-DEMO0003",
+      account: "ACME-1000",
+      contact: olivia,
+      email: "olivia@coastal.example",
+      invoices: ["ACME-1000-INV-019"],
+      partPayment: true,
+      createdAt: at(-75),
+      expiresAt: at(14),
+      status: "sent",
+      openedAt: at(-74),
+      paidCents: inv.partPaid19.amount_cents - inv.partPaid19.balance_cents,
+    },
+    {
+      reference: "PR-DEMO0004",
+      account: "ACME-1000",
+      contact: olivia,
+      email: "olivia@coastal.example",
+      invoices: ["ACME-1000-INV-016"],
+      createdAt: dayOf(inv.paid16.issue_date, 1),
+      expiresAt: new Date(dayOf(inv.paid16.issue_date, 1).getTime() + 30 * 86_400_000),
+      status: "paid",
+      openedAt: dayOf(inv.paid16.issue_date, 3),
+      paidCents: inv.paid16.amount_cents,
+      paidAt: dayOf(paidLine.line_date, 4),
+    },
+    {
+      reference: "PR-DEMO0005",
+      account: "ACME-1001",
+      contact: sam,
+      email: "sam@coastal.example",
+      invoices: ["ACME-1001-INV-018"],
+      createdAt: at(-30),
+      expiresAt: at(-2),
+      status: "sent",
+    },
+    {
+      reference: "PR-DEMO0006",
+      account: "ACME-2000",
+      contact: olivia,
+      email: "olivia@coastal.example",
+      invoices: ["ACME-2000-INV-022"],
+      createdAt: at(-6),
+      expiresAt: at(8),
+      status: "cancelled",
+      cancelledAt: at(-1),
+    },
+  ];
+  for (const seeded of requests) {
+    const invoices = await Promise.all((seeded.invoices ?? []).map(invoice));
+    // What was asked when the request was made: the part-paid invoice's whole amount then.
+    const askedOf = (row: (typeof invoices)[number]) =>
+      seeded.paidCents !== undefined ? row.amount_cents : row.balance_cents;
+    const amountCents = seeded.amount?.cents ?? invoices.reduce((sum, row) => sum + askedOf(row), 0);
+    const dueDate =
+      seeded.amount?.dueDate ?? invoices.reduce((latest, row) => (row.due_date > latest ? row.due_date : latest), "");
+    const sent = seeded.status !== "created";
+    const request = await tx
+      .insertInto("payment_requests")
+      .values({
+        business_id: businessId,
+        account_id: accountIds.get(seeded.account)!,
+        reference: seeded.reference,
+        kind: seeded.amount ? "amount" : "invoices",
+        description: seeded.amount?.description ?? seeded.description ?? "",
+        currency: demo.currency,
+        amount_cents: amountCents,
+        paid_cents: seeded.paidCents ?? 0,
+        allow_part_payment: seeded.partPayment !== undefined,
+        min_part_payment_cents: typeof seeded.partPayment === "number" ? seeded.partPayment : null,
+        due_date: dueDate,
+        expires_at: seeded.expiresAt,
+        status: seeded.status,
+        sent_at: sent ? seeded.createdAt : null,
+        opened_at: seeded.openedAt ?? null,
+        paid_at: seeded.paidAt ?? null,
+        cancelled_at: seeded.cancelledAt ?? null,
+        created_at: seeded.createdAt,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (invoices.length) {
+      await tx
+        .insertInto("payment_request_invoices")
+        .values(
+          invoices.map((row) => ({
+            request_id: request.id,
+            invoice_id: row.id,
+            business_id: businessId,
+            amount_cents: askedOf(row),
+          })),
+        )
+        .execute();
+    }
+    await tx
+      .insertInto("payment_request_recipients")
+      .values({
+        request_id: request.id,
+        contact_id: seeded.contact,
+        business_id: businessId,
+        email: seeded.email,
+        send_count: sent ? 1 : 0,
+        last_sent_at: sent ? seeded.createdAt : null,
+      })
+      .execute();
+    if (!sent) continue;
+    // The emailed link: the README's fixed demo token for PR-DEMO0001, a random one elsewhere.
+    const token = seeded.token ?? randomBytes(12).toString("base64url") + randomBytes(32).toString("base64url");
+    await tx
+      .insertInto("link_tokens")
+      .values({
+        business_id: businessId,
+        purpose: "payment-request",
+        subject_id: request.id,
+        contact_id: seeded.contact,
+        selector: token.slice(0, 16),
+        verifier_hash: sha256Hex(token.slice(16)),
+        created_at: seeded.createdAt,
+        expires_at: seeded.expiresAt,
+        revoked_at: seeded.cancelledAt ?? null,
+        first_opened_at: seeded.openedAt ?? null,
+        last_opened_at: seeded.openedAt ?? null,
+        open_count: seeded.openedAt ? 1 : 0,
+      })
+      .execute();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../platform/db.server";
+import type { EmailBrand } from "../platform/email-layout.server";
 import { feeRulesFromRow, type FeeRules } from "~/lib/payment-calc";
 import type { ThemeName } from "~/themes/names";
 
@@ -174,4 +175,29 @@ export type LegalDocument = "privacy_policy" | "terms_and_conditions";
 export async function getLegalDocument(db: Db, businessId: string, document: LegalDocument) {
   const row = await db.selectFrom("businesses").select(document).where("id", "=", businessId).executeTakeFirst();
   return row ? (row[document] as string) : null;
+}
+
+/**
+ * A business's branding when no request names its host (emails sent from the back-office API,
+ * the CLI, jobs): its host with a canonical base URL first, else the first by name. Null when
+ * the business has no host at all, so no link to it can be built.
+ */
+export async function findBusinessBranding(db: Db, businessId: string): Promise<HostBranding | null> {
+  const host = await db
+    .selectFrom("hosts")
+    .select("hostname")
+    .where("business_id", "=", businessId)
+    .orderBy((eb) => eb("public_base_url", "is", null))
+    .orderBy("hostname")
+    .executeTakeFirst();
+  return host ? findHostBranding(db, host.hostname) : null;
+}
+
+/** How the host's emails look: business name, theme and the logo as an absolute URL on the public base. */
+export function emailBrandOf(branding: HostBranding): EmailBrand {
+  return {
+    businessName: branding.businessName,
+    theme: branding.theme,
+    logoUrl: publicLink(branding, `${branding.logoDirectory.replace(/\/+$/, "")}/logo.svg`),
+  };
 }

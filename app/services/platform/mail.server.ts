@@ -21,6 +21,8 @@ export type OutgoingMail = {
   html?: string;
   /** Display name of the sender, e.g. the business name. */
   fromName?: string;
+  /** Where replies go (the business's support address), since the sender is a no-reply address. */
+  replyTo?: string;
 };
 
 export type SentMail = { messageId: string; transport: "smtp" | "outbox" };
@@ -81,6 +83,9 @@ function assertHeaderSafe(mail: OutgoingMail) {
   if (LINE_BREAK_OR_CONTROL.test(mail.subject)) {
     throw new Error("sendMail: the subject must not contain line breaks or control characters");
   }
+  if (mail.replyTo !== undefined && (mail.replyTo.length > 254 || !SINGLE_ADDRESS.test(mail.replyTo))) {
+    throw new Error('sendMail: "replyTo" must be a single plain email address');
+  }
   if (mail.fromName !== undefined && LINE_BREAK_OR_CONTROL.test(mail.fromName)) {
     throw new Error("sendMail: the sender name must not contain line breaks or control characters");
   }
@@ -102,6 +107,7 @@ export async function sendMail(mail: OutgoingMail): Promise<SentMail> {
   const message = {
     from: { name: mail.fromName ?? DEFAULT_FROM_NAME, address: env.MAIL_FROM ?? DEFAULT_FROM_ADDRESS },
     to: mail.to,
+    ...(mail.replyTo !== undefined ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
     text: mail.text,
     ...(mail.html !== undefined ? { html: mail.html } : {}),

@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { answer, apiProblem, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
+import { getPaymentRequest } from "~/services/requests/payment-requests.server";
+
+/**
+ * GET /api/back-office/payment-requests/:id (payment-requests:read): one request by its id or
+ * reference. Another business's request is a 404, exactly like one that does not exist.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return answer(async () => {
+    const caller = await requireCaller(request, "payment-requests:read");
+    const view = await getPaymentRequest(caller.businessId, params.id);
+    if (!view) return apiProblem(404, "not_found", "No such payment request.");
+    return json({ request: view });
+  });
+}
+
+export async function action() {
+  return notAllowed(["GET"]);
+}

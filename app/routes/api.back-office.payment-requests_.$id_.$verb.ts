@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import {
+  answer,
+  apiProblem,
+  notAllowed,
+  readJsonBody,
+  requireCaller,
+  withIdempotency,
+} from "~/services/backoffice/api.server";
+import { cancelPaymentRequest, sendPaymentRequest } from "~/services/requests/payment-requests.server";
+import { invalid } from "~/services/requests/problems.server";
+
+/**
+ * POST /api/back-office/payment-requests/:id/send | resend | cancel (payment-requests:write).
+ * send: email a request that was never sent; resend: new links for every recipient, the old
+ * ones revoked; cancel: the request is closed and every link revoked (again: no change).
+ */
+const VERBS = ["send", "resend", "cancel"] as const;
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return answer(async () => {
+    const verb = VERBS.find((v) => v === params.verb);
+    if (!verb) return apiProblem(404, "not_found", "Use send, resend or cancel.");
+    if (request.method !== "POST") return notAllowed(["POST"]);
+    const caller = await requireCaller(request, "payment-requests:write");
+    // An empty body is fine; anything sent must be a JSON object with no fields yet.
+    const hasBody = request.headers.get("content-length") !== "0" && request.body !== null;
+    const body = hasBody ? await readJsonBody(request) : { raw: "", value: {} };
+    const unknown = Object.keys(body.value);
+    if (unknown.length) {
+      throw invalid(
+        Object.fromEntries(
+          unknown.slice(0, 10).map((name) => [name.slice(0, 60), "This field is not part of the call."]),
+        ),
+      );
+    }
+    const id = params.id ?? "";
+    return withIdempotency(request, caller, body.raw, async (onCommit) => {
+      if (verb === "cancel") {
+        const cancelled = await cancelPaymentRequest(caller.businessId, id, { beforeCommit: onCommit });
+        return { status: 200, body: { request: cancelled } };
+      }
+      const sent = await sendPaymentRequest(caller.businessId, id, {
+        resend: verb === "resend",
+        beforeCommit: onCommit,
+      });
+      return { status: 200, body: sent };
+    });
+  });
+}
+
+export async function loader({ params }: { params: { verb?: string } }) {
+  if (!VERBS.some((v) => v === params.verb)) return apiProblem(404, "not_found", "Use send, resend or cancel.");
+  return notAllowed(["POST"]);
+}

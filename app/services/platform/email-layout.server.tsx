@@ -1,0 +1,176 @@
+import {
+  Body,
+  Button,
+  Column,
+  Container,
+  Head,
+  Hr,
+  Html,
+  Img,
+  Link,
+  Preview,
+  Row,
+  Section,
+  Text,
+} from "@react-email/components";
+import { render } from "@react-email/render";
+import type { CSSProperties, ReactElement, ReactNode } from "react";
+import type { ThemeName } from "~/themes/names";
+import { themeTokens } from "~/themes/tokens";
+
+/**
+ * The frame of every branded email (payment requests, ad-hoc links, receipts), built with
+ * React Email (decision 032): tables with role="presentation", inline styles, a light colour
+ * scheme, and the host's theme colours read from the same tokens the pages are themed from
+ * (app/themes/tokens.ts is plain data; the vanilla-extract theme files are not imported here).
+ * Only the colour pairs the themes are checked for (app/themes/contrast.ts, WCAG AA) are used:
+ * banner text on banner, button text on button, body and muted text and links on the page.
+ *
+ * Server-only: React Email and its renderer never reach the browser bundle.
+ */
+export type EmailBrand = {
+  businessName: string;
+  theme: ThemeName;
+  /** Absolute URL of the business's logo (its logo directory on the host's public base URL). */
+  logoUrl: string;
+};
+
+export type EmailContact = { supportEmail: string | null; supportPhone: string | null };
+
+const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+
+export function emailColors(theme: ThemeName) {
+  const tokens = themeTokens[theme] ?? themeTokens.base;
+  return { ...tokens.colors, ...tokens.surface };
+}
+
+export function BrandedEmail(props: {
+  brand: EmailBrand;
+  /** The inbox's preview line. */
+  preview: string;
+  contact: EmailContact;
+  children: ReactNode;
+}) {
+  const c = emailColors(props.brand.theme);
+  const { supportEmail, supportPhone } = props.contact;
+  return (
+    <Html lang="en" dir="ltr">
+      <Head>
+        <meta name="color-scheme" content="light" />
+        <meta name="supported-color-schemes" content="light" />
+      </Head>
+      <Preview>{props.preview}</Preview>
+      <Body style={{ backgroundColor: c.surface, margin: 0, padding: "16px 8px", fontFamily: FONT, color: c.text }}>
+        <Container
+          style={{
+            maxWidth: "560px",
+            backgroundColor: c.page,
+            border: `1px solid ${c.border}`,
+            borderTop: `4px solid ${c.primary}`,
+            borderRadius: "6px",
+          }}
+        >
+          <Section style={{ backgroundColor: c.bannerBackground, padding: "12px 20px" }}>
+            <Row>
+              <Column style={{ width: "48px", verticalAlign: "middle" }}>
+                {/* Decorative next to the business name written beside it, as in the portal's shell. */}
+                <Img src={props.brand.logoUrl} alt="" width="40" height="40" style={{ borderRadius: "6px" }} />
+              </Column>
+              <Column style={{ verticalAlign: "middle" }}>
+                <Text style={{ margin: 0, fontSize: "18px", lineHeight: "24px", fontWeight: 700, color: c.bannerText }}>
+                  {props.brand.businessName}
+                </Text>
+              </Column>
+            </Row>
+          </Section>
+          <Section style={{ padding: "8px 20px 20px" }}>{props.children}</Section>
+          <Hr style={{ borderColor: c.border, margin: 0 }} />
+          <Section style={{ padding: "12px 20px 16px" }}>
+            <Text style={{ ...small(c.mutedText), margin: "0 0 4px" }}>
+              Questions? Contact {props.brand.businessName}
+              {supportEmail || supportPhone ? ":" : "."}
+            </Text>
+            {supportEmail ? (
+              <Text style={{ ...small(c.mutedText), margin: 0 }}>
+                Email{" "}
+                <Link href={`mailto:${supportEmail}`} style={{ color: c.link, textDecoration: "underline" }}>
+                  {supportEmail}
+                </Link>
+              </Text>
+            ) : null}
+            {supportPhone ? (
+              <Text style={{ ...small(c.mutedText), margin: 0 }}>
+                Phone{" "}
+                <Link
+                  href={`tel:${supportPhone.replace(/[^\d+]/g, "")}`}
+                  style={{ color: c.link, textDecoration: "underline" }}
+                >
+                  {supportPhone}
+                </Link>
+              </Text>
+            ) : null}
+          </Section>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+const small = (color: string): CSSProperties => ({ fontSize: "13px", lineHeight: "20px", color });
+
+/** The one big action of an email: the theme's button colours, at least 44 px high. */
+export function EmailButton(props: { brand: EmailBrand; href: string; children: ReactNode }) {
+  const c = emailColors(props.brand.theme);
+  return (
+    <Button
+      href={props.href}
+      style={{
+        backgroundColor: c.button,
+        color: c.buttonText,
+        fontSize: "17px",
+        fontWeight: 700,
+        lineHeight: "20px",
+        padding: "14px 28px",
+        borderRadius: "6px",
+        textDecoration: "none",
+        display: "inline-block",
+      }}
+    >
+      {props.children}
+    </Button>
+  );
+}
+
+/** Label/value lines (amount, due date…) as a presentation table that stays one column on a phone. */
+export function EmailFacts(props: { brand: EmailBrand; facts: [label: string, value: string][] }) {
+  const c = emailColors(props.brand.theme);
+  return (
+    <Section style={{ margin: "8px 0" }}>
+      {props.facts.map(([label, value]) => (
+        <Row key={label}>
+          <Column style={{ padding: "4px 12px 4px 0", width: "45%", verticalAlign: "top" }}>
+            <Text style={{ margin: 0, fontSize: "14px", lineHeight: "20px", color: c.mutedText }}>{label}</Text>
+          </Column>
+          <Column style={{ padding: "4px 0", verticalAlign: "top" }}>
+            <Text style={{ margin: 0, fontSize: "14px", lineHeight: "20px", color: c.text, fontWeight: 600 }}>
+              {value}
+            </Text>
+          </Column>
+        </Row>
+      ))}
+    </Section>
+  );
+}
+
+export const emailText = (theme: ThemeName, extra: CSSProperties = {}): CSSProperties => ({
+  fontSize: "15px",
+  lineHeight: "22px",
+  color: emailColors(theme).text,
+  margin: "12px 0",
+  ...extra,
+});
+
+/** The HTML of an email element (React Email's renderer; the text part is written by hand). */
+export function renderEmailHtml(element: ReactElement): Promise<string> {
+  return render(element);
+}

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { findBusinessBranding, publicLink } from "../host/host.server";
+import { createLinkToken } from "../links/link-tokens.server";
+import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
+import { logger } from "../platform/logger.server";
+import { sendMail } from "../platform/mail.server";
+import { findAccount, resolveRecipients } from "./lookups.server";
+import { invalid, RequestProblem, zodFields } from "./problems.server";
+import { renderAdhocLinkEmail } from "./request-email.server";
+
+/**
+ * Ad-hoc payment links, the business's side (issue 14): email one contact of an account a link
+ * (purpose `adhoc`, subject the account) to `/customer/adhoc/<token>`, where they pay any amount
+ * between the business's minimum and maximum. The token exists only in that email.
+ */
+export const DEFAULT_ADHOC_EXPIRY_DAYS = 30;
+export const MAX_ADHOC_EXPIRY_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+const AdhocSchema = z
+  .object({
+    account: z
+      .string({ required_error: "Give the account's id or number.", invalid_type_error: "Give the account as text." })
+      .trim()
+      .min(1, "Give the account's id or number.")
+      .max(100, "That is not an account."),
+    contact: z
+      .string({ required_error: "Give the contact's id or email.", invalid_type_error: "Give the contact as text." })
+      .trim()
+      .min(1, "Give the contact's id or email.")
+      .max(254, "That is not a contact."),
+    expiresInDays: z
+      .number({ invalid_type_error: "Give a whole number of days." })
+      .int("Give a whole number of days.")
+      .min(1, "At least 1 day.")
+      .max(MAX_ADHOC_EXPIRY_DAYS, `At most ${MAX_ADHOC_EXPIRY_DAYS} days.`)
+      .nullish(),
+  })
+  .strict();
+
+export type AdhocLinkResult = {
+  accountId: string;
+  contact: { id: string; email: string };
+  expiresAt: string;
+  delivery: { email: string; sent: boolean; error?: string };
+};
+
+export async function sendAdhocLink(
+  businessId: string,
+  input: unknown,
+  options: { now?: Date; beforeCommit?: (tx: Db, accountId: string) => Promise<void> } = {},
+): Promise<AdhocLinkResult> {
+  const parsed = AdhocSchema.safeParse(input);
+  if (!parsed.success) throw invalid(zodFields(parsed.error));
+  const now = options.now ?? new Date();
+  const db = await getDb();
+  const settings = await db
+    .selectFrom("adhoc_settings")
+    .select(["enabled", "min_cents as minCents", "max_cents as maxCents"])
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+  if (!settings?.enabled) {
+    throw new RequestProblem(
+      "conflict",
+      "Ad-hoc payments are not switched on for this business (adhoc_settings), so no ad-hoc link can be sent.",
+    );
+  }
+  const branding = await findBusinessBranding(db, businessId);
+  if (!branding) throw new RequestProblem("conflict", "This business has no host name, so no link can be made.");
+  const account = await findAccount(db, businessId, parsed.data.account);
+  if (!account) throw invalid({ account: `No account "${parsed.data.account.slice(0, 60)}" at this business.` });
+  const [contact] = await resolveRecipients(db, businessId, account, [parsed.data.contact], "contact");
+  const expiresAt = new Date(now.getTime() + (parsed.data.expiresInDays ?? DEFAULT_ADHOC_EXPIRY_DAYS) * DAY_MS);
+  const business = await db
+    .selectFrom("businesses")
+    .select(["support_email as supportEmail", "support_phone as supportPhone"])
+    .where("id", "=", businessId)
+    .executeTakeFirstOrThrow();
+
+  const token = await db.transaction().execute(async (tx) => {
+    const link = await createLinkToken(tx, {
+      businessId,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: contact!.id,
+      expiresAt,
+    });
+    await options.beforeCommit?.(tx, account.id);
+    return link.token;
+  });
+
+  let delivery: AdhocLinkResult["delivery"] = { email: contact!.email, sent: true };
+  try {
+    const mail = await renderAdhocLinkEmail({
+      branding,
+      support: business,
+      recipientName: contact!.firstName,
+      account,
+      minCents: settings.minCents,
+      maxCents: settings.maxCents,
+      expiresAt,
+      link: publicLink(branding, `/customer/adhoc/${token}`),
+    });
+    await sendMail({
+      to: contact!.email,
+      fromName: branding.businessName,
+      replyTo: business.supportEmail ?? undefined,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
+    logger.info("ad-hoc link emailed", { account: account.number, to: contact!.email });
+  } catch (error) {
+    logger.warn("ad-hoc link email failed", { account: account.number, to: contact!.email, error });
+    delivery = { email: contact!.email, sent: false, error: "The mail server did not take the message." };
+  }
+  return {
+    accountId: account.id,
+    contact: { id: contact!.id, email: contact!.email },
+    expiresAt: expiresAt.toISOString(),
+    delivery,
+  };
+}

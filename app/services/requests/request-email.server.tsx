@@ -1,0 +1,221 @@
+import { Column, Heading, Link, Row, Section, Text } from "@react-email/components";
+import { formatDate, formatMoney } from "~/lib/format";
+import { emailBrandOf, type HostBranding } from "../host/host.server";
+import {
+  BrandedEmail,
+  EmailButton,
+  emailColors,
+  EmailFacts,
+  emailText,
+  renderEmailHtml,
+  type EmailBrand,
+  type EmailContact,
+} from "../platform/email-layout.server";
+import type { PaymentRequestView } from "./payment-requests.server";
+
+/**
+ * The payment-request and ad-hoc link emails (issue 14): branded like the host, the amount and
+ * the "Pay now" button first (a phone's first screen), then what the request covers, then the
+ * business's contact details. The plain-text part carries the same facts and the link. The
+ * link is the only copy of its token: these functions return it inside the message and nowhere
+ * else, and callers log the reference and the recipient only.
+ */
+export type RenderedEmail = { subject: string; html: string; text: string };
+
+type Support = EmailContact;
+
+export async function renderPaymentRequestEmail(input: {
+  branding: HostBranding;
+  support: Support;
+  recipientName: string;
+  request: PaymentRequestView;
+  link: string;
+}): Promise<RenderedEmail> {
+  const { branding, request, link } = input;
+  const brand = emailBrandOf(branding);
+  const money = (cents: number) => formatMoney(cents, { currency: request.currency });
+  const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
+  const toPay = request.remainingCents;
+  const due = request.dueDate ? date(request.dueDate) : null;
+  const expires = date(request.expiresAt);
+  const facts: [string, string][] = [
+    ["Amount", money(request.amountCents)],
+    ...(request.paidCents > 0
+      ? ([
+          ["Paid so far", money(request.paidCents)],
+          ["Still to pay", money(toPay)],
+        ] as [string, string][])
+      : []),
+    ...(due ? ([["Due", due]] as [string, string][]) : []),
+    ["Account", `${request.account.name} (${request.account.number})`],
+    ["Reference", request.reference],
+    ...(request.allowPartPayment
+      ? ([
+          [
+            "Part payments",
+            request.minPartPaymentCents
+              ? `Accepted, from ${money(request.minPartPaymentCents)}`
+              : "Accepted, any amount",
+          ],
+        ] as [string, string][])
+      : []),
+    ["Link works until", expires],
+  ];
+  const greeting = `Hello ${input.recipientName.trim() || "there"},`;
+  const ask = `${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`;
+  const subject = `Payment request from ${branding.businessName}: ${money(toPay)}${due ? ` due ${due}` : ""} (${request.reference})`;
+
+  const html = await renderEmailHtml(
+    <BrandedEmail brand={brand} preview={ask} contact={input.support}>
+      <Heading
+        as="h1"
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+      >
+        Payment request {request.reference}
+      </Heading>
+      <Text style={emailText(brand.theme)}>{greeting}</Text>
+      <Text style={emailText(brand.theme)}>{ask}</Text>
+      <Text
+        style={emailText(brand.theme, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
+      >
+        {money(toPay)}
+      </Text>
+      <EmailButton brand={brand} href={link}>
+        Pay now
+      </EmailButton>
+      {request.description ? (
+        <Text style={emailText(brand.theme, { whiteSpace: "pre-line" })}>{request.description}</Text>
+      ) : null}
+      <EmailFacts brand={brand} facts={facts} />
+      {request.invoices.length ? <InvoiceList brand={brand} request={request} money={money} /> : null}
+      <LinkFallback brand={brand} link={link} expires={expires} />
+    </BrandedEmail>,
+  );
+
+  const text = [
+    greeting,
+    "",
+    ask,
+    "",
+    ...(request.description ? [request.description, ""] : []),
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    ...(request.invoices.length
+      ? ["", "Invoices:", ...request.invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amountCents)}`)]
+      : []),
+    "",
+    "Pay now:",
+    link,
+    "",
+    `This link is for you: please do not forward it. It works until ${expires}.`,
+    "",
+    ...contactLines(branding.businessName, input.support),
+  ].join("\n");
+  return { subject, html, text };
+}
+
+export async function renderAdhocLinkEmail(input: {
+  branding: HostBranding;
+  support: Support;
+  recipientName: string;
+  account: { number: string; name: string };
+  minCents: number;
+  maxCents: number;
+  expiresAt: Date;
+  link: string;
+}): Promise<RenderedEmail> {
+  const { branding, link } = input;
+  const brand = emailBrandOf(branding);
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const expires = formatDate(input.expiresAt, { timeZone: branding.timeZone });
+  const greeting = `Hello ${input.recipientName.trim() || "there"},`;
+  const ask = `You can pay ${branding.businessName} any amount from ${money(input.minCents)} to ${money(input.maxCents)} towards account ${input.account.name} (${input.account.number}).`;
+  const subject = `Pay ${branding.businessName} any amount`;
+  const facts: [string, string][] = [
+    ["Account", `${input.account.name} (${input.account.number})`],
+    ["Amount", `${money(input.minCents)} to ${money(input.maxCents)}`],
+    ["Link works until", expires],
+  ];
+  const html = await renderEmailHtml(
+    <BrandedEmail brand={brand} preview={ask} contact={input.support}>
+      <Heading
+        as="h1"
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+      >
+        Pay {branding.businessName} any amount
+      </Heading>
+      <Text style={emailText(brand.theme)}>{greeting}</Text>
+      <Text style={emailText(brand.theme)}>{ask}</Text>
+      <EmailButton brand={brand} href={link}>
+        Make a payment
+      </EmailButton>
+      <EmailFacts brand={brand} facts={facts} />
+      <LinkFallback brand={brand} link={link} expires={expires} />
+    </BrandedEmail>,
+  );
+  const text = [
+    greeting,
+    "",
+    ask,
+    "",
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    "",
+    "Make a payment:",
+    link,
+    "",
+    `This link is for you: please do not forward it. It works until ${expires}.`,
+    "",
+    ...contactLines(branding.businessName, input.support),
+  ].join("\n");
+  return { subject, html, text };
+}
+
+function InvoiceList(props: { brand: EmailBrand; request: PaymentRequestView; money: (cents: number) => string }) {
+  const c = emailColors(props.brand.theme);
+  return (
+    <Section style={{ margin: "8px 0 4px" }}>
+      <Heading as="h2" style={{ fontSize: "16px", lineHeight: "22px", margin: "12px 0 4px", color: c.text }}>
+        {props.request.invoices.length === 1 ? "Invoice" : `Invoices (${props.request.invoices.length})`}
+      </Heading>
+      {props.request.invoices.map((invoice) => (
+        <Row key={invoice.id} style={{ borderBottom: `1px solid ${c.border}` }}>
+          <Column style={{ padding: "6px 0" }}>
+            <Text style={{ margin: 0, fontSize: "14px", lineHeight: "20px", color: c.text }}>{invoice.number}</Text>
+          </Column>
+          <Column style={{ padding: "6px 0", textAlign: "right" }}>
+            <Text style={{ margin: 0, fontSize: "14px", lineHeight: "20px", color: c.text, fontWeight: 600 }}>
+              {props.money(invoice.amountCents)}
+            </Text>
+          </Column>
+        </Row>
+      ))}
+    </Section>
+  );
+}
+
+/** The link written out, for mail programs that hide buttons, and a word on keeping it private. */
+function LinkFallback(props: { brand: EmailBrand; link: string; expires: string }) {
+  const c = emailColors(props.brand.theme);
+  return (
+    <>
+      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
+        If the button does not work, open this link:
+      </Text>
+      <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
+        <Link href={props.link} style={{ color: c.link, textDecoration: "underline" }}>
+          {props.link}
+        </Link>
+      </Text>
+      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
+        This link is for you: please do not forward it. It works until {props.expires}.
+      </Text>
+    </>
+  );
+}
+
+function contactLines(businessName: string, support: Support) {
+  return [
+    `Questions? Contact ${businessName}${support.supportEmail || support.supportPhone ? ":" : "."}`,
+    ...(support.supportEmail ? [`Email: ${support.supportEmail}`] : []),
+    ...(support.supportPhone ? [`Phone: ${support.supportPhone}`] : []),
+  ];
+}
