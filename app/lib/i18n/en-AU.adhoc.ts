@@ -47,4 +47,9 @@ export const adhocEnAU = {
   "home.receipts.status.submitted": "On its way from your bank",
   "home.schedules": "Payment schedules and agreements",
   "home.schedules.none": "None yet. A payment schedule or an agreement that {business} sends you will be listed here.",
+  "adhoc.error.reference.required": "Enter a reference, so {business} knows what this payment is for.",
+  "adhoc.error.reference.tooLong": "Use at most 80 characters for the reference.",
+  "adhoc.error.reference.characters": "Remove the tabs, line breaks or other control characters from the reference.",
+  "adhoc.error.amount.belowMinimum": "Enter at least {min}, the smallest amount {business} takes here.",
+  "adhoc.error.amount.aboveMaximum": "Enter at most {max}, the largest amount {business} takes here.",
 };

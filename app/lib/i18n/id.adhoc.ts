@@ -49,4 +49,9 @@ export const adhocId: Record<keyof typeof adhocEnAU, string> = {
   "home.schedules": "Jadwal pembayaran dan perjanjian",
   "home.schedules.none":
     "Belum ada. Jadwal pembayaran atau perjanjian yang dikirim {business} kepada Anda akan tercantum di sini.",
+  "adhoc.error.reference.required": "Masukkan referensi, agar {business} tahu untuk apa pembayaran ini.",
+  "adhoc.error.reference.tooLong": "Gunakan paling banyak 80 karakter untuk referensi.",
+  "adhoc.error.reference.characters": "Hapus tab, baris baru, atau karakter kontrol lain dari referensi.",
+  "adhoc.error.amount.belowMinimum": "Masukkan paling sedikit {min}, jumlah terkecil yang diterima {business} di sini.",
+  "adhoc.error.amount.aboveMaximum": "Masukkan paling banyak {max}, jumlah terbesar yang diterima {business} di sini.",
 };
