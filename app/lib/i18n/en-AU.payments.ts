@@ -54,6 +54,7 @@ export const paymentsEnAU = {
   "pay.savedCard": "{card}, expires {expiry}",
   "pay.newCard": "A new card",
   "pay.newCard.details": "New card details (only for a new card)",
+  "pay.card.details": "Card details",
   "pay.saveCard": "Save this card for next time, and I authorise {business} to keep it with its payment provider",
   "pay.promise": "I promise to pay on a date instead",
   "pay.promiseDate": "Promise date (only for a promise to pay)",

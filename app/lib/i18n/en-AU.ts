@@ -11,6 +11,7 @@ import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 import { requestsEnAU } from "./en-AU.requests";
 import { adhocEnAU } from "./en-AU.adhoc";
+import { requestPagesEnAU } from "./en-AU.request-pages";
 
 export const enAU = {
   ...coreEnAU,
@@ -218,6 +219,7 @@ export const enAU = {
   ...paytoPayIdEnAU,
   ...requestsEnAU,
   ...adhocEnAU,
+  ...requestPagesEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

@@ -56,6 +56,7 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.savedCard": "{card}, berlaku sampai {expiry}",
   "pay.newCard": "Kartu baru",
   "pay.newCard.details": "Data kartu baru (hanya untuk kartu baru)",
+  "pay.card.details": "Data kartu",
   "pay.saveCard":
     "Simpan kartu ini untuk lain kali, dan saya memberi kuasa kepada {business} untuk menyimpannya di penyedia pembayarannya",
   "pay.promise": "Saya berjanji membayar pada tanggal tertentu",

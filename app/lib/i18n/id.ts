@@ -6,6 +6,7 @@ import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 import { requestsId } from "./id.requests";
 import { adhocId } from "./id.adhoc";
+import { requestPagesId } from "./id.request-pages";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -253,4 +254,5 @@ export const id: Messages = {
   ...paytoPayIdId,
   ...requestsId,
   ...adhocId,
+  ...requestPagesId,
 };

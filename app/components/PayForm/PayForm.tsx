@@ -1,0 +1,412 @@
+import { useState, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { button, secondaryButton } from "~/components/Button.css";
+import { Field, FormMessage, formStyles } from "~/components/Form";
+import { useT } from "~/components/useT";
+import type { MessageKey } from "~/lib/i18n";
+import {
+  isPriceField,
+  methodValueOf,
+  type BreakdownView,
+  type PayFormReply,
+  type PayMethodChoice,
+} from "~/lib/pay-form";
+import { visuallyHidden } from "~/styles/global.css";
+import * as payStyles from "~/styles/pay.css";
+import { useLiveTotal } from "./useLiveTotal";
+
+/** A PayTo agreement as the form names it: the PayID, or the BSB and the account's last digits. */
+export type PayToAgreementView = {
+  id: string;
+  status: "CREATED" | "ACTIVE" | "SUSPENDED";
+  payId: string | null;
+  bsb: string | null;
+  last3: string | null;
+};
+
+/**
+ * The ways to pay a page offers. A new card is always offered; when it is the only way, the
+ * form shows its fields with no chooser.
+ */
+export type PayFormMethods = {
+  cards: { id: string; name: string; expiry: string }[];
+  /** The account's PayTo agreements: active ones are offered, pending or paused ones listed. */
+  agreements: PayToAgreementView[];
+  payTo: {
+    enabled: boolean;
+    providerName: string;
+    /** With PayTo on and no active agreement: a link to set one up, or why this contact can't. */
+    setUp: "link" | "noAccess" | null;
+  };
+  promise: boolean;
+  /** The "save this card" box (contacts who may manage payment methods, decision 023). */
+  saveCard: boolean;
+};
+
+/** What the amount fields get to render themselves with the server's last answer. */
+export type AmountFieldsContext = {
+  /** The translated error of a field, from the newest answer (a quote's for the amounts). */
+  error: (name: string) => string | null;
+  /** The action's last answer, if any (what was typed, to show again). */
+  reply: PayFormReply | null;
+  breakdown: BreakdownView | null;
+};
+
+/**
+ * The pay form every pay page shares (the invoices pay page, a payment request by link or
+ * signed in, an ad-hoc payment): the amounts (the page's own fields, `amountFields`), the way
+ * to pay (saved cards, active PayTo agreements, a new card, a promise: whatever `methods`
+ * offers), the new card's fields, an optional note, the server's breakdown and the sticky
+ * "Update total" / "Pay $X" bar.
+ *
+ * - Works without JavaScript: a plain POST with `intent=pay` (or `review` for "Update total"),
+ *   the page's action answers with a `PayFormReply` or a redirect.
+ * - With JavaScript the total follows the price fields (names `amount`, `amount-*`, `method`,
+ *   `cardNumber`, `promiseDate`): a debounced fetcher posts `intent=quote` to `action` (the
+ *   current URL by default), answered with a `PayFormReply` that charges nothing.
+ * - Each render carries the loader's (or the last answer's) `requestGuid`: the key that makes
+ *   a payment happen once. The form's hidden `expectedAmount` is the total on screen.
+ * - Only the chosen method's fields show (CSS `:has()` on the radio, `~/styles/pay.css`).
+ *
+ * The server half is `~/services/payments/pay-form.server.ts`.
+ */
+export function PayForm({
+  requestGuid: loadedGuid,
+  reply,
+  breakdown: loadedBreakdown,
+  defaultMethod,
+  methods,
+  businessName,
+  lead,
+  amountFields,
+  afterMethods,
+  note = true,
+  subtotalLabel,
+  action,
+}: {
+  requestGuid: string;
+  reply: PayFormReply | null;
+  breakdown: BreakdownView | null;
+  defaultMethod: PayMethodChoice;
+  methods: PayFormMethods;
+  businessName: string;
+  /** Under the page's heading: what the payment covers and the total (the newest breakdown). */
+  lead: (breakdown: BreakdownView | null) => ReactNode;
+  amountFields: (context: AmountFieldsContext) => ReactNode;
+  /** Under the chooser: e.g. a PayID to pay by transfer, or a link to sign in for saved methods. */
+  afterMethods?: ReactNode;
+  note?: boolean;
+  /** The breakdown's first line (default "Invoices"). */
+  subtotalLabel?: string;
+  /** Where the live total posts (default: this page). */
+  action?: string;
+}) {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const t = useT();
+  const requestGuid = reply?.requestGuid ?? loadedGuid;
+  const live = useLiveTotal(requestGuid, action ?? `${location.pathname}${location.search}`);
+  const quote = live.quote;
+  const renderedValue = methodValueOf(reply?.method ?? defaultMethod);
+  const [chosen, setChosen] = useState({ requestGuid, value: renderedValue });
+  const methodValue = chosen.requestGuid === requestGuid ? chosen.value : renderedValue;
+  // The newest answer wins: a quote made for this form, else the action's, else the loader's.
+  const breakdown = quote ? quote.breakdown : reply ? reply.breakdown : loadedBreakdown;
+  const errors: Record<string, string> = { ...(reply?.errors ?? {}) };
+  if (quote) {
+    for (const name of Object.keys(errors)) if (name.startsWith("amount")) delete errors[name];
+    for (const [name, key] of Object.entries(quote.errors)) if (name.startsWith("amount")) errors[name] = key;
+  }
+  const message = quote && reply?.message === "pay.error.totalChanged" ? null : (reply?.message ?? null);
+  const error = (name: string) => (errors[name] ? t(errors[name] as MessageKey) : null);
+  const activeAgreements = methods.agreements.filter((a) => a.status === "ACTIVE");
+  const waitingAgreements = methods.agreements.filter((a) => a.status !== "ACTIVE");
+  const agreementName = (a: PayToAgreementView) =>
+    a.payId ?? t("paytoPay.method.bban", { bsb: a.bsb ?? "", last3: a.last3 ?? "" });
+  // A new card alone needs no chooser: its fields show, and the form says what it is.
+  const onlyNewCard =
+    methods.cards.length === 0 && activeAgreements.length === 0 && !methods.promise && waitingAgreements.length === 0;
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.name === "method") setChosen({ requestGuid, value: target.value });
+    if (isPriceField(target.name)) live.schedule(event.currentTarget);
+  };
+  return (
+    <>
+      {/* What this payment covers and its total (the server's), in the first screen of a phone. */}
+      <p className={payStyles.lead}>{lead(breakdown)}</p>
+      {message ? (
+        <FormMessage kind="error">
+          {t(message, {
+            ...reply?.messageParams,
+            ...(reply?.reasonKey ? { reason: t(reply.reasonKey) } : {}),
+          })}
+        </FormMessage>
+      ) : null}
+      <Form
+        method="post"
+        key={requestGuid}
+        className={`${payStyles.form} ${payStyles.layout}`}
+        noValidate
+        onChange={onChange}
+        onSubmit={(event) => {
+          // Pay waits for the total of the last change: the customer pays the total they see.
+          const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+          if (submitter?.value === "pay" && live.pending) {
+            event.preventDefault();
+            return;
+          }
+          live.cancel();
+        }}
+      >
+        <input type="hidden" name="requestGuid" value={requestGuid} />
+        {/* The total on screen and the total confirmed come from the same answer, always together. */}
+        <input type="hidden" name="expectedAmount" value={breakdown?.totalCents ?? ""} />
+        <div className={payStyles.fields}>
+          {amountFields({ error, reply, breakdown })}
+          {onlyNewCard ? (
+            <input type="hidden" name="method" value="new" />
+          ) : (
+            <fieldset
+              className={formStyles.fieldset}
+              aria-describedby={error("method") ? "pay-method-error" : undefined}
+              aria-invalid={error("method") ? true : undefined}
+            >
+              <legend className={formStyles.legend}>{t("pay.method")}</legend>
+              {error("method") ? (
+                <p id="pay-method-error" className={formStyles.error}>
+                  {error("method")}
+                </p>
+              ) : null}
+              {methods.cards.map((card) => (
+                <MethodOption key={card.id} value={`card:${card.id}`} chosen={renderedValue}>
+                  {t("pay.savedCard", { card: card.name, expiry: card.expiry })}
+                </MethodOption>
+              ))}
+              {activeAgreements.map((agreement) => (
+                <MethodOption key={agreement.id} value={`payto:${agreement.id}`} chosen={renderedValue}>
+                  {t("paytoPay.method", { account: agreementName(agreement) })}
+                </MethodOption>
+              ))}
+              <MethodOption value="new" chosen={renderedValue}>
+                {t("pay.newCard")}
+              </MethodOption>
+              {methods.promise ? (
+                <MethodOption value="promise" chosen={renderedValue}>
+                  {t("pay.promise")}
+                </MethodOption>
+              ) : null}
+              {/* Listed, not offered: an agreement waiting for the payer's bank, or paused there. */}
+              {waitingAgreements.map((agreement) => (
+                <p key={agreement.id} className={formStyles.hint}>
+                  {t(agreement.status === "CREATED" ? "paytoPay.method.pending" : "paytoPay.method.suspended", {
+                    account: agreementName(agreement),
+                  })}
+                </p>
+              ))}
+              {methods.payTo.enabled && activeAgreements.length === 0 && methods.payTo.setUp ? (
+                methods.payTo.setUp === "link" ? (
+                  <p className={formStyles.hint}>
+                    <Link to="/payment-methods/payto/new">{t("paytoPay.setUp")}</Link> {t("paytoPay.setUp.hint")}
+                  </p>
+                ) : (
+                  <p className={formStyles.hint}>{t("paytoPay.setUp.noAccess")}</p>
+                )
+              ) : null}
+            </fieldset>
+          )}
+          {afterMethods}
+          {activeAgreements.length > 0 ? (
+            <p className={`${formStyles.hint} ${payStyles.payToFields}`}>
+              {t("paytoPay.chosen", { provider: methods.payTo.providerName })}
+            </p>
+          ) : null}
+          <NewCardFields
+            reply={reply}
+            error={error}
+            alone={onlyNewCard}
+            saveCard={methods.saveCard ? businessName : null}
+          />
+          {methods.promise ? (
+            <div className={payStyles.promiseFields}>
+              <Field
+                id="promiseDate"
+                name="promiseDate"
+                type="date"
+                label={t("pay.promiseDate")}
+                hint={t("pay.promiseDate.hint")}
+                defaultValue={reply?.promiseDate ?? ""}
+                error={error("promiseDate")}
+              />
+            </div>
+          ) : null}
+          {note ? (
+            <div className={formStyles.field}>
+              <label className={formStyles.label} htmlFor="note">
+                {t("pay.note", { business: businessName })}
+              </label>
+              <textarea
+                id="note"
+                name="note"
+                maxLength={500}
+                defaultValue={reply?.note ?? ""}
+                className={formStyles.input}
+                rows={2}
+              />
+            </div>
+          ) : null}
+        </div>
+        {/* A card beside the fields on a desk; on a phone the bar of buttons sticks to the screen's foot. */}
+        <div className={payStyles.summary}>
+          {breakdown ? (
+            <section aria-labelledby="breakdown-title" aria-busy={live.pending || undefined}>
+              <h2 id="breakdown-title">{t("pay.breakdown")}</h2>
+              <dl className={payStyles.breakdown}>
+                <dt>{subtotalLabel ?? t("pay.subtotal")}</dt>
+                <dd>{breakdown.subTotal}</dd>
+                {breakdown.lateFee ? (
+                  <>
+                    <dt>{t("pay.lateFee")}</dt>
+                    <dd>{breakdown.lateFee}</dd>
+                  </>
+                ) : null}
+                {breakdown.discount ? (
+                  <>
+                    <dt>{t("pay.discount")}</dt>
+                    <dd>−{breakdown.discount}</dd>
+                  </>
+                ) : null}
+                {breakdown.surcharge ? (
+                  <>
+                    <dt>{t("pay.surcharge")}</dt>
+                    <dd>{breakdown.surcharge}</dd>
+                  </>
+                ) : null}
+                <dt>{t("pay.total")}</dt>
+                <dd>
+                  <strong>{breakdown.total}</strong>
+                </dd>
+              </dl>
+            </section>
+          ) : null}
+          {/* Read out once per new total, only when it follows a change (not on page load). */}
+          <p role="status" className={visuallyHidden}>
+            {quote?.breakdown ? t("pay.liveTotal", { total: quote.breakdown.total }) : ""}
+          </p>
+          <div className={payStyles.bar}>
+            {/* Without JavaScript this is how the total follows a change; with it, a fallback. */}
+            <button type="submit" name="intent" value="review" className={secondaryButton}>
+              {t("pay.update")}
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="pay"
+              className={button}
+              disabled={navigation.state === "submitting" || !breakdown}
+              // Not `disabled` while a total is on its way: a focused button that becomes disabled
+              // drops keyboard focus to the page, for half a second after every change.
+              aria-disabled={live.pending || undefined}
+            >
+              {methodValue === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
+            </button>
+          </div>
+        </div>
+      </Form>
+    </>
+  );
+}
+
+/** One way to pay: a radio named `method`, whose value the page's `:has()` rules look at. */
+function MethodOption({ value, chosen, children }: { value: string; chosen: string; children: ReactNode }) {
+  const id = `method-${value.replace(/^card:/, "").replace(/^payto:/, "payto-")}`;
+  return (
+    <div className={formStyles.checkboxField}>
+      <input
+        type="radio"
+        id={id}
+        name="method"
+        value={value}
+        defaultChecked={chosen === value}
+        className={formStyles.checkbox}
+      />
+      <label htmlFor={id}>{children}</label>
+    </div>
+  );
+}
+
+/**
+ * A new card's fields. Card number and CVN are never filled back in (PCI DSS 3.3.1). Shown
+ * only while "A new card" is chosen, or always when it is the only way to pay (`alone`).
+ */
+function NewCardFields({
+  reply,
+  error,
+  alone,
+  saveCard,
+}: {
+  reply: PayFormReply | null;
+  error: (name: string) => string | null;
+  alone: boolean;
+  /** The business's name for the "save this card" box, or null for no box. */
+  saveCard: string | null;
+}) {
+  const t = useT();
+  return (
+    <fieldset className={`${formStyles.fieldset} ${alone ? "" : payStyles.newCardFields}`}>
+      <legend className={formStyles.legend}>{alone ? t("pay.card.details") : t("pay.newCard.details")}</legend>
+      <Field
+        id="cardNumber"
+        name="cardNumber"
+        label={t("pm.field.cardNumber")}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        error={error("cardNumber")}
+      />
+      <Field
+        id="cardHolderName"
+        name="cardHolderName"
+        label={t("pm.field.holder")}
+        autoComplete="cc-name"
+        defaultValue={reply?.holder ?? ""}
+        error={error("cardHolderName")}
+      />
+      <div className={payStyles.expiry}>
+        <div className={formStyles.narrow}>
+          <Field
+            id="expiryMonth"
+            name="expiryMonth"
+            label={t("pm.field.expiryMonth")}
+            inputMode="numeric"
+            autoComplete="cc-exp-month"
+            error={error("expiryMonth")}
+          />
+        </div>
+        <div className={formStyles.narrow}>
+          <Field
+            id="expiryYear"
+            name="expiryYear"
+            label={t("pm.field.expiryYear")}
+            inputMode="numeric"
+            autoComplete="cc-exp-year"
+            error={error("expiryYear")}
+          />
+        </div>
+      </div>
+      <Field
+        id="cvn"
+        name="cvn"
+        label={t("pm.field.cvn")}
+        inputMode="numeric"
+        autoComplete="cc-csc"
+        error={error("cvn")}
+      />
+      {saveCard !== null ? (
+        <div className={formStyles.checkboxField}>
+          <input type="checkbox" id="saveCard" name="saveCard" className={formStyles.checkbox} />
+          <label htmlFor="saveCard">{t("pay.saveCard", { business: saveCard })}</label>
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}

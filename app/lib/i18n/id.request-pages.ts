@@ -1,0 +1,61 @@
+import type { requestPagesEnAU } from "./en-AU.request-pages";
+
+/** Bahasa Indonesia: halaman permintaan pembayaran dari tautan email dan tautan faktur. Spread into `id`. */
+export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
+  "link.invalid.title": "Tautan ini tidak berlaku",
+  "link.invalid.text":
+    "Periksa bahwa Anda membuka seluruh tautan dari email Anda. Jika masih tidak berhasil, minta {business} mengirim tautan baru.",
+  "requestPage.title": "Permintaan pembayaran {reference}",
+  "requestPage.lead": "Terutang sekarang",
+  "requestPage.details": "Tentang permintaan ini",
+  "requestPage.reference": "Referensi",
+  "requestPage.description": "Untuk",
+  "requestPage.owing": "Terutang sekarang",
+  "requestPage.due": "Jatuh tempo",
+  "requestPage.expires": "Dapat dibayar sampai",
+  "requestPage.amount": "Jumlah yang dibayar",
+  "requestPage.amount.hintMin": "Bayar seluruh sisa tagihan ({remaining}), atau sebagian: paling sedikit {min}.",
+  "requestPage.amount.hintAny": "Bayar seluruh sisa tagihan ({remaining}), atau sebagian berapa pun.",
+  "requestPage.amount.full": "Permintaan ini dibayar penuh: {remaining}.",
+  "requestPage.subtotal": "Permintaan",
+  "requestPage.invoices": "Faktur dalam permintaan ini",
+  "requestPage.invoice": "Faktur",
+  "requestPage.invoice.due": "Jatuh tempo",
+  "requestPage.invoice.asked": "Diminta",
+  "requestPage.invoice.balance": "Saldo sekarang",
+  "requestPage.invoice.view": "Lihat atau cetak {number}",
+  "requestPage.signIn": "Masuk untuk memakai kartu tersimpan atau perjanjian PayTo",
+  "requestPage.backToRequest": "Kembali ke permintaan pembayaran {reference}",
+  "requestPage.error.amount.aboveRemaining": "Masukkan tidak lebih dari sisa tagihan.",
+  "requestPage.error.amount.belowMinimum":
+    "Masukkan paling sedikit pembayaran sebagian terkecil, atau seluruh sisa tagihan.",
+  "requestPage.error.amount.fullPaymentRequired": "Bayar seluruh sisa tagihan.",
+  "requestPage.error.amount.requestClosed": "Tidak ada lagi yang dapat dibayar pada permintaan ini.",
+  "requestPage.closed.paid.title": "Permintaan ini sudah dibayar",
+  "requestPage.closed.paid.text": "Tidak ada lagi yang terutang pada permintaan pembayaran {reference}. Terima kasih.",
+  "requestPage.closed.expired.title": "Permintaan ini sudah kedaluwarsa",
+  "requestPage.closed.expired.text": "Permintaan pembayaran {reference} tidak dapat dibayar lagi dari tautan ini.",
+  "requestPage.closed.cancelled.title": "Permintaan ini dibatalkan",
+  "requestPage.closed.cancelled.text":
+    "{business} membatalkan permintaan pembayaran {reference}: permintaan ini tidak dapat dibayar.",
+  "requestPage.closed.replaced.title": "Ada tautan yang lebih baru untuk permintaan ini",
+  "requestPage.closed.replaced.text":
+    "{business} mengirim ulang permintaan pembayaran {reference} dengan tautan baru. Gunakan tautan di email terbaru.",
+  "requestPage.contact": "Ada pertanyaan? Hubungi {business}.",
+  "requestPage.contact.email": "Email",
+  "requestPage.contact.phone": "Telepon",
+  "invoiceLink.pay": "Bayar faktur ini",
+  "invoiceLink.amount": "Jumlah yang dibayar",
+  "invoiceLink.amount.hint": "Bayar seluruh saldo ({balance}) atau sebagian.",
+  "invoiceLink.closed.title": "Tidak ada yang perlu dibayar pada faktur ini",
+  "invoiceLink.closed.paid": "Faktur {number} sudah dibayar. Terima kasih.",
+  "invoiceLink.closed.other":
+    "Faktur {number} tidak dapat dibayar dari tautan ini. Hubungi {business} tentang faktur ini.",
+  "invoiceLink.expired.title": "Tautan ini sudah kedaluwarsa",
+  "invoiceLink.expired.text":
+    "Tautan ke faktur {number} ini tidak dapat dipakai lagi. Minta tautan baru kepada {business}.",
+  "receipt.for": "Dibayar untuk",
+  "receipt.forRequest": "Permintaan pembayaran {reference}",
+  "receipt.credited": "Dikreditkan ke rekening Anda",
+  "receipt.payerReference": "Referensi Anda",
+};

@@ -1,0 +1,275 @@
+import { randomUUID } from "node:crypto";
+import { brandFromPrefix, cardDigits, detectBrand } from "~/lib/card";
+import { parseMoneyToCents } from "~/lib/format";
+import type { MessageKey } from "~/lib/i18n";
+import { MONEY_ERROR_KEYS, parseMethodValue, type PayFormReply } from "~/lib/pay-form";
+import { payCardSchema } from "~/lib/payment-method-schemas";
+import type { CardBrand } from "~/lib/payment-method-types";
+import { logger } from "../platform/logger.server";
+import { findPaymentByGuid, type PayMethod, type PaymentOutcome } from "./payments.server";
+import { sendReceipt } from "./receipts.server";
+import type { HostBranding } from "../host/host.server";
+import type { PayToChoice } from "./payto/payto-payments.server";
+
+/**
+ * The server half of `~/components/PayForm`: the steps every pay action takes, in order.
+ *
+ *   const form = await readForm(request);
+ *   const { intent, text, reply } = startPayReply(form);          // 400 when intent is unknown
+ *   const prior = intent === "pay" ? await priorAnswer(actor, text("requestGuid", 40)) : null;
+ *   …the page's own amounts (typedAmount), into reply.errors / reply.amounts…
+ *   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, { … });
+ *   reply.breakdown = breakdownView(…);                           // the page's own preview
+ *   if (!readyToPay(intent, reply, payMethod)) return data(reply, { status: … });
+ *   if (totalChanged(form, reply)) return data(reply, { status: 409 });
+ *   const outcome = await submitPayment(actor, { … }, context);
+ *   const done = await finishPayment(outcome, { branding, payMethod, reply });
+ *
+ * Nothing here charges: `submitPayment` does. A quote (`intent=quote`) and "Update total"
+ * (`review`) never reach it.
+ */
+export type PayIntent = "pay" | "review" | "quote";
+
+/** An agreement as the form names it: the PayID, or the BSB and the account's last digits. */
+export function agreementView(choice: PayToChoice) {
+  return {
+    id: choice.id,
+    status: choice.status,
+    payId: choice.payId,
+    bsb: choice.bsb ? `${choice.bsb.slice(0, 3)}-${choice.bsb.slice(3)}` : null,
+    last3: choice.accountLast3,
+  };
+}
+
+/** A fee method: what prices a surcharge (a card's brand), or none (PayTo, a promise). */
+export type FeeMethod = { kind: "card"; brand: CardBrand } | { kind: "payto" } | { kind: "promise" };
+
+type TextOf = (name: string, max?: number) => string;
+
+/** The intent and a new reply holding what was typed (never the card number or CVN). */
+export function startPayReply(form: FormData): { intent: PayIntent | null; text: TextOf; reply: PayFormReply } {
+  const text: TextOf = (name, max = 200) => String(form.get(name) ?? "").slice(0, max);
+  const raw = form.get("intent");
+  const intent = raw === "pay" || raw === "review" || raw === "quote" ? raw : null;
+  const reply: PayFormReply = {
+    requestGuid: randomUUID(),
+    amounts: {},
+    method: parseMethodValue(text("method", 60)),
+    note: text("note", 500),
+    promiseDate: text("promiseDate", 10),
+    holder: text("cardHolderName", 100),
+    extra: {},
+    errors: {},
+    message: intent ? null : "pay.error.form",
+    breakdown: null,
+  };
+  return { intent, text, reply };
+}
+
+/**
+ * A repeated submission (double click, reloaded POST, second tab with the same form) is
+ * answered with the first one's result before anything else is checked: the payment's
+ * reference to redirect to, or the refusal to show again. Null for a new requestGuid.
+ */
+export async function priorAnswer(
+  actor: { businessId: string; accountId: string },
+  requestGuid: string,
+  reply: PayFormReply,
+): Promise<{ reference: string } | { status: 402 } | null> {
+  const prior = await findPaymentByGuid({ ...actor, contactId: "", clientIp: "" }, requestGuid);
+  if (!prior || prior.kind === "conflict" || prior.kind === "invalid") return null;
+  if (prior.kind === "declined") {
+    declinedMessage(prior, reply);
+    return { status: 402 };
+  }
+  return prior.reference ? { reference: prior.reference } : null;
+}
+
+function declinedMessage(outcome: Extract<PaymentOutcome, { kind: "declined" }>, reply: PayFormReply) {
+  if (outcome.method === "payto") {
+    reply.message = "paytoPay.error.rejected";
+    reply.reasonKey = `paytoPay.reason.${outcome.refusal}` as MessageKey;
+  } else reply.message = `pm.refusal.${outcome.refusal}` as MessageKey;
+}
+
+/**
+ * A typed amount in cents, exact (never through a float), above zero and at most `max`;
+ * otherwise null with the field's error in the reply. The typed text is kept to show again.
+ */
+export function typedAmount(
+  reply: PayFormReply,
+  field: string,
+  typed: string,
+  max: number,
+  aboveMax: MessageKey = "pay.error.amount.aboveBalance",
+): number | null {
+  reply.amounts[field] = typed;
+  const parsed = parseMoneyToCents(typed);
+  if (!parsed.ok) reply.errors[field] = MONEY_ERROR_KEYS[parsed.error] ?? "pay.error.amount.format";
+  else if (parsed.cents === 0) reply.errors[field] = "pay.error.amount.zero";
+  else if (parsed.cents > max) reply.errors[field] = aboveMax;
+  else return parsed.cents;
+  return null;
+}
+
+/**
+ * The method the form chose, checked against what this page offers: a saved card of the
+ * account, an ACTIVE PayTo agreement of the account, a promise (where offered, a date after
+ * today within 90 days) or a new card (its fields checked only when paying; a quote prices
+ * the surcharge from the number's first digits). Errors go into the reply. `payMethod` is
+ * null when nothing can be charged yet (a quote, a review, or an error).
+ */
+export function resolvePayMethod(
+  form: FormData,
+  intent: PayIntent,
+  reply: PayFormReply,
+  offer: {
+    cards: { cardId: string; brand: CardBrand }[];
+    agreements: { id: string; status: string }[];
+    promise: boolean;
+    /** May this contact save a card (decision 023)? Else a posted saveCard is ignored. */
+    mayManagePaymentMethods: boolean;
+    today: string;
+    /** For the log line when a crafted POST asks to save a card. */
+    actor: { businessId: string; contactId: string };
+  },
+): { payMethod: PayMethod | null; feeMethod: FeeMethod } {
+  const text = (name: string, max = 200) => String(form.get(name) ?? "").slice(0, max);
+  const method = reply.method;
+  let payMethod: PayMethod | null = null;
+  let feeMethod: FeeMethod = { kind: "payto" };
+  if (method.kind === "card") {
+    const card = offer.cards.find((c) => c.cardId === method.cardId);
+    if (!card) reply.errors.method = "pay.error.method";
+    else {
+      payMethod = { kind: "saved-card", cardId: card.cardId };
+      feeMethod = { kind: "card", brand: card.brand };
+    }
+  } else if (method.kind === "payto") {
+    // Only an ACTIVE agreement of this account; a pending or paused one is listed but not offered.
+    const agreement = offer.agreements.find((a) => a.id === method.agreementId && a.status === "ACTIVE");
+    if (!agreement) reply.errors.method = "paytoPay.error.agreement";
+    else payMethod = { kind: "payto", agreementId: agreement.id };
+  } else if (method.kind === "promise") {
+    const date = reply.promiseDate;
+    const max = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    if (!offer.promise) reply.errors.method = "pay.error.method";
+    else if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)) || date <= offer.today || date > max)
+      reply.errors.promiseDate = "pay.error.promiseDate";
+    else {
+      payMethod = { kind: "promise", promiseDate: date };
+      feeMethod = { kind: "promise" };
+    }
+  } else {
+    // A quote carries only the number's first digits (cardPrefix): the brand prices the surcharge,
+    // and the whole number travels only when paying (to the gateway) or with "Update total".
+    const digits = intent === "quote" ? null : cardDigits(text("cardNumber", 30));
+    const brand = digits ? detectBrand(digits) : intent === "quote" ? brandFromPrefix(text("cardPrefix", 30)) : null;
+    if (brand) feeMethod = { kind: "card", brand };
+    if (intent === "pay") {
+      const askedToSave = form.get("saveCard") === "on";
+      if (askedToSave && !offer.mayManagePaymentMethods) {
+        // The box is not shown to this contact: a crafted POST. Pay, but save nothing.
+        logger.warn("pay: saveCard ignored, the contact may not manage payment methods", offer.actor);
+      }
+      const parsed = payCardSchema(offer.today).safeParse({
+        cardNumber: text("cardNumber", 30) || undefined,
+        cardHolderName: reply.holder || undefined,
+        expiryMonth: text("expiryMonth", 2) || undefined,
+        expiryYear: text("expiryYear", 4) || undefined,
+        cvn: text("cvn", 4) || undefined,
+        saveCard: askedToSave && offer.mayManagePaymentMethods,
+      });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) reply.errors[String(issue.path[0])] ??= issue.message as MessageKey;
+      } else {
+        payMethod = {
+          kind: "new-card",
+          card: { ...parsed.data, authorityReference: `WEB-PAY-${reply.requestGuid.slice(0, 8)}` },
+        };
+      }
+    }
+  }
+  return { payMethod, feeMethod };
+}
+
+/**
+ * True when the action may go on to charge; otherwise the reply's status: a quote or a review
+ * is a 200 (the page again, with the new total), a pay with errors a 400.
+ */
+export function readyToPay(intent: PayIntent, reply: PayFormReply, payMethod: PayMethod | null): number | true {
+  if (intent !== "pay" || Object.keys(reply.errors).length > 0 || !payMethod || !reply.breakdown) {
+    if (intent === "pay" && !reply.message) reply.message = "pay.error.form";
+    return intent === "pay" ? 400 : 200;
+  }
+  return true;
+}
+
+/**
+ * The client never sets the price: what is charged is what the server shows, and the customer
+ * must have seen exactly this total. The posted total, or null (with the message) if it moved.
+ */
+export function expectedTotal(form: FormData, reply: PayFormReply): number | null {
+  const expected = Number(String(form.get("expectedAmount") ?? "").slice(0, 14));
+  if (reply.breakdown && expected === reply.breakdown.totalCents) return expected;
+  reply.message = "pay.error.totalChanged";
+  reply.messageParams = { total: reply.breakdown?.total ?? "" };
+  return null;
+}
+
+/** The messages of the engine's refusals every pay page shares; a page overrides what it words better. */
+export const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" }>["problem"], MessageKey> = {
+  amount: "pay.error.totalChanged",
+  card: "pay.error.method",
+  invoice: "pay.error.nothing",
+  request: "pay.error.nothing",
+  agreement: "paytoPay.error.agreement",
+  agreementInactive: "paytoPay.error.agreementInactive",
+  limit: "paytoPay.error.limit",
+  method: "paytoPay.error.disabled",
+  requestClosed: "request.error.closed",
+  fullPaymentRequired: "request.error.fullPaymentRequired",
+  belowMinimum: "request.error.belowMinimum",
+  aboveRemaining: "request.error.aboveRemaining",
+  adhocDisabled: "adhoc.error.disabled",
+  aboveMaximum: "adhoc.error.aboveMaximum",
+};
+
+/**
+ * What became of a submission: `{ reference, paymentId }` to redirect to the receipt (the
+ * receipt email is sent here for a card payment that went through and for a promise; a PayTo
+ * payment's goes from whichever call settles it), or the reply's status with its message.
+ */
+export async function finishPayment(
+  outcome: PaymentOutcome,
+  context: {
+    branding: HostBranding;
+    payMethod: PayMethod;
+    reply: PayFormReply;
+    /** A page's own words for a refusal, and the values they need ({remaining}, {min}, {max}). */
+    invalidMessages?: Partial<typeof INVALID_MESSAGES>;
+    messageParams?: Record<string, string>;
+  },
+): Promise<{ reference: string; paymentId: string } | { status: number }> {
+  const { reply } = context;
+  switch (outcome.kind) {
+    case "succeeded":
+    case "promised":
+    case "pending":
+    case "submitted":
+      if ((outcome.kind === "succeeded" && context.payMethod.kind !== "payto") || outcome.kind === "promised") {
+        await sendReceipt(context.branding, outcome.paymentId);
+      }
+      return { reference: outcome.reference, paymentId: outcome.paymentId };
+    case "declined":
+      declinedMessage(outcome, reply);
+      return { status: 402 };
+    case "conflict":
+      reply.message = "pay.error.conflict";
+      return { status: 409 };
+    case "invalid":
+      reply.message = context.invalidMessages?.[outcome.problem] ?? INVALID_MESSAGES[outcome.problem];
+      reply.messageParams = { total: reply.breakdown?.total ?? "", ...context.messageParams };
+      return { status: 409 };
+  }
+}
