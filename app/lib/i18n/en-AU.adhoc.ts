@@ -52,4 +52,17 @@ export const adhocEnAU = {
   "adhoc.error.reference.characters": "Remove the tabs, line breaks or other control characters from the reference.",
   "adhoc.error.amount.belowMinimum": "Enter at least {min}, the smallest amount {business} takes here.",
   "adhoc.error.amount.aboveMaximum": "Enter at most {max}, the largest amount {business} takes here.",
+  "adhoc.title": "Pay an amount",
+  "adhoc.lead": "Into {account}",
+  "adhoc.amount": "Amount",
+  "adhoc.amount.hint": "Any amount from {min} to {max}. It is kept on the account as credit.",
+  "adhoc.reference": "Your reference",
+  "adhoc.reference.hint":
+    "Up to {max} characters, shown on the statement beside the payment: an order, job or invoice number.",
+  "adhoc.subtotal": "Credit to the account",
+  "adhoc.off": "{business} doesn't take payments of an amount you choose here. Nothing can be paid on this page.",
+  "adhoc.backHome": "Back to the start",
+  "adhoc.link.intro": "{business} has asked you to pay an amount of your choice into this account.",
+  "adhoc.payid.note":
+    "Or pay from your bank with the account's PayID. Money paid there goes to the account's oldest unpaid invoices first; the rest is kept as credit.",
 };

@@ -54,4 +54,18 @@ export const adhocId: Record<keyof typeof adhocEnAU, string> = {
   "adhoc.error.reference.characters": "Hapus tab, baris baru, atau karakter kontrol lain dari referensi.",
   "adhoc.error.amount.belowMinimum": "Masukkan paling sedikit {min}, jumlah terkecil yang diterima {business} di sini.",
   "adhoc.error.amount.aboveMaximum": "Masukkan paling banyak {max}, jumlah terbesar yang diterima {business} di sini.",
+  "adhoc.title": "Bayar sejumlah uang",
+  "adhoc.lead": "Ke {account}",
+  "adhoc.amount": "Jumlah",
+  "adhoc.amount.hint": "Berapa pun dari {min} sampai {max}. Jumlahnya disimpan di rekening sebagai kredit.",
+  "adhoc.reference": "Referensi Anda",
+  "adhoc.reference.hint":
+    "Paling banyak {max} karakter, tampil di laporan di samping pembayaran: nomor pesanan, pekerjaan, atau faktur.",
+  "adhoc.subtotal": "Kredit ke rekening",
+  "adhoc.off":
+    "{business} tidak menerima pembayaran dengan jumlah pilihan Anda di sini. Tidak ada yang dapat dibayar di halaman ini.",
+  "adhoc.backHome": "Kembali ke awal",
+  "adhoc.link.intro": "{business} meminta Anda membayar jumlah pilihan Anda ke rekening ini.",
+  "adhoc.payid.note":
+    "Atau bayar dari bank Anda dengan PayID rekening ini. Uang yang dibayar ke sana melunasi faktur tertua yang belum dibayar lebih dulu; sisanya disimpan sebagai kredit.",
 };
