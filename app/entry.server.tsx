@@ -17,6 +17,7 @@ import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/se
 import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
 import { securityHeaders } from "~/services/platform/security-headers.server";
+import { isLinkPagePath, redactLinkPath } from "~/lib/link-paths";
 
 const ABORT_DELAY = 5_000;
 
@@ -106,7 +107,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logger.error("render error", { error, path: new URL(request.url).pathname });
+          if (shellRendered)
+            logger.error("render error", { error, path: redactLinkPath(new URL(request.url).pathname) });
         },
       },
     );
@@ -118,8 +120,10 @@ export default function handleRequest(
  * Single-fetch (`.data`) answers carry the same account data as documents: never kept by
  * the browser or any cache either.
  */
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   response.headers.set("Cache-Control", DOCUMENT_CACHE_CONTROL);
+  // A link page's data carries its token in the URL: never sent on (decision 031).
+  if (isLinkPagePath(new URL(request.url).pathname)) response.headers.set("Referrer-Policy", "no-referrer");
   return response;
 };
 
@@ -131,7 +135,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   logger.error("unhandled error", {
     error,
     method: request.method,
-    path: new URL(request.url).pathname,
+    path: redactLinkPath(new URL(request.url).pathname),
     requestId: request.headers.get("x-request-id"),
     sessionLogId: logTokenFor(request),
   });

@@ -29,6 +29,7 @@ import { messagesFor } from "~/lib/i18n/catalog";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth/auth.server";
 import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
+import { isLinkPagePath } from "~/lib/link-paths";
 
 const SWITCHER_SIZE = 25;
 import { neutralDocument } from "~/styles/global.css";
@@ -41,8 +42,13 @@ export const links: LinksFunction = () => (cssBundleHref ? [{ rel: "stylesheet",
  * already branded (theme class, title, favicon, logo) with no script at all.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { branding, session } = await getPageContext(request);
-  const origin = new URL(request.url).origin;
+  const context = await getPageContext(request);
+  const { branding } = context;
+  const url = new URL(request.url);
+  const origin = url.origin;
+  // A page opened by an emailed link shows that one record and nothing of whoever is signed in
+  // in this browser: no name, no account switcher, no portal menu (decision 031).
+  const session = isLinkPagePath(url.pathname) ? null : context.session;
   const contact = session?.contact;
   // The account switcher: the first accounts of a contact with portal access.
   const switcher =

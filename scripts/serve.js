@@ -38,7 +38,22 @@ app.use(edgeGuard);
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
-app.use(morgan("tiny"));
+// morgan's "tiny" line, with the path as the portal's request log writes it (no query string, an emailed
+// link's token cut short: decision 031), which app/services/platform/request-log.server.ts sets on the request.
+const LOG_PATH = Symbol.for("portal.log-path");
+app.use(
+  morgan((tokens, req, res) =>
+    [
+      tokens.method(req, res) ?? "-",
+      req[LOG_PATH] ?? "-",
+      tokens.status(req, res) ?? "-",
+      tokens.res(req, res, "content-length") ?? "-",
+      "-",
+      tokens["response-time"](req, res) ?? "-",
+      "ms",
+    ].join(" "),
+  ),
+);
 if (mode === "development") {
   // `remix dev --manual` rebuilds, then waits for the app server to say it has the new build.
   fs.watch(path.dirname(versionPath), (_event, file) => {

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { button, secondaryButton } from "./Button.css";
 import { AccountsNotFound } from "./AccountsNotFound";
@@ -26,6 +26,7 @@ export function GeneralErrorBoundary({ backHref = "/" }: { backHref?: string }) 
   const t = useT();
   if (status === 404 && reason === "unknown-host") return <UnknownHost />;
   if (status === 404 && reason === "no-accounts") return <AccountsNotFound />;
+  if (status === 404 && reason === "link-invalid") return <LinkInvalid />;
   if (status === 404 || status === 403) return <PageNotFound backHref={backHref} />;
   if (status === 503) return <Unavailable />;
   if (status === 429) {
@@ -85,6 +86,20 @@ export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
       }
     >
       <p>{t("errors.notFound.text")}</p>
+    </StatusScreen>
+  );
+}
+
+/**
+ * An emailed link whose token does not check out (decision 031): one page for every such
+ * token, naming only the host's business, with no hint whether the link ever existed.
+ */
+function LinkInvalid() {
+  const t = useT();
+  const root = useRouteLoaderData<{ brand?: { businessName: string } }>("root");
+  return (
+    <StatusScreen eyebrow={t("errors.code", { status: 404 })} title={t("link.invalid.title")}>
+      <p>{t("link.invalid.text", { business: root?.brand?.businessName ?? "" })}</p>
     </StatusScreen>
   );
 }

@@ -4,13 +4,14 @@ import { button } from "~/components/Button.css";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
-import { invoiceStatusKey } from "~/lib/invoice-query";
 import { accountNotFound } from "~/services/accounts/accounts.server";
 import { findInvoice } from "~/services/payments/invoices.server";
 import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
+import { InvoiceDetails } from "~/components/InvoiceDetails";
+import { invoiceFacts } from "~/services/payments/invoice-view.server";
 import { getAccountPayId } from "~/services/payments/payto/payids.server";
 
 /**
@@ -38,17 +39,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     businessName: branding.businessName,
     account: { name: account.name, number: account.number, address: account.address },
     invoice: {
+      ...invoiceFacts(branding, invoice),
       id: invoice.id,
-      number: invoice.number,
-      description: invoice.description,
-      status: invoice.status,
-      issueDate: date(invoice.issueDate),
-      dueDate: date(invoice.dueDate),
-      amount: money(invoice.amountCents),
-      balance: money(invoice.balanceCents),
-      daysOverdue: invoice.balanceCents > 0 ? invoice.daysOverdue : 0,
-      promiseDate: invoice.promiseDate ? date(invoice.promiseDate) : null,
-      disputeReason: invoice.disputeReason,
       payable,
       payments: invoice.payments.map((p) => ({
         reference: p.reference,
@@ -66,50 +58,7 @@ export default function InvoiceDetail() {
   const t = useT();
   return (
     <>
-      <h1>{t("invoice.title", { number: invoice.number })}</h1>
-      <p>
-        {businessName} · {account.name} ({account.number})
-        {account.address ? (
-          <>
-            <br />
-            {account.address}
-          </>
-        ) : null}
-      </p>
-      <dl className={styles.details}>
-        <dt>{t("invoice.description")}</dt>
-        <dd>{invoice.description}</dd>
-        <dt>{t("invoice.status")}</dt>
-        <dd>{t(invoiceStatusKey(invoice.status))}</dd>
-        <dt>{t("invoice.issued")}</dt>
-        <dd>{invoice.issueDate}</dd>
-        <dt>{t("invoice.due")}</dt>
-        <dd>{invoice.dueDate}</dd>
-        <dt>{t("invoice.amount")}</dt>
-        <dd>{invoice.amount}</dd>
-        <dt>{t("invoice.balance")}</dt>
-        <dd>
-          <strong>{invoice.balance}</strong>
-        </dd>
-        {invoice.daysOverdue > 0 ? (
-          <>
-            <dt>{t("invoice.overdue")}</dt>
-            <dd>{t("inv.days", { days: invoice.daysOverdue })}</dd>
-          </>
-        ) : null}
-        {invoice.promiseDate ? (
-          <>
-            <dt>{t("invoice.promiseDate")}</dt>
-            <dd>{invoice.promiseDate}</dd>
-          </>
-        ) : null}
-        {invoice.disputeReason ? (
-          <>
-            <dt>{t("invoice.dispute")}</dt>
-            <dd>{invoice.disputeReason}</dd>
-          </>
-        ) : null}
-      </dl>
+      <InvoiceDetails businessName={businessName} account={account} invoice={invoice} />
       <h2>{t("invoice.payments")}</h2>
       {invoice.payments.length === 0 ? (
         <p>{t("invoice.payments.none")}</p>

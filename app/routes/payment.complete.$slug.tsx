@@ -7,7 +7,9 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
 import { accountNotFound, requireAccountAccess } from "~/services/accounts/accounts.server";
-import { requireSession } from "~/services/auth/auth.server";
+import { getPageContext, requireSession } from "~/services/auth/auth.server";
+import { browserUsedLink } from "~/services/links/link-tokens.server";
+import { paymentRequestOf } from "~/services/links/request-links.server";
 import { findPaymentByReference } from "~/services/payments/invoices.server";
 import { reconcilePayment } from "~/services/payments/payments.server";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
@@ -23,23 +25,49 @@ import { metaTranslator, type MessageKey } from "~/lib/i18n";
  * (Remix revalidation; the loader asks the provider by our key), announcing the change in a
  * live region; without JavaScript, a "Check again" link reloads it. Once settled it says
  * "Paid"; rejected, it says why in words and links back to paying the same invoices.
+ *
+ * A payment made from an emailed link (issue 14) is also shown to the browser that made it,
+ * with no session: then without the links into the portal. The receipt names the payment
+ * request it paid, and money kept on the account as credit with the payer's reference.
  */
 /** How often an open receipt of a pending PayTo payment asks again. */
 const RECHECK_MS = 3_000;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding, session } = await requireSession(request);
-  let payment = await findPaymentByReference(branding.businessId, params.slug ?? "");
+/**
+ * Who may see a payment's receipt: the browser that paid it from an emailed link (its link
+ * session holds that link, decision 031), with or without a session; else a signed-in contact
+ * who may see its account. Signed out with neither: sign in. Anyone else: "Page not found".
+ */
+async function requireReceiptAccess(request: Request, reference: string) {
+  const { branding, session } = await getPageContext(request);
+  const payment = await findPaymentByReference(branding.businessId, reference);
+  if (payment?.link_token_id && (await browserUsedLink(request, branding.businessId, payment.link_token_id))) {
+    return { branding, payment, viaLink: true };
+  }
+  if (!session) await requireSession(request);
   if (!payment) throw accountNotFound();
-  await requireAccountAccess(branding.businessId, session.contact.id, payment.account_id);
+  await requireAccountAccess(branding.businessId, session!.contact.id, payment.account_id);
+  return { branding, payment, viaLink: false };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireReceiptAccess(request, params.slug ?? "");
+  const { branding, viaLink } = access;
+  let payment = access.payment;
   if (payment.status === "pending" || payment.status === "unknown" || payment.status === "submitted") {
     await reconcilePayment(payment.id);
     payment = (await findPaymentByReference(branding.businessId, payment.reference))!;
   }
   const money = (cents: number) => formatMoney(cents, { currency: payment!.currency });
+  const forRequest = await paymentRequestOf(branding.businessId, payment.payment_request_id);
   return {
     businessName: branding.businessName,
+    viaLink,
     receipt: {
+      // What the money was for: a payment request, and money kept as credit (ad hoc, a stated amount).
+      forRequest,
+      credited: payment.purpose !== "invoices" ? money(payment.subtotal_cents) : null,
+      payerReference: payment.payer_reference,
       reference: payment.reference,
       status: payment.status,
       date: formatDate(payment.created_at, { timeZone: branding.timeZone }),
@@ -62,9 +90,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function PaymentComplete() {
-  const { receipt } = useLoaderData<typeof loader>();
+  const { receipt, viaLink } = useLoaderData<typeof loader>();
   const t = useT();
-  if (receipt.payTo) return <PayToReceipt receipt={receipt} />;
+  if (receipt.payTo) return <PayToReceipt receipt={receipt} viaLink={viaLink} />;
   const title =
     receipt.status === "succeeded"
       ? t("receipt.paid")
@@ -86,6 +114,7 @@ export default function PaymentComplete() {
         method={receipt.method}
         totalLabel={receipt.status === "promised" ? t("receipt.promisedTotal") : t("receipt.total")}
         total={receipt.status === "promised" ? receipt.subTotal : receipt.total}
+        viaLink={viaLink}
       />
     </>
   );
@@ -94,7 +123,7 @@ export default function PaymentComplete() {
 type Receipt = ReturnType<typeof useLoaderData<typeof loader>>["receipt"];
 
 /** A PayTo payment's receipt: pending until the bank pays, then paid or rejected. */
-function PayToReceipt({ receipt }: { receipt: Receipt }) {
+function PayToReceipt({ receipt, viaLink }: { receipt: Receipt; viaLink: boolean }) {
   const t = useT();
   const location = useLocation();
   const pending = receipt.status !== "succeeded" && receipt.status !== "failed";
@@ -131,7 +160,7 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
           </Link>
         </p>
       ) : null}
-      {receipt.status === "failed" ? (
+      {receipt.status === "failed" && !viaLink ? (
         <p>
           <Link to={receipt.payAgain}>{t("paytoPay.receipt.payAgain")}</Link>
         </p>
@@ -141,6 +170,7 @@ function PayToReceipt({ receipt }: { receipt: Receipt }) {
         method={t("paytoPay.receipt.method")}
         totalLabel={t("receipt.total")}
         total={receipt.total}
+        viaLink={viaLink}
       />
     </>
   );
@@ -152,11 +182,14 @@ function ReceiptDetails({
   method,
   totalLabel,
   total,
+  viaLink,
 }: {
   receipt: Receipt;
   method: string | null;
   totalLabel: string;
   total: string;
+  /** Opened by the browser that paid from an emailed link: no way into the portal from here. */
+  viaLink: boolean;
 }) {
   const t = useT();
   const row = (label: string, value: ReactNode) => (
@@ -170,6 +203,17 @@ function ReceiptDetails({
       <dl className={styles.details}>
         {row(t("receipt.referenceLabel"), receipt.reference)}
         {row(t("receipt.date"), receipt.date)}
+        {receipt.forRequest
+          ? row(
+              t("receipt.for"),
+              <>
+                {t("receipt.forRequest", { reference: receipt.forRequest.reference })}
+                {receipt.forRequest.description ? <>: {receipt.forRequest.description}</> : null}
+              </>,
+            )
+          : null}
+        {receipt.credited ? row(t("receipt.credited"), receipt.credited) : null}
+        {receipt.payerReference ? row(t("receipt.payerReference"), receipt.payerReference) : null}
         {method ? row(t("receipt.method"), method) : null}
         {row(t("pay.subtotal"), receipt.subTotal)}
         {receipt.lateFee ? row(t("pay.lateFee"), receipt.lateFee) : null}
@@ -177,18 +221,24 @@ function ReceiptDetails({
         {receipt.surcharge ? row(t("pay.surcharge"), receipt.surcharge) : null}
         {row(totalLabel, <strong>{total}</strong>)}
       </dl>
-      <h2>{t("receipt.invoices")}</h2>
-      <ul className={styles.list} aria-label={t("receipt.invoices")}>
-        {receipt.invoices.map((invoice) => (
-          <li key={invoice.number} className={styles.listItem}>
-            <span>{invoice.number}</span>
-            <span>{invoice.amount}</span>
-          </li>
-        ))}
-      </ul>
-      <p>
-        <Link to="/customer/invoices-and-payments/invoices">{t("pay.backToInvoices")}</Link>
-      </p>
+      {receipt.invoices.length > 0 ? (
+        <>
+          <h2>{t("receipt.invoices")}</h2>
+          <ul className={styles.list} aria-label={t("receipt.invoices")}>
+            {receipt.invoices.map((invoice) => (
+              <li key={invoice.number} className={styles.listItem}>
+                <span>{invoice.number}</span>
+                <span>{invoice.amount}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {viaLink ? null : (
+        <p>
+          <Link to="/customer/invoices-and-payments/invoices">{t("pay.backToInvoices")}</Link>
+        </p>
+      )}
     </>
   );
 }

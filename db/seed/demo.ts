@@ -745,7 +745,7 @@ async function seedPaymentRequests(
       contact: olivia,
       email: "olivia@coastal.example",
       invoices: ["ACME-1000-INV-023", "ACME-1000-INV-024"],
-      description: "Your two open invoices for October and November.",
+      description: "Your two open invoices, with part payments welcome.",
       partPayment: 50_00,
       createdAt: at(-2),
       expiresAt: at(12),

@@ -43,6 +43,9 @@ export const CUSTOMER_STYLE_ROUTES = [
 ] as const;
 
 /**
+ * (The back-office API, /api/back-office/*, is not in this table: it serves a business's systems,
+ * not a person, and is authenticated by the business's API key alone; decision 032.)
+ *
  * Sign-in plumbing (spec §2: /api/auth/*, /error) is public too, and so is the PayTo sandbox's
  * stand-in for the payer's bank (decision 027; it 404s unless PAYTO_PROVIDER=sandbox).
  */

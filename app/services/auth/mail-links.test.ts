@@ -132,5 +132,9 @@ describe("links in mail", () => {
     await sendReceipt(acme, payment.id);
     const mail = await catcher.waitForMail("olivia@coastal.example", { after: since });
     expect(mail.links).toEqual(["https://pay.acme.example/payment/complete/RCPT-LINK-1"]);
+    // The HTML part is the same receipt in the host's branded frame, its link on the same origin.
+    expect(mail.html).toContain('href="https://pay.acme.example/payment/complete/RCPT-LINK-1"');
+    expect(mail.html).toContain('src="https://pay.acme.example/brands/acme/logo.svg"');
+    expect(mail.text).toContain("Reference: RCPT-LINK-1");
   });
 });

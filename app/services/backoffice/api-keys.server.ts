@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "../platform/database.server";
+import { invalid } from "../requests/problems.server";
 
 /**
  * Back-office API keys (issue 14; decision 032). A key is `pk_` + base64url(32 random bytes):
@@ -46,13 +47,13 @@ export async function createApiKey(
 ): Promise<ApiKeyInfo & { key: string }> {
   const trimmed = typeof name === "string" ? name.trim() : "";
   if (trimmed.length < 1 || trimmed.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) {
-    throw new Error("An API key needs a name of 1 to 100 characters, on one line.");
+    throw invalid({ name: "Give the key a name of 1 to 100 characters, on one line." });
   }
   const unknown = scopes.filter((scope) => !isApiScope(scope));
   if (scopes.length === 0 || unknown.length) {
-    throw new Error(
-      `${unknown.length ? `Unknown scope ${unknown.map((s) => JSON.stringify(s.slice(0, 40))).join(", ")}. ` : "Give at least one scope. "}Scopes: ${Object.keys(API_SCOPES).join(", ")}.`,
-    );
+    throw invalid({
+      scope: `${unknown.length ? `Unknown scope ${unknown.map((s) => JSON.stringify(s.slice(0, 40))).join(", ")}. ` : "Give at least one scope. "}Scopes: ${Object.keys(API_SCOPES).join(", ")}.`,
+    });
   }
   const key = `pk_${randomBytes(32).toString("base64url")}`;
   const db = await getDb();

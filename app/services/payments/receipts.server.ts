@@ -3,6 +3,7 @@ import { getDb } from "../platform/database.server";
 import { publicLink, type HostBranding } from "../host/host.server";
 import { logger } from "../platform/logger.server";
 import { sendMail } from "../platform/mail.server";
+import { renderReceiptHtml } from "./receipt-email.server";
 
 /**
  * The receipt email for a finished payment or promise, to the contact who made it. A mail
@@ -15,7 +16,10 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
     const payment = await db
       .selectFrom("payments")
       .innerJoin("contacts", "contacts.id", "payments.created_by")
+      .innerJoin("businesses", "businesses.id", "payments.business_id")
       .select([
+        "businesses.support_email as supportEmail",
+        "businesses.support_phone as supportPhone",
         "payments.reference",
         "payments.status",
         "payments.amount_cents",
@@ -47,6 +51,7 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
       .execute();
     const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
     const promised = payment.status === "promised";
+    const receiptLink = publicLink(branding, `/payment/complete/${encodeURIComponent(payment.reference)}`);
     const lines = [
       `Hello ${payment.first_name || "there"},`,
       "",
@@ -78,8 +83,16 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
             `Total charged: ${money(payment.amount_cents)}`,
           ]),
       "",
-      `See this receipt in the portal: ${publicLink(branding, `/payment/complete/${encodeURIComponent(payment.reference)}`)}`,
+      `See this receipt in the portal: ${receiptLink}`,
     ];
+    // The same lines in the host's branded frame (the link becomes the button).
+    const html = await renderReceiptHtml({
+      branding,
+      support: { supportEmail: payment.supportEmail, supportPhone: payment.supportPhone },
+      title: promised ? "Your promise to pay" : "Receipt",
+      lines: lines.slice(0, -1),
+      link: receiptLink,
+    });
     await sendMail({
       to: payment.email,
       fromName: branding.businessName,
@@ -87,6 +100,7 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
         ? `Your promise to pay ${branding.businessName} (${payment.reference})`
         : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
       text: lines.join("\n"),
+      html,
     });
   } catch (error) {
     logger.error("receipt email failed", { paymentId, error });

@@ -1,3 +1,4 @@
+import { redactLinkPath } from "~/lib/link-paths";
 import { z } from "zod";
 import { logger as defaultLogger, type Logger } from "./logger.server";
 import type { Limit } from "./rate-limit.server";
@@ -82,7 +83,8 @@ export function parseClientLog(body: unknown): { ok: true; entry: ClientLogEntry
 
 function pathOf(url: string): string | null {
   try {
-    return cleanClientText(new URL(url, "http://client.invalid").pathname, 200);
+    // A link page's path carries its token (decision 031): cut short, as in the request log.
+    return cleanClientText(redactLinkPath(new URL(url, "http://client.invalid").pathname), 200);
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { redactLinkPath } from "~/lib/link-paths";
 import { logger as defaultLogger, type Logger } from "./logger.server";
 
 /**
@@ -45,7 +46,14 @@ export function recordLogToken(request: Request, logToken: string) {
   logTokens.set(id, logToken);
 }
 
-type Started = { id: string; start: bigint };
+/**
+ * The path as logs may show it (the query string dropped, a link's token cut short), set on
+ * the incoming request for the server's own access line (scripts/serve.js), which runs outside
+ * the app's build and so cannot import the rule.
+ */
+export const LOG_PATH = Symbol.for("portal.log-path");
+
+type Started = { id: string; start: bigint; path: string };
 const started = new WeakMap<IncomingMessage, Started>();
 
 type StartMessage = { request: IncomingMessage; response: ServerResponse };
@@ -61,7 +69,9 @@ export function installRequestLogging(log: Logger = defaultLogger) {
     const id = randomUUID();
     request.headers[REQUEST_ID_HEADER] = id;
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket?.remoteAddress ?? "";
-    started.set(request, { id, start: process.hrtime.bigint() });
+    const path = redactLinkPath(request.url ?? "/");
+    (request as unknown as Record<symbol, string>)[LOG_PATH] = path;
+    started.set(request, { id, start: process.hrtime.bigint(), path });
     if (!response.headersSent) response.setHeader("X-Request-Id", id);
   });
 
@@ -76,8 +86,8 @@ export function installRequestLogging(log: Logger = defaultLogger) {
     const status = response.statusCode;
     log[status >= 500 ? "error" : "info"]("request", {
       method: request.method,
-      // The path only: query strings may carry one-time tokens.
-      path: (request.url ?? "/").split("?")[0],
+      // The path only (query strings may carry one-time tokens), a link's token cut short (decision 031).
+      path: entry.path,
       status,
       durationMs: Math.round(durationMs * 10) / 10,
       requestId: entry.id,

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "./logger.server";
-import { installRequestLogging, REQUEST_ID_HEADER } from "./request-log.server";
+import { installRequestLogging, LOG_PATH, REQUEST_ID_HEADER } from "./request-log.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -25,6 +25,8 @@ const requestEntries = () =>
   lines.map(({ line }) => JSON.parse(line) as RequestEntry).filter((entry) => entry.msg === "request");
 
 let server: http.Server;
+/** What the access line (scripts/serve.js) would print: the path the request log left on each request. */
+const seenLogPaths: string[] = [];
 let base: string;
 
 beforeAll(async () => {
@@ -33,6 +35,7 @@ beforeAll(async () => {
 
   server = http.createServer((req, res) => {
     const seen = req.headers[REQUEST_ID_HEADER];
+    seenLogPaths.push((req as unknown as Record<symbol, string>)[LOG_PATH] ?? "");
     const status = req.url?.startsWith("/fail") ? 500 : req.url?.startsWith("/missing") ? 404 : 201;
     res.writeHead(status, { "content-type": "application/json", connection: "close" });
     res.end(JSON.stringify({ seen }));
@@ -100,6 +103,24 @@ describe("installRequestLogging", () => {
     const [entry] = await waitForEntries(1);
     expect(entry!.path).toBe("/reset-password");
     expect(lines.map((l) => l.line).join("\n")).not.toContain("secret-one-time-token");
+  });
+
+  it("cuts an emailed link's token to six characters, in the line and in the path the access line reads", async () => {
+    const token = "AbCdEf0123456789ghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU_-";
+    seenLogPaths.length = 0;
+    await call(`/customer/payment-request/${token}/invoice/42?x=${token}`);
+    await call(`/customer/invoices-and-payments/${token}.data`);
+    await call("/customer/invoices-and-payments/invoices?page=2");
+    const entries = await waitForEntries(3);
+    expect(entries.map((e) => e.path).sort()).toEqual([
+      "/customer/invoices-and-payments/AbCdEf….data",
+      "/customer/invoices-and-payments/invoices",
+      "/customer/payment-request/AbCdEf…/invoice/42",
+    ]);
+    const written = lines.map((l) => l.line).join("\n");
+    expect(written).not.toContain(token.slice(0, 7));
+    // scripts/serve.js's access line prints the path the request log left on the request.
+    expect(seenLogPaths.sort()).toEqual(entries.map((e) => e.path).sort());
   });
 
   it("gives a request id even when the client sends none", async () => {

@@ -1,3 +1,4 @@
+import { isLinkPagePath } from "~/lib/link-paths";
 import { isSecureRequest } from "./request-context.server";
 
 /**
@@ -33,7 +34,10 @@ export function securityHeaders(
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
+    // A page opened by an emailed link carries its token in its path: no Referer at all (decision 031).
+    "Referrer-Policy": isLinkPagePath(new URL(request.url).pathname)
+      ? "no-referrer"
+      : "strict-origin-when-cross-origin",
     "X-Frame-Options": "SAMEORIGIN",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     "Cross-Origin-Opener-Policy": "same-origin",

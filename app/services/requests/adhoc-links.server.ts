@@ -49,7 +49,12 @@ export type AdhocLinkResult = {
 export async function sendAdhocLink(
   businessId: string,
   input: unknown,
-  options: { now?: Date; beforeCommit?: (tx: Db, accountId: string) => Promise<void> } = {},
+  options: {
+    now?: Date;
+    beforeCommit?: (tx: Db, accountId: string) => Promise<void>;
+    /** The CLI's --print-link (demos only): the link is otherwise in the email alone. */
+    onLink?: (email: string, link: string) => void;
+  } = {},
 ): Promise<AdhocLinkResult> {
   const parsed = AdhocSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFields(parsed.error));
@@ -91,6 +96,8 @@ export async function sendAdhocLink(
   });
 
   let delivery: AdhocLinkResult["delivery"] = { email: contact!.email, sent: true };
+  const url = publicLink(branding, `/customer/adhoc/${token}`);
+  options.onLink?.(contact!.email, url);
   try {
     const mail = await renderAdhocLinkEmail({
       branding,
@@ -100,7 +107,7 @@ export async function sendAdhocLink(
       minCents: settings.minCents,
       maxCents: settings.maxCents,
       expiresAt,
-      link: publicLink(branding, `/customer/adhoc/${token}`),
+      link: url,
     });
     await sendMail({
       to: contact!.email,

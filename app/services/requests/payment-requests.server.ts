@@ -585,7 +585,13 @@ export type SendResult = { request: PaymentRequestView; deliveries: Delivery[] }
 export async function sendPaymentRequest(
   businessId: string,
   idOrReference: string,
-  options: { resend?: boolean; now?: Date; beforeCommit?: BeforeCommit } = {},
+  options: {
+    resend?: boolean;
+    now?: Date;
+    beforeCommit?: BeforeCommit;
+    /** The CLI's --print-link (demos only): the link is otherwise in the email alone. */
+    onLink?: (email: string, link: string) => void;
+  } = {},
 ): Promise<SendResult> {
   const now = options.now ?? new Date();
   const found = await getPaymentRequest(businessId, idOrReference, { now });
@@ -689,13 +695,15 @@ export async function sendPaymentRequest(
       deliveries.push({ email: link.email, sent: false, error: "No longer a contact of the account: not sent." });
       continue;
     }
+    const url = publicLink(branding, `/customer/payment-request/${link.token}`);
+    options.onLink?.(link.email, url);
     try {
       const mail = await renderPaymentRequestEmail({
         branding,
         support: business,
         recipientName: link.firstName,
         request,
-        link: publicLink(branding, `/customer/payment-request/${link.token}`),
+        link: url,
       });
       await sendMail({
         to: link.email,

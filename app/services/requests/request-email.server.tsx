@@ -71,7 +71,7 @@ export async function renderPaymentRequestEmail(input: {
         as="h1"
         style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
       >
-        Payment request {request.reference}
+        Payment request
       </Heading>
       <Text style={emailText(brand.theme)}>{greeting}</Text>
       <Text style={emailText(brand.theme)}>{ask}</Text>

@@ -1,0 +1,257 @@
+import { Link } from "@remix-run/react";
+import { Field, formStyles } from "./Form";
+import { InvoiceDetails, type InvoiceFacts } from "./InvoiceDetails";
+import { PayForm, type PayFormMethods } from "./PayForm/PayForm";
+import { PayIdPanel, type PayIdPanelData } from "./PayIdPanel";
+import * as styles from "./Table.css";
+import { useT } from "./useT";
+import type { BreakdownView, PayFormReply, PayMethodChoice } from "~/lib/pay-form";
+
+/**
+ * A payment request as its payer sees it (issue 14; decision 031), by link or signed in: what
+ * is owing, the pay form, and the invoices it covers, each printable. Or, once it takes no
+ * money, a plain page saying why, with the business's contact details.
+ */
+export type RequestOpenData = {
+  kind: "open";
+  businessName: string;
+  requestGuid: string;
+  request: {
+    reference: string;
+    description: string;
+    kind: "invoices" | "amount";
+    owing: string;
+    remaining: string;
+    dueDate: string | null;
+    expires: string;
+    partPayment: { min: string | null } | null;
+  };
+  invoices: { id: string; number: string; dueDate: string; asked: string; balance: string; href: string }[];
+  methods: PayFormMethods;
+  method: PayMethodChoice;
+  breakdown: BreakdownView | null;
+  payId: PayIdPanelData | null;
+  signInHref: string | null;
+};
+
+export type RequestClosedData = {
+  kind: "closed";
+  reason: "paid" | "expired" | "cancelled" | "replaced";
+  reference: string;
+  businessName: string;
+  contact: { email: string | null; phone: string | null };
+};
+
+export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: PayFormReply | null }) {
+  const t = useT();
+  const { request } = data;
+  return (
+    <>
+      <h1>{t("requestPage.title", { reference: request.reference })}</h1>
+      <PayForm
+        requestGuid={data.requestGuid}
+        reply={reply}
+        breakdown={data.breakdown}
+        defaultMethod={data.method}
+        methods={data.methods}
+        businessName={data.businessName}
+        note={false}
+        subtotalLabel={t("requestPage.subtotal")}
+        lead={() => (
+          <>
+            {request.description ? <>{request.description} · </> : null}
+            {t("requestPage.lead")} <strong>{request.owing}</strong>
+            {request.dueDate ? (
+              <>
+                {" · "}
+                {t("requestPage.due")} {request.dueDate}
+              </>
+            ) : null}
+          </>
+        )}
+        amountFields={({ error }) =>
+          request.partPayment ? (
+            <Field
+              id="amount"
+              name="amount"
+              label={t("requestPage.amount")}
+              hint={
+                request.partPayment.min
+                  ? t("requestPage.amount.hintMin", { remaining: request.owing, min: request.partPayment.min })
+                  : t("requestPage.amount.hintAny", { remaining: request.owing })
+              }
+              defaultValue={reply?.amounts.amount ?? request.remaining}
+              inputMode="decimal"
+              autoComplete="off"
+              error={error("amount")}
+            />
+          ) : (
+            <p className={formStyles.hint}>{t("requestPage.amount.full", { remaining: request.owing })}</p>
+          )
+        }
+        afterMethods={
+          <>
+            {data.signInHref ? (
+              <p className={formStyles.hint}>
+                <Link to={data.signInHref}>{t("requestPage.signIn")}</Link>
+              </p>
+            ) : null}
+            {data.payId ? <PayIdPanel data={data.payId} invoiceNumber={request.reference} /> : null}
+          </>
+        }
+      />
+      <h2>{t("requestPage.details")}</h2>
+      <dl className={styles.details}>
+        <dt>{t("requestPage.reference")}</dt>
+        <dd>{request.reference}</dd>
+        {request.description ? (
+          <>
+            <dt>{t("requestPage.description")}</dt>
+            <dd>{request.description}</dd>
+          </>
+        ) : null}
+        <dt>{t("requestPage.owing")}</dt>
+        <dd>
+          <strong>{request.owing}</strong>
+        </dd>
+        {request.dueDate ? (
+          <>
+            <dt>{t("requestPage.due")}</dt>
+            <dd>{request.dueDate}</dd>
+          </>
+        ) : null}
+        <dt>{t("requestPage.expires")}</dt>
+        <dd>{request.expires}</dd>
+      </dl>
+      {data.invoices.length > 0 ? <RequestInvoices invoices={data.invoices} /> : null}
+    </>
+  );
+}
+
+function RequestInvoices({ invoices }: { invoices: RequestOpenData["invoices"] }) {
+  const t = useT();
+  return (
+    <section aria-labelledby="request-invoices">
+      <h2 id="request-invoices">{t("requestPage.invoices")}</h2>
+      <div className={styles.scroll}>
+        <table role="table" className={`${styles.table} ${styles.stacked}`}>
+          <thead role="rowgroup">
+            <tr role="row">
+              <th role="columnheader" scope="col">
+                {t("requestPage.invoice")}
+              </th>
+              <th role="columnheader" scope="col">
+                {t("requestPage.invoice.due")}
+              </th>
+              <th role="columnheader" scope="col" className={styles.number}>
+                {t("requestPage.invoice.asked")}
+              </th>
+              <th role="columnheader" scope="col" className={styles.number}>
+                {t("requestPage.invoice.balance")}
+              </th>
+            </tr>
+          </thead>
+          <tbody role="rowgroup">
+            {invoices.map((invoice) => (
+              <tr role="row" key={invoice.id}>
+                <td role="cell" data-label={t("requestPage.invoice")} className={styles.cellTitle}>
+                  <Link to={invoice.href} aria-label={t("requestPage.invoice.view", { number: invoice.number })}>
+                    {invoice.number}
+                  </Link>
+                </td>
+                <td role="cell" data-label={t("requestPage.invoice.due")}>
+                  {invoice.dueDate}
+                </td>
+                <td
+                  role="cell"
+                  data-label={t("requestPage.invoice.asked")}
+                  className={`${styles.number} ${styles.cellAmount}`}
+                >
+                  {invoice.asked}
+                </td>
+                <td
+                  role="cell"
+                  data-label={t("requestPage.invoice.balance")}
+                  className={`${styles.number} ${styles.cellAmount}`}
+                >
+                  {invoice.balance}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export type RequestInvoiceData = {
+  kind: "invoice";
+  businessName: string;
+  reference: string;
+  account: { name: string; number: string };
+  invoice: InvoiceFacts;
+  backHref: string;
+};
+
+/** One invoice of the request, to read and print, and the way back to the request. */
+export function RequestInvoice({ data }: { data: RequestInvoiceData }) {
+  const t = useT();
+  return (
+    <>
+      <InvoiceDetails businessName={data.businessName} account={data.account} invoice={data.invoice} />
+      <p>{t("invoice.print")}</p>
+      <p>
+        <Link to={data.backHref}>{t("requestPage.backToRequest", { reference: data.reference })}</Link>
+      </p>
+    </>
+  );
+}
+
+/** Paid, expired, cancelled or replaced by a newer link: no form, whom to ask. */
+export function RequestClosed({ data }: { data: RequestClosedData }) {
+  const t = useT();
+  const params = { reference: data.reference, business: data.businessName };
+  return (
+    <>
+      <h1>{t(`requestPage.closed.${data.reason}.title`)}</h1>
+      <p>{t(`requestPage.closed.${data.reason}.text`, params)}</p>
+      <BusinessContact businessName={data.businessName} contact={data.contact} />
+    </>
+  );
+}
+
+/** "Questions? Contact …": the business's email and phone, where it has them. */
+export function BusinessContact({
+  businessName,
+  contact,
+}: {
+  businessName: string;
+  contact: { email: string | null; phone: string | null };
+}) {
+  const t = useT();
+  if (!contact.email && !contact.phone) return null;
+  return (
+    <>
+      <p>{t("requestPage.contact", { business: businessName })}</p>
+      <dl className={styles.details}>
+        {contact.email ? (
+          <>
+            <dt>{t("requestPage.contact.email")}</dt>
+            <dd>
+              <a href={`mailto:${contact.email}`}>{contact.email}</a>
+            </dd>
+          </>
+        ) : null}
+        {contact.phone ? (
+          <>
+            <dt>{t("requestPage.contact.phone")}</dt>
+            <dd>
+              <a href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`}>{contact.phone}</a>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { isLinkPagePath, redactLinkPath } from "./link-paths";
+
+/** Decision 031: a link's token is never logged whole, and its pages send no Referer. */
+const TOKEN = "Zx9-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012";
+
+describe("redactLinkPath", () => {
+  it("cuts the token segment of each link folder to six characters and an ellipsis", () => {
+    expect(redactLinkPath(`/customer/payment-request/${TOKEN}`)).toBe("/customer/payment-request/Zx9-_a…");
+    expect(redactLinkPath(`/customer/payment-request/${TOKEN}/invoice/abc`)).toBe(
+      "/customer/payment-request/Zx9-_a…/invoice/abc",
+    );
+    expect(redactLinkPath(`/customer/invoices-and-payments/${TOKEN}`)).toBe("/customer/invoices-and-payments/Zx9-_a…");
+    expect(redactLinkPath(`/customer/adhoc/${TOKEN}`)).toBe("/customer/adhoc/Zx9-_a…");
+    // A single-fetch request keeps its .data suffix, not the token.
+    expect(redactLinkPath(`/customer/payment-request/${TOKEN}.data`)).toBe("/customer/payment-request/Zx9-_a….data");
+    // Whatever case the address is typed in (routes match without case).
+    expect(redactLinkPath(`/Customer/Payment-Request/${TOKEN}`)).toBe("/Customer/Payment-Request/Zx9-_a…");
+  });
+
+  it("cuts any segment in that place, well formed or not, and drops the query and fragment", () => {
+    expect(redactLinkPath("/customer/payment-request/short")).toBe("/customer/payment-request/short…");
+    expect(redactLinkPath(`/customer/payment-request/${TOKEN}?token=${TOKEN}#${TOKEN}`)).toBe(
+      "/customer/payment-request/Zx9-_a…",
+    );
+    expect(redactLinkPath(`/reset?token=${TOKEN}`)).toBe("/reset");
+  });
+
+  it("leaves every other path alone, including the signed-in invoice pages", () => {
+    for (const path of [
+      "/",
+      "/customer/invoices-and-payments/invoices",
+      "/customer/invoices-and-payments/invoice/0b7f5a52-7c1e-4b4a-9d39-3f1f5b0d7a11",
+      "/customer/invoices-and-payments/pay",
+      "/customer/payment-request/",
+      "/payment/payment-request/PR-ABC123",
+      "/payment/complete/PAY-0123456789",
+    ]) {
+      expect(redactLinkPath(path), path).toBe(path);
+      expect(isLinkPagePath(path), path).toBe(false);
+    }
+  });
+
+  it("knows the link pages, so they answer Referrer-Policy: no-referrer", () => {
+    expect(isLinkPagePath(`/customer/payment-request/${TOKEN}`)).toBe(true);
+    expect(isLinkPagePath(`/customer/payment-request/${TOKEN}/invoice/x`)).toBe(true);
+    expect(isLinkPagePath(`/customer/invoices-and-payments/${TOKEN}`)).toBe(true);
+    expect(isLinkPagePath(`/customer/adhoc/${TOKEN}.data`)).toBe(true);
+  });
+});

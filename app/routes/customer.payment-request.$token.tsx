@@ -1,0 +1,109 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { RequestClosed, RequestOpen } from "~/components/PaymentRequest";
+import { metaTranslator } from "~/lib/i18n";
+import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { getPageContext } from "~/services/auth/auth.server";
+import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
+import { checkLinkToken, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+import { closedReason, loadPayerRequest, markRequestOpened } from "~/services/links/request-links.server";
+import { closedView, openView, requestPayAction, toReceipt } from "~/services/links/request-page.server";
+import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+
+/**
+ * A payment request opened from its emailed link (spec §2 public `/customer/payment-request/
+ * [...slug]`; issue 14; decision 031). No session: the token stands in for one, for exactly
+ * this request. The page shows the request, what is owing, its invoices (each printable
+ * through the same link) and the pay form — a new card, or a transfer to the account's PayID —
+ * and a link to sign in for saved cards and PayTo. The link's contact is the payer of record.
+ *
+ * A GET counts the opening and marks the request opened; it never spends the link (mail
+ * scanners open links). Only the POST that pays uses it. A paid, expired, cancelled or
+ * replaced request says so, with the business's contact details; any token that does not
+ * check out gets one "This link isn't valid" page.
+ */
+async function linkContext(request: Request, token: string | undefined) {
+  const { branding } = await getPageContext(request);
+  const check = await checkLinkToken(branding.businessId, "payment-request", token);
+  if (check.status === "unknown") throw linkInvalid();
+  const payerRequest = await loadPayerRequest(branding.businessId, { id: check.link.subjectId });
+  if (!payerRequest) throw linkInvalid();
+  // What the holder of the real link is told: paid or cancelled first, whatever became of the link.
+  const closed = closedReason(payerRequest);
+  const reason =
+    closed === "paid" || closed === "cancelled"
+      ? closed
+      : check.status === "revoked"
+        ? ("replaced" as const)
+        : check.status === "expired"
+          ? ("expired" as const)
+          : closed;
+  return { branding, link: check.link, request: payerRequest, reason };
+}
+
+function payerOf(request: Request, context: Awaited<ReturnType<typeof linkContext>>) {
+  return {
+    branding: context.branding,
+    request: context.request,
+    actor: {
+      businessId: context.branding.businessId,
+      accountId: context.request.accountId,
+      // The contact the link was sent to pays (payments.created_by): the receipt goes to them.
+      contactId: context.link.contactId,
+      clientIp: clientAddress(request),
+    },
+    linkTokenId: context.link.id,
+    signedIn: false,
+    mayManagePaymentMethods: false,
+    closed: context.reason !== null,
+  };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const context = await linkContext(request, params.token);
+  await recordLinkOpened(context.link.id);
+  if (context.reason) {
+    return closedView(context.branding, context.request.reference, context.reason);
+  }
+  await markRequestOpened(context.request.id);
+  const token = params.token!;
+  return openView(payerOf(request, context), {
+    invoiceHref: (id) => `/customer/payment-request/${token}/invoice/${id}`,
+    signInHref: `/payment/payment-request/${context.request.reference}`,
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const context = await linkContext(request, params.token);
+  return requestPayAction(request, payerOf(request, context), async (reference) => {
+    // This browser may now open the receipt of what it paid from this link (decision 031).
+    const cookie = await rememberLinkInBrowser(request, context.link);
+    return toReceipt(reference, { ...LINK_PAGE_HEADERS, "Set-Cookie": cookie });
+  });
+}
+
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** A quote changes nothing the loader reads. */
+export const shouldRevalidate = payFormShouldRevalidate;
+
+export default function PaymentRequestLink() {
+  const data = useLoaderData<typeof loader>();
+  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  if (data.kind === "closed") return <RequestClosed data={data} />;
+  return <RequestOpen data={data} reply={reply} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  if (!data) return [{ title: t("link.invalid.title") }];
+  return [
+    {
+      title:
+        data.kind === "closed"
+          ? `${t(`requestPage.closed.${data.reason}.title`)} · ${data.businessName}`
+          : `${t("requestPage.title", { reference: data.request.reference })} · ${data.businessName}`,
+    },
+  ];
+};

@@ -1,0 +1,46 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { RequestInvoice } from "~/components/PaymentRequest";
+import { metaTranslator } from "~/lib/i18n";
+import { getPageContext } from "~/services/auth/auth.server";
+import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
+import { checkLinkToken } from "~/services/links/link-tokens.server";
+import { loadPayerRequest } from "~/services/links/request-links.server";
+import { requestInvoiceView } from "~/services/links/request-page.server";
+
+/**
+ * One invoice a payment request covers, to view and print, through the request's own link
+ * (`/customer/payment-request/<token>/invoice/<invoice id>`, inside the spec's public
+ * `[...slug]`; decision 031). Only the request's invoices: any other id — another account's,
+ * or this account's but not in the request — is "Page not found". A link that no longer takes
+ * money goes back to the request's page, which says why.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding } = await getPageContext(request);
+  const check = await checkLinkToken(branding.businessId, "payment-request", params.token);
+  if (check.status === "unknown") throw linkInvalid();
+  const requestPage = `/customer/payment-request/${params.token}`;
+  if (check.status !== "valid") throw redirect(requestPage, { headers: LINK_PAGE_HEADERS });
+  const payerRequest = await loadPayerRequest(branding.businessId, { id: check.link.subjectId });
+  if (!payerRequest) throw linkInvalid();
+  return requestInvoiceView(branding, payerRequest, params.invoiceId, requestPage);
+}
+
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export default function PaymentRequestInvoice() {
+  const data = useLoaderData<typeof loader>();
+  return <RequestInvoice data={data} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [
+    {
+      title: data
+        ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
+        : t("link.invalid.title"),
+    },
+  ];
+};

@@ -1,0 +1,89 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { RequestClosed, RequestInvoice, RequestOpen } from "~/components/PaymentRequest";
+import { metaTranslator } from "~/lib/i18n";
+import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { accountNotFound, requireAccountAccess } from "~/services/accounts/accounts.server";
+import { hasPortalAccess } from "~/services/auth/access.server";
+import { requireSession } from "~/services/auth/auth.server";
+import { closedReason, loadPayerRequest } from "~/services/links/request-links.server";
+import {
+  closedView,
+  openView,
+  requestInvoiceView,
+  requestPayAction,
+  toReceipt,
+} from "~/services/links/request-page.server";
+import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+
+/**
+ * A payment request for a signed-in contact (spec §2 customer-style `/payment/payment-request/
+ * [slug]`, the slug being the request's reference; issue 14). A session is needed, not the
+ * portal permission; the contact must be linked to the request's account (or see it as a
+ * parent's branch), which need not be the selected one: anyone else gets "Page not found".
+ * The account's saved cards, active PayTo agreements or a new card (saved when the contact
+ * may manage payment methods) pay it, under the same rules as the link. The emailed link's
+ * "Sign in to use a saved card" leads here (sign-in returns to this page).
+ */
+async function requestContext(request: Request, reference: string | undefined) {
+  const { branding, session } = await requireSession(request);
+  const payerRequest = await loadPayerRequest(branding.businessId, { reference: reference ?? "" });
+  if (!payerRequest) throw accountNotFound();
+  await requireAccountAccess(branding.businessId, session.contact.id, payerRequest.accountId);
+  return {
+    branding,
+    request: payerRequest,
+    actor: {
+      businessId: branding.businessId,
+      accountId: payerRequest.accountId,
+      contactId: session.contact.id,
+      clientIp: clientAddress(request),
+    },
+    linkTokenId: null,
+    signedIn: true,
+    mayManagePaymentMethods: hasPortalAccess(session.contact),
+  };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const payer = await requestContext(request, params.slug);
+  const self = `/payment/payment-request/${payer.request.reference}`;
+  // One of its invoices to view and print: the spec's path has one segment, so it is a query.
+  const invoiceId = new URL(request.url).searchParams.get("invoice");
+  if (invoiceId !== null) return requestInvoiceView(payer.branding, payer.request, invoiceId, self);
+  const closed = closedReason(payer.request);
+  if (closed) return closedView(payer.branding, payer.request.reference, closed);
+  return openView(payer, { invoiceHref: (id) => `${self}?invoice=${id}`, signInHref: null });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const payer = await requestContext(request, params.slug);
+  return requestPayAction(request, payer, async (reference) => toReceipt(reference));
+}
+
+/** A quote changes nothing the loader reads. */
+export const shouldRevalidate = payFormShouldRevalidate;
+
+export default function PaymentRequestSignedIn() {
+  const data = useLoaderData<typeof loader>();
+  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  if (data.kind === "invoice") return <RequestInvoice data={data} />;
+  if (data.kind === "closed") return <RequestClosed data={data} />;
+  return <RequestOpen data={data} reply={reply} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  if (!data) return [{ title: t("errors.notFound.title") }];
+  return [
+    {
+      title:
+        data.kind === "invoice"
+          ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
+          : data.kind === "closed"
+            ? `${t(`requestPage.closed.${data.reason}.title`)} · ${data.businessName}`
+            : `${t("requestPage.title", { reference: data.request.reference })} · ${data.businessName}`,
+    },
+  ];
+};

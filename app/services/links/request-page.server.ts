@@ -1,0 +1,297 @@
+import { randomUUID } from "node:crypto";
+import { data, redirect } from "@remix-run/node";
+import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
+import { formatDate, formatMoney } from "~/lib/format";
+import type { MessageKey } from "~/lib/i18n";
+import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
+import { computeCreditPayment } from "~/lib/payment-calc";
+import { todayIso } from "~/lib/payment-method-schemas";
+import type { HostBranding } from "../host/host.server";
+import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
+import {
+  agreementView,
+  expectedTotal,
+  finishPayment,
+  priorAnswer,
+  readyToPay,
+  resolvePayMethod,
+  startPayReply,
+  typedAmount,
+  type FeeMethod,
+} from "../payments/pay-form.server";
+import { previewPayment, requestAmountProblem, submitPayment } from "../payments/payments.server";
+import { getAccountPayId } from "../payments/payto/payids.server";
+import { payToChoices } from "../payments/payto/payto-payments.server";
+import { payToConfigurationOf } from "../payments/payto/settings.server";
+import { readForm } from "../platform/http.server";
+import { findInvoice } from "../payments/invoices.server";
+import { invoiceFacts } from "../payments/invoice-view.server";
+import { notUnderThisLink } from "./link-pages.server";
+import { requestOrigin } from "../platform/request-context.server";
+import {
+  businessContact,
+  closedReason,
+  loadPayerRequest,
+  spreadOverInvoices,
+  type PayerRequest,
+} from "./request-links.server";
+
+/**
+ * One payment request's page, for both ways in (issue 14; decision 031):
+ * - by its emailed link (`/customer/payment-request/<token>`): the link's contact pays, with a
+ *   new card only (no saving), or by transfer to the account's PayID;
+ * - signed in (`/payment/payment-request/<reference>`): a contact of the account pays with the
+ *   account's saved cards, its active PayTo agreements or a new card (saved if they may).
+ * The routes decide who the payer is; this module shows the request and takes the payment.
+ */
+export type RequestPayer = {
+  branding: HostBranding;
+  request: PayerRequest;
+  actor: { businessId: string; accountId: string; contactId: string; clientIp: string };
+  /** The link paid from (its payments' receipts follow the browser), or null when signed in. */
+  linkTokenId: string | null;
+  /** Signed in: the account's saved methods are offered; by link, a new card only. */
+  signedIn: boolean;
+  mayManagePaymentMethods: boolean;
+  /** The way in no longer takes money (a link that expired or was replaced), whatever the request's state. */
+  closed?: boolean;
+};
+
+/** What the closed page shows: why, and whom to ask. */
+export async function closedView(
+  branding: HostBranding,
+  reference: string,
+  reason: "paid" | "expired" | "cancelled" | "replaced",
+) {
+  return {
+    kind: "closed" as const,
+    reason,
+    reference,
+    businessName: branding.businessName,
+    contact: await businessContact(branding.businessId),
+  };
+}
+
+async function methodsFor(payer: RequestPayer) {
+  const { branding, actor } = payer;
+  if (!payer.signedIn) return { cards: [], payTo: { enabled: false, providerName: "", agreements: [] } };
+  const today = todayIso();
+  const [cards, payTo] = await Promise.all([listCards(actor), payToChoices(actor, payToConfigurationOf(branding))]);
+  return { cards: cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today)), payTo };
+}
+
+/** The breakdown of paying `cents` of the request with `method` (the engine's own arithmetic). */
+async function preview(payer: RequestPayer, cents: number, method: FeeMethod, today: string) {
+  const { request, branding, actor } = payer;
+  if (request.kind === "amount") {
+    return computeCreditPayment(cents, method.kind === "card" ? method : { kind: "payto" }, branding.feeRules);
+  }
+  const selection = spreadOverInvoices(request, cents);
+  if (!selection) return null;
+  const invoices = request.invoices.filter((i) => selection.some((s) => s.invoiceId === i.id));
+  const amounts = Object.fromEntries(selection.map((s) => [s.invoiceId, s.amountCents]));
+  return previewPayment(actor, invoices, amounts, method, today, branding.feeRules);
+}
+
+/** The page's data while the request takes money. */
+export async function openView(
+  payer: RequestPayer,
+  links: { invoiceHref: (id: string) => string; signInHref: string | null },
+) {
+  const { branding, request } = payer;
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const today = todayIso();
+  const config = payToConfigurationOf(branding);
+  const [methods, payId] = await Promise.all([
+    methodsFor(payer),
+    config.enabled
+      ? getAccountPayId({
+          businessId: branding.businessId,
+          hostname: branding.hostname,
+          accountId: request.accountId,
+          accountNumber: request.accountNumber,
+        })
+      : null,
+  ]);
+  const defaultCard = methods.cards.find((card) => card.isDefault) ?? methods.cards[0];
+  const activeAgreement = methods.payTo.agreements.find((a) => a.status === "ACTIVE");
+  const feeMethod: FeeMethod = defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" };
+  const breakdown = await preview(payer, request.remainingCents, feeMethod, today);
+  return {
+    kind: "open" as const,
+    businessName: branding.businessName,
+    requestGuid: randomUUID(),
+    request: {
+      reference: request.reference,
+      description: request.description,
+      kind: request.kind,
+      owing: money(request.remainingCents),
+      remaining: decimal(request.remainingCents),
+      dueDate: request.dueDate ? date(request.dueDate) : null,
+      expires: date(request.expiresAt),
+      // The part-payment field shows only where the request allows one.
+      partPayment: request.allowPartPayment
+        ? {
+            min: request.minPartPaymentCents
+              ? money(Math.min(request.minPartPaymentCents, request.remainingCents))
+              : null,
+          }
+        : null,
+    },
+    invoices: request.invoices.map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number,
+      dueDate: date(invoice.dueDate),
+      asked: money(invoice.askedCents),
+      balance: money(invoice.balanceCents),
+      href: links.invoiceHref(invoice.id),
+    })),
+    methods: {
+      cards: methods.cards.map((card) => ({
+        id: card.cardId,
+        name: `${BRAND_LABELS[card.brand]} •••• ${card.last4}`,
+        expiry: formatExpiry(card.expiryMonth, card.expiryYear),
+      })),
+      agreements: methods.payTo.agreements.map(agreementView),
+      payTo: {
+        enabled: methods.payTo.enabled,
+        providerName: methods.payTo.providerName,
+        setUp: payer.signedIn ? (payer.mayManagePaymentMethods ? ("link" as const) : ("noAccess" as const)) : null,
+      },
+      promise: false,
+      saveCard: payer.signedIn && payer.mayManagePaymentMethods,
+    },
+    method: (defaultCard
+      ? { kind: "card", cardId: defaultCard.cardId }
+      : activeAgreement
+        ? { kind: "payto", agreementId: activeAgreement.id }
+        : { kind: "new" }) as PayMethodChoice,
+    breakdown: breakdown ? breakdownView(breakdown, branding.currency) : null,
+    payId: payId && (payId.status === "ready" || payId.status === "unavailable") ? payId : null,
+    signInHref: links.signInHref,
+  };
+}
+
+/**
+ * The request's pay action: quote, review or pay. A payment that goes through calls `paid`
+ * (the route redirects to the receipt, with what it must remember); anything else is the
+ * form again with what went wrong, and nothing charged.
+ */
+export async function requestPayAction(
+  httpRequest: Request,
+  payer: RequestPayer,
+  paid: (reference: string) => Promise<Response>,
+): Promise<Response | ReturnType<typeof data<PayFormReply>>> {
+  const { branding, request, actor } = payer;
+  const form = await readForm(httpRequest);
+  const { intent, text, reply } = startPayReply(form);
+  if (!intent) return data(reply, { status: 400 });
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  if (intent === "pay") {
+    const prior = await priorAnswer(actor, text("requestGuid", 40), reply);
+    if (prior && "reference" in prior) return paid(prior.reference);
+    if (prior) return data(reply, { status: prior.status });
+  }
+  if (payer.closed || closedReason(request)) {
+    reply.message = "request.error.closed";
+    return data(reply, { status: 409 });
+  }
+  const remaining = request.remainingCents;
+  const params = {
+    remaining: money(remaining),
+    min: money(Math.min(request.minPartPaymentCents ?? 1, remaining)),
+  };
+  // In full unless the request allows part-payment: then the typed amount, within its rules.
+  let cents: number | null = remaining;
+  if (request.allowPartPayment) {
+    cents = typedAmount(reply, "amount", text("amount", 40), remaining, "requestPage.error.amount.aboveRemaining");
+    const problem = cents === null ? null : requestAmountProblem({ ...request, open: true }, cents, remaining);
+    if (problem) {
+      reply.errors.amount = `requestPage.error.amount.${problem}` as MessageKey;
+      reply.message = `request.error.${problem === "requestClosed" ? "closed" : problem}` as MessageKey;
+      reply.messageParams = params;
+      cents = null;
+    } else if (reply.errors.amount === "requestPage.error.amount.aboveRemaining") {
+      reply.message = "request.error.aboveRemaining";
+      reply.messageParams = params;
+    }
+  }
+  const methods = await methodsFor(payer);
+  const today = todayIso();
+  const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
+    cards: methods.cards,
+    agreements: methods.payTo.agreements,
+    promise: false,
+    mayManagePaymentMethods: payer.signedIn && payer.mayManagePaymentMethods,
+    today,
+    actor,
+  });
+  const breakdown = cents === null ? null : await preview(payer, cents, feeMethod, today);
+  if (breakdown) reply.breakdown = breakdownView(breakdown, branding.currency);
+  const ready = readyToPay(intent, reply, payMethod);
+  if (ready !== true || !payMethod || cents === null) return data(reply, { status: ready === true ? 400 : ready });
+  const expected = expectedTotal(form, reply);
+  if (expected === null) return data(reply, { status: 409 });
+  const selection = request.kind === "invoices" ? (spreadOverInvoices(request, cents) ?? []) : [];
+  const outcome = await submitPayment(
+    actor,
+    {
+      requestGuid: text("requestGuid", 40),
+      selection,
+      paymentFor:
+        request.kind === "amount"
+          ? { kind: "request", requestId: request.id, creditCents: cents }
+          : { kind: "request", requestId: request.id },
+      ...(payer.linkTokenId ? { linkTokenId: payer.linkTokenId } : {}),
+      method: payMethod,
+      note: "",
+      currency: branding.currency,
+      today,
+      expectedAmountCents: expected,
+    },
+    gatewayContextFrom(httpRequest, actor.clientIp, requestOrigin(httpRequest)),
+  );
+  // A refusal names what is owing now (another tab may have paid some of it meanwhile).
+  const fresh = outcome.kind === "invalid" ? await loadPayerRequest(branding.businessId, { id: request.id }) : null;
+  const done = await finishPayment(outcome, {
+    branding,
+    payMethod,
+    reply,
+    messageParams: fresh
+      ? {
+          remaining: money(fresh.remainingCents),
+          min: money(Math.min(fresh.minPartPaymentCents ?? 1, fresh.remainingCents)),
+        }
+      : params,
+  });
+  if ("reference" in done) return paid(done.reference);
+  return data(reply, { status: done.status });
+}
+
+/**
+ * One invoice the request covers, to view and print, or "Page not found" for any other id
+ * (another account's invoice, or one of this account the request does not cover).
+ */
+export async function requestInvoiceView(
+  branding: HostBranding,
+  request: PayerRequest,
+  invoiceId: string | undefined,
+  backHref: string,
+) {
+  if (!request.invoices.some((invoice) => invoice.id === invoiceId)) throw notUnderThisLink();
+  const invoice = await findInvoice({ businessId: branding.businessId, accountId: request.accountId }, invoiceId);
+  if (!invoice) throw notUnderThisLink();
+  return {
+    kind: "invoice" as const,
+    businessName: branding.businessName,
+    reference: request.reference,
+    account: { name: request.accountName, number: request.accountNumber },
+    invoice: invoiceFacts(branding, invoice),
+    backHref,
+  };
+}
+
+/** The receipt after paying: a plain redirect (the route adds the headers and cookies it needs). */
+export const toReceipt = (reference: string, headers: HeadersInit = {}) =>
+  redirect(`/payment/complete/${encodeURIComponent(reference)}`, { headers });

@@ -1,0 +1,157 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoData } from "../../db/seed/demo";
+import { migrate } from "../../app/services/platform/migrate.server";
+import { createPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
+
+/**
+ * The back-office CLI as a developer runs it: a real process on a fresh embedded database in a
+ * temporary DATA_DIR (created, migrated and seeded on first use, as `npm start` does), mail to
+ * DATA_DIR/outbox.
+ */
+let dataDir: string;
+
+function run(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/requests.ts", ...args], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATA_DIR: dataDir,
+        SEED_DEMO_DATA: "true",
+        SESSION_SECRET: "cli-test-secret-cli-test-secret-0123456",
+        NODE_ENV: "test",
+        ...extraEnv,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-requests-cli-"));
+});
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm run request:* (scripts/requests.ts)", () => {
+  it("creates and emails a request, prints its link only when asked, and lists it", async () => {
+    const created = await run([
+      "request:create",
+      "--host",
+      "acme.localhost",
+      "--account",
+      "ACME-1000",
+      "--amount",
+      "1,204.50",
+      "--description",
+      "Deposit for the Wollongong order",
+      "--to",
+      "olivia@coastal.example",
+      "--due",
+      "2026-12-15",
+      "--expires",
+      "7d",
+      "--part-payment",
+      "--min",
+      "100.00",
+      "--print-link",
+    ]);
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain("Created and sent:");
+    expect(created.stdout).toContain("$1,204.50");
+    expect(created.stdout).toContain("emailed: olivia@coastal.example");
+    const reference = /^(PR-[0-9A-Z]{8}) {2}sent/m.exec(created.stdout)![1]!;
+    const link = /link for olivia@coastal\.example: (\S+)/.exec(created.stdout)![1]!;
+    expect(link).toMatch(/^http:\/\/acme\.localhost:3000\/customer\/payment-request\/[A-Za-z0-9_-]{59}$/);
+
+    const outbox = path.join(dataDir, "outbox");
+    const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
+    expect(files).toHaveLength(1);
+    const mail = await simpleParser(fs.readFileSync(path.join(outbox, files[0]!)));
+    expect(mail.subject).toContain(reference);
+    expect(mail.text).toContain(link);
+    expect(mail.html || "").toContain("Pay now");
+
+    const listed = await run(["request:list", "--host", "acme.localhost", "--state", "sent", "--json"]);
+    expect(listed.code).toBe(0);
+    const page = JSON.parse(listed.stdout) as { items: { reference: string; amountCents: number }[] };
+    expect(page.items.find((item) => item.reference === reference)?.amountCents).toBe(1_204_50);
+    // Without --print-link the link is in the email only.
+    expect(listed.stdout).not.toContain(link.split("/").pop());
+  });
+
+  it("says what is wrong and exits non-zero: bad amount, other account's contact, unknown command", async () => {
+    const amount = await run([
+      "request:create",
+      "--host",
+      "acme.localhost",
+      "--account",
+      "ACME-1000",
+      "--amount",
+      "1e3",
+    ]);
+    expect(amount.code).toBe(2);
+    expect(amount.stderr).toContain("--amount");
+    expect(amount.stderr).toContain("Enter an amount like 125.50");
+
+    const contact = await run([
+      "request:create",
+      "--host",
+      "acme.localhost",
+      "--account",
+      "ACME-1000",
+      "--invoice",
+      "ACME-1000-INV-024",
+      "--to",
+      "sam@coastal.example",
+    ]);
+    expect(contact.code).toBe(1);
+    expect(contact.stderr).toContain('recipients.0: "sam@coastal.example" is not a contact of account ACME-1000.');
+
+    const unknown = await run(["request:refund"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("request:create");
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("the CLI on PostgreSQL (TEST_DATABASE_URL)", () => {
+  it("works on DATABASE_URL as on the embedded database", async () => {
+    const database = await createPostgresDatabase();
+    try {
+      await migrate(database.handle);
+      await seedDemoData(database.handle.db);
+      const cancelled = await run(
+        ["request:cancel", "--host", "acme.localhost", "--request", "PR-DEMO0001", "--json"],
+        {
+          DATABASE_URL: database.url,
+        },
+      );
+      expect(cancelled.stderr).toBe("");
+      expect(JSON.parse(cancelled.stdout).request.state).toBe("cancelled");
+      const row = await database.handle.db
+        .selectFrom("payment_requests")
+        .select("status")
+        .where("reference", "=", "PR-DEMO0001")
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe("cancelled");
+    } finally {
+      await database.drop();
+    }
+  });
+});
