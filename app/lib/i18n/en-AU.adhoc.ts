@@ -65,4 +65,9 @@ export const adhocEnAU = {
   "adhoc.link.intro": "{business} has asked you to pay an amount of your choice into this account.",
   "adhoc.payid.note":
     "Or pay from your bank with the account's PayID. Money paid there goes to the account's oldest unpaid invoices first; the rest is kept as credit.",
+  "adhoc.closed.expired.title": "This link has expired",
+  "adhoc.closed.expired.text":
+    "This link to pay {business} can't be used any more, and nothing can be paid with it. Ask {business} for a new one.",
+  "adhoc.closed.revoked.title": "This link no longer works",
+  "adhoc.closed.revoked.text": "{business} has withdrawn this link, and nothing can be paid with it.",
 };

@@ -68,4 +68,9 @@ export const adhocId: Record<keyof typeof adhocEnAU, string> = {
   "adhoc.link.intro": "{business} meminta Anda membayar jumlah pilihan Anda ke rekening ini.",
   "adhoc.payid.note":
     "Atau bayar dari bank Anda dengan PayID rekening ini. Uang yang dibayar ke sana melunasi faktur tertua yang belum dibayar lebih dulu; sisanya disimpan sebagai kredit.",
+  "adhoc.closed.expired.title": "Tautan ini sudah kedaluwarsa",
+  "adhoc.closed.expired.text":
+    "Tautan untuk membayar {business} ini tidak dapat digunakan lagi, dan tidak ada yang dapat dibayar dengannya. Mintalah tautan baru kepada {business}.",
+  "adhoc.closed.revoked.title": "Tautan ini tidak berlaku lagi",
+  "adhoc.closed.revoked.text": "{business} telah menarik tautan ini, dan tidak ada yang dapat dibayar dengannya.",
 };
