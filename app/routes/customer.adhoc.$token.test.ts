@@ -96,7 +96,7 @@ function answer(result: unknown) {
     return { status: result.status, location: result.headers.get("location"), headers: result.headers };
   }
   const { data, init } = result as { data: unknown; init?: { status?: number; headers?: HeadersInit } | null };
-  if (data === undefined) return { status: 200, data: result as Record<string, unknown> };
+  if (data === undefined) return { status: 200, data: result as Reply & Record<string, unknown>, headers: undefined };
   return {
     status: init?.status ?? 200,
     data: data as Reply & Record<string, unknown>,
