@@ -123,7 +123,7 @@ export default function handleRequest(
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   response.headers.set("Cache-Control", DOCUMENT_CACHE_CONTROL);
   // A link page's data carries its token in the URL: never sent on (decision 031).
-  if (isLinkPagePath(new URL(request.url).pathname)) response.headers.set("Referrer-Policy", "no-referrer");
+  if (isLinkPagePath(new URL(request.url).pathname)) response.headers.set("Referrer-Policy", "strict-origin");
   return response;
 };
 

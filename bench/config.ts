@@ -3,6 +3,8 @@
  * "Bytes per route" needs not even that, because it walks every route in the build's
  * manifest by itself. See docs/performance.md and docs/decisions/020-benchmark.md.
  */
+import { DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../db/seed/demo";
+
 export type BenchPage = {
   /** Short name used in tables, results and budgets. */
   name: string;
@@ -18,7 +20,19 @@ export type BenchPage = {
   submit?: string;
   /** Load-tested with autocannon against the /heartbeat floor. */
   load?: boolean;
+  /**
+   * The path on the bench's own brand for the account of `rows` rows, where `path` (the demo
+   * host's) does not exist there: a page opened by an emailed link has a token per record.
+   */
+  benchPath?: (rows: number) => string;
 };
+
+/**
+ * The bench brand's link tokens (bench/seed.ts makes them), one per account size. Bench data
+ * only: 59 URL-safe characters like a real token, but chosen, so the bench can open them.
+ */
+export const benchLinkToken = (kind: "request" | "invoice", rows: number) =>
+  `Bench${kind}${rows}`.padEnd(59, "0").slice(0, 59);
 
 export const PAGES: BenchPage[] = [
   {
@@ -55,6 +69,21 @@ export const PAGES: BenchPage[] = [
     signedIn: true,
     mobile: true,
     submit: 'main form[method="post"] button[type="submit"]',
+  },
+  // Pages opened from an emailed link (decision 031): the demo seed's fixed link to PR-DEMO0001 on acme.
+  {
+    name: "request-link",
+    path: `/customer/payment-request/${DEMO_REQUEST_TOKEN}`,
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[value="pay"]',
+    benchPath: (rows) => `/customer/payment-request/${benchLinkToken("request", rows)}`,
+  },
+  {
+    name: "request-signed-in",
+    path: `/payment/payment-request/${DEMO_REQUEST_REFERENCE}`,
+    signedIn: true,
+    benchPath: (rows) => `/payment/payment-request/PR-BENCH${rows}`,
   },
   // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
   { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },

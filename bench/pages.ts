@@ -33,8 +33,9 @@ export async function measurePages(pages: BenchPage[], demoCookie: string): Prom
     const queries: Record<string, number> = {};
     for (const rows of QUERY_SIZES) {
       const cookie = page.signedIn ? benchCookies.get(rows) : undefined;
-      await visit(BENCH_HOST, page.path, cookie);
-      const counted = await visit(BENCH_HOST, page.path, cookie);
+      const path = page.benchPath?.(rows) ?? page.path;
+      await visit(BENCH_HOST, path, cookie);
+      const counted = await visit(BENCH_HOST, path, cookie);
       const header = counted.headers["x-query-count"];
       if (typeof header !== "string")
         throw new Error(`GET ${page.path}: no X-Query-Count header (is BENCH_QUERY_COUNT=1 set?)`);

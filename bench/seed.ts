@@ -3,7 +3,9 @@ import path from "node:path";
 import { openPglite } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../db/seed/demo";
-import { BENCH_DATA_DIR, BENCH_HOST, benchEmail, QUERY_SIZES } from "./config";
+import { createHash } from "node:crypto";
+import type { Db } from "../app/services/platform/db.server";
+import { BENCH_DATA_DIR, BENCH_HOST, benchEmail, benchLinkToken, QUERY_SIZES } from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
 
 /**
@@ -21,15 +23,77 @@ export async function prepareBenchDatabase() {
     await seedDemoData(handle.db);
     const businessId = await createBenchBusiness(handle.db, BENCH_HOST);
     for (const rows of QUERY_SIZES) {
-      const { accountId } = await createBenchAccount(handle.db, businessId, {
+      const { accountId, contactId } = await createBenchAccount(handle.db, businessId, {
         number: `ROWS-${rows}`,
         email: benchEmail(rows),
         password: DEMO_PASSWORD,
       });
       await insertLedger(handle.db, { businessId, accountId, prefix: `R${rows}` }, { invoices: rows, lines: rows });
+      await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
     }
   } finally {
     await handle.close();
   }
   return dataDir;
+}
+
+/**
+ * A payment request of three of the account's open invoices (PR-BENCH<rows>), sent to its
+ * contact with the link `benchLinkToken("request", rows)`: the link pages' "queries per page".
+ */
+async function createBenchRequest(
+  db: Db,
+  scope: { businessId: string; accountId: string; contactId: string },
+  rows: number,
+) {
+  const invoices = await db
+    .selectFrom("invoices")
+    .select(["id", "balance_cents"])
+    .where("account_id", "=", scope.accountId)
+    .where("status", "in", [1, 3])
+    .where("balance_cents", ">", 0)
+    .orderBy("due_date")
+    .limit(3)
+    .execute();
+  if (invoices.length === 0) throw new Error(`bench account of ${rows} rows has no open invoice`);
+  const request = await db
+    .insertInto("payment_requests")
+    .values({
+      business_id: scope.businessId,
+      account_id: scope.accountId,
+      reference: `PR-BENCH${rows}`,
+      kind: "invoices",
+      description: "Bench request",
+      currency: "AUD",
+      amount_cents: invoices.reduce((n, i) => n + Number(i.balance_cents), 0),
+      allow_part_payment: true,
+      expires_at: new Date(Date.now() + 30 * 86_400_000),
+      status: "sent",
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("payment_request_invoices")
+    .values(
+      invoices.map((i) => ({
+        request_id: request.id,
+        invoice_id: i.id,
+        business_id: scope.businessId,
+        amount_cents: Number(i.balance_cents),
+      })),
+    )
+    .execute();
+  const token = benchLinkToken("request", rows);
+  await db
+    .insertInto("link_tokens")
+    .values({
+      business_id: scope.businessId,
+      purpose: "payment-request",
+      subject_id: request.id,
+      contact_id: scope.contactId,
+      selector: token.slice(0, 16),
+      verifier_hash: createHash("sha256").update(token.slice(16)).digest("hex"),
+      expires_at: new Date(Date.now() + 30 * 86_400_000),
+    })
+    .execute();
 }

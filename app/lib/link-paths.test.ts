@@ -41,7 +41,7 @@ describe("redactLinkPath", () => {
     }
   });
 
-  it("knows the link pages, so they answer Referrer-Policy: no-referrer", () => {
+  it("knows the link pages, so they answer Referrer-Policy: strict-origin", () => {
     expect(isLinkPagePath(`/customer/payment-request/${TOKEN}`)).toBe(true);
     expect(isLinkPagePath(`/customer/payment-request/${TOKEN}/invoice/x`)).toBe(true);
     expect(isLinkPagePath(`/customer/invoices-and-payments/${TOKEN}`)).toBe(true);

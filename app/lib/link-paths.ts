@@ -5,7 +5,7 @@
  *
  * The token must never be written whole into a log, nor sent on in a Referer: the request log,
  * the access line and the error log write `redactLinkPath(path)`, and these pages answer
- * `Referrer-Policy: no-referrer` (`isLinkPagePath`). Pure, so the server's logging, its headers
+ * `Referrer-Policy: strict-origin` (`isLinkPagePath`). Pure, so the server's logging, its headers
  * and the tests share one rule.
  */
 const LINK_FOLDERS = ["/customer/payment-request/", "/customer/invoices-and-payments/", "/customer/adhoc/"] as const;

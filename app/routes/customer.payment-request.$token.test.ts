@@ -206,7 +206,7 @@ describe("opening a payment request's link", () => {
         token: candidate,
       });
       expect([answer.status, answer.data.reason], candidate).toEqual([404, "link-invalid"]);
-      expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(answer.headers.get("referrer-policy")).toBe("strict-origin");
       const posted = await run(action, post(`/customer/payment-request/x`, { intent: "pay", amount: "50" }), {
         token: candidate,
       });
@@ -281,7 +281,7 @@ describe("paying from the link", () => {
     const part = await pay(token, { amount: "120.00" });
     expect(part.status).toBe(302);
     expect(part.location).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]{10}$/);
-    expect(part.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(part.headers.get("referrer-policy")).toBe("strict-origin");
     const cookie = part.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^portal_link=/);
     let row = await requestRow(request.id);

@@ -6,7 +6,8 @@ import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
 import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
 import { checkLinkToken, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
-import { closedReason, loadPayerRequest, markRequestOpened } from "~/services/links/request-links.server";
+import { closedReason, loadPayerRequest } from "~/services/links/request-links.server";
+import { markPaymentRequestOpened } from "~/services/requests/payment-requests.server";
 import { closedView, openView, requestPayAction, toReceipt } from "~/services/links/request-page.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 
@@ -65,7 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (context.reason) {
     return closedView(context.branding, context.request.reference, context.reason);
   }
-  await markRequestOpened(context.request.id);
+  await markPaymentRequestOpened(context.request.id);
   const token = params.token!;
   return openView(payerOf(request, context), {
     invoiceHref: (id) => `/customer/payment-request/${token}/invoice/${id}`,

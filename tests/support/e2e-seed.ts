@@ -9,7 +9,8 @@ import { openPglite } from "../../app/services/platform/db.server";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { migrate } from "../../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, demoLedger, demoPublicBaseUrl, seedDemoData } from "../../db/seed/demo";
-import { E2E_PROJECTS, e2eEmail, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
+import { createHash } from "node:crypto";
+import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 import { seedCustomerStyleJourneys } from "./e2e-customer-style";
 
 const dataDir = process.env.DATA_DIR;
@@ -85,6 +86,48 @@ try {
             .insertInto("invoices")
             .values(invoices.map((invoice) => ({ ...invoice, business_id: business.business_id, account_id: own.id })))
             .execute();
+        }
+        if (role === "linkpayer" && host === "acme.localhost") {
+          // The link journeys' fixed links: an expired request's, and one open invoice's (a Promise, INV-022).
+          const expired = await db
+            .insertInto("payment_requests")
+            .values({
+              business_id: business.business_id,
+              account_id: own.id,
+              reference: `PR-E2EX${project === "js" ? "J" : "N"}00`,
+              kind: "amount",
+              description: "Expired e2e request",
+              currency: "AUD",
+              amount_cents: 5_000,
+              expires_at: new Date(Date.now() - 86_400_000),
+              status: "sent",
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          const invoice = await db
+            .selectFrom("invoices")
+            .select("id")
+            .where("account_id", "=", own.id)
+            .where("number", "like", "%-INV-022")
+            .executeTakeFirstOrThrow();
+          for (const [kind, subjectId, purpose, expiresAt] of [
+            ["expired", expired.id, "payment-request", new Date(Date.now() - 86_400_000)],
+            ["invoice", invoice.id, "invoice", new Date(Date.now() + 30 * 86_400_000)],
+          ] as const) {
+            const token = e2eLinkToken(kind, project);
+            await db
+              .insertInto("link_tokens")
+              .values({
+                business_id: business.business_id,
+                purpose,
+                subject_id: subjectId,
+                contact_id: contact.id,
+                selector: token.slice(0, 16),
+                verifier_hash: createHash("sha256").update(token.slice(16)).digest("hex"),
+                expires_at: expiresAt,
+              })
+              .execute();
+          }
         }
       }
     }

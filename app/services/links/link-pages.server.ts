@@ -2,12 +2,15 @@ import { data } from "@remix-run/node";
 
 /**
  * What every page opened by an emailed link answers with (decision 031): its path carries the
- * token, so no Referer may carry it on, and no cache may keep the page. The document headers
+ * token, so no Referer may carry it on, and no cache may keep the page. `strict-origin`, not
+ * `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the page's own form
+ * POST, which the cross-site guard must refuse (a no-JavaScript payment could never be made);
+ * `strict-origin` sends only the origin, never the path, to every destination, ours included. The document headers
  * (security-headers.server.ts) and data answers (entry.server.tsx) set the referrer policy by
  * path too; routes add these to their own redirects and errors.
  */
 export const LINK_PAGE_HEADERS = {
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "strict-origin",
   "Cache-Control": "private, no-store",
 } as const;
 

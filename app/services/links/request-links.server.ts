@@ -209,20 +209,6 @@ export async function businessContact(businessId: string) {
   return { email: row?.email ?? null, phone: row?.phone ?? null };
 }
 
-/**
- * Marks a request opened the first time a link to it is opened (the "opened" state). Opening
- * changes nothing else: a mail scanner that follows the link cannot pay or cancel anything.
- */
-export async function markRequestOpened(requestId: string) {
-  const db = await getDb();
-  await db
-    .updateTable("payment_requests")
-    .set({ opened_at: sql`coalesce(opened_at, now())` })
-    .where("id", "=", requestId)
-    .where("opened_at", "is", null)
-    .execute();
-}
-
 /** The payment request a payment was made against, for its receipt (reference and description). */
 export async function paymentRequestOf(businessId: string, requestId: string | null) {
   if (!requestId) return null;

@@ -34,9 +34,10 @@ export function securityHeaders(
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,
     "X-Content-Type-Options": "nosniff",
-    // A page opened by an emailed link carries its token in its path: no Referer at all (decision 031).
+    // A page opened by an emailed link carries its token in its path: a Referer of the origin
+    // only, to every destination (decision 031; not no-referrer, which nulls its own form's Origin).
     "Referrer-Policy": isLinkPagePath(new URL(request.url).pathname)
-      ? "no-referrer"
+      ? "strict-origin"
       : "strict-origin-when-cross-origin",
     "X-Frame-Options": "SAMEORIGIN",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",

@@ -1,0 +1,258 @@
+import { randomUUID } from "node:crypto";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Field } from "~/components/Form";
+import { InvoiceDetails } from "~/components/InvoiceDetails";
+import { PayForm } from "~/components/PayForm/PayForm";
+import { BusinessContact } from "~/components/PaymentRequest";
+import { PayIdPanel } from "~/components/PayIdPanel";
+import { useT } from "~/components/useT";
+import { metaTranslator } from "~/lib/i18n";
+import { breakdownView, decimal, payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { todayIso } from "~/lib/payment-method-schemas";
+import { getPageContext } from "~/services/auth/auth.server";
+import { findLinkedInvoice } from "~/services/links/invoice-links.server";
+import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
+import { checkLinkToken, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+import { businessContact } from "~/services/links/request-links.server";
+import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
+import { findInvoice } from "~/services/payments/invoices.server";
+import { invoiceFacts } from "~/services/payments/invoice-view.server";
+import {
+  expectedTotal,
+  finishPayment,
+  priorAnswer,
+  readyToPay,
+  resolvePayMethod,
+  startPayReply,
+  typedAmount,
+} from "~/services/payments/pay-form.server";
+import { loadPayable, previewPayment, submitPayment } from "~/services/payments/payments.server";
+import { getAccountPayId } from "~/services/payments/payto/payids.server";
+import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
+import { readForm } from "~/services/platform/http.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+
+/**
+ * One invoice by its own emailed link (spec §2 public `/customer/invoices-and-payments/
+ * [...slug]`; issue 14; decision 031): view, print and pay it — all of it or part, as the
+ * invoices pay page allows — with a new card (no saving) or by transfer to the account's PayID.
+ * No session: the token stands in for one, for exactly this invoice; the link's contact is the
+ * payer of record. A paid or closed invoice says so; an expired or revoked link says so, with
+ * whom to ask; any token that does not check out gets one "This link isn't valid" 404.
+ * The signed-in pages of this folder (`invoices`, `invoice/<id>`, `pay`) are routes of their
+ * own and match first; a 59-character token never collides with their names.
+ */
+async function linkContext(request: Request, token: string | undefined) {
+  const { branding } = await getPageContext(request);
+  const check = await checkLinkToken(branding.businessId, "invoice", token);
+  if (check.status === "unknown") throw linkInvalid();
+  const linked = await findLinkedInvoice(branding.businessId, check.link.subjectId);
+  if (!linked) throw linkInvalid();
+  const actor = {
+    businessId: branding.businessId,
+    accountId: linked.accountId,
+    contactId: check.link.contactId,
+    clientIp: clientAddress(request),
+  };
+  const [invoice, payable] = await Promise.all([
+    findInvoice({ businessId: branding.businessId, accountId: linked.accountId }, linked.id),
+    loadPayable(actor, [linked.id]),
+  ]);
+  if (!invoice) throw linkInvalid();
+  const open = payable[0] && payable[0].availableCents > 0 ? payable[0] : null;
+  return { branding, check, link: check.link, linked, invoice, open, actor };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding, check, link, linked, invoice, open, actor } = await linkContext(request, params.token);
+  await recordLinkOpened(link.id);
+  const base = {
+    businessName: branding.businessName,
+    account: { name: linked.accountName, number: linked.accountNumber, address: linked.accountAddress },
+    invoice: invoiceFacts(branding, invoice),
+  };
+  if (check.status !== "valid" || !open) {
+    return {
+      ...base,
+      kind: "closed" as const,
+      reason:
+        check.status !== "valid"
+          ? ("expired" as const)
+          : invoice.balanceCents === 0
+            ? ("paid" as const)
+            : ("other" as const),
+      contact: await businessContact(branding.businessId),
+    };
+  }
+  const config = payToConfigurationOf(branding);
+  const [breakdown, payId] = await Promise.all([
+    previewPayment(actor, [open], { [open.id]: open.availableCents }, { kind: "payto" }, todayIso(), branding.feeRules),
+    config.enabled
+      ? getAccountPayId({
+          businessId: branding.businessId,
+          hostname: branding.hostname,
+          accountId: linked.accountId,
+          accountNumber: linked.accountNumber,
+        })
+      : null,
+  ]);
+  return {
+    ...base,
+    kind: "open" as const,
+    requestGuid: randomUUID(),
+    invoiceId: open.id,
+    available: decimal(open.availableCents),
+    balance: base.invoice.balance,
+    breakdown: breakdownView(breakdown, branding.currency),
+    payId: payId && (payId.status === "ready" || payId.status === "unavailable") ? payId : null,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { branding, check, link, open, actor } = await linkContext(request, params.token);
+  const form = await readForm(request);
+  const { intent, text, reply } = startPayReply(form);
+  if (!intent) return data(reply, { status: 400, headers: LINK_PAGE_HEADERS });
+  const paid = async (reference: string) =>
+    redirect(`/payment/complete/${encodeURIComponent(reference)}`, {
+      headers: { ...LINK_PAGE_HEADERS, "Set-Cookie": await rememberLinkInBrowser(request, link) },
+    });
+  if (intent === "pay") {
+    const prior = await priorAnswer(actor, text("requestGuid", 40), reply);
+    if (prior && "reference" in prior) return paid(prior.reference);
+    if (prior) return data(reply, { status: prior.status });
+  }
+  if (check.status !== "valid" || !open) {
+    reply.message = "pay.error.nothing";
+    return data(reply, { status: 409 });
+  }
+  const field = `amount-${open.id}`;
+  const cents = typedAmount(reply, field, text(field, 40), open.availableCents);
+  const today = todayIso();
+  const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
+    cards: [],
+    agreements: [],
+    promise: false,
+    mayManagePaymentMethods: false,
+    today,
+    actor,
+  });
+  if (cents !== null) {
+    reply.breakdown = breakdownView(
+      await previewPayment(actor, [open], { [open.id]: cents }, feeMethod, today, branding.feeRules),
+      branding.currency,
+    );
+  }
+  const ready = readyToPay(intent, reply, payMethod);
+  if (ready !== true || !payMethod || cents === null) return data(reply, { status: ready === true ? 400 : ready });
+  const expected = expectedTotal(form, reply);
+  if (expected === null) return data(reply, { status: 409 });
+  const outcome = await submitPayment(
+    actor,
+    {
+      requestGuid: text("requestGuid", 40),
+      selection: [{ invoiceId: open.id, amountCents: cents }],
+      linkTokenId: link.id,
+      method: payMethod,
+      note: "",
+      currency: branding.currency,
+      today,
+      expectedAmountCents: expected,
+    },
+    gatewayContextFrom(request, actor.clientIp, requestOrigin(request)),
+  );
+  const done = await finishPayment(outcome, { branding, payMethod, reply });
+  if ("reference" in done) return paid(done.reference);
+  return data(reply, { status: done.status });
+}
+
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** A quote changes nothing the loader reads. */
+export const shouldRevalidate = payFormShouldRevalidate;
+
+export default function InvoiceLink() {
+  const data = useLoaderData<typeof loader>();
+  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  const t = useT();
+  const details = <InvoiceDetails businessName={data.businessName} account={data.account} invoice={data.invoice} />;
+  if (data.kind === "closed") {
+    const params = { number: data.invoice.number, business: data.businessName };
+    return (
+      <>
+        {details}
+        <h2>{data.reason === "expired" ? t("invoiceLink.expired.title") : t("invoiceLink.closed.title")}</h2>
+        <p>
+          {data.reason === "expired"
+            ? t("invoiceLink.expired.text", params)
+            : data.reason === "paid"
+              ? t("invoiceLink.closed.paid", params)
+              : t("invoiceLink.closed.other", params)}
+        </p>
+        <BusinessContact businessName={data.businessName} contact={data.contact} />
+        <p>{t("invoice.print")}</p>
+      </>
+    );
+  }
+  const field = `amount-${data.invoiceId}`;
+  return (
+    <>
+      {details}
+      <h2>{t("invoiceLink.pay")}</h2>
+      <PayForm
+        requestGuid={data.requestGuid}
+        reply={reply}
+        breakdown={data.breakdown}
+        defaultMethod={{ kind: "new" }}
+        methods={{
+          cards: [],
+          agreements: [],
+          payTo: { enabled: false, providerName: "", setUp: null },
+          promise: false,
+          saveCard: false,
+        }}
+        businessName={data.businessName}
+        note={false}
+        lead={(breakdown) => (
+          <>
+            {t("pay.covers.one", { number: data.invoice.number })}
+            {breakdown ? (
+              <>
+                {" · "}
+                {t("pay.totalToPay")} <strong>{breakdown.total}</strong>
+              </>
+            ) : null}
+          </>
+        )}
+        amountFields={({ error }) => (
+          <Field
+            id={field}
+            name={field}
+            label={t("invoiceLink.amount")}
+            hint={t("invoiceLink.amount.hint", { balance: data.balance })}
+            defaultValue={reply?.amounts[field] ?? data.available}
+            inputMode="decimal"
+            autoComplete="off"
+            error={error(field)}
+          />
+        )}
+        afterMethods={data.payId ? <PayIdPanel data={data.payId} invoiceNumber={data.invoice.number} /> : null}
+      />
+      <p>{t("invoice.print")}</p>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [
+    {
+      title: data
+        ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
+        : t("link.invalid.title"),
+    },
+  ];
+};

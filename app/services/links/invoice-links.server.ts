@@ -1,0 +1,71 @@
+import { getDb } from "../platform/database.server";
+import { createLinkToken } from "./link-tokens.server";
+
+/**
+ * Links to one invoice (spec §2 public `/customer/invoices-and-payments/[...slug]`; decision
+ * 031): purpose `invoice`, subject the invoice's id, bound to the contact it is sent to.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class InvoiceLinkError extends Error {
+  constructor(public readonly code: "not-found" | "contact" | "expiry") {
+    super(code);
+    this.name = "InvoiceLinkError";
+  }
+}
+
+/**
+ * A new link to one invoice of this business for one of the contacts of its account (or of
+ * the account's parent), expiring at `expiresAt` (in the future, at most a year away). The token
+ * is returned once: it lives only in what the business sends.
+ */
+export async function createInvoiceLink(businessId: string, invoiceId: string, contactId: string, expiresAt: Date) {
+  if (!UUID.test(invoiceId) || !UUID.test(contactId)) throw new InvoiceLinkError("not-found");
+  const now = Date.now();
+  if (!(expiresAt.getTime() > now) || expiresAt.getTime() > now + 366 * 86_400_000) {
+    throw new InvoiceLinkError("expiry");
+  }
+  const db = await getDb();
+  const invoice = await db
+    .selectFrom("invoices")
+    .innerJoin("accounts", "accounts.id", "invoices.account_id")
+    .select(["invoices.id", "invoices.account_id as accountId", "accounts.parent_account_id as parentId"])
+    .where("invoices.business_id", "=", businessId)
+    .where("invoices.id", "=", invoiceId)
+    .executeTakeFirst();
+  if (!invoice) throw new InvoiceLinkError("not-found");
+  const linked = await db
+    .selectFrom("account_contacts")
+    .select("contact_id")
+    .where("business_id", "=", businessId)
+    .where("contact_id", "=", contactId)
+    .where(
+      "account_id",
+      "in",
+      [invoice.accountId, invoice.parentId].filter((id): id is string => id !== null),
+    )
+    .executeTakeFirst();
+  if (!linked) throw new InvoiceLinkError("contact");
+  return createLinkToken(db, { businessId, purpose: "invoice", subjectId: invoice.id, contactId, expiresAt });
+}
+
+/** The invoice a link opens, with its account's name and number, or null (another business's, gone). */
+export async function findLinkedInvoice(businessId: string, invoiceId: string) {
+  if (!UUID.test(invoiceId)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("invoices")
+    .innerJoin("accounts", "accounts.id", "invoices.account_id")
+    .select([
+      "invoices.id",
+      "invoices.account_id as accountId",
+      "accounts.number as accountNumber",
+      "accounts.name as accountName",
+      "accounts.address as accountAddress",
+    ])
+    .where("invoices.business_id", "=", businessId)
+    .where("accounts.business_id", "=", businessId)
+    .where("invoices.id", "=", invoiceId)
+    .executeTakeFirst();
+  return row ?? null;
+}
