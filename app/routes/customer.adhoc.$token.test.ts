@@ -167,7 +167,7 @@ describe("opening an ad-hoc link", () => {
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
     expect(link).toEqual({ open_count: 2, revoked_at: null });
-    expect(headers({} as never)).toEqual({ "Referrer-Policy": "no-referrer", "Cache-Control": "private, no-store" });
+    expect(headers({} as never)).toEqual({ "Referrer-Policy": "strict-origin", "Cache-Control": "private, no-store" });
   });
 
   it("answers one 'This link isn't valid' 404 for every token that does not check out", async () => {
@@ -189,7 +189,7 @@ describe("opening an ad-hoc link", () => {
       const page = await open(bad);
       expect(page.status, bad).toBe(404);
       expect(page.data, bad).toEqual({ reason: "link-invalid" });
-      expect(page.headers?.get("referrer-policy"), bad).toBe("no-referrer");
+      expect(page.headers?.get("referrer-policy"), bad).toBe("strict-origin");
       const posted = await post(bad, { ...NEW_CARD, intent: "pay", amount: "20.00", reference: "x" });
       expect(posted.status, bad).toBe(404);
     }
@@ -248,7 +248,7 @@ describe("paying from an ad-hoc link", () => {
     const { paid, requestGuid } = await pay(token, { ...NEW_CARD, amount: "42.00", reference: "Deposit for job 7" });
     expect(paid.status).toBe(302);
     expect(paid.location).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]+$/);
-    expect(paid.headers!.get("referrer-policy")).toBe("no-referrer");
+    expect(paid.headers!.get("referrer-policy")).toBe("strict-origin");
     const cookie = paid.headers!.get("set-cookie") ?? "";
     expect(cookie).toMatch(/^portal_link=/);
     const payment = await handle.db

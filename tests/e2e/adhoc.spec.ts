@@ -174,7 +174,7 @@ test.describe("ad-hoc payments", () => {
       const payer = await phone.newPage();
       const opened = await payer.goto(link);
       expect(opened?.status()).toBe(200);
-      expect(opened?.headers()["referrer-policy"]).toBe("no-referrer");
+      expect(opened?.headers()["referrer-policy"]).toBe("strict-origin");
       expect(opened?.headers()["cache-control"]).toBe("private, no-store");
       await expect(payer.getByRole("heading", { level: 1 })).toHaveText("Pay an amount");
       // Signed out, no portal around it: no menu, no account switcher.
