@@ -107,7 +107,8 @@ test.describe("ad-hoc payments", () => {
     await expect(page.getByLabel("Amount")).toHaveValue("25.50");
 
     // Markup in a reference is only text: it comes back on the receipt, the statement and the CSV as typed.
-    const reference = `Job <b>42</b> & "Lot 7" ${project()}`;
+    // 70-odd characters with one long word: it must wrap on a phone, never widen the page.
+    const reference = `Job <b>42</b> & "Lot 7" ${project()} PO-${"9".repeat(40)}`;
     const since = Date.now();
     await payWithNewCard(page, jsEnabled, "25.50", reference);
     await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
@@ -140,6 +141,7 @@ test.describe("ad-hoc payments", () => {
         .filter({ hasText: paymentReference })
         .filter({ hasText: "Card surcharge" });
       await expect(fee).toHaveCount(1);
+      await expectAccessible(bookkeeper);
       const session = (await books.cookies(ACME)).find((c) => c.name === "portal_session")!;
       const csv = await hostRequest.get(`${ACME}/statements/download`, {
         headers: { cookie: `portal_session=${session.value}` },

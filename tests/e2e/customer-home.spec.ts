@@ -56,6 +56,12 @@ test.describe("the customer-style home", () => {
     await expect(paid).toContainText("$0.00");
     // Someone else's request on the same account is not theirs to see.
     await expect(requests).not.toContainText(homeRequestReference(project(), "other"));
+    // Each request opens signed in, with the way to pay it.
+    await open.getByRole("link", { name: homeRequestReference(project(), "open") }).click();
+    await expect(page).toHaveURL(`${ACME}/payment/payment-request/${homeRequestReference(project(), "open")}`);
+    await expect(page.getByRole("main")).toContainText("$420.00");
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your payments");
 
     // Ad hoc: acme takes payments of any amount, between its limits, into their account.
     const adhoc = page.getByRole("region", { name: "Pay an amount you choose" });
