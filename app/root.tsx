@@ -58,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A verified contact limited to customer-style routes gets their own small menu (decision 033).
   const customerMenu =
     session && session.contact.verified && !hasPortalAccess(session.contact)
-      ? await customerMenuFor(branding.businessId, session.contact.id)
+      ? await customerMenuFor(branding, session.contact.id)
       : null;
   const selectedId = session?.data.selectedAccount ?? switcher[0]?.accountId ?? null;
   const accountId = session && isUuid(selectedId) && switcher.length > 0 ? selectedId : null;

@@ -5,7 +5,16 @@ import { migrate } from "../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../db/seed/demo";
 import { createHash } from "node:crypto";
 import type { Db } from "../app/services/platform/db.server";
-import { BENCH_DATA_DIR, BENCH_HOST, benchEmail, benchLinkToken, QUERY_SIZES } from "./config";
+import {
+  BENCH_ADHOC_ACCOUNT,
+  BENCH_DATA_DIR,
+  BENCH_HOST,
+  benchEmail,
+  benchLinkToken,
+  DEMO_HOST,
+  DEMO_LOGIN,
+  QUERY_SIZES,
+} from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
 
 /**
@@ -30,7 +39,26 @@ export async function prepareBenchDatabase() {
       });
       await insertLedger(handle.db, { businessId, accountId, prefix: `R${rows}` }, { invoices: rows, lines: rows });
       await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
+      await createAdhocAccount(handle.db, { businessId, contactId }, BENCH_ADHOC_ACCOUNT.rows(rows), `ADHOC-${rows}`);
     }
+    // The ad-hoc page on acme, for the demo login (the mobile runs), and on the bench brand.
+    const olivia = await handle.db
+      .selectFrom("contacts")
+      .innerJoin("hosts", "hosts.business_id", "contacts.business_id")
+      .select(["contacts.id", "contacts.business_id"])
+      .where("hosts.hostname", "=", DEMO_HOST)
+      .where("contacts.email", "=", DEMO_LOGIN.email)
+      .executeTakeFirstOrThrow();
+    await createAdhocAccount(
+      handle.db,
+      { businessId: olivia.business_id, contactId: olivia.id },
+      BENCH_ADHOC_ACCOUNT.demo,
+      "ACME-BENCH",
+    );
+    await handle.db
+      .insertInto("adhoc_settings")
+      .values({ business_id: businessId, enabled: true, min_cents: 1_000, max_cents: 500_000 })
+      .execute();
   } finally {
     await handle.close();
   }
@@ -95,5 +123,22 @@ async function createBenchRequest(
       verifier_hash: createHash("sha256").update(token.slice(16)).digest("hex"),
       expires_at: new Date(Date.now() + 30 * 86_400_000),
     })
+    .execute();
+}
+
+/** An account with a fixed id (the ad-hoc page's path carries it), joined to one contact. */
+async function createAdhocAccount(
+  db: Db,
+  scope: { businessId: string; contactId: string },
+  accountId: string,
+  number: string,
+) {
+  await db
+    .insertInto("accounts")
+    .values({ id: accountId, business_id: scope.businessId, number, name: `Bench ad hoc ${number}` })
+    .execute();
+  await db
+    .insertInto("account_contacts")
+    .values({ business_id: scope.businessId, account_id: accountId, contact_id: scope.contactId, role: "contact" })
     .execute();
 }

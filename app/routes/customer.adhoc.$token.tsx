@@ -12,7 +12,7 @@ import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
 import { recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
 import { businessContact } from "~/services/links/request-links.server";
-import { adhocPageData, checkAdhocLink, getAdhocSettings, linkOffer, payAdhoc } from "~/services/payments/adhoc.server";
+import { adhocPageData, checkAdhocLink, linkOffer, payAdhoc } from "~/services/payments/adhoc.server";
 import { getAccountPayId } from "~/services/payments/payto/payids.server";
 import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 import { readForm } from "~/services/platform/http.server";
@@ -47,8 +47,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     };
   }
   const account = check.account;
-  const [settings, payId, contact] = await Promise.all([
-    getAdhocSettings(branding.businessId),
+  const settings = branding.adhoc;
+  const [payId, contact] = await Promise.all([
     payToConfigurationOf(branding).enabled
       ? getAccountPayId({
           businessId: branding.businessId,
@@ -84,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       contactId: check.link.contactId,
       clientIp: clientAddress(request),
     },
-    settings: await getAdhocSettings(branding.businessId),
+    settings: branding.adhoc,
     offer: linkOffer(branding),
     linkTokenId: check.link.id,
   });

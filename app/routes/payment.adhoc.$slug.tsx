@@ -7,13 +7,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
 import { hasPortalAccess } from "~/services/auth/access.server";
 import { requirePageAccess } from "~/services/auth/auth.server";
-import {
-  adhocPageData,
-  getAdhocSettings,
-  payAdhoc,
-  requireAdhocAccount,
-  signedInOffer,
-} from "~/services/payments/adhoc.server";
+import { adhocPageData, payAdhoc, requireAdhocAccount, signedInOffer } from "~/services/payments/adhoc.server";
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 
@@ -37,7 +31,7 @@ async function pageContext(request: Request, slug: string | undefined) {
     contactId: contact.id,
     clientIp: clientAddress(request),
   };
-  const settings = await getAdhocSettings(branding.businessId);
+  const settings = branding.adhoc;
   // Saving a card is managing the account's payment methods, which needs portal access (decision 023).
   const offer = await signedInOffer(branding, actor, hasPortalAccess(contact));
   return { branding, account, actor, settings, offer };

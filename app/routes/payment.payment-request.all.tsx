@@ -7,7 +7,6 @@ import { formatDate, formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { requirePageAccess } from "~/services/auth/auth.server";
 import {
-  getAdhocSettings,
   HOME_ACCOUNTS_PAGE,
   listAdhocAccounts,
   listRecentReceipts,
@@ -36,11 +35,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     Number.isSafeInteger(skipParam) && skipParam > 0 && skipParam <= MAX_ACCOUNT_SKIP
       ? skipParam - (skipParam % HOME_ACCOUNTS_PAGE)
       : 0;
-  const settingsLoaded = getAdhocSettings(branding.businessId);
-  const [requests, settings, accounts, receipts] = await Promise.all([
+  const settings = branding.adhoc;
+  const [requests, accounts, receipts] = await Promise.all([
     listRequestsForContact(branding.businessId, contact.id, { after }),
-    settingsLoaded,
-    settingsLoaded.then((adhoc) => listAdhocAccounts(branding.businessId, contact.id, adhoc, { skip })),
+    listAdhocAccounts(branding.businessId, contact.id, settings, { skip }),
     listRecentReceipts(branding.businessId, contact.id),
   ]);
   const money = (cents: number, currency = branding.currency) => formatMoney(cents, { currency });

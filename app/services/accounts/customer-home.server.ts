@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { paymentRequestState, type PaymentRequestState } from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
+import type { HostBranding } from "../host/host.server";
 import { isUuid, listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
 
 /**
@@ -113,20 +114,8 @@ export async function listRequestsForContact(
   return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
 }
 
-/** Whether the business takes ad-hoc payments, and between which amounts (decision 033). */
-export type AdhocSettings = { enabled: boolean; minCents: number; maxCents: number };
-
-export async function getAdhocSettings(businessId: string): Promise<AdhocSettings> {
-  const db = await getDb();
-  const row = await db
-    .selectFrom("adhoc_settings")
-    .select(["enabled", "min_cents as minCents", "max_cents as maxCents"])
-    .where("business_id", "=", businessId)
-    .executeTakeFirst();
-  // No row: the business has never said it takes them, so it does not.
-  if (!row) return { enabled: false, minCents: 0, maxCents: 0 };
-  return { enabled: row.enabled, minCents: Number(row.minCents), maxCents: Number(row.maxCents) };
-}
+/** Whether the business takes ad-hoc payments, and between which amounts (decision 033): read with the host. */
+export type AdhocSettings = HostBranding["adhoc"];
 
 /**
  * The accounts the contact may pay any amount to: a page of their accounts (the switcher's
@@ -203,13 +192,15 @@ export async function listRecentReceipts(
  * What the customer-style menu offers (the shell, on every page of such a contact): the way to
  * an ad-hoc payment — straight to the form when there is one account, else to the home's list
  * of accounts — or nothing when the business does not take them or the contact has no account.
+ * The settings come with the host: one bounded query, and none when the business takes none.
  */
-export async function customerMenuFor(businessId: string, contactId: string): Promise<{ adhocHref: string | null }> {
-  const [settings, accounts] = await Promise.all([
-    getAdhocSettings(businessId),
-    listContactAccounts(businessId, contactId, { limit: 2 }),
-  ]);
-  if (!settings.enabled || accounts.length === 0) return { adhocHref: null };
+export async function customerMenuFor(
+  branding: HostBranding,
+  contactId: string,
+): Promise<{ adhocHref: string | null }> {
+  if (!branding.adhoc.enabled) return { adhocHref: null };
+  const accounts = await listContactAccounts(branding.businessId, contactId, { limit: 2 });
+  if (accounts.length === 0) return { adhocHref: null };
   return {
     adhocHref: accounts.length === 1 ? `/payment/adhoc/${accounts[0]!.accountId}` : `${CUSTOMER_HOME_PATH}#adhoc`,
   };

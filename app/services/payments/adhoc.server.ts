@@ -7,7 +7,7 @@ import { breakdownView, type PayFormReply, type PayMethodChoice } from "~/lib/pa
 import { todayIso } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { requireAccountAccess, type AccountDetails } from "../accounts/accounts.server";
-import { getAdhocSettings, type AdhocSettings } from "../accounts/customer-home.server";
+import type { AdhocSettings } from "../accounts/customer-home.server";
 import type { HostBranding } from "../host/host.server";
 import { checkLinkToken, type LinkToken } from "../links/link-tokens.server";
 import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
@@ -43,7 +43,6 @@ import { payToConfigurationOf } from "./payto/settings.server";
  * settings and limits again under its transaction: what the page says is never the last word.
  */
 export type { AdhocSettings };
-export { getAdhocSettings };
 
 type Actor = { businessId: string; accountId: string; contactId: string; clientIp: string };
 
