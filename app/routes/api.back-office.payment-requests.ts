@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   answer,
+  isRead,
   json,
   notAllowed,
   readJsonBody,
@@ -21,6 +22,7 @@ import { invalid } from "~/services/requests/problems.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   return answer(async () => {
+    if (!isRead(request)) return notAllowed(["GET", "POST"]);
     const caller = await requireCaller(request, "payment-requests:read");
     const params = new URL(request.url).searchParams;
     const limit = params.get("limit");

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, apiProblem, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
+import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
 import { getPaymentRequest } from "~/services/requests/payment-requests.server";
 
 /**
@@ -8,6 +8,7 @@ import { getPaymentRequest } from "~/services/requests/payment-requests.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return answer(async () => {
+    if (!isRead(request)) return notAllowed(["GET"]);
     const caller = await requireCaller(request, "payment-requests:read");
     const view = await getPaymentRequest(caller.businessId, params.id);
     if (!view) return apiProblem(404, "not_found", "No such payment request.");

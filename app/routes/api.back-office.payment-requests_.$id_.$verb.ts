@@ -24,8 +24,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (request.method !== "POST") return notAllowed(["POST"]);
     const caller = await requireCaller(request, "payment-requests:write");
     // An empty body is fine; anything sent must be a JSON object with no fields yet.
-    const hasBody = request.headers.get("content-length") !== "0" && request.body !== null;
-    const body = hasBody ? await readJsonBody(request) : { raw: "", value: {} };
+    const body = await readJsonBody(request, { optional: true });
     const unknown = Object.keys(body.value);
     if (unknown.length) {
       throw invalid(

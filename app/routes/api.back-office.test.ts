@@ -350,6 +350,28 @@ describe("the back-office API on PGlite", () => {
       expect((await verb("PR-DEMO0005", "resend")).status).toBe(409);
     });
 
+    it("takes a bare POST with no body and no Content-Type for send, resend and cancel", async () => {
+      const made = await create(amountRequest());
+      const request = new Request(
+        `http://acme.localhost:3000/api/back-office/payment-requests/${made.body.request.id}/cancel`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${ACME_KEY}` },
+        },
+      );
+      const response = await verbs.action({
+        request,
+        params: { id: made.body.request.id, verb: "cancel" },
+        context: {},
+      });
+      expect(response.status).toBe(200);
+      const withForm = await verb(made.body.request.id, "cancel", {
+        rawBody: "x=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(withForm.status).toBe(415);
+    });
+
     it("answers 404 to another business's key for this business's request, and changes nothing", async () => {
       const id = (await create(amountRequest())).body.request.id;
       for (const name of ["send", "resend", "cancel"]) {
@@ -439,7 +461,13 @@ describe("the back-office API on PGlite", () => {
 
     it("refuses other methods with 405 and unknown back-office paths with 404", async () => {
       expect((await call(requests.action, "PUT", "/api/back-office/payment-requests", { body: {} })).status).toBe(405);
-      expect((await call(requests.action, "OPTIONS", "/api/back-office/payment-requests")).status).toBe(405);
+      // Remix hands OPTIONS (a CORS preflight) to the loader: no CORS headers, so a browser page elsewhere gets nothing.
+      const preflight = await call(requests.loader, "OPTIONS", "/api/back-office/payment-requests", {
+        key: null,
+        headers: { origin: "http://evil.example", "access-control-request-method": "POST" },
+      });
+      expect(preflight.status).toBe(405);
+      expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
       expect((await call(adhocLinks.loader, "GET", "/api/back-office/adhoc-links")).status).toBe(405);
       const unknown = await call(catchAll.loader, "GET", "/api/back-office/refunds");
       expect(unknown.status).toBe(404);

@@ -50,6 +50,9 @@ export function apiProblem(
   );
 }
 
+/** Loaders see every method that is not a mutation (OPTIONS too): only GET and HEAD are answered. */
+export const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
+
 export const notAllowed = (allowed: string[]) =>
   apiProblem(405, "method_not_allowed", `Use ${allowed.join(" or ")} here.`, {
     headers: { Allow: allowed.join(", ") },
@@ -84,14 +87,21 @@ export async function requireCaller(request: Request, scope: ApiScope): Promise<
   return result.caller;
 }
 
-/** A POST body: JSON only, at most 64 KB, UTF-8, an object, no control characters. */
-export async function readJsonBody(request: Request): Promise<{ raw: string; value: Record<string, unknown> }> {
+/**
+ * A POST body: JSON only, at most 64 KB, UTF-8, an object, no control characters. With
+ * `optional`, an empty body (a bare `POST …/send`) is `{}` whatever its Content-Type.
+ */
+export async function readJsonBody(
+  request: Request,
+  options: { optional?: boolean } = {},
+): Promise<{ raw: string; value: Record<string, unknown> }> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const bytes = await readCapped(request, MAX_BODY_BYTES);
+  if (bytes === null) throw apiProblem(413, "payload_too_large", "The body is larger than 64 KB.");
+  if (options.optional && bytes.byteLength === 0) return { raw: "", value: {} };
   if (type !== "application/json") {
     throw apiProblem(415, "unsupported_media_type", "Send the body as JSON, with Content-Type: application/json.");
   }
-  const bytes = await readCapped(request, MAX_BODY_BYTES);
-  if (bytes === null) throw apiProblem(413, "payload_too_large", "The body is larger than 64 KB.");
   let raw: string;
   try {
     raw = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -19,7 +19,6 @@ export async function findAccount(db: Db, businessId: string, idOrNumber: string
         ? eb.or([eb("id", "=", idOrNumber), eb("number", "=", idOrNumber)])
         : eb("number", "=", idOrNumber),
     )
-    .orderBy((eb) => eb("number", "=", idOrNumber))
     .executeTakeFirst();
 }
 

@@ -481,7 +481,12 @@ export async function getPaymentRequest(
 
 export type ListQuery = {
   state?: string | null;
+  /** The account's number or id. */
   account?: string | null;
+  /** The account's id (as `account`, for callers that hold an id). */
+  accountId?: string | null;
+  /** Only requests addressed to this contact (a customer-style contact's own page). */
+  contactId?: string | null;
   limit?: number | null;
   cursor?: string | null;
 };
@@ -512,13 +517,30 @@ export async function listPaymentRequests(
 
   const db = await getDb();
   let accountId: string | null = null;
-  if (query.account) {
+  if (query.accountId) {
+    if (!UUID.test(query.accountId)) throw invalid({ accountId: "Not an account id." });
+    accountId = query.accountId;
+  } else if (query.account) {
     const account = await findAccount(db, businessId, query.account);
     if (!account) throw invalid({ account: `No account "${clip(query.account)}" at this business.` });
     accountId = account.id;
   }
+  if (query.contactId && !UUID.test(query.contactId)) throw invalid({ contactId: "Not a contact id." });
   let select = selectRequests(db, businessId);
   if (accountId) select = select.where("pr.account_id", "=", accountId);
+  if (query.contactId) {
+    const contactId = query.contactId;
+    select = select.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("payment_request_recipients as r")
+          .select("r.request_id")
+          .whereRef("r.request_id", "=", "pr.id")
+          .where("r.business_id", "=", businessId)
+          .where("r.contact_id", "=", contactId),
+      ),
+    );
+  }
   if (state) select = select.where((eb) => stateCondition(eb, state as PaymentRequestState, now));
   if (cursor) {
     select = select.where(sql<boolean>`(pr.created_at, pr.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);

@@ -546,6 +546,19 @@ function requestSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       }
     });
 
+    it("finds the requests addressed to one contact, and by account id", async () => {
+      const sam = await handle.db
+        .selectFrom("contacts")
+        .select("id")
+        .where("email", "=", "sam@coastal.example")
+        .executeTakeFirstOrThrow();
+      const forSam = await listPaymentRequests(acme, { contactId: sam.id, limit: 100 });
+      expect(forSam.items.map((i) => i.reference)).toEqual(["PR-DEMO0005"]);
+      const byId = await listPaymentRequests(acme, { accountId: forSam.items[0]!.account.id });
+      expect(byId.items.map((i) => i.reference)).toEqual(["PR-DEMO0005"]);
+      expect((await problemOf(() => listPaymentRequests(acme, { contactId: "x" }))).fields).toHaveProperty("contactId");
+    });
+
     it("shows a business only its own requests", async () => {
       const { items } = await listPaymentRequests(kiwi, { limit: 100 });
       expect(items).toEqual([]);

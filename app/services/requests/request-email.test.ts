@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { feeRulesFromRow } from "~/lib/payment-calc";
+import { AA_TEXT, contrastRatio } from "~/themes/contrast";
+import { THEME_NAMES, type ThemeName } from "~/themes/names";
+import { themeTokens } from "~/themes/tokens";
+import type { HostBranding } from "../host/host.server";
+import type { PaymentRequestView } from "./payment-requests.server";
+import { renderAdhocLinkEmail, renderPaymentRequestEmail } from "./request-email.server";
+
+const branding = (theme: ThemeName): HostBranding => ({
+  hostname: "pay.example.test",
+  businessId: "b",
+  theme,
+  logoDirectory: "/brands/acme",
+  businessName: "Acme & Sons <Plumbing>",
+  businessLabel: "",
+  country: "AU",
+  currency: "AUD",
+  timeZone: "Australia/Sydney",
+  authProvider: "credentials",
+  auth0Domain: null,
+  auth0ClientId: null,
+  publicBaseUrl: "https://pay.example.test",
+  payToSettings: null,
+  feeRules: feeRulesFromRow(null),
+});
+
+const request: PaymentRequestView = {
+  id: "8f2c0d1a-0000-4000-8000-000000000001",
+  reference: "PR-AB12CD34",
+  account: { id: "a", number: "ACME-1000", name: "Coastal Builders Group" },
+  kind: "invoices",
+  description: "Line one <script>alert(1)</script>\nLine two",
+  amountCents: 1_234_56,
+  paidCents: 234_56,
+  remainingCents: 1_000_00,
+  currency: "AUD",
+  dueDate: "2026-12-15",
+  expiresAt: "2026-12-20T12:00:00.000Z",
+  allowPartPayment: true,
+  minPartPaymentCents: 50_00,
+  state: "part-paid",
+  invoices: [
+    { id: "i1", number: "INV-1", amountCents: 1_000_00, balanceCents: 800_00 },
+    { id: "i2", number: "INV-2", amountCents: 234_56, balanceCents: 200_00 },
+  ],
+  recipients: [],
+  createdAt: "2026-11-20T00:00:00.000Z",
+  sentAt: null,
+  openedAt: null,
+  paidAt: null,
+  cancelledAt: null,
+};
+
+const link =
+  "https://pay.example.test/customer/payment-request/SELECTORselector0123456789verifierVERIFIER0123456789abcdefgh";
+const support = { supportEmail: "accounts@acme.example", supportPhone: "1300 226 300" };
+
+describe("the payment-request email", () => {
+  it("says the same facts in its HTML and text parts, with the link in both", async () => {
+    const mail = await renderPaymentRequestEmail({
+      branding: branding("navy-blue"),
+      support,
+      recipientName: "Olivia",
+      request,
+      link,
+    });
+    expect(mail.subject).toBe("Payment request from Acme & Sons <Plumbing>: $1,000.00 due Dec 15, 2026 (PR-AB12CD34)");
+    for (const fact of [
+      "$1,000.00",
+      "$1,234.56",
+      "$234.56",
+      "Dec 15, 2026",
+      "Dec 20, 2026",
+      "PR-AB12CD34",
+      "INV-1",
+      "INV-2",
+      "ACME-1000",
+      "$50.00",
+      "accounts@acme.example",
+      "1300 226 300",
+    ]) {
+      expect(mail.text, fact).toContain(fact);
+      expect(mail.html, fact).toContain(fact);
+    }
+    expect(mail.text).toContain(`Pay now:\n${link}`);
+    expect(mail.html).toContain(`href="${link}"`);
+    expect(mail.html).toContain('href="mailto:accounts@acme.example"');
+    expect(mail.html).toContain('href="tel:1300226300"');
+  });
+
+  it("escapes what the business typed and its name", async () => {
+    const mail = await renderPaymentRequestEmail({
+      branding: branding("base"),
+      support,
+      recipientName: "<b>O</b>",
+      request,
+      link,
+    });
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).toContain("&lt;script&gt;");
+    expect(mail.html).toContain("Acme &amp; Sons &lt;Plumbing&gt;");
+    expect(mail.html).not.toContain("<b>O</b>");
+  });
+
+  it.each(THEME_NAMES)("is accessible and in the %s theme's colours, which pass WCAG AA", async (theme) => {
+    const mail = await renderPaymentRequestEmail({
+      branding: branding(theme),
+      support,
+      recipientName: "",
+      request,
+      link,
+    });
+    const { colors, surface } = themeTokens[theme];
+    expect(mail.html).toMatch(/<html[^>]*lang="en"/);
+    expect(mail.html).toContain('role="presentation"');
+    expect(mail.html).toContain('<img alt=""');
+    expect(mail.html).toContain('src="https://pay.example.test/brands/acme/logo.svg"');
+    expect(mail.html).toContain(`background-color:${colors.button};color:${surface.buttonText}`);
+    expect(mail.html).toContain(`background-color:${colors.bannerBackground}`);
+    expect(mail.html).toContain(`color:${colors.bannerText}`);
+    expect(contrastRatio(colors.button, surface.buttonText)).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio(colors.bannerBackground, colors.bannerText)).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio(surface.page, colors.link)).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(mail.text).toContain("Hello there,");
+  });
+});
+
+describe("the ad-hoc link email", () => {
+  it("names the business, the range and the link", async () => {
+    const mail = await renderAdhocLinkEmail({
+      branding: branding("english-holly"),
+      support: { supportEmail: null, supportPhone: null },
+      recipientName: "Aroha",
+      account: { number: "KF-500", name: "Southern Orchards Ltd" },
+      minCents: 10_00,
+      maxCents: 5_000_00,
+      expiresAt: new Date("2026-12-24T00:00:00Z"),
+      link: "https://pay.example.test/customer/adhoc/TOKEN",
+    });
+    expect(mail.subject).toBe("Pay Acme & Sons <Plumbing> any amount");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("$10.00 to $5,000.00");
+      expect(part).toContain("KF-500");
+      expect(part).toContain("https://pay.example.test/customer/adhoc/TOKEN");
+    }
+    expect(mail.text).toContain("Questions? Contact Acme & Sons <Plumbing>.");
+  });
+});
