@@ -74,9 +74,16 @@ export function AppShell({
         {t("shell.customer.home")}
       </NavLink>
       {menu.adhocHref ? (
-        <NavLink to={menu.adhocHref} className={className}>
-          {t("shell.customer.adhoc")}
-        </NavLink>
+        // With several accounts it leads to the home's list (a #fragment): not a page of its own to mark current.
+        menu.adhocHref.includes("#") ? (
+          <Link to={menu.adhocHref} className={className}>
+            {t("shell.customer.adhoc")}
+          </Link>
+        ) : (
+          <NavLink to={menu.adhocHref} className={className}>
+            {t("shell.customer.adhoc")}
+          </NavLink>
+        )
       ) : null}
     </>
   );

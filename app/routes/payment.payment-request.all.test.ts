@@ -288,6 +288,43 @@ describe("ad-hoc payments on the home", () => {
     }
   });
 
+  it("with several accounts, lists each and the menu leads to the list", async () => {
+    const contact = await handle.db
+      .insertInto("contacts")
+      .values({
+        business_id: acme,
+        email: `two-accounts-${randomUUID().slice(0, 8)}@acme.test`,
+        first_name: "Tam",
+        last_name: "Two",
+        position: "",
+        verified_at: new Date(),
+        permissions: [],
+        password_hash: null,
+        external_subject: null,
+        disabled_at: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (const number of ["ACME-1001", "ACME-2000"]) {
+      await handle.db
+        .insertInto("account_contacts")
+        .values({ business_id: acme, account_id: accounts[number]!, contact_id: contact.id, role: "contact" })
+        .execute();
+    }
+    const request = new Request(`${ORIGIN}/`, { headers: { host: HOST } });
+    cookies.tam = (
+      await createSession(request, { businessId: acme, contactId: contact.id, authMethod: "credentials" })
+    ).split(";")[0]!;
+    const tam = await home("tam");
+    expect(tam.adhoc.accounts.map((a) => a.href).sort()).toEqual(
+      [`/payment/adhoc/${accounts["ACME-1001"]}`, `/payment/adhoc/${accounts["ACME-2000"]}`].sort(),
+    );
+    const root = (await run(rootLoader as Handler, get("tam", "/payment/payment-request/all"))) as Awaited<
+      ReturnType<typeof rootLoader>
+    >;
+    expect(root.customerMenu?.adhocHref).toBe("/payment/payment-request/all#adhoc");
+  });
+
   it("ignores a hostile page number", async () => {
     for (const value of ["-20", "abc", "1e9", "20.5", "99999999999"]) {
       const sam = await home("sam", `?accounts=${encodeURIComponent(value)}`);
