@@ -28,6 +28,7 @@ import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesFor } from "~/lib/i18n/catalog";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth/auth.server";
+import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
 import { isLinkPagePath } from "~/lib/link-paths";
 
 const SWITCHER_SIZE = 25;
@@ -54,6 +55,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     session && hasPortalAccess(session.contact)
       ? await listContactAccounts(branding.businessId, session.contact.id, { limit: SWITCHER_SIZE + 1 })
       : [];
+  // A verified contact limited to customer-style routes gets their own small menu (decision 033).
+  const customerMenu =
+    session && session.contact.verified && !hasPortalAccess(session.contact)
+      ? await customerMenuFor(branding, session.contact.id)
+      : null;
   const selectedId = session?.data.selectedAccount ?? switcher[0]?.accountId ?? null;
   const accountId = session && isUuid(selectedId) && switcher.length > 0 ? selectedId : null;
   // Feature toggles of the selected account (or the business's, signed out). If they cannot
@@ -83,6 +89,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           hasPassword: session.authMethod === "credentials",
         }
       : null,
+    customerMenu: customerMenu ? { homeHref: CUSTOMER_HOME_PATH, adhocHref: customerMenu.adhocHref } : null,
     accounts: {
       items: switcher
         .slice(0, SWITCHER_SIZE)
@@ -151,7 +158,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { brand, user, accounts, productFruits, language, languages } = useLoaderData<typeof loader>();
+  const { brand, user, accounts, customerMenu, productFruits, language, languages } = useLoaderData<typeof loader>();
   const nonce = useNonce();
   const navigation = useNavigation();
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
@@ -165,7 +172,14 @@ export default function App() {
       <ProgressBar />
       {startingUp ? <FullPageLoading /> : null}
       <SessionSync signedIn={user !== null} />
-      <AppShell brand={brand} user={user} accounts={accounts} language={language} languages={languages}>
+      <AppShell
+        brand={brand}
+        user={user}
+        accounts={accounts}
+        customerMenu={customerMenu}
+        language={language}
+        languages={languages}
+      >
         <Outlet />
       </AppShell>
       {productFruits ? <ProductFruits config={productFruits} nonce={nonce} /> : null}
@@ -187,7 +201,13 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <AppShell brand={data.brand} user={data.user} language={data.language} languages={data.languages}>
+    <AppShell
+      brand={data.brand}
+      user={data.user}
+      customerMenu={data.customerMenu}
+      language={data.language}
+      languages={data.languages}
+    >
       <GeneralErrorBoundary backHref={data.backHref} />
     </AppShell>
   );

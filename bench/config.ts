@@ -34,6 +34,16 @@ export type BenchPage = {
 export const benchLinkToken = (kind: "request" | "invoice", rows: number) =>
   `Bench${kind}${rows}`.padEnd(59, "0").slice(0, 59);
 
+/**
+ * The accounts the ad-hoc page is measured on (bench/seed.ts makes them, with these fixed ids):
+ * one on acme joined to the demo login, and one per account size on the bench brand joined to
+ * that size's contact. The page's path carries the account's id (decision 033).
+ */
+export const BENCH_ADHOC_ACCOUNT = {
+  demo: "00000000-0000-4000-8000-00000000ad0c",
+  rows: (rows: number) => `00000000-0000-4000-8000-${String(rows).padStart(12, "0")}`,
+};
+
 export const PAGES: BenchPage[] = [
   {
     name: "sign-in",
@@ -84,6 +94,15 @@ export const PAGES: BenchPage[] = [
     path: `/payment/payment-request/${DEMO_REQUEST_REFERENCE}`,
     signedIn: true,
     benchPath: (rows) => `/payment/payment-request/PR-BENCH${rows}`,
+  },
+  // The customer-style home and an ad-hoc payment (decision 033); the demo login may open both.
+  { name: "customer-home", path: "/payment/payment-request/all", signedIn: true, mobile: true },
+  {
+    name: "adhoc",
+    path: `/payment/adhoc/${BENCH_ADHOC_ACCOUNT.demo}`,
+    signedIn: true,
+    mobile: true,
+    benchPath: (rows) => `/payment/adhoc/${BENCH_ADHOC_ACCOUNT.rows(rows)}`,
   },
   // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
   { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },

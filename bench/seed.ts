@@ -5,7 +5,15 @@ import { migrate } from "../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../db/seed/demo";
 import { createHash } from "node:crypto";
 import type { Db } from "../app/services/platform/db.server";
-import { BENCH_DATA_DIR, BENCH_HOST, benchEmail, benchLinkToken, QUERY_SIZES } from "./config";
+import {
+  BENCH_ADHOC_ACCOUNT,
+  BENCH_DATA_DIR,
+  BENCH_HOST,
+  benchEmail,
+  benchLinkToken,
+  DEMO_HOST,
+  QUERY_SIZES,
+} from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
 
 /**
@@ -30,7 +38,28 @@ export async function prepareBenchDatabase() {
       });
       await insertLedger(handle.db, { businessId, accountId, prefix: `R${rows}` }, { invoices: rows, lines: rows });
       await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
+      // The bench brand shows no child accounts: its own account, joined to the contact (named to sort after ROWS-…).
+      await createAdhocAccount(handle.db, { businessId, contactId }, BENCH_ADHOC_ACCOUNT.rows(rows), `ADHOC-${rows}`);
     }
+    // The ad-hoc page on acme, for the demo login (the mobile runs): a branch of its first account,
+    // so the login's selected account (and every other page measured) stays what it was.
+    const parent = await handle.db
+      .selectFrom("accounts")
+      .innerJoin("hosts", "hosts.business_id", "accounts.business_id")
+      .select(["accounts.id", "accounts.business_id"])
+      .where("hosts.hostname", "=", DEMO_HOST)
+      .where("accounts.number", "=", "ACME-1000")
+      .executeTakeFirstOrThrow();
+    await createAdhocAccount(
+      handle.db,
+      { businessId: parent.business_id, parentAccountId: parent.id },
+      BENCH_ADHOC_ACCOUNT.demo,
+      "ACME-BENCH",
+    );
+    await handle.db
+      .insertInto("adhoc_settings")
+      .values({ business_id: businessId, enabled: true, min_cents: 1_000, max_cents: 500_000 })
+      .execute();
   } finally {
     await handle.close();
   }
@@ -96,4 +125,32 @@ async function createBenchRequest(
       expires_at: new Date(Date.now() + 30 * 86_400_000),
     })
     .execute();
+}
+
+/**
+ * An account with a fixed id (the ad-hoc page's path carries it): a branch of an account the
+ * login already has (acme shows child accounts), or an account joined to the contact.
+ */
+async function createAdhocAccount(
+  db: Db,
+  scope: { businessId: string; parentAccountId?: string; contactId?: string },
+  accountId: string,
+  number: string,
+) {
+  await db
+    .insertInto("accounts")
+    .values({
+      id: accountId,
+      business_id: scope.businessId,
+      number,
+      name: `Bench ad hoc ${number}`,
+      parent_account_id: scope.parentAccountId ?? null,
+    })
+    .execute();
+  if (scope.contactId) {
+    await db
+      .insertInto("account_contacts")
+      .values({ business_id: scope.businessId, account_id: accountId, contact_id: scope.contactId, role: "contact" })
+      .execute();
+  }
 }

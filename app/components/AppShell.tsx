@@ -13,6 +13,12 @@ export type ShellBrand = {
 
 export type ShellUser = { name: string; email: string; hasPassword: boolean };
 
+/**
+ * The menu of a contact limited to customer-style routes (decision 033): their home and, where
+ * the business takes them, ad-hoc payments. Nothing else of the portal is offered to them.
+ */
+export type ShellCustomerMenu = { homeHref: string; adhocHref: string | null };
+
 /** The portal's sections, in the order of the menu. Shown once the contact has an account. */
 const SECTIONS = [
   { to: "/", key: "switcher.dashboard", end: true },
@@ -36,6 +42,7 @@ export function AppShell({
   brand,
   user,
   accounts,
+  customerMenu,
   language,
   languages = [],
   children,
@@ -43,6 +50,7 @@ export function AppShell({
   brand: ShellBrand;
   user?: ShellUser | null;
   accounts?: ShellAccounts;
+  customerMenu?: ShellCustomerMenu | null;
   language?: LanguageCode;
   languages?: { code: string; label: string }[];
   children: ReactNode;
@@ -59,6 +67,26 @@ export function AppShell({
         {t(section.key)}
       </NavLink>
     ));
+  const customer = user && !hasAccounts ? (customerMenu ?? null) : null;
+  const customerLinks = (menu: ShellCustomerMenu, className: string) => (
+    <>
+      <NavLink to={menu.homeHref} end className={className}>
+        {t("shell.customer.home")}
+      </NavLink>
+      {menu.adhocHref ? (
+        // With several accounts it leads to the home's list (a #fragment): not a page of its own to mark current.
+        menu.adhocHref.includes("#") ? (
+          <Link to={menu.adhocHref} className={className}>
+            {t("shell.customer.adhoc")}
+          </Link>
+        ) : (
+          <NavLink to={menu.adhocHref} className={className}>
+            {t("shell.customer.adhoc")}
+          </NavLink>
+        )
+      ) : null}
+    </>
+  );
 
   return (
     <>
@@ -102,6 +130,11 @@ export function AppShell({
                     ) : null}
                   </nav>
                 ) : null}
+                {customer ? (
+                  <nav aria-label={t("shell.customer.menu")} className={styles.menuGroup}>
+                    {customerLinks(customer, styles.menuItem)}
+                  </nav>
+                ) : null}
                 <div className={styles.menuGroup}>
                   {user.hasPassword ? (
                     <NavLink className={styles.menuItem} to="/auth/password">
@@ -141,6 +174,15 @@ export function AppShell({
               </div>
             </div>
           </>
+        ) : null}
+        {customer ? (
+          <div className={styles.wideBar}>
+            <div className={styles.wideBarInner}>
+              <nav aria-label={t("shell.customer.menu")} className={styles.wideLinks}>
+                {customerLinks(customer, styles.wideLink)}
+              </nav>
+            </div>
+          </div>
         ) : null}
       </header>
       <main id="main" tabIndex={-1} className={styles.main}>

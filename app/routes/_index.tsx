@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { todayIn } from "~/lib/dates";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -9,12 +10,21 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { getAccountPayId } from "~/services/payments/payto/payids.server";
+import { getPageContext } from "~/services/auth/auth.server";
+import { hasPortalAccess } from "~/services/auth/access.server";
+import { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
 
 /**
  * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
- * overdue, what is due next, and the last payment — all computed on the server.
+ * overdue, what is due next, and the last payment — all computed on the server. A contact
+ * limited to customer-style routes is sent to their own home instead (decision 033).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
+  // A verified contact without accessCustomerPortal has a home of their own (decision 033):
+  // sign-in, "Go home" and the brand link all lead here, so they land there, not on a 404.
+  const context = await getPageContext(request);
+  const contact = context.session?.contact;
+  if (contact?.verified && !hasPortalAccess(contact)) throw redirect(CUSTOMER_HOME_PATH);
   const { branding, session, account } = await requireAccountPage(request);
   const [tiles, payId] = await Promise.all([
     getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone)),

@@ -15,7 +15,21 @@ import * as m0007 from "./0007-sliding-limits-and-public-urls";
 import * as m0008 from "./0008-payto";
 import * as m0009 from "./0009-payment-polling";
 import * as m0010 from "./0010-payment-requests";
+import * as m0010a from "./0010a-payments-by-payer";
 
 export type Migration = { name: string; up: string };
 
-export const migrations: Migration[] = [m0001, m0002, m0003, m0004, m0004a, m0005, m0006, m0007, m0008, m0009, m0010];
+export const migrations: Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0004a,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0010a,
+];

@@ -89,14 +89,16 @@ test.describe("callbackUrl", () => {
 });
 
 test.describe("access", () => {
-  test("a contact without accessCustomerPortal gets 'Page not found' on portal routes, public pages still work", async ({
+  test("a contact without accessCustomerPortal lands on their own home, gets 'Page not found' on portal routes, public pages still work", async ({
     page,
   }) => {
     await signIn(page, ACME, "sam@coastal.example");
-    await expect(page).toHaveURL(`${ACME}/`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
-    const response = await page.goto(`${ACME}/`);
+    // Decision 033: their home, not "Page not found".
+    await expect(page).toHaveURL(`${ACME}/payment/payment-request/all`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your payments");
+    const response = await page.goto(`${ACME}/statements`);
     expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
     await expectAccessible(page);
     const policy = await page.goto(`${ACME}/privacy-policy`);
     expect(policy?.status()).toBe(200);

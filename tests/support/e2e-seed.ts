@@ -11,6 +11,7 @@ import { migrate } from "../../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, demoLedger, demoPublicBaseUrl, seedDemoData } from "../../db/seed/demo";
 import { createHash } from "node:crypto";
 import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
+import { seedCustomerStyleJourneys } from "./e2e-customer-style";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -131,6 +132,13 @@ try {
       }
     }
   }
+  // Customer-style contacts and ad-hoc payers (issue 14), on acme.
+  const acme = await db
+    .selectFrom("hosts")
+    .select("business_id")
+    .where("hostname", "=", "acme.localhost")
+    .executeTakeFirstOrThrow();
+  await seedCustomerStyleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
 } finally {
   await handle.close();
 }

@@ -10,6 +10,7 @@ import { paytoPayEnAU } from "./en-AU.payto-pay";
 import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 import { requestsEnAU } from "./en-AU.requests";
+import { adhocEnAU } from "./en-AU.adhoc";
 import { requestPagesEnAU } from "./en-AU.request-pages";
 
 export const enAU = {
@@ -217,6 +218,7 @@ export const enAU = {
   ...paytoEnAU,
   ...paytoPayIdEnAU,
   ...requestsEnAU,
+  ...adhocEnAU,
   ...requestPagesEnAU,
 } as const;
 

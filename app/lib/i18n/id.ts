@@ -5,6 +5,7 @@ import { paytoPayId } from "./id.payto-pay";
 import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 import { requestsId } from "./id.requests";
+import { adhocId } from "./id.adhoc";
 import { requestPagesId } from "./id.request-pages";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
@@ -252,5 +253,6 @@ export const id: Messages = {
   ...paytoId,
   ...paytoPayIdId,
   ...requestsId,
+  ...adhocId,
   ...requestPagesId,
 };

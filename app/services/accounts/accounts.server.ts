@@ -69,6 +69,14 @@ function visibleTo(scope: Scope) {
   };
 }
 
+/**
+ * The same rule for a query that joins `accounts` (unaliased) to other tables: rows whose
+ * account the contact may see (the customer-style home, decision 033).
+ */
+export function visibleAccounts(scope: { businessId: string; contactId: string }) {
+  return visibleTo(scope);
+}
+
 /** Does the business show child accounts (ui setting ChildAccountTicked, spec §6)? As SQL. */
 function childAccountsShown(businessId: string) {
   return sql<boolean>`exists (
@@ -118,7 +126,7 @@ const summaryColumns = [
 export async function listContactAccounts(
   businessId: string,
   contactId: string,
-  options: { parent?: boolean; children?: boolean; limit?: number } = {},
+  options: { parent?: boolean; children?: boolean; limit?: number; offset?: number } = {},
 ): Promise<AccountSummary[]> {
   const db = await getDb();
   const rows = await db
@@ -129,6 +137,7 @@ export async function listContactAccounts(
     .orderBy(sql`lower(accounts.name)`)
     .orderBy("accounts.id")
     .limit(options.limit ?? 200)
+    .offset(options.offset ?? 0)
     .execute();
   return rows.map((row) => ({ ...row, isChild: row.parentAccountId !== null }));
 }

@@ -26,6 +26,12 @@ export type HostBranding = {
   payToSettings: { enabled: boolean; providerName: string; maxPaymentCents: number; payIdDomain: string | null } | null;
   /** The business's card surcharge, late fee and early-payment discount, read with the host the same way. */
   feeRules: FeeRules;
+  /**
+   * Whether the business takes ad-hoc payments and between which amounts (decision 033), read
+   * with the host too; no settings means it does not. The payment engine checks them again
+   * under its own transaction.
+   */
+  adhoc: { enabled: boolean; minCents: number; maxCents: number };
 };
 
 /**
@@ -104,6 +110,7 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
     .innerJoin("businesses", "businesses.id", "hosts.business_id")
     .leftJoin("payto_settings", "payto_settings.business_id", "businesses.id")
     .leftJoin("fee_rules", "fee_rules.business_id", "businesses.id")
+    .leftJoin("adhoc_settings", "adhoc_settings.business_id", "businesses.id")
     .select([
       "hosts.hostname",
       "businesses.id as businessId",
@@ -128,6 +135,9 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "fee_rules.late_fee_fixed_cents as lateFeeFixedCents",
       "fee_rules.early_discount_bps as earlyDiscountBps",
       "fee_rules.early_discount_days as earlyDiscountDays",
+      "adhoc_settings.enabled as adhocEnabled",
+      "adhoc_settings.min_cents as adhocMinCents",
+      "adhoc_settings.max_cents as adhocMaxCents",
     ])
     .where("hosts.hostname", "=", hostname)
     .executeTakeFirst();
@@ -143,10 +153,18 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
     lateFeeFixedCents,
     earlyDiscountBps,
     earlyDiscountDays,
+    adhocEnabled,
+    adhocMinCents,
+    adhocMaxCents,
     ...host
   } = row;
   return {
     ...host,
+    adhoc: {
+      enabled: adhocEnabled === true,
+      minCents: Number(adhocMinCents ?? 0),
+      maxCents: Number(adhocMaxCents ?? 0),
+    },
     feeRules: feeRulesFromRow(
       feeRulesBusinessId === null
         ? null

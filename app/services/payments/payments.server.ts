@@ -435,7 +435,8 @@ export async function submitPayment(
   if (paymentFor.kind !== "invoices" && input.method.kind === "promise") return { kind: "invalid", problem: "method" };
   if (paymentFor.kind === "request" && !UUID.test(paymentFor.requestId))
     return { kind: "invalid", problem: "requestClosed" };
-  if (paymentFor.kind === "adhoc" && !/^[^\x00-\x1f\x7f]{1,80}$/.test(paymentFor.payerReference))
+  // Up to 80 characters as PostgreSQL counts them (code points: `u`), so 80 emoji fit as the column allows.
+  if (paymentFor.kind === "adhoc" && !/^[^\x00-\x1f\x7f]{1,80}$/u.test(paymentFor.payerReference))
     return { kind: "invalid", problem: "amount" };
   if (input.linkTokenId !== undefined && !UUID.test(input.linkTokenId)) return { kind: "invalid", problem: "request" };
   const db = await getDb();

@@ -23,6 +23,7 @@ const branding = (theme: ThemeName): HostBranding => ({
   publicBaseUrl: "https://pay.example.test",
   payToSettings: null,
   feeRules: feeRulesFromRow(null),
+  adhoc: { enabled: true, minCents: 10_00, maxCents: 5_000_00 },
 });
 
 const request: PaymentRequestView = {

@@ -1,0 +1,244 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import * as styles from "~/components/Table.css";
+import * as homeStyles from "~/styles/customer-home.css";
+import { useT } from "~/components/useT";
+import { formatDate, formatMoney } from "~/lib/format";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import { requirePageAccess } from "~/services/auth/auth.server";
+import {
+  HOME_ACCOUNTS_PAGE,
+  listAdhocAccounts,
+  listRecentReceipts,
+  listRequestsForContact,
+} from "~/services/accounts/customer-home.server";
+
+/**
+ * The home of a contact without `accessCustomerPortal` (issue 14; decision 033), on the spec's
+ * customer-style pattern /payment/payment-request/[slug] (this static route wins over the
+ * request page's `$slug`; "all" is never a request reference). Sign-in and `/` send such a
+ * contact here instead of "Page not found". It lists what is addressed to them: payment requests
+ * they are a recipient of, the accounts they may pay any amount to, their latest receipts, and
+ * a section for schedules and agreements that says plainly there are none yet. Contacts with
+ * portal access may open it too (it is a customer-style route); their menu does not offer it.
+ */
+const MAX_ACCOUNT_SKIP = 10_000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session } = await requirePageAccess(request);
+  const contact = session!.contact;
+  const url = new URL(request.url);
+  const after = url.searchParams.get("after");
+  const skipParam = Number(url.searchParams.get("accounts") ?? "0");
+  // A page of accounts starts at a multiple of the page size; anything else starts at the first.
+  const skip =
+    Number.isSafeInteger(skipParam) && skipParam > 0 && skipParam <= MAX_ACCOUNT_SKIP
+      ? skipParam - (skipParam % HOME_ACCOUNTS_PAGE)
+      : 0;
+  const settings = branding.adhoc;
+  const [requests, accounts, receipts] = await Promise.all([
+    listRequestsForContact(branding.businessId, contact.id, { after }),
+    listAdhocAccounts(branding.businessId, contact.id, settings, { skip }),
+    listRecentReceipts(branding.businessId, contact.id),
+  ]);
+  const money = (cents: number, currency = branding.currency) => formatMoney(cents, { currency });
+  const date = (value: Date | string) => formatDate(value, { timeZone: branding.timeZone });
+  return {
+    businessName: branding.businessName,
+    firstName: contact.firstName,
+    requests: {
+      items: requests.items.map((item) => ({
+        reference: item.reference,
+        description: item.description,
+        account: `${item.accountName} (${item.accountNumber})`,
+        remaining: money(item.remainingCents, item.currency),
+        due: item.dueDate ? date(item.dueDate) : null,
+        state: item.state,
+      })),
+      olderHref: requests.nextAfter ? `?after=${encodeURIComponent(requests.nextAfter)}` : null,
+      newestHref: after ? url.pathname : null,
+    },
+    adhoc: {
+      enabled: settings.enabled,
+      min: settings.enabled ? money(settings.minCents) : "",
+      max: settings.enabled ? money(settings.maxCents) : "",
+      accounts: accounts.items.map((account) => ({
+        href: `/payment/adhoc/${account.accountId}`,
+        name: `${account.name} (${account.number})`,
+      })),
+      moreHref: accounts.more ? `?accounts=${skip + HOME_ACCOUNTS_PAGE}#adhoc` : null,
+      firstHref: skip > 0 ? `${url.pathname}#adhoc` : null,
+    },
+    receipts: receipts.map((receipt) => ({
+      reference: receipt.reference,
+      href: `/payment/complete/${encodeURIComponent(receipt.reference)}`,
+      date: date(receipt.date),
+      amount: money(receipt.amountCents, receipt.currency),
+      status: receipt.status,
+      payerReference: receipt.payerReference,
+    })),
+  };
+}
+
+export default function CustomerHome() {
+  const { businessName, firstName, requests, adhoc, receipts } = useLoaderData<typeof loader>();
+  const t = useT();
+  return (
+    <>
+      <h1>{t("home.title")}</h1>
+      <p>
+        {firstName ? t("home.welcome", { name: firstName }) : t("home.welcomeAnon")}.{" "}
+        {t("home.intro", { business: businessName })}
+      </p>
+
+      <section aria-labelledby="home-requests">
+        <h2 id="home-requests">{t("home.requests")}</h2>
+        {requests.items.length === 0 ? (
+          <p>{t("home.requests.none")}</p>
+        ) : (
+          <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("home.requests.table")}>
+            <table role="table" className={`${styles.table} ${styles.stacked}`}>
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th role="columnheader" scope="col">
+                    {t("home.requests.reference")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("home.requests.for")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("home.requests.account")}
+                  </th>
+                  <th role="columnheader" scope="col" className={styles.number}>
+                    {t("home.requests.remaining")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("home.requests.due")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("home.requests.state")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody role="rowgroup">
+                {requests.items.map((item) => (
+                  <tr role="row" key={item.reference}>
+                    <td role="cell" data-label={t("home.requests.reference")} className={styles.cellTitle}>
+                      <Link to={`/payment/payment-request/${encodeURIComponent(item.reference)}`}>
+                        {item.reference}
+                      </Link>
+                    </td>
+                    <td role="cell" data-label={t("home.requests.for")}>
+                      {item.description}
+                    </td>
+                    <td role="cell" data-label={t("home.requests.account")}>
+                      {item.account}
+                    </td>
+                    <td
+                      role="cell"
+                      data-label={t("home.requests.remaining")}
+                      className={`${styles.number} ${styles.cellAmount}`}
+                    >
+                      {item.remaining}
+                    </td>
+                    <td role="cell" data-label={t("home.requests.due")}>
+                      {item.due ?? t("home.requests.noDue")}
+                    </td>
+                    <td role="cell" data-label={t("home.requests.state")}>
+                      <span className={styles.badge}>{t(`home.state.${item.state}` as MessageKey)}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {requests.olderHref || requests.newestHref ? (
+          <nav aria-label={t("home.requests.pages")} className={styles.pager}>
+            {requests.newestHref ? (
+              <Link to={requests.newestHref} className={styles.pagerLink}>
+                {t("home.requests.newest")}
+              </Link>
+            ) : null}
+            {requests.olderHref ? (
+              <Link to={requests.olderHref} rel="next" className={styles.pagerLink}>
+                {t("home.requests.older")}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="adhoc">
+        <h2 id="adhoc">{t("home.adhoc")}</h2>
+        {!adhoc.enabled ? (
+          <p>{t("home.adhoc.off", { business: businessName })}</p>
+        ) : adhoc.accounts.length === 0 ? (
+          <p>{t("home.adhoc.noAccounts")}</p>
+        ) : (
+          <>
+            <p>{t("home.adhoc.intro", { business: businessName, min: adhoc.min, max: adhoc.max })}</p>
+            <ul className={styles.list}>
+              {adhoc.accounts.map((account) => (
+                <li key={account.href} className={styles.listItem}>
+                  <Link to={account.href} className={styles.pagerLink}>
+                    {t("home.adhoc.link", { account: account.name })}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            {adhoc.moreHref || adhoc.firstHref ? (
+              <nav aria-label={t("home.adhoc.pages")} className={styles.pager}>
+                {adhoc.firstHref ? (
+                  <Link to={adhoc.firstHref} className={styles.pagerLink}>
+                    {t("home.adhoc.first")}
+                  </Link>
+                ) : null}
+                {adhoc.moreHref ? (
+                  <Link to={adhoc.moreHref} rel="next" className={styles.pagerLink}>
+                    {t("home.adhoc.more")}
+                  </Link>
+                ) : null}
+              </nav>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="home-receipts">
+        <h2 id="home-receipts">{t("home.receipts")}</h2>
+        {receipts.length === 0 ? (
+          <p>{t("home.receipts.none")}</p>
+        ) : (
+          <ul className={styles.list} aria-label={t("home.receipts.list")}>
+            {receipts.map((receipt) => (
+              <li key={receipt.reference} className={styles.listItem}>
+                <Link to={receipt.href} className={styles.pagerLink}>
+                  {t("home.receipts.item", {
+                    reference: receipt.reference,
+                    date: receipt.date,
+                    amount: receipt.amount,
+                  })}
+                </Link>
+                {receipt.payerReference ? (
+                  <span className={homeStyles.payerReference}>{receipt.payerReference}</span>
+                ) : null}
+                <span className={styles.badge}>{t(`home.receipts.status.${receipt.status}` as MessageKey)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="home-schedules">
+        <h2 id="home-schedules">{t("home.schedules")}</h2>
+        <p>{t("home.schedules.none", { business: businessName })}</p>
+      </section>
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("home.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};

@@ -1,0 +1,273 @@
+import { randomUUID } from "node:crypto";
+import { adhocAmountProblem, readPayerReference } from "~/lib/adhoc";
+import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
+import { formatMoney } from "~/lib/format";
+import { computeCreditPayment, type FeeRules } from "~/lib/payment-calc";
+import { breakdownView, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
+import { todayIso } from "~/lib/payment-method-schemas";
+import type { CardBrand } from "~/lib/payment-method-types";
+import { requireAccountAccess, type AccountDetails } from "../accounts/accounts.server";
+import type { AdhocSettings } from "../accounts/customer-home.server";
+import type { HostBranding } from "../host/host.server";
+import { checkLinkToken, type LinkToken } from "../links/link-tokens.server";
+import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
+import { requestOrigin } from "../platform/request-context.server";
+import {
+  agreementView,
+  expectedTotal,
+  finishPayment,
+  priorAnswer,
+  readyToPay,
+  resolvePayMethod,
+  startPayReply,
+  typedAmount,
+} from "./pay-form.server";
+import { submitPayment } from "./payments.server";
+import { payToChoices, type PayToChoice } from "./payto/payto-payments.server";
+import { payToConfigurationOf } from "./payto/settings.server";
+
+/**
+ * Ad-hoc payments (issue 14; decision 033): any amount the business allows, with a reference
+ * the payer types, paid into one account as credit. Two doors, one flow:
+ *
+ * - `/payment/adhoc/<account id>`, signed in: the slug is the account's id, and the contact must
+ *   be allowed to see that account (`requireAccountAccess`: joined to it, or its parent when
+ *   the business shows child accounts). Anything else — another account's or business's id,
+ *   a malformed id — is "Page not found", in the loader and in the action. Saved cards, a new
+ *   card (saved only by contacts who may manage payment methods) and active PayTo agreements.
+ * - `/customer/adhoc/<token>`, by an emailed link (decision 031): purpose `adhoc`, subject the
+ *   account, payer the link's contact, who must still be allowed to see that account. A new
+ *   card only: a forwarded link must not spend the account's stored methods.
+ *
+ * The engine (`submitPayment` with `paymentFor: { kind: "adhoc" }`) checks the business's
+ * settings and limits again under its transaction: what the page says is never the last word.
+ */
+export type { AdhocSettings };
+
+type Actor = { businessId: string; accountId: string; contactId: string; clientIp: string };
+
+/** The account of the signed-in page, or a thrown 404. */
+export function requireAdhocAccount(businessId: string, contactId: string, slug: unknown): Promise<AccountDetails> {
+  return requireAccountAccess(businessId, contactId, slug);
+}
+
+/**
+ * What an ad-hoc link opens. `unknown` is one answer for every token that is not this business's
+ * real ad-hoc link (no hint whether it ever existed). The holder of the real link is told when
+ * it expired or was revoked — or no longer opens anything because its contact may no longer
+ * see the account, which reads as revoked.
+ */
+export type AdhocLinkCheck =
+  | { status: "valid"; link: LinkToken; account: AccountDetails }
+  | { status: "expired" | "revoked"; link: LinkToken }
+  | { status: "unknown" };
+
+export async function checkAdhocLink(businessId: string, token: unknown, now = new Date()): Promise<AdhocLinkCheck> {
+  const check = await checkLinkToken(businessId, "adhoc", token, now);
+  if (check.status === "unknown") return check;
+  if (check.status !== "valid") return { status: check.status, link: check.link };
+  const account = await requireAccountAccess(businessId, check.link.contactId, check.link.subjectId).catch(() => null);
+  if (!account) return { status: "revoked", link: check.link };
+  return { status: "valid", link: check.link, account };
+}
+
+/** The breakdown of an ad-hoc amount paid by a card of `brand` (its surcharge) or by PayTo (none). */
+export function previewAdhoc(
+  amountCents: number,
+  method: { kind: "card"; brand: CardBrand } | { kind: "payto" } | { kind: "promise" },
+  rules: FeeRules,
+) {
+  return computeCreditPayment(amountCents, method.kind === "card" ? method : { kind: "payto" }, rules);
+}
+
+/** What the page may offer as ways to pay: the signed-in contact's, or a link payer's (a new card only). */
+export type AdhocOffer = {
+  cards: {
+    cardId: string;
+    brand: CardBrand;
+    last4: string;
+    expiryMonth: number;
+    expiryYear: number;
+    isDefault: boolean;
+  }[];
+  payTo: { enabled: boolean; providerName: string; agreements: PayToChoice[] };
+  mayManagePaymentMethods: boolean;
+  /** A signed-in page may link to PayTo's set-up; a link page offers nothing beyond its one form. */
+  signedIn: boolean;
+};
+
+/** A signed-in contact's ways to pay into the account: its saved cards (not expired) and PayTo agreements. */
+export async function signedInOffer(
+  branding: HostBranding,
+  actor: Actor,
+  mayManagePaymentMethods: boolean,
+): Promise<AdhocOffer> {
+  const [cards, payTo] = await Promise.all([listCards(actor), payToChoices(actor, payToConfigurationOf(branding))]);
+  const today = todayIso();
+  return {
+    cards: cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today)),
+    payTo,
+    mayManagePaymentMethods,
+    signedIn: true,
+  };
+}
+
+/** A link payer's only way: a new card, never saved (decision 031). */
+export function linkOffer(branding: HostBranding): AdhocOffer {
+  return {
+    cards: [],
+    payTo: { enabled: false, providerName: payToConfigurationOf(branding).providerName, agreements: [] },
+    mayManagePaymentMethods: false,
+    signedIn: false,
+  };
+}
+
+/** The business's limits as the page words them. */
+function limitsOf(branding: HostBranding, settings: AdhocSettings) {
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  return { min: money(settings.minCents), max: money(settings.maxCents), business: branding.businessName };
+}
+
+/** What both ad-hoc pages render: the account, the limits, and the pay form's ways to pay. */
+export function adhocPageData(
+  branding: HostBranding,
+  account: AccountDetails,
+  settings: AdhocSettings,
+  offer: AdhocOffer,
+) {
+  const defaultCard = offer.cards.find((card) => card.isDefault) ?? offer.cards[0];
+  const activeAgreement = offer.payTo.agreements.find((a) => a.status === "ACTIVE");
+  return {
+    businessName: branding.businessName,
+    account: { name: account.name, number: account.number },
+    adhoc: { enabled: settings.enabled, ...limitsOf(branding, settings) },
+    requestGuid: randomUUID(),
+    methods: {
+      cards: offer.cards.map((card) => ({
+        id: card.cardId,
+        name: `${BRAND_LABELS[card.brand]} •••• ${card.last4}`,
+        expiry: formatExpiry(card.expiryMonth, card.expiryYear),
+      })),
+      agreements: offer.payTo.agreements.map(agreementView),
+      payTo: {
+        enabled: offer.payTo.enabled,
+        providerName: offer.payTo.providerName,
+        setUp: offer.signedIn ? (offer.mayManagePaymentMethods ? ("link" as const) : ("noAccess" as const)) : null,
+      },
+      // A promise moves no money: there is nothing to promise on an amount of the payer's choice.
+      promise: false,
+      saveCard: offer.mayManagePaymentMethods,
+    },
+    method: (defaultCard
+      ? { kind: "card", cardId: defaultCard.cardId }
+      : activeAgreement
+        ? { kind: "payto", agreementId: activeAgreement.id }
+        : { kind: "new" }) as PayMethodChoice,
+  };
+}
+
+export type AdhocPayResult =
+  { kind: "paid"; reference: string } | { kind: "reply"; reply: PayFormReply; status: number };
+
+/**
+ * The ad-hoc action, after the page has checked who may pay into which account: the amount
+ * (exact, within the business's limits), the payer's reference, the way to pay, the total
+ * the payer saw, then the engine. `quote` and `review` never charge.
+ */
+export async function payAdhoc(
+  request: Request,
+  form: FormData,
+  context: {
+    branding: HostBranding;
+    actor: Actor;
+    settings: AdhocSettings;
+    offer: AdhocOffer;
+    /** The emailed link the payment is made from (its payer's receipt follows it). */
+    linkTokenId?: string;
+  },
+): Promise<AdhocPayResult> {
+  const { branding, actor, settings, offer } = context;
+  const { intent, text, reply } = startPayReply(form);
+  const limits = limitsOf(branding, settings);
+  const answer = (status: number): AdhocPayResult => ({ kind: "reply", reply, status });
+  reply.extra.reference = text("reference", 200);
+  if (!intent) return answer(400);
+  if (intent === "pay") {
+    const prior = await priorAnswer(actor, text("requestGuid", 40), reply);
+    if (prior && "reference" in prior) return { kind: "paid", reference: prior.reference };
+    if (prior) return answer(prior.status);
+  }
+  // The page says so and shows no form; a crafted POST is told the same, and nothing moves.
+  if (!settings.enabled) {
+    reply.message = "adhoc.error.disabled";
+    reply.messageParams = { business: branding.businessName };
+    return answer(409);
+  }
+
+  // The amount, typed as a decimal, exact to the cent, within the business's limits.
+  const typed = typedAmount(reply, "amount", text("amount", 40), settings.maxCents, "adhoc.error.amount.aboveMaximum");
+  const cents = typed !== null && adhocAmountProblem(typed, settings) === null ? typed : null;
+  if (typed !== null && cents === null) reply.errors.amount = "adhoc.error.amount.belowMinimum";
+
+  // The reference is checked when paying: a quote does not carry it, and "Update total" need not.
+  let payerReference: string | null = null;
+  if (intent === "pay") {
+    const reference = readPayerReference(form.get("reference"));
+    if (reference.ok) payerReference = reference.value;
+    else reply.errors.reference = reference.error;
+  }
+
+  const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
+    cards: offer.cards,
+    agreements: offer.payTo.agreements,
+    promise: false,
+    mayManagePaymentMethods: offer.mayManagePaymentMethods,
+    today: todayIso(),
+    actor,
+  });
+  if (cents !== null)
+    reply.breakdown = breakdownView(previewAdhoc(cents, feeMethod, branding.feeRules), branding.currency);
+  const ready = readyToPay(intent, reply, payMethod);
+  if (ready !== true || !payMethod || cents === null || payerReference === null) {
+    return answer(ready === true ? 400 : ready);
+  }
+  const expected = expectedTotal(form, reply);
+  if (expected === null) return answer(409);
+  const outcome = await submitPayment(
+    actor,
+    {
+      requestGuid: text("requestGuid", 40),
+      selection: [],
+      paymentFor: { kind: "adhoc", creditCents: cents, payerReference },
+      ...(context.linkTokenId ? { linkTokenId: context.linkTokenId } : {}),
+      method: payMethod,
+      note: "",
+      currency: branding.currency,
+      today: todayIso(),
+      expectedAmountCents: expected,
+    },
+    gatewayContextFrom(request, actor.clientIp, requestOrigin(request)),
+  );
+  const done = await finishPayment(outcome, {
+    branding,
+    payMethod,
+    reply,
+    invalidMessages: {
+      belowMinimum: "adhoc.error.belowMinimum",
+      aboveMaximum: "adhoc.error.aboveMaximum",
+      adhocDisabled: "adhoc.error.disabled",
+    },
+    messageParams: limits,
+  });
+  if ("reference" in done) return { kind: "paid", reference: done.reference };
+  // Over a PayTo agreement's limit: the message's {max} is the agreement's, not the business's ad-hoc maximum.
+  if (reply.message === "paytoPay.error.limit" && payMethod.kind === "payto") {
+    const chosen = payMethod.agreementId;
+    const agreement = offer.payTo.agreements.find((a) => a.id === chosen);
+    reply.messageParams = {
+      ...reply.messageParams,
+      max: formatMoney(agreement?.maxCents ?? 0, { currency: branding.currency }),
+    };
+  }
+  return answer(done.status);
+}
