@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createInvoiceLink, InvoiceLinkError } from "~/services/links/invoice-links.server";
+import { revokeLinkTokens } from "~/services/links/link-tokens.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import { paymentRequestFixtures } from "../../tests/support/payment-request-fixtures";
 import { action, loader } from "./customer.invoices-and-payments.$token";
@@ -144,17 +145,41 @@ describe("an invoice by its own link", () => {
     expect((await payInvoice(token, invoice!.id, "150.00")).status).toBe(302);
     expect(await balanceOf(invoice!.id)).toBe(0);
     const closed = await run(loader, get(`/customer/invoices-and-payments/${token}`), { token });
-    expect(closed.data).toMatchObject({ kind: "closed", reason: "paid" });
+    // A live link to a paid invoice still shows it in full (to read and print).
+    expect(closed.data).toMatchObject({
+      kind: "closed",
+      reason: "paid",
+      account: { number: "ACME-1000" },
+      invoice: { number: invoice!.number, balance: "$0.00" },
+    });
     const again = await payInvoice(token, invoice!.id, "1.00");
     expect([again.status, again.data.message]).toEqual([409, "pay.error.nothing"]);
   });
 
-  it("an expired link says so and takes nothing; other tokens are one 'link isn't valid'", async () => {
+  it("an expired or withdrawn link says only that, the invoice's number and whom to ask, and takes nothing", async () => {
     const [invoice] = await fx.invoices(scope, [5_000]);
+    const replaced = await fx.link(scope, invoice!.id, { purpose: "invoice" });
+    await revokeLinkTokens(handle.db, { businessId: scope.businessId, purpose: "invoice", subjectId: invoice!.id });
     const expired = await fx.link(scope, invoice!.id, { purpose: "invoice", expiresAt: new Date(Date.now() - 1000) });
-    const page = await run(loader, get(`/customer/invoices-and-payments/${expired.token}`), { token: expired.token });
-    expect(page.data).toMatchObject({ kind: "closed", reason: "expired", contact: { email: "accounts@acme.example" } });
-    expect((await payInvoice(expired.token, invoice!.id, "50.00")).status).toBe(409);
+    for (const [link, reason] of [
+      [expired, "expired"],
+      [replaced, "withdrawn"],
+    ] as const) {
+      const page = await run(loader, get(`/customer/invoices-and-payments/${link.token}`), { token: link.token });
+      expect(page.status).toBe(200);
+      expect(page.data).toEqual({
+        kind: "link-closed",
+        reason,
+        number: invoice!.number,
+        businessName: expect.any(String),
+        contact: { email: "accounts@acme.example", phone: expect.anything() },
+      });
+      // Nothing of the invoice (amounts, dates) or its account (name, number, address).
+      expect(page.data).not.toHaveProperty("invoice");
+      expect(page.data).not.toHaveProperty("account");
+      expect(JSON.stringify(page.data)).not.toMatch(/Coastal|ACME-1000|Wharf|\$50\.00/);
+      expect((await payInvoice(link.token, invoice!.id, "50.00")).status).toBe(409);
+    }
     expect(await balanceOf(invoice!.id)).toBe(5_000);
 
     const requestLink = await fx.link(scope, invoice!.id, { purpose: "payment-request" });

@@ -52,6 +52,9 @@ export const requestPagesEnAU = {
   "invoiceLink.closed.other": "Invoice {number} can't be paid from this link. Contact {business} about it.",
   "invoiceLink.expired.title": "This link has expired",
   "invoiceLink.expired.text": "This link to invoice {number} can't be used any more. Ask {business} for a new one.",
+  "invoiceLink.withdrawn.title": "This link no longer works",
+  "invoiceLink.withdrawn.text":
+    "{business} replaced or withdrew this link to invoice {number}. Use the link in their most recent email, or ask them for a new one.",
   "receipt.for": "Paid for",
   "receipt.forRequest": "Payment request {reference}",
   "receipt.credited": "Credited to your account",

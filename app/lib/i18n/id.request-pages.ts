@@ -54,6 +54,9 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "invoiceLink.expired.title": "Tautan ini sudah kedaluwarsa",
   "invoiceLink.expired.text":
     "Tautan ke faktur {number} ini tidak dapat dipakai lagi. Minta tautan baru kepada {business}.",
+  "invoiceLink.withdrawn.title": "Tautan ini tidak berlaku lagi",
+  "invoiceLink.withdrawn.text":
+    "{business} telah mengganti atau menarik tautan ke faktur {number} ini. Gunakan tautan di email terbaru mereka, atau minta tautan baru.",
   "receipt.for": "Dibayar untuk",
   "receipt.forRequest": "Permintaan pembayaran {reference}",
   "receipt.credited": "Dikreditkan ke rekening Anda",

@@ -49,7 +49,10 @@ export async function createInvoiceLink(businessId: string, invoiceId: string, c
   return createLinkToken(db, { businessId, purpose: "invoice", subjectId: invoice.id, contactId, expiresAt });
 }
 
-/** The invoice a link opens, with its account's name and number, or null (another business's, gone). */
+/**
+ * The invoice a link opens — its number, and its account's name, number and address — or null
+ * (another business's, gone). The route shows the account only while the link is live.
+ */
 export async function findLinkedInvoice(businessId: string, invoiceId: string) {
   if (!UUID.test(invoiceId)) return null;
   const db = await getDb();
@@ -58,6 +61,7 @@ export async function findLinkedInvoice(businessId: string, invoiceId: string) {
     .innerJoin("accounts", "accounts.id", "invoices.account_id")
     .select([
       "invoices.id",
+      "invoices.number",
       "invoices.account_id as accountId",
       "accounts.number as accountNumber",
       "accounts.name as accountName",
