@@ -190,6 +190,37 @@ describe("an invoice by its own link", () => {
   });
 });
 
+describe("an invoice link whose contact has left the account", () => {
+  it("is withdrawn once its contact is removed from the account or disabled, and takes nothing", async () => {
+    const payer = await fx.contact(scope);
+    const [invoice] = await fx.invoices(scope, [6_000]);
+    const { token } = await createInvoiceLink(
+      scope.businessId,
+      invoice!.id,
+      payer.scope.contactId,
+      new Date(Date.now() + 86_400_000),
+    );
+    const path = `/customer/invoices-and-payments/${token}`;
+    expect((await run(loader, get(path), { token })).data.kind).toBe("open");
+    for (const [leave, back] of [
+      [payer.unlink, payer.relink],
+      [payer.disable, payer.enable],
+    ] as const) {
+      await leave();
+      const page = await run(loader, get(path), { token });
+      expect(page.data).toMatchObject({ kind: "link-closed", reason: "withdrawn", number: invoice!.number });
+      expect(page.data).not.toHaveProperty("invoice");
+      expect(page.data).not.toHaveProperty("account");
+      const attempt = await payInvoice(token, invoice!.id, "60.00");
+      expect([attempt.status, attempt.data.message]).toEqual([409, "pay.error.nothing"]);
+      expect(await balanceOf(invoice!.id)).toBe(6_000);
+      await back();
+    }
+    expect((await payInvoice(token, invoice!.id, "60.00")).status).toBe(302);
+    expect(await balanceOf(invoice!.id)).toBe(0);
+  });
+});
+
 describe("createInvoiceLink", () => {
   it("mints a link for a contact of the invoice's account only, with a sensible expiry", async () => {
     const [invoice] = await fx.invoices(scope, [1_000]);
@@ -210,5 +241,11 @@ describe("createInvoiceLink", () => {
     });
     const made = await createInvoiceLink(scope.businessId, invoice!.id, scope.contactId, soon);
     expect(made.token).toMatch(/^[A-Za-z0-9_-]{59}$/);
+    // A disabled contact gets no link: it would be withdrawn the moment it was opened.
+    const disabled = await fx.contact(scope);
+    await disabled.disable();
+    await expect(
+      createInvoiceLink(scope.businessId, invoice!.id, disabled.scope.contactId, soon),
+    ).rejects.toMatchObject({ code: "contact" });
   });
 });

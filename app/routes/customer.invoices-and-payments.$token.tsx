@@ -14,7 +14,7 @@ import { todayIso } from "~/lib/payment-method-schemas";
 import { getPageContext } from "~/services/auth/auth.server";
 import { findLinkedInvoice } from "~/services/links/invoice-links.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkToken, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
 import { businessContact } from "~/services/links/request-links.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
 import { findInvoice } from "~/services/payments/invoices.server";
@@ -47,21 +47,23 @@ import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/plat
  */
 async function linkContext(request: Request, token: string | undefined) {
   const { branding } = await getPageContext(request);
-  const check = await checkLinkToken(branding.businessId, "invoice", token);
-  if (check.status === "unknown") throw linkInvalid();
-  const linked = await findLinkedInvoice(branding.businessId, check.link.subjectId);
-  if (!linked) throw linkInvalid();
+  const access = await checkLinkAccess(branding.businessId, "invoice", token, (link) =>
+    findLinkedInvoice(branding.businessId, link.subjectId),
+  );
+  if (access.status === "unknown") throw linkInvalid();
+  const { link, record: linked } = access;
   const actor = {
     businessId: branding.businessId,
     accountId: linked.accountId,
-    contactId: check.link.contactId,
+    contactId: link.contactId,
     clientIp: clientAddress(request),
   };
   // A link that no longer opens the invoice reads nothing of it or its account: whoever holds
-  // an old link learns only what became of the link and whom to ask.
-  if (check.status !== "valid") {
-    const reason = check.status === "revoked" ? ("withdrawn" as const) : ("expired" as const);
-    return { branding, link: check.link, linked, actor, closedLink: reason, live: null };
+  // an old link, or one whose contact has left the account, learns only what became of the link
+  // and whom to ask.
+  if (access.status !== "valid") {
+    const reason = access.status === "expired" ? ("expired" as const) : ("withdrawn" as const);
+    return { branding, link, linked, actor, closedLink: reason, live: null };
   }
   const [invoice, payable] = await Promise.all([
     findInvoice({ businessId: branding.businessId, accountId: linked.accountId }, linked.id),
@@ -69,7 +71,7 @@ async function linkContext(request: Request, token: string | undefined) {
   ]);
   if (!invoice) throw linkInvalid();
   const open = payable[0] && payable[0].availableCents > 0 ? payable[0] : null;
-  return { branding, link: check.link, linked, actor, closedLink: null, live: { invoice, open } };
+  return { branding, link, linked, actor, closedLink: null, live: { invoice, open } };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -126,10 +128,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, link, live, actor } = await linkContext(request, params.token);
+  const { branding, link, live, actor, closedLink } = await linkContext(request, params.token);
   const open = live?.open ?? null;
   const form = await readForm(request);
   const { intent, text, reply } = startPayReply(form);
+  // A withdrawn link answers nothing, not even a repeat's receipt.
+  if (closedLink === "withdrawn") {
+    reply.message = "pay.error.nothing";
+    return data(reply, { status: 409, headers: LINK_PAGE_HEADERS });
+  }
   if (!intent) return data(reply, { status: 400, headers: LINK_PAGE_HEADERS });
   const paid = async (reference: string) =>
     redirect(`/payment/complete/${encodeURIComponent(reference)}`, {

@@ -270,6 +270,54 @@ describe("opening a payment request's link", () => {
   });
 });
 
+describe("a link whose contact has left the account", () => {
+  it("is withdrawn once its contact is removed from the account or disabled: loader, invoices and action alike", async () => {
+    const payer = await fx.contact(scope);
+    const invoices = await fx.invoices(scope, [7_000]);
+    const request = await fx.request(scope, { invoices });
+    const paidRequest = await fx.request(scope, { amountCents: 1_000, status: "paid" });
+    const { token } = await fx.link(payer.scope, request.id);
+    const paidLink = await fx.link(payer.scope, paidRequest.id);
+    const path = `/customer/payment-request/${token}`;
+    expect((await run(loader, get(path), { token })).data.kind).toBe("open");
+
+    const withdrawn = async () => {
+      const page = await run(loader, get(path), { token });
+      expect(page.status).toBe(200);
+      // The reason, the reference and whom to ask: nothing owing, no invoices, no form.
+      expect(page.data).toEqual({
+        kind: "closed",
+        reason: "withdrawn",
+        reference: request.reference,
+        businessName: expect.any(String),
+        contact: { email: "accounts@acme.example", phone: expect.anything() },
+      });
+      // Withdrawn before anything about the request (its being paid, say).
+      const other = await run(loader, get(`/customer/payment-request/${paidLink.token}`), { token: paidLink.token });
+      expect(other.data).toMatchObject({ kind: "closed", reason: "withdrawn" });
+      const invoice = await run(invoiceLoader, get(`${path}/invoice/${invoices[0]!.id}`), {
+        token,
+        invoiceId: invoices[0]!.id,
+      });
+      expect([invoice.status, invoice.location]).toEqual([302, path]);
+      const attempt = await pay(token, {});
+      expect([attempt.status, attempt.data.message]).toEqual([409, "request.error.closed"]);
+      expect(await paymentsOf(request.id)).toHaveLength(0);
+    };
+
+    await payer.unlink();
+    await withdrawn();
+    await payer.relink();
+    await payer.disable();
+    await withdrawn();
+    // Back on the account and enabled: the same link works again.
+    await payer.enable();
+    expect((await run(loader, get(path), { token })).data.kind).toBe("open");
+    expect((await pay(token, {})).status).toBe(302);
+    expect(await paymentsOf(request.id)).toHaveLength(1);
+  });
+});
+
 describe("paying from the link", () => {
   it("pays in part (at least the minimum), then the rest; the link's contact pays, the browser may see the receipt", async () => {
     const invoices = await fx.invoices(scope, [30_000, 20_000]);

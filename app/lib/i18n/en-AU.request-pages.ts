@@ -41,6 +41,9 @@ export const requestPagesEnAU = {
   "requestPage.closed.replaced.title": "There is a newer link for this request",
   "requestPage.closed.replaced.text":
     "{business} sent payment request {reference} again with a new link. Use the link in the most recent email.",
+  "requestPage.closed.withdrawn.title": "This link no longer works",
+  "requestPage.closed.withdrawn.text":
+    "{business} withdrew this link to payment request {reference}. If you need to pay it, ask them.",
   "requestPage.contact": "Questions? Contact {business}.",
   "requestPage.contact.email": "Email",
   "requestPage.contact.phone": "Phone",

@@ -41,6 +41,9 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "requestPage.closed.replaced.title": "Ada tautan yang lebih baru untuk permintaan ini",
   "requestPage.closed.replaced.text":
     "{business} mengirim ulang permintaan pembayaran {reference} dengan tautan baru. Gunakan tautan di email terbaru.",
+  "requestPage.closed.withdrawn.title": "Tautan ini tidak berlaku lagi",
+  "requestPage.closed.withdrawn.text":
+    "{business} telah menarik tautan ke permintaan pembayaran {reference} ini. Jika Anda perlu membayarnya, hubungi mereka.",
   "requestPage.contact": "Ada pertanyaan? Hubungi {business}.",
   "requestPage.contact.email": "Email",
   "requestPage.contact.phone": "Telepon",

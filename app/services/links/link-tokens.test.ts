@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSeededPglite } from "../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
+import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
 import {
+  checkLinkAccess,
   checkLinkToken,
   createLinkToken,
   LINK_TOKEN_PATTERN,
@@ -136,6 +138,52 @@ describe("link tokens", () => {
       .executeTakeFirstOrThrow();
     expect(row.open_count).toBe(3);
     expect(row.first_opened_at).not.toBeNull();
+  });
+
+  it("checked against their record: withdrawn once the contact may no longer act for its account", async () => {
+    // An ad-hoc link (its record is the account itself) shows the helper fits any purpose.
+    const fx = paymentRequestFixtures(handle);
+    const account = await handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("business_id", "=", acme)
+      .where("number", "=", "ACME-1000")
+      .executeTakeFirstOrThrow();
+    const payer = await fx.contact({ businessId: acme, accountId: account.id });
+    const live = await createLinkToken(handle.db, {
+      businessId: acme,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: payer.scope.contactId,
+      expiresAt: inAnHour(),
+    });
+    const expired = await createLinkToken(handle.db, {
+      businessId: acme,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: payer.scope.contactId,
+      expiresAt: new Date(Date.now() - 1_000),
+    });
+    const load = async (link: { subjectId: string }): Promise<{ accountId: string } | null> => ({
+      accountId: link.subjectId,
+    });
+    const status = async (token: string, loader = load) => (await checkLinkAccess(acme, "adhoc", token, loader)).status;
+    expect(await status(live.token)).toBe("valid");
+    expect(await status(expired.token)).toBe("expired");
+    await payer.unlink();
+    expect([await status(live.token), await status(expired.token)]).toEqual(["withdrawn", "withdrawn"]);
+    await payer.relink();
+    await payer.disable();
+    expect(await status(live.token)).toBe("withdrawn");
+    await payer.enable();
+    expect(await status(live.token)).toBe("valid");
+    // A record that is gone, another host and a bad token: one "unknown", and nothing is loaded for those.
+    expect(await status(live.token, async () => null)).toBe("unknown");
+    let loaded = 0;
+    const counting = async (link: { subjectId: string }) => (loaded++, { accountId: link.subjectId });
+    expect((await checkLinkAccess(kiwi, "adhoc", live.token, counting)).status).toBe("unknown");
+    expect((await checkLinkAccess(acme, "adhoc", "A".repeat(59), counting)).status).toBe("unknown");
+    expect(loaded).toBe(0);
   });
 
   it("are never logged whole", () => {
