@@ -1,5 +1,10 @@
 import { sql } from "kysely";
-import { isPayableState, paymentRequestState, type PaymentRequestState } from "~/lib/payment-request-state";
+import {
+  isPayableState,
+  paymentRequestState,
+  requestOwingCents,
+  type PaymentRequestState,
+} from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
 import { PAYABLE_STATUSES } from "../payments/payments.server";
 
@@ -135,6 +140,9 @@ export async function loadPayerRequest(
   });
   const amountCents = Number(row.amountCents);
   const paidCents = Number(row.paidCents);
+  const kind = row.kind as PayerRequest["kind"];
+  // What is owing, whatever paid it (decision 032): all its invoices, payable now or not.
+  const owingCents = requestOwingCents({ kind, amountCents, paidCents }, listed);
   const remainingCents =
     row.kind === "invoices"
       ? listed.reduce((sum, invoice) => sum + invoice.payableCents, 0)
@@ -145,7 +153,7 @@ export async function loadPayerRequest(
     accountNumber: row.accountNumber,
     accountName: row.accountName,
     reference: row.reference,
-    kind: row.kind as PayerRequest["kind"],
+    kind,
     description: row.description,
     currency: row.currency,
     amountCents,
@@ -159,7 +167,9 @@ export async function loadPayerRequest(
         status: row.status as "created" | "sent" | "paid" | "cancelled",
         expiresAt: row.expiresAt,
         openedAt: row.openedAt,
+        amountCents,
         paidCents,
+        owingCents,
       },
       now,
     ),

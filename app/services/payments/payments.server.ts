@@ -501,8 +501,10 @@ export async function submitPayment(
     // (its payment committed before our lock was granted): answer as a repeat, before its
     // reservation makes the balance look spent.
     if (await findByGuid(tx, actor.businessId, input.requestGuid)) return { repeat: true as const };
-    // A closed request says so, whatever became of its invoices since.
+    // A closed request says so, whatever became of its invoices since; so does a request of
+    // invoices none of which can be paid now (paid some other way, or on hold).
     if (request && !request.open) return { invalid: "requestClosed" as const };
+    if (request?.kind === "invoices" && locked.length === 0) return { invalid: "requestClosed" as const };
     const invoices = locked.filter((invoice) => ids.includes(invoice.id));
     if (invoices.length !== ids.length) return { invalid: "invoice" as const };
     // What a request still lets this payment take of each invoice: what it asked for, at most

@@ -5,6 +5,12 @@ import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { migrate } from "../platform/migrate.server";
+import {
+  cancelPaymentRequest,
+  getPaymentRequest,
+  listPaymentRequests,
+  sendPaymentRequest,
+} from "../requests/payment-requests.server";
 import { submitPayment, type PayMethod, type PaymentFor, type PaySelection } from "./payments.server";
 
 /**
@@ -230,6 +236,81 @@ function requestPaymentSuite(open: () => Promise<{ handle: DatabaseHandle; close
       const row = await requestRow(id);
       expect(row.status).toBe("paid");
       expect(Number(row.paid_cents)).toBe(b!.balance);
+    });
+  });
+
+  describe("a request of invoices paid another way", () => {
+    /** An ordinary payment of the pay page, outside any request. */
+    const payInvoices = (selection: PaySelection) =>
+      submitPayment(
+        actor,
+        {
+          requestGuid: randomUUID(),
+          selection,
+          method: { kind: "saved-card", cardId: savedCard },
+          note: "",
+          currency: "AUD",
+          today,
+        },
+        context,
+      );
+    const inList = async (state: string, id: string) =>
+      (await listPaymentRequests(actor.businessId, { state, account: "ACME-1000", limit: 100 })).items.some(
+        (item) => item.id === id,
+      );
+
+    it("reads as part-paid, then paid, in the view and the list's filters; send and cancel are refused once paid", async () => {
+      const [a, b] = await freshInvoices(2);
+      const id = await makeRequest({ kind: "invoices", invoices: [a!, b!] });
+      expect((await getPaymentRequest(actor.businessId, id))!).toMatchObject({
+        state: "sent",
+        remainingCents: a!.balance + b!.balance,
+      });
+
+      expect((await payInvoices([{ invoiceId: a!.id, amountCents: a!.balance }])).kind).toBe("succeeded");
+      let view = (await getPaymentRequest(actor.businessId, id))!;
+      // Nothing reached the request's own figures: what is owing is read from its invoices.
+      expect(view).toMatchObject({ state: "part-paid", paidCents: 0, remainingCents: b!.balance });
+      expect([await inList("part-paid", id), await inList("sent", id)]).toEqual([true, false]);
+
+      expect((await payInvoices([{ invoiceId: b!.id, amountCents: b!.balance }])).kind).toBe("succeeded");
+      view = (await getPaymentRequest(actor.businessId, id))!;
+      expect(view).toMatchObject({ state: "paid", paidCents: 0, remainingCents: 0 });
+      expect([await inList("paid", id), await inList("part-paid", id), await inList("expired", id)]).toEqual([
+        true,
+        false,
+        false,
+      ]);
+      const resend = sendPaymentRequest(actor.businessId, id, { resend: true });
+      await expect(resend).rejects.toMatchObject({
+        code: "conflict",
+        message: expect.stringMatching(/Nothing is owing/),
+      });
+      await expect(cancelPaymentRequest(actor.businessId, id)).rejects.toMatchObject({ code: "conflict" });
+      // Paid as read: the stored row is untouched (no settlement waits on the request's lock).
+      expect((await requestRow(id)).status).toBe("sent");
+      // And the engine takes nothing more for it.
+      expect(await pay({ kind: "request", requestId: id }, [{ invoiceId: a!.id, amountCents: 1 }])).toEqual({
+        kind: "invalid",
+        problem: "requestClosed",
+      });
+    });
+
+    it("stays paid past its expiry; a request still owing past it reads as expired", async () => {
+      const [a, b] = await freshInvoices(2);
+      const paidOff = await makeRequest({ kind: "invoices", invoices: [a!], expiresAt: new Date(Date.now() + 1_000) });
+      const owing = await makeRequest({ kind: "invoices", invoices: [b!], expiresAt: new Date(Date.now() + 1_000) });
+      expect((await payInvoices([{ invoiceId: a!.id, amountCents: a!.balance }])).kind).toBe("succeeded");
+      const later = new Date(Date.now() + 60_000);
+      expect((await getPaymentRequest(actor.businessId, paidOff, { now: later }))!.state).toBe("paid");
+      expect((await getPaymentRequest(actor.businessId, owing, { now: later }))!.state).toBe("expired");
+      const expired = await listPaymentRequests(
+        actor.businessId,
+        { state: "expired", account: "ACME-1000", limit: 100 },
+        { now: later },
+      );
+      expect(expired.items.map((i) => i.id)).toContain(owing);
+      expect(expired.items.map((i) => i.id)).not.toContain(paidOff);
     });
   });
 
