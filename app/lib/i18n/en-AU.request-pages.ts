@@ -44,6 +44,12 @@ export const requestPagesEnAU = {
   "requestPage.closed.withdrawn.title": "This link no longer works",
   "requestPage.closed.withdrawn.text":
     "{business} withdrew this link to payment request {reference}. If you need to pay it, ask them.",
+  "requestPage.closed.processing.title": "A payment is being processed",
+  "requestPage.closed.processing.text":
+    "Payments already made cover what is still owing on payment request {reference}, and they are being processed. If one of them doesn't go through, the request can be paid again.",
+  "requestPage.closed.onHold.title": "This request can't be paid online",
+  "requestPage.closed.onHold.text":
+    "What is still owing on payment request {reference} is on invoices that can't be paid online at the moment. Contact {business} to pay it.",
   "requestPage.contact": "Questions? Contact {business}.",
   "requestPage.contact.email": "Email",
   "requestPage.contact.phone": "Phone",

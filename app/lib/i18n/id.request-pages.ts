@@ -44,6 +44,12 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "requestPage.closed.withdrawn.title": "Tautan ini tidak berlaku lagi",
   "requestPage.closed.withdrawn.text":
     "{business} telah menarik tautan ke permintaan pembayaran {reference} ini. Jika Anda perlu membayarnya, hubungi mereka.",
+  "requestPage.closed.processing.title": "Pembayaran sedang diproses",
+  "requestPage.closed.processing.text":
+    "Pembayaran yang sudah dilakukan menutupi sisa tagihan permintaan pembayaran {reference}, dan sedang diproses. Jika salah satunya tidak berhasil, permintaan ini dapat dibayar lagi.",
+  "requestPage.closed.onHold.title": "Permintaan ini tidak dapat dibayar secara online",
+  "requestPage.closed.onHold.text":
+    "Sisa tagihan permintaan pembayaran {reference} ada pada faktur yang saat ini tidak dapat dibayar secara online. Hubungi {business} untuk membayarnya.",
   "requestPage.contact": "Ada pertanyaan? Hubungi {business}.",
   "requestPage.contact.email": "Email",
   "requestPage.contact.phone": "Telepon",

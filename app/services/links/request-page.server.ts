@@ -32,6 +32,7 @@ import {
   businessContact,
   closedReason,
   loadPayerRequest,
+  type ClosedReason,
   spreadOverInvoices,
   type PayerRequest,
 } from "./request-links.server";
@@ -63,7 +64,7 @@ export type RequestPayer = {
 export async function closedView(
   branding: HostBranding,
   reference: string,
-  reason: "paid" | "expired" | "cancelled" | "replaced" | "withdrawn",
+  reason: ClosedReason | "replaced" | "withdrawn",
 ) {
   return {
     kind: "closed" as const,
