@@ -818,14 +818,17 @@ async function lockRequestForSettlement(tx: Db, requestId: string | null) {
 
 /**
  * A settled payment counts towards its request: paid_cents grows by what it paid (its
- * invoices' share, or the stated amount), and the request becomes paid once nothing it asked
- * for is still owing (a request of invoices: each invoice's balance, at most what was asked of it).
+ * invoices' share, or the stated amount), never beyond the amount asked — a PayTo payment
+ * settled after we had failed it may arrive when the request was paid another way, and the
+ * money is then credit on the account, not more paid on the request. The request becomes paid
+ * once nothing it asked for is still owing (a request of invoices: each invoice's balance, at
+ * most what was asked of it).
  */
 async function countTowardsRequest(tx: Db, payment: SettledPayment, appliedCents: number) {
   if (!payment.payment_request_id || appliedCents <= 0) return;
   const request = await tx
     .updateTable("payment_requests")
-    .set({ paid_cents: sql`paid_cents + ${appliedCents}` })
+    .set({ paid_cents: sql`paid_cents + least(${appliedCents}::bigint, greatest(amount_cents - paid_cents, 0))` })
     .where("id", "=", payment.payment_request_id)
     .returning(["id", "kind", "amount_cents", "paid_cents", "status"])
     .executeTakeFirst();

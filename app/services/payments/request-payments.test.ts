@@ -11,7 +11,13 @@ import {
   listPaymentRequests,
   sendPaymentRequest,
 } from "../requests/payment-requests.server";
-import { submitPayment, type PayMethod, type PaymentFor, type PaySelection } from "./payments.server";
+import {
+  settleFailedPayToPayment,
+  submitPayment,
+  type PayMethod,
+  type PaymentFor,
+  type PaySelection,
+} from "./payments.server";
 
 /**
  * The payment engine's side of payment requests and ad-hoc payments (issue 14): a request's
@@ -343,6 +349,47 @@ function requestPaymentSuite(open: () => Promise<{ handle: DatabaseHandle; close
 
       expect((await pay({ kind: "request", requestId: id, creditCents: 15_000 })).kind).toBe("succeeded");
       expect((await requestRow(id)).status).toBe("paid");
+    });
+
+    it("a PayTo payment settled after it failed never counts more than the amount towards the request", async () => {
+      const id = await makeRequest({ kind: "amount", amountCents: 10_000 });
+      // A PayTo payment of all of it was failed (its bank took too long); the request was then paid by card.
+      const late = await handle.db
+        .insertInto("payments")
+        .values({
+          business_id: actor.businessId,
+          account_id: actor.accountId,
+          request_guid: randomUUID(),
+          request_hash: "b".repeat(64),
+          reference: `PAY-${randomUUID().slice(0, 10).toUpperCase()}`,
+          method: "payto",
+          status: "failed",
+          currency: "AUD",
+          amount_cents: 10_000,
+          subtotal_cents: 10_000,
+          merchant_fee_cents: 0,
+          late_fee_cents: 0,
+          discount_cents: 0,
+          note: "",
+          created_by: actor.contactId,
+          purpose: "request",
+          payment_request_id: id,
+        })
+        .returning(["id", "reference"])
+        .executeTakeFirstOrThrow();
+      expect((await pay({ kind: "request", requestId: id, creditCents: 10_000 })).kind).toBe("succeeded");
+      expect(await requestRow(id)).toMatchObject({ status: "paid", paid_cents: 10_000 });
+
+      // Then the bank settles the PayTo payment after all: the money is kept as credit on the
+      // account, and the request's paid figure stays at its amount.
+      expect(await settleFailedPayToPayment(late.id, `provider-${randomUUID()}`)).toEqual({ kind: "settled" });
+      expect(await requestRow(id)).toMatchObject({ status: "paid", paid_cents: 10_000 });
+      const credit = await handle.db
+        .selectFrom("statement_lines")
+        .select("credit_cents")
+        .where("reference", "=", late.reference)
+        .executeTakeFirstOrThrow();
+      expect(Number(credit.credit_cents)).toBe(10_000);
     });
 
     it("refuses invoices with a stated amount, a promise, and zero or fractional cents", async () => {
