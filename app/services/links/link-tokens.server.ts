@@ -209,6 +209,12 @@ async function readLinkSessionId(request: Request): Promise<string | null> {
 export async function rememberLinkInBrowser(request: Request, link: LinkToken): Promise<string> {
   const id = (await readLinkSessionId(request)) ?? randomBytes(32).toString("base64url");
   const db = await getDb();
+  // Expired rows are cleared opportunistically (as sessions are when one starts), along
+  // link_sessions_expiry_idx: nothing reads them again.
+  await db
+    .deleteFrom("link_sessions")
+    .where("expires_at", "<=", sql<Date>`now()`)
+    .execute();
   await db
     .insertInto("link_sessions")
     .values({

@@ -11,6 +11,7 @@ import {
   LINK_TOKEN_PATTERN,
   recordLinkOpened,
   redactLinkToken,
+  rememberLinkInBrowser,
   revokeLinkTokens,
 } from "./link-tokens.server";
 
@@ -184,6 +185,31 @@ describe("link tokens", () => {
     expect((await checkLinkAccess(kiwi, "adhoc", live.token, counting)).status).toBe("unknown");
     expect((await checkLinkAccess(acme, "adhoc", "A".repeat(59), counting)).status).toBe("unknown");
     expect(loaded).toBe(0);
+  });
+
+  it("link sessions: remembering a browser clears every expired one, and keeps the live ones", async () => {
+    const link = await make();
+    const check = await checkLinkToken(acme, "payment-request", link.token);
+    if (check.status !== "valid") throw new Error("the link should be valid");
+    const hash = () => randomBytes(32).toString("hex");
+    const [stale, live] = [hash(), hash()];
+    await handle.db
+      .insertInto("link_sessions")
+      .values([
+        { id_hash: stale, business_id: acme, link_token_id: link.id, expires_at: new Date(Date.now() - 1_000) },
+        { id_hash: live, business_id: acme, link_token_id: link.id, expires_at: inAnHour() },
+      ])
+      .execute();
+    const request = new Request("http://acme.localhost/customer/payment-request/x", {
+      headers: { host: "acme.localhost" },
+    });
+    expect(await rememberLinkInBrowser(request, check.link)).toMatch(/^portal_link=/);
+    const left = await handle.db.selectFrom("link_sessions").select(["id_hash", "expires_at"]).execute();
+    expect(left.map((row) => row.id_hash)).toContain(live);
+    expect(left.map((row) => row.id_hash)).not.toContain(stale);
+    expect(left.every((row) => new Date(row.expires_at).getTime() > Date.now())).toBe(true);
+    // The browser just remembered is one of them.
+    expect(left).toHaveLength(2);
   });
 
   it("are never logged whole", () => {
