@@ -18,7 +18,7 @@ const { formatMoney, parseMoneyToCents } = await import("../app/lib/format");
 const { getDatabaseHandle } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
 const requests = await import("../app/services/requests/payment-requests.server");
-const { sendAdhocLink } = await import("../app/services/requests/adhoc-links.server");
+const { revokeAdhocLinks, sendAdhocLink } = await import("../app/services/requests/adhoc-links.server");
 const { isRequestProblem } = await import("../app/services/requests/problems.server");
 const { API_SCOPES, createApiKey } = await import("../app/services/backoffice/api-keys.server");
 
@@ -35,7 +35,10 @@ const USAGE = `Back-office commands (npm run <command> -- <options>):
   request:resend  --host <host> --request <PR-…|id> [--print-link] [--json]   new links; old ones stop working
   request:cancel  --host <host> --request <PR-…|id> [--json]                  cancel; every link stops working
   adhoc:link      --host <host> --account <number|id> --to <contact email|id> [--expires <30d>] [--print-link] [--json]
-                  Emails a link to pay the business any amount (where it takes ad-hoc payments).
+                  Emails a link to pay the business any amount (where it takes ad-hoc payments); the
+                  contact's earlier ad-hoc links for that account stop working.
+  adhoc:revoke    --host <host> --account <number|id> --contact <contact email|id> [--json]
+                  Every live ad-hoc link of that contact for that account stops working.
   apikey:create   --host <host> --name <name> --scope <scope> [--scope …]
                   Prints a new back-office API key once. Scopes: ${Object.keys(API_SCOPES).join(", ")}.
 
@@ -62,6 +65,7 @@ const OPTIONS = {
   limit: { type: "string" },
   cursor: { type: "string" },
   request: { type: "string" },
+  contact: { type: "string" },
   name: { type: "string" },
   scope: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
@@ -90,6 +94,7 @@ const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
   "request:resend": ["host", "request", "print-link", "json"],
   "request:cancel": ["host", "request", "json"],
   "adhoc:link": ["host", "account", "to", "expires", "print-link", "json"],
+  "adhoc:revoke": ["host", "account", "contact", "json"],
   "apikey:create": ["host", "name", "scope"],
 };
 
@@ -251,9 +256,25 @@ async function main(argv: string[]): Promise<number> {
           `Ad-hoc link for account ${required(values, "account")} to ${result.contact.email}, until ${result.expiresAt}:`,
         );
         out(`  ${result.delivery.sent ? "emailed" : `NOT emailed: ${result.delivery.error}`}`);
+        if (result.replaced > 0) out(`  ${result.replaced} earlier ad-hoc link(s) of this contact no longer work`);
         printLinks();
       }
       return result.delivery.sent ? 0 : 1;
+    }
+    case "adhoc:revoke": {
+      const result = await revokeAdhocLinks(businessId, {
+        account: required(values, "account"),
+        contact: required(values, "contact"),
+      });
+      if (json) out(JSON.stringify(result, null, 2));
+      else {
+        out(
+          result.revoked > 0
+            ? `Revoked ${result.revoked} ad-hoc link(s) of ${result.contact.email} for account ${required(values, "account")}: they no longer work.`
+            : `${result.contact.email} had no live ad-hoc link for account ${required(values, "account")}: nothing to revoke.`,
+        );
+      }
+      return 0;
     }
     case "apikey:create": {
       const made = await createApiKey(businessId, required(values, "name"), values.scope ?? []);

@@ -36,7 +36,7 @@ export type RequestOpenData = {
 
 export type RequestClosedData = {
   kind: "closed";
-  reason: "paid" | "expired" | "cancelled" | "replaced";
+  reason: "paid" | "expired" | "cancelled" | "replaced" | "withdrawn" | "processing" | "onHold";
   reference: string;
   businessName: string;
   contact: { email: string | null; phone: string | null };
@@ -208,7 +208,10 @@ export function RequestInvoice({ data }: { data: RequestInvoiceData }) {
   );
 }
 
-/** Paid, expired, cancelled or replaced by a newer link: no form, whom to ask. */
+/**
+ * Paid, expired, cancelled, replaced by a newer link, withdrawn, held by payments being processed
+ * or owing only on invoices that cannot be paid online: no form, whom to ask.
+ */
 export function RequestClosed({ data }: { data: RequestClosedData }) {
   const t = useT();
   const params = { reference: data.reference, business: data.businessName };

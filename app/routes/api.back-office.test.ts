@@ -9,6 +9,7 @@ import type { DatabaseHandle } from "~/services/platform/db.server";
 import { resetEnvForTesting } from "~/services/platform/env.server";
 import { migrate } from "~/services/platform/migrate.server";
 import * as adhocLinks from "./api.back-office.adhoc-links";
+import * as adhocRevoke from "./api.back-office.adhoc-links_.revoke";
 import * as catchAll from "./api.back-office.$";
 import * as requests from "./api.back-office.payment-requests";
 import * as oneRequest from "./api.back-office.payment-requests_.$id";
@@ -599,6 +600,64 @@ describe("the back-office API on PGlite", () => {
       const check = await checkLinkToken(acme, "adhoc", token);
       expect(check.status === "valid" && check.link.subjectId).toBe(account.id);
       expect((await checkLinkToken(acme, "payment-request", token)).status).toBe("unknown");
+    });
+
+    it("a new link revokes the contact's earlier ones for that account; revoke withdraws them all, again changes nothing", async () => {
+      const revoke = (body: unknown, options: CallOptions = {}) =>
+        call(adhocRevoke.action, "POST", "/api/back-office/adhoc-links/revoke", { body, key: keys.adhoc, ...options });
+      const send = async () => {
+        const response = await adhoc({ account: "ACME-1000", contact: "olivia@coastal.example" }, keys.adhoc);
+        expect(response.status).toBe(201);
+        const mail = await catcher.waitForMail("olivia@coastal.example");
+        catcher.clear();
+        return { response, token: tokenIn(mail.links, "/customer/adhoc/")! };
+      };
+      const first = await send();
+      const second = await send();
+      expect(second.response.body.replaced).toBeGreaterThanOrEqual(1);
+      expect((await checkLinkToken(acme, "adhoc", first.token)).status).toBe("revoked");
+      expect((await checkLinkToken(acme, "adhoc", second.token)).status).toBe("valid");
+      // Another contact's link for the same account is theirs: untouched.
+      const sameAccount = await handle.db
+        .selectFrom("contacts")
+        .innerJoin("account_contacts as ac", "ac.contact_id", "contacts.id")
+        .innerJoin("accounts", "accounts.id", "ac.account_id")
+        .select("contacts.email")
+        .where("accounts.number", "=", "ACME-1000")
+        .where("contacts.email", "!=", "olivia@coastal.example")
+        .where("contacts.disabled_at", "is", null)
+        .executeTakeFirstOrThrow();
+      expect((await adhoc({ account: "ACME-1000", contact: sameAccount.email }, keys.adhoc)).status).toBe(201);
+      const theirs = tokenIn((await catcher.waitForMail(sameAccount.email)).links, "/customer/adhoc/")!;
+
+      const revoked = await revoke({ account: "ACME-1000", contact: "OLIVIA@coastal.example" });
+      expect(revoked.status).toBe(200);
+      expect(revoked.body).toMatchObject({ contact: { email: "olivia@coastal.example" }, revoked: 1 });
+      expect((await checkLinkToken(acme, "adhoc", second.token)).status).toBe("revoked");
+      expect((await checkLinkToken(acme, "adhoc", theirs)).status).toBe("valid");
+      // Idempotent, with or without an Idempotency-Key.
+      expect((await revoke({ account: "ACME-1000", contact: "olivia@coastal.example" })).body.revoked).toBe(0);
+      const headers = { "idempotency-key": `revoke-${Date.now()}` };
+      const keyed = await revoke({ account: "ACME-1000", contact: "olivia@coastal.example" }, { headers });
+      const replay = await revoke({ account: "ACME-1000", contact: "olivia@coastal.example" }, { headers });
+      expect([keyed.status, replay.status, replay.headers.get("idempotent-replayed")]).toEqual([200, 200, "true"]);
+
+      // The scope, another business's account or contact, unknown fields, a GET.
+      expect(
+        (await revoke({ account: "ACME-1000", contact: "olivia@coastal.example" }, { key: keys.write })).status,
+      ).toBe(403);
+      expect((await revoke({ account: "KF-500", contact: "olivia@coastal.example" })).body.error.fields).toHaveProperty(
+        "account",
+      );
+      expect(
+        (await revoke({ account: "ACME-1000", contact: "aroha@orchards.example" })).body.error.fields,
+      ).toHaveProperty("contact");
+      expect(
+        (await revoke({ account: "ACME-1000", contact: "olivia@coastal.example", all: true })).body.error.fields,
+      ).toHaveProperty("all");
+      expect((await revoke({ account: "<script>", contact: "' OR 1=1 --" })).status).toBe(400);
+      expect((await call(adhocRevoke.loader, "GET", "/api/back-office/adhoc-links/revoke")).status).toBe(405);
+      expect((await checkLinkToken(acme, "adhoc", theirs)).status).toBe("valid");
     });
 
     it("answers 409 where the business does not take ad-hoc payments", async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createInvoiceLink, InvoiceLinkError } from "~/services/links/invoice-links.server";
+import { revokeLinkTokens } from "~/services/links/link-tokens.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import { paymentRequestFixtures } from "../../tests/support/payment-request-fixtures";
 import { action, loader } from "./customer.invoices-and-payments.$token";
@@ -144,17 +145,41 @@ describe("an invoice by its own link", () => {
     expect((await payInvoice(token, invoice!.id, "150.00")).status).toBe(302);
     expect(await balanceOf(invoice!.id)).toBe(0);
     const closed = await run(loader, get(`/customer/invoices-and-payments/${token}`), { token });
-    expect(closed.data).toMatchObject({ kind: "closed", reason: "paid" });
+    // A live link to a paid invoice still shows it in full (to read and print).
+    expect(closed.data).toMatchObject({
+      kind: "closed",
+      reason: "paid",
+      account: { number: "ACME-1000" },
+      invoice: { number: invoice!.number, balance: "$0.00" },
+    });
     const again = await payInvoice(token, invoice!.id, "1.00");
     expect([again.status, again.data.message]).toEqual([409, "pay.error.nothing"]);
   });
 
-  it("an expired link says so and takes nothing; other tokens are one 'link isn't valid'", async () => {
+  it("an expired or withdrawn link says only that, the invoice's number and whom to ask, and takes nothing", async () => {
     const [invoice] = await fx.invoices(scope, [5_000]);
+    const replaced = await fx.link(scope, invoice!.id, { purpose: "invoice" });
+    await revokeLinkTokens(handle.db, { businessId: scope.businessId, purpose: "invoice", subjectId: invoice!.id });
     const expired = await fx.link(scope, invoice!.id, { purpose: "invoice", expiresAt: new Date(Date.now() - 1000) });
-    const page = await run(loader, get(`/customer/invoices-and-payments/${expired.token}`), { token: expired.token });
-    expect(page.data).toMatchObject({ kind: "closed", reason: "expired", contact: { email: "accounts@acme.example" } });
-    expect((await payInvoice(expired.token, invoice!.id, "50.00")).status).toBe(409);
+    for (const [link, reason] of [
+      [expired, "expired"],
+      [replaced, "withdrawn"],
+    ] as const) {
+      const page = await run(loader, get(`/customer/invoices-and-payments/${link.token}`), { token: link.token });
+      expect(page.status).toBe(200);
+      expect(page.data).toEqual({
+        kind: "link-closed",
+        reason,
+        number: invoice!.number,
+        businessName: expect.any(String),
+        contact: { email: "accounts@acme.example", phone: expect.anything() },
+      });
+      // Nothing of the invoice (amounts, dates) or its account (name, number, address).
+      expect(page.data).not.toHaveProperty("invoice");
+      expect(page.data).not.toHaveProperty("account");
+      expect(JSON.stringify(page.data)).not.toMatch(/Coastal|ACME-1000|Wharf|\$50\.00/);
+      expect((await payInvoice(link.token, invoice!.id, "50.00")).status).toBe(409);
+    }
     expect(await balanceOf(invoice!.id)).toBe(5_000);
 
     const requestLink = await fx.link(scope, invoice!.id, { purpose: "payment-request" });
@@ -162,6 +187,37 @@ describe("an invoice by its own link", () => {
       const answer = await run(loader, get(`/customer/invoices-and-payments/${token}`), { token });
       expect([answer.status, answer.data.reason], token).toEqual([404, "link-invalid"]);
     }
+  });
+});
+
+describe("an invoice link whose contact has left the account", () => {
+  it("is withdrawn once its contact is removed from the account or disabled, and takes nothing", async () => {
+    const payer = await fx.contact(scope);
+    const [invoice] = await fx.invoices(scope, [6_000]);
+    const { token } = await createInvoiceLink(
+      scope.businessId,
+      invoice!.id,
+      payer.scope.contactId,
+      new Date(Date.now() + 86_400_000),
+    );
+    const path = `/customer/invoices-and-payments/${token}`;
+    expect((await run(loader, get(path), { token })).data.kind).toBe("open");
+    for (const [leave, back] of [
+      [payer.unlink, payer.relink],
+      [payer.disable, payer.enable],
+    ] as const) {
+      await leave();
+      const page = await run(loader, get(path), { token });
+      expect(page.data).toMatchObject({ kind: "link-closed", reason: "withdrawn", number: invoice!.number });
+      expect(page.data).not.toHaveProperty("invoice");
+      expect(page.data).not.toHaveProperty("account");
+      const attempt = await payInvoice(token, invoice!.id, "60.00");
+      expect([attempt.status, attempt.data.message]).toEqual([409, "pay.error.nothing"]);
+      expect(await balanceOf(invoice!.id)).toBe(6_000);
+      await back();
+    }
+    expect((await payInvoice(token, invoice!.id, "60.00")).status).toBe(302);
+    expect(await balanceOf(invoice!.id)).toBe(0);
   });
 });
 
@@ -185,5 +241,11 @@ describe("createInvoiceLink", () => {
     });
     const made = await createInvoiceLink(scope.businessId, invoice!.id, scope.contactId, soon);
     expect(made.token).toMatch(/^[A-Za-z0-9_-]{59}$/);
+    // A disabled contact gets no link: it would be withdrawn the moment it was opened.
+    const disabled = await fx.contact(scope);
+    await disabled.disable();
+    await expect(
+      createInvoiceLink(scope.businessId, invoice!.id, disabled.scope.contactId, soon),
+    ).rejects.toMatchObject({ code: "contact" });
   });
 });

@@ -14,7 +14,7 @@ import { todayIso } from "~/lib/payment-method-schemas";
 import { getPageContext } from "~/services/auth/auth.server";
 import { findLinkedInvoice } from "~/services/links/invoice-links.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkToken, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
 import { businessContact } from "~/services/links/request-links.server";
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
 import { findInvoice } from "~/services/payments/invoices.server";
@@ -39,50 +39,66 @@ import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/plat
  * [...slug]`; issue 14; decision 031): view, print and pay it — all of it or part, as the
  * invoices pay page allows — with a new card (no saving) or by transfer to the account's PayID.
  * No session: the token stands in for one, for exactly this invoice; the link's contact is the
- * payer of record. A paid or closed invoice says so; an expired or revoked link says so, with
- * whom to ask; any token that does not check out gets one "This link isn't valid" 404.
+ * payer of record. A paid or closed invoice says so; an expired, replaced or withdrawn link says
+ * only that, the invoice's number and whom to ask — nothing of the invoice or its account; any
+ * token that does not check out gets one "This link isn't valid" 404.
  * The signed-in pages of this folder (`invoices`, `invoice/<id>`, `pay`) are routes of their
  * own and match first; a 59-character token never collides with their names.
  */
 async function linkContext(request: Request, token: string | undefined) {
   const { branding } = await getPageContext(request);
-  const check = await checkLinkToken(branding.businessId, "invoice", token);
-  if (check.status === "unknown") throw linkInvalid();
-  const linked = await findLinkedInvoice(branding.businessId, check.link.subjectId);
-  if (!linked) throw linkInvalid();
+  const access = await checkLinkAccess(branding.businessId, "invoice", token, (link) =>
+    findLinkedInvoice(branding.businessId, link.subjectId),
+  );
+  if (access.status === "unknown") throw linkInvalid();
+  const { link, record: linked } = access;
   const actor = {
     businessId: branding.businessId,
     accountId: linked.accountId,
-    contactId: check.link.contactId,
+    contactId: link.contactId,
     clientIp: clientAddress(request),
   };
+  // A link that no longer opens the invoice reads nothing of it or its account: whoever holds
+  // an old link, or one whose contact has left the account, learns only what became of the link
+  // and whom to ask.
+  if (access.status !== "valid") {
+    const reason = access.status === "expired" ? ("expired" as const) : ("withdrawn" as const);
+    return { branding, link, linked, actor, closedLink: reason, live: null };
+  }
   const [invoice, payable] = await Promise.all([
     findInvoice({ businessId: branding.businessId, accountId: linked.accountId }, linked.id),
     loadPayable(actor, [linked.id]),
   ]);
   if (!invoice) throw linkInvalid();
   const open = payable[0] && payable[0].availableCents > 0 ? payable[0] : null;
-  return { branding, check, link: check.link, linked, invoice, open, actor };
+  return { branding, link, linked, actor, closedLink: null, live: { invoice, open } };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding, check, link, linked, invoice, open, actor } = await linkContext(request, params.token);
+  const { branding, link, linked, actor, closedLink, live } = await linkContext(request, params.token);
   await recordLinkOpened(link.id);
+  if (!live) {
+    // Expired, replaced or withdrawn: the reason, the invoice's number and whom to ask. No
+    // account, no amounts.
+    return {
+      kind: "link-closed" as const,
+      reason: closedLink,
+      number: linked.number,
+      businessName: branding.businessName,
+      contact: await businessContact(branding.businessId),
+    };
+  }
+  const { invoice, open } = live;
   const base = {
     businessName: branding.businessName,
     account: { name: linked.accountName, number: linked.accountNumber, address: linked.accountAddress },
     invoice: invoiceFacts(branding, invoice),
   };
-  if (check.status !== "valid" || !open) {
+  if (!open) {
     return {
       ...base,
       kind: "closed" as const,
-      reason:
-        check.status !== "valid"
-          ? ("expired" as const)
-          : invoice.balanceCents === 0
-            ? ("paid" as const)
-            : ("other" as const),
+      reason: invoice.balanceCents === 0 ? ("paid" as const) : ("other" as const),
       contact: await businessContact(branding.businessId),
     };
   }
@@ -112,9 +128,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, check, link, open, actor } = await linkContext(request, params.token);
+  const { branding, link, live, actor, closedLink } = await linkContext(request, params.token);
+  const open = live?.open ?? null;
   const form = await readForm(request);
   const { intent, text, reply } = startPayReply(form);
+  // A withdrawn link answers nothing, not even a repeat's receipt.
+  if (closedLink === "withdrawn") {
+    reply.message = "pay.error.nothing";
+    return data(reply, { status: 409, headers: LINK_PAGE_HEADERS });
+  }
   if (!intent) return data(reply, { status: 400, headers: LINK_PAGE_HEADERS });
   const paid = async (reference: string) =>
     redirect(`/payment/complete/${encodeURIComponent(reference)}`, {
@@ -125,7 +147,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (prior && "reference" in prior) return paid(prior.reference);
     if (prior) return data(reply, { status: prior.status });
   }
-  if (check.status !== "valid" || !open) {
+  if (!open) {
     reply.message = "pay.error.nothing";
     return data(reply, { status: 409 });
   }
@@ -178,20 +200,24 @@ export default function InvoiceLink() {
   const data = useLoaderData<typeof loader>();
   const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
   const t = useT();
+  if (data.kind === "link-closed") {
+    const params = { number: data.number, business: data.businessName };
+    return (
+      <>
+        <h1>{t(`invoiceLink.${data.reason}.title`)}</h1>
+        <p>{t(`invoiceLink.${data.reason}.text`, params)}</p>
+        <BusinessContact businessName={data.businessName} contact={data.contact} />
+      </>
+    );
+  }
   const details = <InvoiceDetails businessName={data.businessName} account={data.account} invoice={data.invoice} />;
   if (data.kind === "closed") {
     const params = { number: data.invoice.number, business: data.businessName };
     return (
       <>
         {details}
-        <h2>{data.reason === "expired" ? t("invoiceLink.expired.title") : t("invoiceLink.closed.title")}</h2>
-        <p>
-          {data.reason === "expired"
-            ? t("invoiceLink.expired.text", params)
-            : data.reason === "paid"
-              ? t("invoiceLink.closed.paid", params)
-              : t("invoiceLink.closed.other", params)}
-        </p>
+        <h2>{t("invoiceLink.closed.title")}</h2>
+        <p>{data.reason === "paid" ? t("invoiceLink.closed.paid", params) : t("invoiceLink.closed.other", params)}</p>
         <BusinessContact businessName={data.businessName} contact={data.contact} />
         <p>{t("invoice.print")}</p>
       </>
@@ -248,11 +274,13 @@ export default function InvoiceLink() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
+  if (!data) return [{ title: t("link.invalid.title") }];
   return [
     {
-      title: data
-        ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
-        : t("link.invalid.title"),
+      title:
+        data.kind === "link-closed"
+          ? `${t(`invoiceLink.${data.reason}.title`)} · ${data.businessName}`
+          : `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`,
     },
   ];
 };

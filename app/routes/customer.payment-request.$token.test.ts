@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createSession } from "~/services/auth/session.server";
 import { revokeLinkTokens } from "~/services/links/link-tokens.server";
+import { getPaymentRequest } from "~/services/requests/payment-requests.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import { paymentRequestFixtures } from "../../tests/support/payment-request-fixtures";
 import { action, loader } from "./customer.payment-request.$token";
@@ -267,6 +268,136 @@ describe("opening a payment request's link", () => {
       .where("payment_request_id", "in", [expiredRequest.id, cancelledRequest.id, paidRequest.id, resentRequest.id])
       .execute();
     expect(none).toHaveLength(0);
+  });
+});
+
+describe("a request with something owing that cannot be paid now", () => {
+  it("is not 'paid' while an invoice it asked for is on hold: it says to ask the business", async () => {
+    const [a, b] = await fx.invoices(scope, [3_000, 4_000]);
+    const request = await fx.request(scope, { invoices: [a!, b!], allowPartPayment: true });
+    const { token } = await fx.link(scope, request.id);
+    const path = `/customer/payment-request/${token}`;
+    await handle.db.updateTable("invoices").set({ status: 5 }).where("id", "=", b!.id).execute();
+    const page = await run(loader, get(path), { token });
+    expect(page.data).toMatchObject({ kind: "open", request: { owing: "$30.00" } });
+    expect((await pay(token, { amount: "30.00" })).status).toBe(302);
+
+    const after = await run(loader, get(path), { token });
+    expect(after.data).toMatchObject({ kind: "closed", reason: "onHold", reference: request.reference });
+    // The engine agrees: nothing is paid of the held invoice, and the request is not paid.
+    expect((await requestRow(request.id)).status).toBe("sent");
+    const view = (await getPaymentRequest(scope.businessId, request.id))!;
+    expect(view).toMatchObject({ state: "part-paid", remainingCents: 4_000 });
+    const attempt = await pay(token, { amount: "1.00" });
+    expect([attempt.status, attempt.data.message]).toEqual([409, "request.error.closed"]);
+
+    // Taken off hold, the rest can be paid from the same link.
+    await handle.db.updateTable("invoices").set({ status: 1 }).where("id", "=", b!.id).execute();
+    expect((await run(loader, get(path), { token })).data).toMatchObject({
+      kind: "open",
+      request: { owing: "$40.00" },
+    });
+  });
+
+  it("is not 'paid' while payments still being processed hold all of it: it says so, and opens again if they fail", async () => {
+    const request = await fx.request(scope, { amountCents: 10_000 });
+    const { token } = await fx.link(scope, request.id);
+    const path = `/customer/payment-request/${token}`;
+    const held = await handle.db
+      .insertInto("payments")
+      .values({
+        business_id: scope.businessId,
+        account_id: scope.accountId,
+        request_guid: randomUUID(),
+        request_hash: "a".repeat(64),
+        reference: `PAY-${randomUUID().slice(0, 10).toUpperCase()}`,
+        method: "payto",
+        status: "submitted",
+        currency: "AUD",
+        amount_cents: 10_000,
+        subtotal_cents: 10_000,
+        merchant_fee_cents: 0,
+        late_fee_cents: 0,
+        discount_cents: 0,
+        note: "",
+        created_by: scope.contactId,
+        purpose: "request",
+        payment_request_id: request.id,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const page = await run(loader, get(path), { token });
+    expect(page.data).toMatchObject({ kind: "closed", reason: "processing" });
+    expect((await getPaymentRequest(scope.businessId, request.id))!.state).not.toBe("paid");
+    const attempt = await pay(token, { amount: "100.00" });
+    expect([attempt.status, attempt.data.message]).toEqual([409, "request.error.closed"]);
+
+    await handle.db.updateTable("payments").set({ status: "failed" }).where("id", "=", held.id).execute();
+    expect((await run(loader, get(path), { token })).data).toMatchObject({
+      kind: "open",
+      request: { owing: "$100.00" },
+    });
+  });
+
+  it("reads as paid when its invoices were paid some other way", async () => {
+    const [invoice] = await fx.invoices(scope, [2_500]);
+    const request = await fx.request(scope, { invoices: [invoice!] });
+    const { token } = await fx.link(scope, request.id);
+    await handle.db
+      .updateTable("invoices")
+      .set({ balance_cents: 0, status: 2 })
+      .where("id", "=", invoice!.id)
+      .execute();
+    const page = await run(loader, get(`/customer/payment-request/${token}`), { token });
+    expect(page.data).toMatchObject({ kind: "closed", reason: "paid" });
+  });
+});
+
+describe("a link whose contact has left the account", () => {
+  it("is withdrawn once its contact is removed from the account or disabled: loader, invoices and action alike", async () => {
+    const payer = await fx.contact(scope);
+    const invoices = await fx.invoices(scope, [7_000]);
+    const request = await fx.request(scope, { invoices });
+    const paidRequest = await fx.request(scope, { amountCents: 1_000, status: "paid" });
+    const { token } = await fx.link(payer.scope, request.id);
+    const paidLink = await fx.link(payer.scope, paidRequest.id);
+    const path = `/customer/payment-request/${token}`;
+    expect((await run(loader, get(path), { token })).data.kind).toBe("open");
+
+    const withdrawn = async () => {
+      const page = await run(loader, get(path), { token });
+      expect(page.status).toBe(200);
+      // The reason, the reference and whom to ask: nothing owing, no invoices, no form.
+      expect(page.data).toEqual({
+        kind: "closed",
+        reason: "withdrawn",
+        reference: request.reference,
+        businessName: expect.any(String),
+        contact: { email: "accounts@acme.example", phone: expect.anything() },
+      });
+      // Withdrawn before anything about the request (its being paid, say).
+      const other = await run(loader, get(`/customer/payment-request/${paidLink.token}`), { token: paidLink.token });
+      expect(other.data).toMatchObject({ kind: "closed", reason: "withdrawn" });
+      const invoice = await run(invoiceLoader, get(`${path}/invoice/${invoices[0]!.id}`), {
+        token,
+        invoiceId: invoices[0]!.id,
+      });
+      expect([invoice.status, invoice.location]).toEqual([302, path]);
+      const attempt = await pay(token, {});
+      expect([attempt.status, attempt.data.message]).toEqual([409, "request.error.closed"]);
+      expect(await paymentsOf(request.id)).toHaveLength(0);
+    };
+
+    await payer.unlink();
+    await withdrawn();
+    await payer.relink();
+    await payer.disable();
+    await withdrawn();
+    // Back on the account and enabled: the same link works again.
+    await payer.enable();
+    expect((await run(loader, get(path), { token })).data.kind).toBe("open");
+    expect((await pay(token, {})).status).toBe(302);
+    expect(await paymentsOf(request.id)).toHaveLength(1);
   });
 });
 

@@ -5,7 +5,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
 import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkToken, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
 import { closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 import { markPaymentRequestOpened } from "~/services/requests/payment-requests.server";
 import { closedView, openView, requestPayAction, toReceipt } from "~/services/links/request-page.server";
@@ -20,26 +20,32 @@ import { clientAddress, requireSameOrigin } from "~/services/platform/request-co
  *
  * A GET counts the opening and marks the request opened; it never spends the link (mail
  * scanners open links). Only the POST that pays uses it. A paid, expired, cancelled or
- * replaced request says so, with the business's contact details; any token that does not
- * check out gets one "This link isn't valid" page.
+ * replaced request says so, with the business's contact details; a link whose contact is no
+ * longer one of the account's (or is disabled) says only that it was withdrawn; any token that
+ * does not check out gets one "This link isn't valid" page.
  */
 async function linkContext(request: Request, token: string | undefined) {
   const { branding } = await getPageContext(request);
-  const check = await checkLinkToken(branding.businessId, "payment-request", token);
-  if (check.status === "unknown") throw linkInvalid();
-  const payerRequest = await loadPayerRequest(branding.businessId, { id: check.link.subjectId });
-  if (!payerRequest) throw linkInvalid();
-  // What the holder of the real link is told: paid or cancelled first, whatever became of the link.
+  const access = await checkLinkAccess(branding.businessId, "payment-request", token, (link) =>
+    loadPayerRequest(branding.businessId, { id: link.subjectId }),
+  );
+  if (access.status === "unknown") throw linkInvalid();
+  const { link, record: payerRequest } = access;
+  // What the holder of the real link is told: withdrawn (its contact has left the account, or
+  // was disabled) before anything about the request; then paid or cancelled, whatever became
+  // of the link; then replaced or expired.
   const closed = closedReason(payerRequest);
   const reason =
-    closed === "paid" || closed === "cancelled"
-      ? closed
-      : check.status === "revoked"
-        ? ("replaced" as const)
-        : check.status === "expired"
-          ? ("expired" as const)
-          : closed;
-  return { branding, link: check.link, request: payerRequest, reason };
+    access.status === "withdrawn"
+      ? access.status
+      : closed === "paid" || closed === "cancelled"
+        ? closed
+        : access.status === "revoked"
+          ? ("replaced" as const)
+          : access.status === "expired"
+            ? ("expired" as const)
+            : closed;
+  return { branding, link, request: payerRequest, reason };
 }
 
 function payerOf(request: Request, context: Awaited<ReturnType<typeof linkContext>>) {
@@ -57,6 +63,7 @@ function payerOf(request: Request, context: Awaited<ReturnType<typeof linkContex
     signedIn: false,
     mayManagePaymentMethods: false,
     closed: context.reason !== null,
+    withdrawn: context.reason === "withdrawn",
   };
 }
 

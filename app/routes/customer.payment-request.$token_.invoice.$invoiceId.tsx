@@ -5,7 +5,7 @@ import { RequestInvoice } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
 import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkToken } from "~/services/links/link-tokens.server";
+import { checkLinkAccess } from "~/services/links/link-tokens.server";
 import { loadPayerRequest } from "~/services/links/request-links.server";
 import { requestInvoiceView } from "~/services/links/request-page.server";
 
@@ -13,18 +13,20 @@ import { requestInvoiceView } from "~/services/links/request-page.server";
  * One invoice a payment request covers, to view and print, through the request's own link
  * (`/customer/payment-request/<token>/invoice/<invoice id>`, inside the spec's public
  * `[...slug]`; decision 031). Only the request's invoices: any other id — another account's,
- * or this account's but not in the request — is "Page not found". A link that no longer takes
- * money goes back to the request's page, which says why.
+ * or this account's but not in the request — is "Page not found". A link that no longer opens
+ * the request (expired, replaced, or withdrawn because its contact left the account) goes back
+ * to the request's page, which says why.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding } = await getPageContext(request);
-  const check = await checkLinkToken(branding.businessId, "payment-request", params.token);
-  if (check.status === "unknown") throw linkInvalid();
+  const access = await checkLinkAccess(branding.businessId, "payment-request", params.token, (link) =>
+    loadPayerRequest(branding.businessId, { id: link.subjectId }),
+  );
+  if (access.status === "unknown") throw linkInvalid();
   const requestPage = `/customer/payment-request/${params.token}`;
-  if (check.status !== "valid") throw redirect(requestPage, { headers: LINK_PAGE_HEADERS });
-  const payerRequest = await loadPayerRequest(branding.businessId, { id: check.link.subjectId });
-  if (!payerRequest) throw linkInvalid();
-  return requestInvoiceView(branding, payerRequest, params.invoiceId, requestPage);
+  // Expired, replaced or withdrawn: the request's page says which, and shows no invoice.
+  if (access.status !== "valid") throw redirect(requestPage, { headers: LINK_PAGE_HEADERS });
+  return requestInvoiceView(branding, access.record, params.invoiceId, requestPage);
 }
 
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;

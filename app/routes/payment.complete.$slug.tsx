@@ -24,7 +24,8 @@ import { metaTranslator, type MessageKey } from "~/lib/i18n";
  * take seconds or a day. The page says so and, with JavaScript, asks again every few seconds
  * (Remix revalidation; the loader asks the provider by our key), announcing the change in a
  * live region; without JavaScript, a "Check again" link reloads it. Once settled it says
- * "Paid"; rejected, it says why in words and links back to paying the same invoices.
+ * "Paid"; rejected, it says why in words and links back to paying the same thing again: the same
+ * invoices, the payment request, or the account's ad-hoc page.
  *
  * A payment made from an emailed link (issue 14) is also shown to the browser that made it,
  * with no session: then without the links into the portal. The receipt names the payment
@@ -82,10 +83,31 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       invoices: payment.allocations.map((a) => ({ number: a.number, amount: money(a.amountCents) })),
       payTo: payment.method === "payto",
       failure: payment.failure_code,
-      payAgain: `/customer/invoices-and-payments/pay?${payment.allocations
-        .map((a) => `invoice=${encodeURIComponent(a.invoiceId)}`)
-        .join("&")}`,
+      payAgain: payAgainOf(payment, forRequest, viaLink),
     },
+  };
+}
+
+/**
+ * Where a rejected payment is made again: the page of what it paid for. A payment request's
+ * signed-in page, the account's ad-hoc page, or the invoices' pay page. A browser that paid from
+ * an emailed link is pointed back to its email: the receipt never carries a link's token
+ * (decision 031), and without it there is no page to send it to.
+ */
+function payAgainOf(
+  payment: { purpose: string; account_id: string; allocations: { invoiceId: string }[] },
+  forRequest: { reference: string } | null,
+  viaLink: boolean,
+): { kind: "request" | "adhoc" | "invoices"; href: string | null } {
+  const kind = forRequest ? "request" : payment.purpose === "adhoc" ? "adhoc" : "invoices";
+  if (viaLink) return { kind, href: null };
+  if (forRequest) return { kind, href: `/payment/payment-request/${encodeURIComponent(forRequest.reference)}` };
+  if (kind === "adhoc") return { kind, href: `/payment/adhoc/${encodeURIComponent(payment.account_id)}` };
+  return {
+    kind,
+    href: `/customer/invoices-and-payments/pay?${payment.allocations
+      .map((a) => `invoice=${encodeURIComponent(a.invoiceId)}`)
+      .join("&")}`,
   };
 }
 
@@ -122,6 +144,18 @@ export default function PaymentComplete() {
 
 type Receipt = ReturnType<typeof useLoaderData<typeof loader>>["receipt"];
 
+/** What a rejected payment's receipt says, and its way to pay again, by what the payment was for. */
+const REJECTED = {
+  invoices: "paytoPay.receipt.rejected",
+  request: "paytoPay.receipt.rejected.request",
+  adhoc: "paytoPay.receipt.rejected.adhoc",
+} as const satisfies Record<string, MessageKey>;
+const PAY_AGAIN = {
+  invoices: "paytoPay.receipt.payAgain",
+  request: "paytoPay.receipt.payAgain.request",
+  adhoc: "paytoPay.receipt.payAgain.adhoc",
+} as const satisfies Record<string, MessageKey>;
+
 /** A PayTo payment's receipt: pending until the bank pays, then paid or rejected. */
 function PayToReceipt({ receipt, viaLink }: { receipt: Receipt; viaLink: boolean }) {
   const t = useT();
@@ -150,7 +184,7 @@ function PayToReceipt({ receipt, viaLink }: { receipt: Receipt; viaLink: boolean
           ? t("paytoPay.receipt.pending", { reference: receipt.reference })
           : receipt.status === "succeeded"
             ? t("paytoPay.receipt.paid", { reference: receipt.reference })
-            : t("paytoPay.receipt.rejected", { reason })}
+            : t(REJECTED[receipt.payAgain.kind], { reason })}
       </div>
       {pending ? (
         <p>
@@ -160,9 +194,15 @@ function PayToReceipt({ receipt, viaLink }: { receipt: Receipt; viaLink: boolean
           </Link>
         </p>
       ) : null}
-      {receipt.status === "failed" && !viaLink ? (
+      {receipt.status === "failed" ? (
         <p>
-          <Link to={receipt.payAgain}>{t("paytoPay.receipt.payAgain")}</Link>
+          {receipt.payAgain.href ? (
+            <Link to={receipt.payAgain.href}>
+              {t(PAY_AGAIN[receipt.payAgain.kind], { reference: receipt.forRequest?.reference ?? "" })}
+            </Link>
+          ) : (
+            t("paytoPay.receipt.payAgain.fromEmail")
+          )}
         </p>
       ) : null}
       <ReceiptDetails

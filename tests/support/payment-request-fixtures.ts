@@ -113,5 +113,49 @@ export function paymentRequestFixtures(handle: DatabaseHandle) {
     });
   }
 
-  return { actorOf, invoices, request, link };
+  /**
+   * A new contact of the account (a scope of its own), so that a test may unlink or disable it
+   * without touching the seed's contacts; `unlink`, `relink`, `disable` and `enable` change it.
+   */
+  async function contact(scope: { businessId: string; accountId: string }) {
+    const row = await db
+      .insertInto("contacts")
+      .values({
+        business_id: scope.businessId,
+        email: `payer-${++seq}-${randomUUID().slice(0, 8)}@links.example`,
+        first_name: "Pia",
+        last_name: "Payer",
+        position: "Accounts",
+        verified_at: new Date(),
+        permissions: [],
+        password_hash: null,
+        external_subject: null,
+        disabled_at: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const joined = {
+      business_id: scope.businessId,
+      account_id: scope.accountId,
+      contact_id: row.id,
+      role: "contact" as const,
+    };
+    await db.insertInto("account_contacts").values(joined).execute();
+    const setDisabled = (at: Date | null) =>
+      db.updateTable("contacts").set({ disabled_at: at }).where("id", "=", row.id).execute();
+    return {
+      scope: { businessId: scope.businessId, accountId: scope.accountId, contactId: row.id },
+      unlink: () =>
+        db
+          .deleteFrom("account_contacts")
+          .where("contact_id", "=", row.id)
+          .where("account_id", "=", scope.accountId)
+          .execute(),
+      relink: () => db.insertInto("account_contacts").values(joined).execute(),
+      disable: () => setDisabled(new Date()),
+      enable: () => setDisabled(null),
+    };
+  }
+
+  return { actorOf, invoices, request, link, contact };
 }

@@ -96,6 +96,30 @@ describe("npm run request:* (scripts/requests.ts)", () => {
     expect(listed.stdout).not.toContain(link.split("/").pop());
   });
 
+  it("revokes a contact's ad-hoc links for an account, and says when there was nothing to revoke", async () => {
+    const linked = await run([
+      "adhoc:link",
+      "--host",
+      "acme.localhost",
+      "--account",
+      "ACME-1000",
+      "--to",
+      "olivia@coastal.example",
+      "--json",
+    ]);
+    expect(linked.stderr).toBe("");
+    expect(JSON.parse(linked.stdout)).toMatchObject({ replaced: 0, delivery: { sent: true } });
+    const args = ["adhoc:revoke", "--host", "acme.localhost", "--account", "ACME-1000", "--contact"];
+    const revoked = await run([...args, "olivia@coastal.example"]);
+    expect([revoked.code, revoked.stderr]).toEqual([0, ""]);
+    expect(revoked.stdout).toContain("Revoked 1 ad-hoc link(s) of olivia@coastal.example for account ACME-1000");
+    const again = await run([...args, "olivia@coastal.example", "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ revoked: 0, contact: { email: "olivia@coastal.example" } });
+    const nobody = await run([...args, "nobody@elsewhere.example"]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain('contact: No contact "nobody@elsewhere.example" at this business.');
+  });
+
   it("says what is wrong and exits non-zero: bad amount, other account's contact, unknown command", async () => {
     const amount = await run([
       "request:create",

@@ -34,6 +34,12 @@ export const paytoPayEnAU = {
   "paytoPay.receipt.rejectedTitle": "Payment rejected",
   "paytoPay.receipt.rejected": "Your bank rejected this payment: {reason}. The invoices can be paid again.",
   "paytoPay.receipt.payAgain": "Pay these invoices",
+  "paytoPay.receipt.rejected.request": "Your bank rejected this payment: {reason}. The request can be paid again.",
+  "paytoPay.receipt.rejected.adhoc":
+    "Your bank rejected this payment: {reason}. Nothing was paid, so you can pay again.",
+  "paytoPay.receipt.payAgain.request": "Pay payment request {reference}",
+  "paytoPay.receipt.payAgain.adhoc": "Pay again",
+  "paytoPay.receipt.payAgain.fromEmail": "To pay again, open the link in your email.",
   "paytoPay.api.signedOut": "Sign in to use this call.",
   "paytoPay.api.notFound": "Not found: there is no such account, invoice or PayTo agreement here.",
   "paytoPay.api.methodNotAllowed": "Use POST for this call.",

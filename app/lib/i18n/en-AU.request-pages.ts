@@ -41,6 +41,15 @@ export const requestPagesEnAU = {
   "requestPage.closed.replaced.title": "There is a newer link for this request",
   "requestPage.closed.replaced.text":
     "{business} sent payment request {reference} again with a new link. Use the link in the most recent email.",
+  "requestPage.closed.withdrawn.title": "This link no longer works",
+  "requestPage.closed.withdrawn.text":
+    "{business} withdrew this link to payment request {reference}. If you need to pay it, ask them.",
+  "requestPage.closed.processing.title": "A payment is being processed",
+  "requestPage.closed.processing.text":
+    "Payments already made cover what is still owing on payment request {reference}, and they are being processed. If one of them doesn't go through, the request can be paid again.",
+  "requestPage.closed.onHold.title": "This request can't be paid online",
+  "requestPage.closed.onHold.text":
+    "What is still owing on payment request {reference} is on invoices that can't be paid online at the moment. Contact {business} to pay it.",
   "requestPage.contact": "Questions? Contact {business}.",
   "requestPage.contact.email": "Email",
   "requestPage.contact.phone": "Phone",
@@ -52,6 +61,9 @@ export const requestPagesEnAU = {
   "invoiceLink.closed.other": "Invoice {number} can't be paid from this link. Contact {business} about it.",
   "invoiceLink.expired.title": "This link has expired",
   "invoiceLink.expired.text": "This link to invoice {number} can't be used any more. Ask {business} for a new one.",
+  "invoiceLink.withdrawn.title": "This link no longer works",
+  "invoiceLink.withdrawn.text":
+    "{business} replaced or withdrew this link to invoice {number}. Use the link in their most recent email, or ask them for a new one.",
   "receipt.for": "Paid for",
   "receipt.forRequest": "Payment request {reference}",
   "receipt.credited": "Credited to your account",

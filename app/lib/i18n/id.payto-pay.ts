@@ -41,6 +41,12 @@ export const paytoPayId: Record<keyof typeof paytoPayEnAU, string> = {
   "paytoPay.receipt.rejectedTitle": "Pembayaran ditolak",
   "paytoPay.receipt.rejected": "Bank Anda menolak pembayaran ini: {reason}. Faktur dapat dibayar lagi.",
   "paytoPay.receipt.payAgain": "Bayar faktur ini",
+  "paytoPay.receipt.rejected.request": "Bank Anda menolak pembayaran ini: {reason}. Permintaan ini dapat dibayar lagi.",
+  "paytoPay.receipt.rejected.adhoc":
+    "Bank Anda menolak pembayaran ini: {reason}. Tidak ada yang dibayar, jadi Anda dapat membayar lagi.",
+  "paytoPay.receipt.payAgain.request": "Bayar permintaan pembayaran {reference}",
+  "paytoPay.receipt.payAgain.adhoc": "Bayar lagi",
+  "paytoPay.receipt.payAgain.fromEmail": "Untuk membayar lagi, buka tautan di email Anda.",
   "paytoPay.api.signedOut": "Masuk untuk memakai panggilan ini.",
   "paytoPay.api.notFound": "Tidak ditemukan: tidak ada akun, faktur, atau perjanjian PayTo seperti itu di sini.",
   "paytoPay.api.methodNotAllowed": "Gunakan POST untuk panggilan ini.",

@@ -41,6 +41,15 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "requestPage.closed.replaced.title": "Ada tautan yang lebih baru untuk permintaan ini",
   "requestPage.closed.replaced.text":
     "{business} mengirim ulang permintaan pembayaran {reference} dengan tautan baru. Gunakan tautan di email terbaru.",
+  "requestPage.closed.withdrawn.title": "Tautan ini tidak berlaku lagi",
+  "requestPage.closed.withdrawn.text":
+    "{business} telah menarik tautan ke permintaan pembayaran {reference} ini. Jika Anda perlu membayarnya, hubungi mereka.",
+  "requestPage.closed.processing.title": "Pembayaran sedang diproses",
+  "requestPage.closed.processing.text":
+    "Pembayaran yang sudah dilakukan menutupi sisa tagihan permintaan pembayaran {reference}, dan sedang diproses. Jika salah satunya tidak berhasil, permintaan ini dapat dibayar lagi.",
+  "requestPage.closed.onHold.title": "Permintaan ini tidak dapat dibayar secara online",
+  "requestPage.closed.onHold.text":
+    "Sisa tagihan permintaan pembayaran {reference} ada pada faktur yang saat ini tidak dapat dibayar secara online. Hubungi {business} untuk membayarnya.",
   "requestPage.contact": "Ada pertanyaan? Hubungi {business}.",
   "requestPage.contact.email": "Email",
   "requestPage.contact.phone": "Telepon",
@@ -54,6 +63,9 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "invoiceLink.expired.title": "Tautan ini sudah kedaluwarsa",
   "invoiceLink.expired.text":
     "Tautan ke faktur {number} ini tidak dapat dipakai lagi. Minta tautan baru kepada {business}.",
+  "invoiceLink.withdrawn.title": "Tautan ini tidak berlaku lagi",
+  "invoiceLink.withdrawn.text":
+    "{business} telah mengganti atau menarik tautan ke faktur {number} ini. Gunakan tautan di email terbaru mereka, atau minta tautan baru.",
   "receipt.for": "Dibayar untuk",
   "receipt.forRequest": "Permintaan pembayaran {reference}",
   "receipt.credited": "Dikreditkan ke rekening Anda",

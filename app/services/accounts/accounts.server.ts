@@ -166,6 +166,34 @@ export async function requireAccountAccess(businessId: string, contactId: string
 
 export type AccountDetails = Awaited<ReturnType<typeof requireAccountAccess>>;
 
+/**
+ * May this contact still act for this account — the rule `requireAccountAccess` applies to a
+ * session, for someone who has none (an emailed link's contact, decision 031): a contact of this
+ * business who is not disabled, joined to the account (or to its parent where the business shows
+ * child accounts). One statement.
+ */
+export async function contactMayActFor(businessId: string, contactId: string, accountId: string): Promise<boolean> {
+  if (!isUuid(contactId) || !isUuid(accountId)) return false;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("accounts")
+    .select("accounts.id")
+    .where("accounts.id", "=", accountId)
+    .where(visibleTo({ businessId, contactId }))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("contacts")
+          .select("contacts.id")
+          .where("contacts.id", "=", contactId)
+          .where("contacts.business_id", "=", businessId)
+          .where("contacts.disabled_at", "is", null),
+      ),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function accountNotFound() {
   return data({ reason: "no-access" }, { status: 404 });
 }

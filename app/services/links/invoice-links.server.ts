@@ -1,3 +1,4 @@
+import { contactMayActFor } from "../accounts/accounts.server";
 import { getDb } from "../platform/database.server";
 import { createLinkToken } from "./link-tokens.server";
 
@@ -15,9 +16,10 @@ export class InvoiceLinkError extends Error {
 }
 
 /**
- * A new link to one invoice of this business for one of the contacts of its account (or of
- * the account's parent), expiring at `expiresAt` (in the future, at most a year away). The token
- * is returned once: it lives only in what the business sends.
+ * A new link to one invoice of this business for a contact who may act for its account (the
+ * rule the link is checked by each time it is used: `checkLinkAccess`), expiring at `expiresAt`
+ * (in the future, at most a year away). The token is returned once: it lives only in what the
+ * business sends.
  */
 export async function createInvoiceLink(businessId: string, invoiceId: string, contactId: string, expiresAt: Date) {
   if (!UUID.test(invoiceId) || !UUID.test(contactId)) throw new InvoiceLinkError("not-found");
@@ -28,28 +30,19 @@ export async function createInvoiceLink(businessId: string, invoiceId: string, c
   const db = await getDb();
   const invoice = await db
     .selectFrom("invoices")
-    .innerJoin("accounts", "accounts.id", "invoices.account_id")
-    .select(["invoices.id", "invoices.account_id as accountId", "accounts.parent_account_id as parentId"])
-    .where("invoices.business_id", "=", businessId)
-    .where("invoices.id", "=", invoiceId)
+    .select(["id", "account_id as accountId"])
+    .where("business_id", "=", businessId)
+    .where("id", "=", invoiceId)
     .executeTakeFirst();
   if (!invoice) throw new InvoiceLinkError("not-found");
-  const linked = await db
-    .selectFrom("account_contacts")
-    .select("contact_id")
-    .where("business_id", "=", businessId)
-    .where("contact_id", "=", contactId)
-    .where(
-      "account_id",
-      "in",
-      [invoice.accountId, invoice.parentId].filter((id): id is string => id !== null),
-    )
-    .executeTakeFirst();
-  if (!linked) throw new InvoiceLinkError("contact");
+  if (!(await contactMayActFor(businessId, contactId, invoice.accountId))) throw new InvoiceLinkError("contact");
   return createLinkToken(db, { businessId, purpose: "invoice", subjectId: invoice.id, contactId, expiresAt });
 }
 
-/** The invoice a link opens, with its account's name and number, or null (another business's, gone). */
+/**
+ * The invoice a link opens — its number, and its account's name, number and address — or null
+ * (another business's, gone). The route shows the account only while the link is live.
+ */
 export async function findLinkedInvoice(businessId: string, invoiceId: string) {
   if (!UUID.test(invoiceId)) return null;
   const db = await getDb();
@@ -58,6 +51,7 @@ export async function findLinkedInvoice(businessId: string, invoiceId: string) {
     .innerJoin("accounts", "accounts.id", "invoices.account_id")
     .select([
       "invoices.id",
+      "invoices.number",
       "invoices.account_id as accountId",
       "accounts.number as accountNumber",
       "accounts.name as accountName",

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { sql } from "kysely";
+import { contactMayActFor } from "../accounts/accounts.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
@@ -113,6 +114,32 @@ export async function checkLinkToken(
   return { status: "valid", link };
 }
 
+/**
+ * A link checked against its record (decision 031): the token as `checkLinkToken` sees it, then
+ * the record it opens (`load`, by the link's subject), then its contact: a link whose contact may
+ * no longer act for the record's account — removed from it, or disabled — is `withdrawn`, whatever
+ * else became of it, and its holder learns nothing more. A record that is gone reads as `unknown`.
+ * Every link page calls this in its loader and its action; any purpose whose record names an
+ * account (a request, an invoice, an account itself for ad hoc) fits.
+ */
+export type LinkAccess<T> =
+  { status: "unknown" } | { status: "valid" | "expired" | "revoked" | "withdrawn"; link: LinkToken; record: T };
+
+export async function checkLinkAccess<T extends { accountId: string }>(
+  businessId: string,
+  purpose: LinkPurpose,
+  token: unknown,
+  load: (link: LinkToken) => Promise<T | null>,
+  now = new Date(),
+): Promise<LinkAccess<T>> {
+  const check = await checkLinkToken(businessId, purpose, token, now);
+  if (check.status === "unknown") return check;
+  const record = await load(check.link);
+  if (!record) return { status: "unknown" };
+  const mayAct = await contactMayActFor(businessId, check.link.contactId, record.accountId);
+  return { status: mayAct ? check.status : "withdrawn", link: check.link, record };
+}
+
 /** Counts an opening (GET). The link stays usable: opening is not using. */
 export async function recordLinkOpened(linkId: string) {
   const db = await getDb();
@@ -182,6 +209,12 @@ async function readLinkSessionId(request: Request): Promise<string | null> {
 export async function rememberLinkInBrowser(request: Request, link: LinkToken): Promise<string> {
   const id = (await readLinkSessionId(request)) ?? randomBytes(32).toString("base64url");
   const db = await getDb();
+  // Expired rows are cleared opportunistically (as sessions are when one starts), along
+  // link_sessions_expiry_idx: nothing reads them again.
+  await db
+    .deleteFrom("link_sessions")
+    .where("expires_at", "<=", sql<Date>`now()`)
+    .execute();
   await db
     .insertInto("link_sessions")
     .values({

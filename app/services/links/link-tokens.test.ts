@@ -3,12 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSeededPglite } from "../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
+import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
 import {
+  checkLinkAccess,
   checkLinkToken,
   createLinkToken,
   LINK_TOKEN_PATTERN,
   recordLinkOpened,
   redactLinkToken,
+  rememberLinkInBrowser,
   revokeLinkTokens,
 } from "./link-tokens.server";
 
@@ -136,6 +139,77 @@ describe("link tokens", () => {
       .executeTakeFirstOrThrow();
     expect(row.open_count).toBe(3);
     expect(row.first_opened_at).not.toBeNull();
+  });
+
+  it("checked against their record: withdrawn once the contact may no longer act for its account", async () => {
+    // An ad-hoc link (its record is the account itself) shows the helper fits any purpose.
+    const fx = paymentRequestFixtures(handle);
+    const account = await handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("business_id", "=", acme)
+      .where("number", "=", "ACME-1000")
+      .executeTakeFirstOrThrow();
+    const payer = await fx.contact({ businessId: acme, accountId: account.id });
+    const live = await createLinkToken(handle.db, {
+      businessId: acme,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: payer.scope.contactId,
+      expiresAt: inAnHour(),
+    });
+    const expired = await createLinkToken(handle.db, {
+      businessId: acme,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: payer.scope.contactId,
+      expiresAt: new Date(Date.now() - 1_000),
+    });
+    const load = async (link: { subjectId: string }): Promise<{ accountId: string } | null> => ({
+      accountId: link.subjectId,
+    });
+    const status = async (token: string, loader = load) => (await checkLinkAccess(acme, "adhoc", token, loader)).status;
+    expect(await status(live.token)).toBe("valid");
+    expect(await status(expired.token)).toBe("expired");
+    await payer.unlink();
+    expect([await status(live.token), await status(expired.token)]).toEqual(["withdrawn", "withdrawn"]);
+    await payer.relink();
+    await payer.disable();
+    expect(await status(live.token)).toBe("withdrawn");
+    await payer.enable();
+    expect(await status(live.token)).toBe("valid");
+    // A record that is gone, another host and a bad token: one "unknown", and nothing is loaded for those.
+    expect(await status(live.token, async () => null)).toBe("unknown");
+    let loaded = 0;
+    const counting = async (link: { subjectId: string }) => (loaded++, { accountId: link.subjectId });
+    expect((await checkLinkAccess(kiwi, "adhoc", live.token, counting)).status).toBe("unknown");
+    expect((await checkLinkAccess(acme, "adhoc", "A".repeat(59), counting)).status).toBe("unknown");
+    expect(loaded).toBe(0);
+  });
+
+  it("link sessions: remembering a browser clears every expired one, and keeps the live ones", async () => {
+    const link = await make();
+    const check = await checkLinkToken(acme, "payment-request", link.token);
+    if (check.status !== "valid") throw new Error("the link should be valid");
+    const hash = () => randomBytes(32).toString("hex");
+    const [stale, live] = [hash(), hash()];
+    await handle.db
+      .insertInto("link_sessions")
+      .values([
+        { id_hash: stale, business_id: acme, link_token_id: link.id, expires_at: new Date(Date.now() - 1_000) },
+        { id_hash: live, business_id: acme, link_token_id: link.id, expires_at: inAnHour() },
+      ])
+      .execute();
+    const request = new Request("http://acme.localhost/customer/payment-request/x", {
+      headers: { host: "acme.localhost" },
+    });
+    expect(await rememberLinkInBrowser(request, check.link)).toMatch(/^portal_link=/);
+    const left = await handle.db.selectFrom("link_sessions").select(["id_hash", "expires_at"]).execute();
+    expect(left.map((row) => row.id_hash)).toContain(live);
+    expect(left.map((row) => row.id_hash)).not.toContain(stale);
+    expect(left.every((row) => new Date(row.expires_at).getTime() > Date.now())).toBe(true);
+    // The browser just remembered is one of them.
+    expect(left).toHaveLength(2);
   });
 
   it("are never logged whole", () => {

@@ -1,5 +1,10 @@
 import { sql } from "kysely";
-import { isPayableState, paymentRequestState, type PaymentRequestState } from "~/lib/payment-request-state";
+import {
+  isPayableState,
+  paymentRequestState,
+  requestOwingCents,
+  type PaymentRequestState,
+} from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
 import { PAYABLE_STATUSES } from "../payments/payments.server";
 
@@ -37,6 +42,10 @@ export type PayerRequest = {
   }[];
   /** What a payment may take now: the invoices' payable parts, or the amount less paid and held. */
   remainingCents: number;
+  /** What is still owing, whatever paid the rest (decision 032): all its invoices, payable now or not. */
+  owingCents: number;
+  /** Of what is owing, what is on invoices that cannot be paid online now (on hold, disputed, closed). */
+  notPayableCents: number;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -120,21 +129,27 @@ export async function loadPayerRequest(
           .orderBy("i.number")
           .execute()
       : [];
+  let notPayableCents = 0;
   const listed = invoices.map((invoice) => {
     const balance = Number(invoice.balanceCents);
+    const asked = Number(invoice.askedCents);
     const payable = (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && balance > 0;
+    if (!payable) notPayableCents += Math.max(0, Math.min(asked, balance));
     const available = balance - Number(invoice.heldCents ?? 0);
     return {
       id: invoice.id,
       number: invoice.number,
       dueDate: invoice.dueDate,
-      askedCents: Number(invoice.askedCents),
+      askedCents: asked,
       balanceCents: balance,
-      payableCents: payable ? Math.max(0, Math.min(Number(invoice.askedCents), available)) : 0,
+      payableCents: payable ? Math.max(0, Math.min(asked, available)) : 0,
     };
   });
   const amountCents = Number(row.amountCents);
   const paidCents = Number(row.paidCents);
+  const kind = row.kind as PayerRequest["kind"];
+  // What is owing, whatever paid it (decision 032): all its invoices, payable now or not.
+  const owingCents = requestOwingCents({ kind, amountCents, paidCents }, listed);
   const remainingCents =
     row.kind === "invoices"
       ? listed.reduce((sum, invoice) => sum + invoice.payableCents, 0)
@@ -145,7 +160,7 @@ export async function loadPayerRequest(
     accountNumber: row.accountNumber,
     accountName: row.accountName,
     reference: row.reference,
-    kind: row.kind as PayerRequest["kind"],
+    kind,
     description: row.description,
     currency: row.currency,
     amountCents,
@@ -159,25 +174,35 @@ export async function loadPayerRequest(
         status: row.status as "created" | "sent" | "paid" | "cancelled",
         expiresAt: row.expiresAt,
         openedAt: row.openedAt,
+        amountCents,
         paidCents,
+        owingCents,
       },
       now,
     ),
     invoices: listed,
     remainingCents,
+    owingCents,
+    notPayableCents,
   };
 }
 
+/** Why a request takes no money now, for the page that says so. */
+export type ClosedReason = "paid" | "expired" | "cancelled" | "processing" | "onHold";
+
 /**
- * Why a request takes no money now, for the page that says so: paid (or nothing left owing —
- * its invoices were paid some other way), expired, cancelled; or null while it is payable.
+ * Why a request takes no money now, or null while it does. Paid only when it is: stored paid, or
+ * nothing it asked for is owing (its invoices paid some other way too). Something still owing
+ * that cannot be paid now is either held by payments still being processed (`processing`: if
+ * one fails, the request takes money again) or on invoices that cannot be paid online — on
+ * hold, disputed — which only the business can help with (`onHold`).
  */
-export function closedReason(request: PayerRequest): "paid" | "expired" | "cancelled" | null {
+export function closedReason(request: PayerRequest): ClosedReason | null {
   if (request.state === "cancelled") return "cancelled";
   if (request.state === "paid") return "paid";
   if (request.state === "expired") return "expired";
-  if (!isPayableState(request.state) || request.remainingCents <= 0) return "paid";
-  return null;
+  if (isPayableState(request.state) && request.remainingCents > 0) return null;
+  return request.notPayableCents > 0 ? "onHold" : "processing";
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   businessContact,
   closedReason,
   loadPayerRequest,
+  type ClosedReason,
   spreadOverInvoices,
   type PayerRequest,
 } from "./request-links.server";
@@ -55,13 +56,15 @@ export type RequestPayer = {
   mayManagePaymentMethods: boolean;
   /** The way in no longer takes money (a link that expired or was replaced), whatever the request's state. */
   closed?: boolean;
+  /** The link's contact may no longer act for the account: the action answers nothing, not even a repeat. */
+  withdrawn?: boolean;
 };
 
 /** What the closed page shows: why, and whom to ask. */
 export async function closedView(
   branding: HostBranding,
   reference: string,
-  reason: "paid" | "expired" | "cancelled" | "replaced",
+  reason: ClosedReason | "replaced" | "withdrawn",
 ) {
   return {
     kind: "closed" as const,
@@ -186,6 +189,10 @@ export async function requestPayAction(
   const { branding, request, actor } = payer;
   const form = await readForm(httpRequest);
   const { intent, text, reply } = startPayReply(form);
+  if (payer.withdrawn) {
+    reply.message = "request.error.closed";
+    return data(reply, { status: 409 });
+  }
   if (!intent) return data(reply, { status: 400 });
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   if (intent === "pay") {

@@ -502,8 +502,10 @@ export async function submitPayment(
     // (its payment committed before our lock was granted): answer as a repeat, before its
     // reservation makes the balance look spent.
     if (await findByGuid(tx, actor.businessId, input.requestGuid)) return { repeat: true as const };
-    // A closed request says so, whatever became of its invoices since.
+    // A closed request says so, whatever became of its invoices since; so does a request of
+    // invoices none of which can be paid now (paid some other way, or on hold).
     if (request && !request.open) return { invalid: "requestClosed" as const };
+    if (request?.kind === "invoices" && locked.length === 0) return { invalid: "requestClosed" as const };
     const invoices = locked.filter((invoice) => ids.includes(invoice.id));
     if (invoices.length !== ids.length) return { invalid: "invoice" as const };
     // What a request still lets this payment take of each invoice: what it asked for, at most
@@ -817,14 +819,17 @@ async function lockRequestForSettlement(tx: Db, requestId: string | null) {
 
 /**
  * A settled payment counts towards its request: paid_cents grows by what it paid (its
- * invoices' share, or the stated amount), and the request becomes paid once nothing it asked
- * for is still owing (a request of invoices: each invoice's balance, at most what was asked of it).
+ * invoices' share, or the stated amount), never beyond the amount asked — a PayTo payment
+ * settled after we had failed it may arrive when the request was paid another way, and the
+ * money is then credit on the account, not more paid on the request. The request becomes paid
+ * once nothing it asked for is still owing (a request of invoices: each invoice's balance, at
+ * most what was asked of it).
  */
 async function countTowardsRequest(tx: Db, payment: SettledPayment, appliedCents: number) {
   if (!payment.payment_request_id || appliedCents <= 0) return;
   const request = await tx
     .updateTable("payment_requests")
-    .set({ paid_cents: sql`paid_cents + ${appliedCents}` })
+    .set({ paid_cents: sql`paid_cents + least(${appliedCents}::bigint, greatest(amount_cents - paid_cents, 0))` })
     .where("id", "=", payment.payment_request_id)
     .returning(["id", "kind", "amount_cents", "paid_cents", "status"])
     .executeTakeFirst();

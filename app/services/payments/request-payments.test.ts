@@ -5,7 +5,19 @@ import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { migrate } from "../platform/migrate.server";
-import { submitPayment, type PayMethod, type PaymentFor, type PaySelection } from "./payments.server";
+import {
+  cancelPaymentRequest,
+  getPaymentRequest,
+  listPaymentRequests,
+  sendPaymentRequest,
+} from "../requests/payment-requests.server";
+import {
+  settleFailedPayToPayment,
+  submitPayment,
+  type PayMethod,
+  type PaymentFor,
+  type PaySelection,
+} from "./payments.server";
 
 /**
  * The payment engine's side of payment requests and ad-hoc payments (issue 14): a request's
@@ -233,6 +245,81 @@ function requestPaymentSuite(open: () => Promise<{ handle: DatabaseHandle; close
     });
   });
 
+  describe("a request of invoices paid another way", () => {
+    /** An ordinary payment of the pay page, outside any request. */
+    const payInvoices = (selection: PaySelection) =>
+      submitPayment(
+        actor,
+        {
+          requestGuid: randomUUID(),
+          selection,
+          method: { kind: "saved-card", cardId: savedCard },
+          note: "",
+          currency: "AUD",
+          today,
+        },
+        context,
+      );
+    const inList = async (state: string, id: string) =>
+      (await listPaymentRequests(actor.businessId, { state, account: "ACME-1000", limit: 100 })).items.some(
+        (item) => item.id === id,
+      );
+
+    it("reads as part-paid, then paid, in the view and the list's filters; send and cancel are refused once paid", async () => {
+      const [a, b] = await freshInvoices(2);
+      const id = await makeRequest({ kind: "invoices", invoices: [a!, b!] });
+      expect((await getPaymentRequest(actor.businessId, id))!).toMatchObject({
+        state: "sent",
+        remainingCents: a!.balance + b!.balance,
+      });
+
+      expect((await payInvoices([{ invoiceId: a!.id, amountCents: a!.balance }])).kind).toBe("succeeded");
+      let view = (await getPaymentRequest(actor.businessId, id))!;
+      // Nothing reached the request's own figures: what is owing is read from its invoices.
+      expect(view).toMatchObject({ state: "part-paid", paidCents: 0, remainingCents: b!.balance });
+      expect([await inList("part-paid", id), await inList("sent", id)]).toEqual([true, false]);
+
+      expect((await payInvoices([{ invoiceId: b!.id, amountCents: b!.balance }])).kind).toBe("succeeded");
+      view = (await getPaymentRequest(actor.businessId, id))!;
+      expect(view).toMatchObject({ state: "paid", paidCents: 0, remainingCents: 0 });
+      expect([await inList("paid", id), await inList("part-paid", id), await inList("expired", id)]).toEqual([
+        true,
+        false,
+        false,
+      ]);
+      const resend = sendPaymentRequest(actor.businessId, id, { resend: true });
+      await expect(resend).rejects.toMatchObject({
+        code: "conflict",
+        message: expect.stringMatching(/Nothing is owing/),
+      });
+      await expect(cancelPaymentRequest(actor.businessId, id)).rejects.toMatchObject({ code: "conflict" });
+      // Paid as read: the stored row is untouched (no settlement waits on the request's lock).
+      expect((await requestRow(id)).status).toBe("sent");
+      // And the engine takes nothing more for it.
+      expect(await pay({ kind: "request", requestId: id }, [{ invoiceId: a!.id, amountCents: 1 }])).toEqual({
+        kind: "invalid",
+        problem: "requestClosed",
+      });
+    });
+
+    it("stays paid past its expiry; a request still owing past it reads as expired", async () => {
+      const [a, b] = await freshInvoices(2);
+      const paidOff = await makeRequest({ kind: "invoices", invoices: [a!], expiresAt: new Date(Date.now() + 1_000) });
+      const owing = await makeRequest({ kind: "invoices", invoices: [b!], expiresAt: new Date(Date.now() + 1_000) });
+      expect((await payInvoices([{ invoiceId: a!.id, amountCents: a!.balance }])).kind).toBe("succeeded");
+      const later = new Date(Date.now() + 60_000);
+      expect((await getPaymentRequest(actor.businessId, paidOff, { now: later }))!.state).toBe("paid");
+      expect((await getPaymentRequest(actor.businessId, owing, { now: later }))!.state).toBe("expired");
+      const expired = await listPaymentRequests(
+        actor.businessId,
+        { state: "expired", account: "ACME-1000", limit: 100 },
+        { now: later },
+      );
+      expect(expired.items.map((i) => i.id)).toContain(owing);
+      expect(expired.items.map((i) => i.id)).not.toContain(paidOff);
+    });
+  });
+
   describe("a request of a stated amount", () => {
     it("becomes credit on the account: no allocation, a credit line and the surcharge as its own line", async () => {
       const id = await makeRequest({ kind: "amount", amountCents: 25_000, allowPartPayment: true });
@@ -262,6 +349,47 @@ function requestPaymentSuite(open: () => Promise<{ handle: DatabaseHandle; close
 
       expect((await pay({ kind: "request", requestId: id, creditCents: 15_000 })).kind).toBe("succeeded");
       expect((await requestRow(id)).status).toBe("paid");
+    });
+
+    it("a PayTo payment settled after it failed never counts more than the amount towards the request", async () => {
+      const id = await makeRequest({ kind: "amount", amountCents: 10_000 });
+      // A PayTo payment of all of it was failed (its bank took too long); the request was then paid by card.
+      const late = await handle.db
+        .insertInto("payments")
+        .values({
+          business_id: actor.businessId,
+          account_id: actor.accountId,
+          request_guid: randomUUID(),
+          request_hash: "b".repeat(64),
+          reference: `PAY-${randomUUID().slice(0, 10).toUpperCase()}`,
+          method: "payto",
+          status: "failed",
+          currency: "AUD",
+          amount_cents: 10_000,
+          subtotal_cents: 10_000,
+          merchant_fee_cents: 0,
+          late_fee_cents: 0,
+          discount_cents: 0,
+          note: "",
+          created_by: actor.contactId,
+          purpose: "request",
+          payment_request_id: id,
+        })
+        .returning(["id", "reference"])
+        .executeTakeFirstOrThrow();
+      expect((await pay({ kind: "request", requestId: id, creditCents: 10_000 })).kind).toBe("succeeded");
+      expect(await requestRow(id)).toMatchObject({ status: "paid", paid_cents: 10_000 });
+
+      // Then the bank settles the PayTo payment after all: the money is kept as credit on the
+      // account, and the request's paid figure stays at its amount.
+      expect(await settleFailedPayToPayment(late.id, `provider-${randomUUID()}`)).toEqual({ kind: "settled" });
+      expect(await requestRow(id)).toMatchObject({ status: "paid", paid_cents: 10_000 });
+      const credit = await handle.db
+        .selectFrom("statement_lines")
+        .select("credit_cents")
+        .where("reference", "=", late.reference)
+        .executeTakeFirstOrThrow();
+      expect(Number(credit.credit_cents)).toBe(10_000);
     });
 
     it("refuses invoices with a stated amount, a promise, and zero or fractional cents", async () => {

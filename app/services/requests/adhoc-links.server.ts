@@ -1,18 +1,20 @@
 import { z } from "zod";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { createLinkToken } from "../links/link-tokens.server";
+import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendMail } from "../platform/mail.server";
-import { findAccount, resolveRecipients } from "./lookups.server";
+import { clip, findAccount, findContact, resolveRecipients } from "./lookups.server";
 import { invalid, RequestProblem, zodFields } from "./problems.server";
 import { renderAdhocLinkEmail } from "./request-email.server";
 
 /**
  * Ad-hoc payment links, the business's side (issue 14): email one contact of an account a link
  * (purpose `adhoc`, subject the account) to `/customer/adhoc/<token>`, where they pay any amount
- * between the business's minimum and maximum. The token exists only in that email.
+ * between the business's minimum and maximum. The token exists only in that email. A contact
+ * holds at most one live ad-hoc link per account: a new one revokes the earlier ones (as a
+ * resend does for a request, decision 032), and `revokeAdhocLinks` withdraws them all.
  */
 export const DEFAULT_ADHOC_EXPIRY_DAYS = 30;
 export const MAX_ADHOC_EXPIRY_DAYS = 90;
@@ -43,6 +45,8 @@ export type AdhocLinkResult = {
   accountId: string;
   contact: { id: string; email: string };
   expiresAt: string;
+  /** How many earlier live ad-hoc links of this contact for this account the new one replaced. */
+  replaced: number;
   delivery: { email: string; sent: boolean; error?: string };
 };
 
@@ -83,7 +87,14 @@ export async function sendAdhocLink(
     .where("id", "=", businessId)
     .executeTakeFirstOrThrow();
 
-  const token = await db.transaction().execute(async (tx) => {
+  const { token, replaced } = await db.transaction().execute(async (tx) => {
+    // Only the newest email works: a forwarded or leaked older one stops here.
+    const replaced = await revokeLinkTokens(tx, {
+      businessId,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: contact!.id,
+    });
     const link = await createLinkToken(tx, {
       businessId,
       purpose: "adhoc",
@@ -92,7 +103,7 @@ export async function sendAdhocLink(
       expiresAt,
     });
     await options.beforeCommit?.(tx, account.id);
-    return link.token;
+    return { token: link.token, replaced };
   });
 
   let delivery: AdhocLinkResult["delivery"] = { email: contact!.email, sent: true };
@@ -126,6 +137,45 @@ export async function sendAdhocLink(
     accountId: account.id,
     contact: { id: contact!.id, email: contact!.email },
     expiresAt: expiresAt.toISOString(),
+    replaced,
     delivery,
   };
+}
+
+const RevokeSchema = z.object({ account: AdhocSchema.shape.account, contact: AdhocSchema.shape.contact }).strict();
+
+export type AdhocRevokeResult = { accountId: string; contact: { id: string; email: string }; revoked: number };
+
+/**
+ * Withdraws every live ad-hoc link of one contact for one account (the links answer "withdrawn"
+ * from then on). The contact need not still be linked to the account or enabled — a contact who
+ * has left is who this is for — but must be the business's. Idempotent: again, `revoked: 0`.
+ * Works whether or not the business takes ad-hoc payments now.
+ */
+export async function revokeAdhocLinks(
+  businessId: string,
+  input: unknown,
+  options: { beforeCommit?: (tx: Db, accountId: string) => Promise<void> } = {},
+): Promise<AdhocRevokeResult> {
+  const parsed = RevokeSchema.safeParse(input);
+  if (!parsed.success) throw invalid(zodFields(parsed.error));
+  const db = await getDb();
+  const account = await findAccount(db, businessId, parsed.data.account);
+  const contact = await findContact(db, businessId, parsed.data.contact);
+  const fields: Record<string, string> = {};
+  if (!account) fields.account = `No account "${clip(parsed.data.account)}" at this business.`;
+  if (!contact) fields.contact = `No contact "${clip(parsed.data.contact)}" at this business.`;
+  if (!account || !contact) throw invalid(fields);
+  const revoked = await db.transaction().execute(async (tx) => {
+    const count = await revokeLinkTokens(tx, {
+      businessId,
+      purpose: "adhoc",
+      subjectId: account.id,
+      contactId: contact.id,
+    });
+    await options.beforeCommit?.(tx, account.id);
+    return count;
+  });
+  logger.info("ad-hoc links revoked", { account: account.number, contact: contact.email, revoked });
+  return { accountId: account.id, contact: { id: contact.id, email: contact.email }, revoked };
 }

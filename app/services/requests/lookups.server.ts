@@ -64,3 +64,20 @@ export async function resolveRecipients(
   if (Object.keys(fields).length) throw invalid(fields);
   return [...chosen.values()];
 }
+
+/**
+ * A contact of the business by id or email (any case), linked to any account or none, enabled
+ * or not: what a revocation needs (a contact who has left the account is who it is for).
+ */
+export async function findContact(db: Db, businessId: string, idOrEmail: string) {
+  return db
+    .selectFrom("contacts")
+    .select(["id", "email"])
+    .where("business_id", "=", businessId)
+    .where((eb) =>
+      UUID.test(idOrEmail)
+        ? eb("id", "=", idOrEmail.toLowerCase())
+        : eb(eb.fn("lower", ["email"]), "=", idOrEmail.toLowerCase()),
+    )
+    .executeTakeFirst();
+}

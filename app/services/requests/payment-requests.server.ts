@@ -6,6 +6,7 @@ import {
   isPayableState,
   paymentRequestState,
   PAYMENT_REQUEST_STATES,
+  requestOwingCents,
   type PaymentRequestState,
 } from "~/lib/payment-request-state";
 import { findBusinessBranding, publicLink } from "../host/host.server";
@@ -49,7 +50,12 @@ export type PaymentRequestView = {
   kind: "invoices" | "amount";
   description: string;
   amountCents: number;
+  /** What payments of the request itself have paid. */
   paidCents: number;
+  /**
+   * What is still owing: a request of invoices, each invoice's balance at most what was asked of
+   * it, whatever paid them (decision 032); a stated amount, amount − paid. 0 once paid.
+   */
   remainingCents: number;
   currency: string;
   dueDate: string | null;
@@ -422,39 +428,45 @@ async function toViews(db: Db, businessId: string, rows: RequestRow[], now: Date
       .orderBy("r.email")
       .execute(),
   ]);
-  return rows.map((row) => ({
-    id: row.id,
-    reference: row.reference,
-    account: { id: row.accountId, number: row.accountNumber, name: row.accountName },
-    kind: row.kind,
-    description: row.description,
-    amountCents: row.amountCents,
-    paidCents: row.paidCents,
-    remainingCents: Math.max(row.amountCents - row.paidCents, 0),
-    currency: row.currency,
-    dueDate: row.dueDate,
-    expiresAt: iso(row.expiresAt)!,
-    allowPartPayment: row.allowPartPayment,
-    minPartPaymentCents: row.minPartPaymentCents,
-    state: paymentRequestState(row, now),
-    invoices: invoices
-      .filter((invoice) => invoice.requestId === row.id)
-      .map(({ requestId: _r, ...invoice }) => invoice),
-    recipients: recipients
-      .filter((recipient) => recipient.requestId === row.id)
-      .map((recipient) => ({
-        email: recipient.email,
-        sendCount: recipient.sendCount,
-        lastSentAt: iso(recipient.lastSentAt),
-        opened: recipient.openedAt !== null,
-        openedAt: iso(recipient.openedAt as Date | null),
-      })),
-    createdAt: iso(row.createdAt)!,
-    sentAt: iso(row.sentAt),
-    openedAt: iso(row.openedAt),
-    paidAt: iso(row.paidAt),
-    cancelledAt: iso(row.cancelledAt),
-  }));
+  return rows.map((row) => {
+    const own = invoices.filter((invoice) => invoice.requestId === row.id);
+    const owingCents = requestOwingCents(
+      row,
+      own.map((invoice) => ({ askedCents: invoice.amountCents, balanceCents: invoice.balanceCents })),
+    );
+    const state = paymentRequestState({ ...row, owingCents }, now);
+    return {
+      id: row.id,
+      reference: row.reference,
+      account: { id: row.accountId, number: row.accountNumber, name: row.accountName },
+      kind: row.kind,
+      description: row.description,
+      amountCents: row.amountCents,
+      paidCents: row.paidCents,
+      remainingCents: state === "paid" ? 0 : owingCents,
+      currency: row.currency,
+      dueDate: row.dueDate,
+      expiresAt: iso(row.expiresAt)!,
+      allowPartPayment: row.allowPartPayment,
+      minPartPaymentCents: row.minPartPaymentCents,
+      state,
+      invoices: own.map(({ requestId: _r, ...invoice }) => invoice),
+      recipients: recipients
+        .filter((recipient) => recipient.requestId === row.id)
+        .map((recipient) => ({
+          email: recipient.email,
+          sendCount: recipient.sendCount,
+          lastSentAt: iso(recipient.lastSentAt),
+          opened: recipient.openedAt !== null,
+          openedAt: iso(recipient.openedAt as Date | null),
+        })),
+      createdAt: iso(row.createdAt)!,
+      sentAt: iso(row.sentAt),
+      openedAt: iso(row.openedAt),
+      paidAt: iso(row.paidAt),
+      cancelledAt: iso(row.cancelledAt),
+    };
+  });
 }
 
 /**
@@ -560,22 +572,42 @@ export async function listPaymentRequests(
 
 type RequestsEb = ExpressionBuilder<DB & { pr: DB["payment_requests"]; a: DB["accounts"] }, "pr" | "a">;
 
-/** `paymentRequestState` as SQL, so that a state filter pages along the index like the rest. */
+/**
+ * `requestOwingCents` as SQL: a request of invoices, one correlated sum over its invoices (the
+ * payment_request_invoices primary key, then each invoice's); a stated amount, from the row.
+ */
+const owingSql = sql<number>`(CASE WHEN pr.kind = 'invoices' THEN (
+    SELECT coalesce(sum(greatest(0, least(ri.amount_cents, i.balance_cents))), 0)
+    FROM payment_request_invoices AS ri
+    JOIN invoices AS i ON i.id = ri.invoice_id AND i.business_id = ri.business_id
+    WHERE ri.request_id = pr.id)
+  ELSE greatest(0, pr.amount_cents - pr.paid_cents) END)`;
+
+/**
+ * `paymentRequestState` as SQL, so that a state filter pages along the index like the rest:
+ * the page walks the business's (or account's) requests newest first and each row's owing is
+ * read through primary keys — "paid" is read, not only stored (decision 032).
+ */
 function stateCondition(eb: RequestsEb, state: PaymentRequestState, now: Date) {
-  const open = eb.and([eb("pr.status", "in", ["created", "sent"]), eb("pr.expires_at", ">", now)]);
+  const unsettled = eb("pr.status", "in", ["created", "sent"]);
+  const owing = eb(owingSql, ">", 0);
+  const open = eb.and([unsettled, eb("pr.expires_at", ">", now), owing]);
+  // Nothing paid yet, by the request's own payments or any other way.
+  const untouched = eb.and([eb("pr.paid_cents", "=", 0), eb(owingSql, ">=", eb.ref("pr.amount_cents"))]);
   switch (state) {
     case "cancelled":
-    case "paid":
       return eb("pr.status", "=", state);
+    case "paid":
+      return eb.or([eb("pr.status", "=", "paid"), eb.and([unsettled, eb(owingSql, "<=", 0)])]);
     case "expired":
-      return eb.and([eb("pr.status", "in", ["created", "sent"]), eb("pr.expires_at", "<=", now)]);
+      return eb.and([unsettled, eb("pr.expires_at", "<=", now), owing]);
     case "part-paid":
-      return eb.and([open, eb("pr.paid_cents", ">", 0)]);
+      return eb.and([open, eb.not(untouched)]);
     case "opened":
-      return eb.and([open, eb("pr.paid_cents", "=", 0), eb("pr.opened_at", "is not", null)]);
+      return eb.and([open, untouched, eb("pr.opened_at", "is not", null)]);
     case "sent":
     case "created":
-      return eb.and([open, eb("pr.status", "=", state), eb("pr.paid_cents", "=", 0), eb("pr.opened_at", "is", null)]);
+      return eb.and([open, eb("pr.status", "=", state), untouched, eb("pr.opened_at", "is", null)]);
   }
 }
 
@@ -630,14 +662,14 @@ export async function sendPaymentRequest(
     .executeTakeFirstOrThrow();
 
   const links = await db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom("payment_requests")
-      .select(["id", "status", "expires_at as expiresAt", "opened_at as openedAt", "paid_cents as paidCents"])
-      .where("business_id", "=", businessId)
-      .where("id", "=", found.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const row = await lockForChange(tx, businessId, found.id);
     const state = paymentRequestState(row, now);
+    if (state === "paid" && row.status !== "paid") {
+      throw new RequestProblem(
+        "conflict",
+        "Nothing is owing on this request any more (its invoices have been paid): it can no longer be sent.",
+      );
+    }
     if (!isPayableState(state)) {
       throw new RequestProblem("conflict", `The request is ${state}: it can no longer be sent.`);
     }
@@ -764,14 +796,11 @@ export async function cancelPaymentRequest(
   if (!found) throw new RequestProblem("not-found", "No such payment request.");
   const db = await getDb();
   await db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom("payment_requests")
-      .select(["id", "status"])
-      .where("business_id", "=", businessId)
-      .where("id", "=", found.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (row.status === "paid") throw new RequestProblem("conflict", "The request is paid: it cannot be cancelled.");
+    const row = await lockForChange(tx, businessId, found.id);
+    // Paid as it reads: stored, or nothing owing on its invoices any more.
+    if (row.status !== "cancelled" && paymentRequestState(row, now) === "paid") {
+      throw new RequestProblem("conflict", "The request is paid: it cannot be cancelled.");
+    }
     if (row.status !== "cancelled") {
       await tx
         .updateTable("payment_requests")
@@ -784,6 +813,48 @@ export async function cancelPaymentRequest(
     await options.beforeCommit?.(tx, row.id);
   });
   return (await getPaymentRequest(businessId, found.id, { now }))!;
+}
+
+/**
+ * Locks a request for send or cancel (FOR UPDATE) and reads what its state needs, owing
+ * included. No invoice is locked: a payment's claim locks the request before its invoices, and
+ * this only reads them.
+ */
+async function lockForChange(tx: Db, businessId: string, requestId: string) {
+  const row = await tx
+    .selectFrom("payment_requests")
+    .select([
+      "id",
+      "kind",
+      "status",
+      "expires_at as expiresAt",
+      "opened_at as openedAt",
+      "amount_cents as amountCents",
+      "paid_cents as paidCents",
+    ])
+    .where("business_id", "=", businessId)
+    .where("id", "=", requestId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const invoices =
+    row.kind === "invoices"
+      ? await tx
+          .selectFrom("payment_request_invoices as ri")
+          .innerJoin("invoices as i", (join) =>
+            join.onRef("i.id", "=", "ri.invoice_id").onRef("i.business_id", "=", "ri.business_id"),
+          )
+          .select(["ri.amount_cents as askedCents", "i.balance_cents as balanceCents"])
+          .where("ri.business_id", "=", businessId)
+          .where("ri.request_id", "=", row.id)
+          .execute()
+      : [];
+  const amountCents = Number(row.amountCents);
+  const paidCents = Number(row.paidCents);
+  const owingCents = requestOwingCents(
+    { kind: row.kind, amountCents, paidCents },
+    invoices.map((i) => ({ askedCents: Number(i.askedCents), balanceCents: Number(i.balanceCents) })),
+  );
+  return { ...row, amountCents, paidCents, owingCents };
 }
 
 /** The link page opened the request: the first time is kept, later openings change nothing. */

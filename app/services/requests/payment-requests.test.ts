@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { seedDemoData, DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../../../db/seed/demo";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
-import { PAYMENT_REQUEST_STATES, paymentRequestState } from "~/lib/payment-request-state";
+import { PAYMENT_REQUEST_STATES, paymentRequestState, requestOwingCents } from "~/lib/payment-request-state";
 import { checkLinkToken } from "../links/link-tokens.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
@@ -526,7 +526,12 @@ function requestSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
             status: item.state === "cancelled" || item.state === "paid" ? item.state : item.sentAt ? "sent" : "created",
             expiresAt: item.expiresAt,
             openedAt: item.openedAt,
+            amountCents: item.amountCents,
             paidCents: item.paidCents,
+            owingCents: requestOwingCents(
+              item,
+              item.invoices.map((i) => ({ askedCents: i.amountCents, balanceCents: i.balanceCents })),
+            ),
           }),
         );
       }

@@ -35,14 +35,17 @@ export async function renderPaymentRequestEmail(input: {
   const brand = emailBrandOf(branding);
   const money = (cents: number) => formatMoney(cents, { currency: request.currency });
   const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
+  // What is owing now: a request of invoices counts whatever paid them (decision 032), so
+  // "paid so far" is what is no longer owing, not only what the request's own payments paid.
   const toPay = request.remainingCents;
+  const paidSoFar = request.amountCents - toPay;
   const due = request.dueDate ? date(request.dueDate) : null;
   const expires = date(request.expiresAt);
   const facts: [string, string][] = [
     ["Amount", money(request.amountCents)],
-    ...(request.paidCents > 0
+    ...(paidSoFar > 0
       ? ([
-          ["Paid so far", money(request.paidCents)],
+          ["Paid so far", money(paidSoFar)],
           ["Still to pay", money(toPay)],
         ] as [string, string][])
       : []),

@@ -90,6 +90,23 @@ describe("the payment-request email", () => {
     expect(mail.html).toContain('href="tel:1300226300"');
   });
 
+  it("asks only for what is still owing when invoices were paid another way", async () => {
+    // Nothing reached the request's own paid figure, but INV-1 was paid on the pay page.
+    const mail = await renderPaymentRequestEmail({
+      branding: branding("navy-blue"),
+      support,
+      recipientName: "Olivia",
+      request: { ...request, paidCents: 0, remainingCents: 234_56 },
+      link,
+    });
+    expect(mail.subject).toContain(": $234.56 due");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("Paid so far");
+      expect(part).toContain("$1,000.00");
+      expect(part).toContain("Still to pay");
+    }
+  });
+
   it("escapes what the business typed and its name", async () => {
     const mail = await renderPaymentRequestEmail({
       branding: branding("base"),

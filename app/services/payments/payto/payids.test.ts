@@ -9,6 +9,7 @@ import type { DatabaseHandle } from "../../platform/db.server";
 import { migrate } from "../../platform/migrate.server";
 import { webhookSecret } from "./index.server";
 import { findPaymentByReference } from "../invoices.server";
+import { getPaymentRequest, listPaymentRequests, sendPaymentRequest } from "../../requests/payment-requests.server";
 import { applyIncomingPayment, getAccountPayId, incomingRequestGuid, payIdLocalPart } from "./payids.server";
 import { signWebhook } from "./sandbox-provider.server";
 import { receiveWebhook } from "./webhook.server";
@@ -285,6 +286,54 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(await linesOf(second.reference)).toEqual([
       { type: "credit", description: "Unapplied PayID payment", debit_cents: 0, credit_cents: 5_00 },
     ]);
+  });
+
+  it("a transfer that pays a request's invoices leaves the request paid, as every view reads it", async () => {
+    // The account's oldest invoice, asked for by a sent request: the transfer pays it first.
+    const invoiceRow = await handle.db
+      .insertInto("invoices")
+      .values({
+        business_id: acme,
+        account_id: accountId,
+        number: `PAYID-REQ-${randomUUID().slice(0, 6)}`,
+        issue_date: "2001-01-01",
+        due_date: "2001-02-01",
+        amount_cents: 80_00,
+        balance_cents: 80_00,
+        status: 3,
+        promise_date: null,
+        dispute_reason: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const request = await handle.db
+      .insertInto("payment_requests")
+      .values({
+        business_id: acme,
+        account_id: accountId,
+        reference: `PR-${randomUUID().replace(/-/g, "").slice(0, 8).toUpperCase()}`,
+        kind: "invoices",
+        description: "",
+        currency: "AUD",
+        amount_cents: 80_00,
+        expires_at: new Date(Date.now() + 86_400_000),
+        status: "sent",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await handle.db
+      .insertInto("payment_request_invoices")
+      .values({ request_id: request.id, invoice_id: invoiceRow.id, business_id: acme, amount_cents: 80_00 })
+      .execute();
+    expect((await getPaymentRequest(acme, request.id))!.state).toBe("sent");
+
+    expect(await applyIncomingPayment(acme, incoming(30_00))).toBe("applied");
+    expect((await getPaymentRequest(acme, request.id))!).toMatchObject({ state: "part-paid", remainingCents: 50_00 });
+    expect(await applyIncomingPayment(acme, incoming(50_00))).toBe("applied");
+    expect((await getPaymentRequest(acme, request.id))!).toMatchObject({ state: "paid", remainingCents: 0 });
+    const paid = await listPaymentRequests(acme, { state: "paid", account: "ACME-2000", limit: 100 });
+    expect(paid.items.map((item) => item.id)).toContain(request.id);
+    await expect(sendPaymentRequest(acme, request.id, { resend: true })).rejects.toMatchObject({ code: "conflict" });
   });
 
   it("applies one transaction once, however many deliveries arrive at once", async () => {
