@@ -77,7 +77,8 @@ export function AdhocPayForm({
             label={t("adhoc.reference")}
             hint={t("adhoc.reference.hint", { max: String(PAYER_REFERENCE_MAX) })}
             defaultValue={reply?.extra.reference ?? ""}
-            maxLength={PAYER_REFERENCE_MAX}
+            // No maxLength: the browser counts UTF-16 units and would cut 80 emoji at 40; the
+            // server counts characters (code points) as PostgreSQL does and says when it is too long.
             autoComplete="off"
             required
             error={fill(error("reference"))}

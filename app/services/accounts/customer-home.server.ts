@@ -93,12 +93,15 @@ export async function listRequestsForContact(
   const now = options.now ?? new Date();
   const items = rows.slice(0, limit).map((row): HomeRequest => {
     const paidCents = Number(row.paidCents);
+    const amountCents = Number(row.amountCents);
+    // What is owing now, by the rule every view of a request shares (requestOwingCents).
+    const owingCents =
+      row.kind === "invoices" ? Number(row.invoicesOwingCents ?? 0) : Math.max(0, amountCents - paidCents);
     const state = paymentRequestState(
-      { status: row.status, expiresAt: row.expiresAt, openedAt: row.openedAt, paidCents },
+      { status: row.status, expiresAt: row.expiresAt, openedAt: row.openedAt, amountCents, paidCents, owingCents },
       now,
     );
-    const asked = Number(row.amountCents) - paidCents;
-    const remaining = row.kind === "invoices" ? Math.min(Number(row.invoicesOwingCents ?? 0), asked) : asked;
+    const remaining = owingCents;
     return {
       id: row.id,
       reference: row.reference,
