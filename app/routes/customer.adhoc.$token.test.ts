@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createLinkToken, revokeLinkTokens } from "~/services/links/link-tokens.server";
 import { openSeededPglite } from "../../tests/support/test-db";
+import { paymentRequestFixtures } from "../../tests/support/payment-request-fixtures";
 import { action, headers, loader } from "./customer.adhoc.$token";
 import { loader as receiptLoader } from "./payment.complete.$slug";
 
@@ -239,6 +240,24 @@ describe("opening an ad-hoc link", () => {
     // Never joined to ACME-2000: a link made out to them for it opens nothing.
     const { token } = await mint({ account: "ACME-2000", contact: contact.email });
     expect((await open(token)).data).toMatchObject({ kind: "closed", reason: "revoked" });
+  });
+
+  it("no longer opens the account once the link's contact is disabled, and takes nothing", async () => {
+    const payer = await paymentRequestFixtures(handle).contact({ businessId: acme, accountId: accounts["ACME-1000"]! });
+    const contact = await handle.db
+      .selectFrom("contacts")
+      .select("email")
+      .where("id", "=", payer.scope.contactId)
+      .executeTakeFirstOrThrow();
+    contacts[contact.email] = payer.scope.contactId;
+    const { token } = await mint({ contact: contact.email });
+    expect((await open(token)).data).toMatchObject({ kind: "open" });
+    await payer.disable();
+    expect((await open(token)).data).toMatchObject({ kind: "closed", reason: "revoked" });
+    const before = await countPayments();
+    const { paid } = await pay(token, { amount: "25.00", reference: "Deposit", method: "new" });
+    expect(paid.status).toBe(303);
+    expect(await countPayments()).toBe(before);
   });
 });
 

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { paymentRequestState, type PaymentRequestState } from "~/lib/payment-request-state";
+import { paymentRequestState, requestOwingCents, type PaymentRequestState } from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
 import type { HostBranding } from "../host/host.server";
 import { isUuid, listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
@@ -65,13 +65,14 @@ export async function listRequestsForContact(
       "accounts.name as accountName",
       "accounts.number as accountNumber",
       // What is still owing on a request of invoices: each invoice's balance, at most what was
-      // asked of it (the engine's rule). One correlated sum per row of the page, in the same statement.
+      // asked of it, whatever paid the rest (`requestOwingCents`, decision 032). One correlated
+      // sum per row of the page, in the same statement.
       eb
         .selectFrom("payment_request_invoices as ri")
         .innerJoin("invoices as i", (join) =>
           join.onRef("i.id", "=", "ri.invoice_id").onRef("i.business_id", "=", "ri.business_id"),
         )
-        .select(sql<string>`coalesce(sum(least(ri.amount_cents, i.balance_cents)), 0)`.as("owing"))
+        .select(sql<string>`coalesce(sum(greatest(0, least(ri.amount_cents, i.balance_cents))), 0)`.as("owing"))
         .whereRef("ri.request_id", "=", "pr.id")
         .as("invoicesOwingCents"),
     ])
@@ -94,14 +95,15 @@ export async function listRequestsForContact(
   const items = rows.slice(0, limit).map((row): HomeRequest => {
     const paidCents = Number(row.paidCents);
     const amountCents = Number(row.amountCents);
-    // What is owing now, by the rule every view of a request shares (requestOwingCents).
+    // The same figure as the back-office views and the request's page: paid once nothing is owing.
     const owingCents =
-      row.kind === "invoices" ? Number(row.invoicesOwingCents ?? 0) : Math.max(0, amountCents - paidCents);
+      row.kind === "invoices"
+        ? Math.max(0, Number(row.invoicesOwingCents ?? 0))
+        : requestOwingCents({ kind: "amount", amountCents, paidCents }, []);
     const state = paymentRequestState(
       { status: row.status, expiresAt: row.expiresAt, openedAt: row.openedAt, amountCents, paidCents, owingCents },
       now,
     );
-    const remaining = owingCents;
     return {
       id: row.id,
       reference: row.reference,
@@ -109,7 +111,7 @@ export async function listRequestsForContact(
       accountName: row.accountName,
       accountNumber: row.accountNumber,
       currency: row.currency,
-      remainingCents: state === "paid" ? 0 : Math.max(0, remaining),
+      remainingCents: state === "paid" ? 0 : owingCents,
       dueDate: row.dueDate ? String(row.dueDate) : null,
       state,
     };

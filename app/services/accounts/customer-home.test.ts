@@ -135,6 +135,14 @@ function customerHomeSuite(open: () => Promise<{ handle: DatabaseHandle; close: 
       .where("id", "=", first!.id)
       .execute();
     expect((await find()).remainingCents).toBe(asked - 500);
+    expect((await find()).state).toBe("part-paid");
+    // Both paid off elsewhere: the request reads as paid (decision 032), as the back office sees it.
+    await handle.db
+      .updateTable("invoices")
+      .set({ balance_cents: 0, status: 2 })
+      .where("id", "in", [first!.id, second!.id])
+      .execute();
+    expect(await find()).toMatchObject({ state: "paid", remainingCents: 0 });
   });
 
   it("lists the payer's own receipts on accounts they may see, newest first", async () => {

@@ -9,7 +9,7 @@ import type { CardBrand } from "~/lib/payment-method-types";
 import { requireAccountAccess, type AccountDetails } from "../accounts/accounts.server";
 import type { AdhocSettings } from "../accounts/customer-home.server";
 import type { HostBranding } from "../host/host.server";
-import { checkLinkToken, type LinkToken } from "../links/link-tokens.server";
+import { checkLinkAccess, type LinkToken } from "../links/link-tokens.server";
 import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
 import { requestOrigin } from "../platform/request-context.server";
 import {
@@ -55,7 +55,7 @@ export function requireAdhocAccount(businessId: string, contactId: string, slug:
  * What an ad-hoc link opens. `unknown` is one answer for every token that is not this business's
  * real ad-hoc link (no hint whether it ever existed). The holder of the real link is told when
  * it expired or was revoked — or no longer opens anything because its contact may no longer
- * see the account, which reads as revoked.
+ * act for the account (removed from it, or disabled: `checkLinkAccess`), which reads as revoked.
  */
 export type AdhocLinkCheck =
   | { status: "valid"; link: LinkToken; account: AccountDetails }
@@ -63,9 +63,13 @@ export type AdhocLinkCheck =
   | { status: "unknown" };
 
 export async function checkAdhocLink(businessId: string, token: unknown, now = new Date()): Promise<AdhocLinkCheck> {
-  const check = await checkLinkToken(businessId, "adhoc", token, now);
+  // The record is the account itself; checkLinkAccess asks whether the contact may still act
+  // for it (not disabled, still on the account), as every link page does (decision 031).
+  const check = await checkLinkAccess(businessId, "adhoc", token, async (link) => ({ accountId: link.subjectId }), now);
   if (check.status === "unknown") return check;
-  if (check.status !== "valid") return { status: check.status, link: check.link };
+  if (check.status !== "valid") {
+    return { status: check.status === "expired" ? "expired" : "revoked", link: check.link };
+  }
   const account = await requireAccountAccess(businessId, check.link.contactId, check.link.subjectId).catch(() => null);
   if (!account) return { status: "revoked", link: check.link };
   return { status: "valid", link: check.link, account };
