@@ -16,6 +16,7 @@ import * as m0008 from "./0008-payto";
 import * as m0009 from "./0009-payment-polling";
 import * as m0010 from "./0010-payment-requests";
 import * as m0010a from "./0010a-payments-by-payer";
+import * as m0011 from "./0011-schedules-and-agreements";
 
 export type Migration = { name: string; up: string };
 
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   m0009,
   m0010,
   m0010a,
+  m0011,
 ];

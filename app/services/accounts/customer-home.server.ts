@@ -144,7 +144,7 @@ export type HomeReceipt = {
   amountCents: number;
   currency: string;
   status: "succeeded" | "promised" | "submitted";
-  purpose: "invoices" | "request" | "adhoc";
+  purpose: "invoices" | "request" | "adhoc" | "instalment";
   payerReference: string | null;
 };
 

@@ -21,7 +21,7 @@ import { isSecureRequest } from "../platform/request-context.server";
 export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{59}$/;
 const SELECTOR_LENGTH = 16;
 
-export type LinkPurpose = "payment-request" | "invoice" | "adhoc";
+export type LinkPurpose = "payment-request" | "invoice" | "adhoc" | "payment-schedule" | "agreement";
 
 export type LinkToken = {
   id: string;

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
 import type { CardBrand } from "~/lib/payment-method-types";
+import type { InstalmentStatus, ScheduleStatus } from "~/lib/schedule-states";
 import type { ThemeName } from "~/themes/names";
 
 /** Kysely's view of the schema in db/migrations. Keep the two in step. */
@@ -22,6 +23,8 @@ export interface BusinessesTable {
   terms_and_conditions: Generated<string>;
   support_email: string | null;
   support_phone: Generated<string | null>;
+  /** Where the business is told of schedules in arrears (support_email when null). */
+  notification_email: Generated<string | null>;
   created_at: Timestamp;
 }
 
@@ -300,9 +303,11 @@ export interface PaymentsTable {
   /** The emailed link it was paid from (a link payer's receipt is reachable only through it). */
   link_token_id: Generated<string | null>;
   payer_reference: Generated<string | null>;
+  /** The schedule instalment it pays (purpose instalment). */
+  schedule_instalment_id: Generated<string | null>;
 }
 
-export type PaymentPurpose = "invoices" | "request" | "adhoc";
+export type PaymentPurpose = "invoices" | "request" | "adhoc" | "instalment";
 
 export interface PaymentAllocationsTable {
   payment_id: string;
@@ -589,4 +594,140 @@ export interface DB {
   payment_request_recipients: PaymentRequestRecipientsTable;
   link_tokens: LinkTokensTable;
   link_sessions: LinkSessionsTable;
+  agreement_documents: AgreementDocumentsTable;
+  agreement_versions: AgreementVersionsTable;
+  agreement_offers: AgreementOffersTable;
+  agreement_decisions: AgreementDecisionsTable;
+  payment_schedules: PaymentSchedulesTable;
+  payment_schedule_invoices: PaymentScheduleInvoicesTable;
+  schedule_instalments: ScheduleInstalmentsTable;
+  instalment_attempts: InstalmentAttemptsTable;
+}
+
+// Issue 15: agreements and payment schedules (db/migrations/0011-schedules-and-agreements.ts).
+
+export type AgreementKind = "terms-of-trade" | "direct-debit" | "card-authority" | "other";
+
+export interface AgreementDocumentsTable {
+  id: Generated<string>;
+  business_id: string;
+  kind: AgreementKind;
+  title: string;
+  created_at: Timestamp;
+}
+
+/** Published text: never updated or deleted (a trigger refuses). */
+export interface AgreementVersionsTable {
+  id: Generated<string>;
+  business_id: string;
+  document_id: string;
+  version: number;
+  body: string;
+  body_sha256: string;
+  published_at: Timestamp;
+}
+
+export type AgreementOfferStatus = "offered" | "accepted" | "declined" | "withdrawn";
+
+export interface AgreementOffersTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  contact_id: string;
+  document_id: string;
+  reference: string;
+  status: Generated<AgreementOfferStatus>;
+  email: string;
+  expires_at: Timestamp;
+  sent_at: Timestamp | null;
+  send_count: Generated<number>;
+  decided_at: Timestamp | null;
+  withdrawn_at: Timestamp | null;
+  created_by_api_key: string | null;
+  created_at: Timestamp;
+}
+
+/** A contact's accept or decline: never updated or deleted (a trigger refuses). */
+export interface AgreementDecisionsTable {
+  id: Generated<string>;
+  business_id: string;
+  offer_id: string;
+  account_id: string;
+  contact_id: string;
+  version_id: string;
+  decision: "accepted" | "declined";
+  typed_name: string;
+  body_sha256: string;
+  ip_address: string;
+  user_agent: Generated<string>;
+  decided_at: Timestamp;
+}
+
+
+export interface PaymentSchedulesTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  reference: string;
+  description: Generated<string>;
+  currency: string;
+  total_cents: number;
+  paid_cents: Generated<number>;
+  status: Generated<ScheduleStatus>;
+  contact_id: string;
+  email: string;
+  expires_at: Timestamp;
+  card_id: string | null;
+  payto_agreement_id: string | null;
+  accepted_at: Timestamp | null;
+  accepted_by: string | null;
+  accepted_ip: string | null;
+  authority_text: string | null;
+  sent_at: Timestamp | null;
+  send_count: Generated<number>;
+  withdrawn_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  arrears_at: Timestamp | null;
+  created_by_api_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface PaymentScheduleInvoicesTable {
+  schedule_id: string;
+  invoice_id: string;
+  business_id: string;
+  amount_cents: number;
+}
+
+
+export interface ScheduleInstalmentsTable {
+  id: Generated<string>;
+  business_id: string;
+  schedule_id: string;
+  seq: number;
+  due_date: DateOnly;
+  amount_cents: number;
+  status: Generated<InstalmentStatus>;
+  next_attempt_on: DateOnly | null;
+  attempts: Generated<number>;
+  last_failure: string | null;
+  payment_id: string | null;
+  paid_at: Timestamp | null;
+}
+
+export type InstalmentAttemptOutcome = "started" | "succeeded" | "declined" | "pending" | "error";
+
+export interface InstalmentAttemptsTable {
+  id: Generated<string>;
+  business_id: string;
+  instalment_id: string;
+  attempt_no: number;
+  trigger: "runner" | "contact";
+  request_guid: string;
+  outcome: Generated<InstalmentAttemptOutcome>;
+  failure_code: string | null;
+  payment_id: string | null;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
 }
