@@ -17,6 +17,7 @@ export const agreementsEnAU = {
   "agreement.print": "Print",
   "agreement.print.hint":
     "To print or save as PDF, use your browser's Print command: the page prints the agreement without the portal's menus.",
+  "agreement.toDecision": "Go to your decision",
   "agreement.form": "Your decision",
   "agreement.name": "Your full name",
   "agreement.name.hint": "Type your name as you would sign it.",

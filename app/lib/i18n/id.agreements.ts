@@ -16,6 +16,7 @@ export const agreementsId: Record<keyof typeof agreementsEnAU, string> = {
   "agreement.print": "Cetak",
   "agreement.print.hint":
     "Untuk mencetak atau menyimpan sebagai PDF, gunakan perintah Cetak di peramban Anda: halaman mencetak perjanjian tanpa menu portal.",
+  "agreement.toDecision": "Ke keputusan Anda",
   "agreement.form": "Keputusan Anda",
   "agreement.name": "Nama lengkap Anda",
   "agreement.name.hint": "Ketik nama Anda seperti saat Anda menandatangani.",

@@ -1190,3 +1190,24 @@ export async function listOffersFor(
   }));
   return { items, nextAfter: rows.length > limit ? rows[limit - 1]!.id : null };
 }
+
+/** How many of a contact's agreements the customer-style home shows (the list has them all). */
+export const HOME_AGREEMENTS = 5;
+
+/** The home's rows: a waiting offer opens its acceptance page, any other its record. */
+export function homeAgreementItems(items: ContactOffer[]) {
+  return items.map((item) => ({
+    reference: item.reference,
+    title: item.title,
+    account: `${item.accountName} (${item.accountNumber})`,
+    state: item.state,
+    href: agreementHref(item),
+  }));
+}
+
+/** Where a signed-in contact opens one of their offers. */
+export function agreementHref(item: { reference: string; state: AgreementOfferState }) {
+  return item.state === "offered"
+    ? `/agreements/acceptance/${item.reference}`
+    : `/customer/agreement/${item.reference}`;
+}
