@@ -284,6 +284,35 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
       expect(audit.some((row) => JSON.stringify(row.details).includes(offer.reference))).toBe(true);
     });
 
+    it("renders the email branded like the host, with markup in a title escaped", async () => {
+      const document = await createAgreementDocument(acme, {
+        kind: "direct-debit",
+        title: `<img src=x onerror=alert(1)> DDR ${randomUUID().slice(0, 4)}`,
+        body: TEXT,
+      });
+      const since = catcher.messages.length;
+      const { offer } = await createAgreementOffer(acme, {
+        document: document.id,
+        account: "ACME-2000",
+        contact: "olivia@coastal.example",
+      });
+      const mail = await catcher.waitForMail("olivia@coastal.example", { after: since });
+      const html = mail.html!;
+      expect(mail.from).toContain('"Acme Plumbing Supplies"');
+      expect(html).toMatch(/<html[^>]*lang="en"/);
+      expect(html).toContain('role="presentation"');
+      expect(html).toContain('src="http://acme.localhost:3000/brands/acme/logo.svg"');
+      expect(html).not.toContain("<img src=x");
+      expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+      expect(html).not.toMatch(/<script/i);
+      for (const part of [mail.text, html]) {
+        expect(part).toContain(offer.reference);
+        expect(part).toContain("Hillside Renovations (ACME-2000)");
+        expect(part).toContain("accounts@acme.example");
+      }
+      expect(mail.text).toContain("direct-debit request");
+    });
+
     it("offers to a contact of a parent account where child accounts are shown (the accounts rule)", async () => {
       const { offer } = await offered({ account: "ACME-1001" });
       expect(offer.account.number).toBe("ACME-1001");
