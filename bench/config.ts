@@ -4,6 +4,7 @@
  * manifest by itself. See docs/performance.md and docs/decisions/020-benchmark.md.
  */
 import { DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../db/seed/demo";
+import { DEMO_ACCEPTED_AGREEMENT_REFERENCE, DEMO_AGREEMENT_TOKEN } from "../db/seed/agreements";
 
 export type BenchPage = {
   /** Short name used in tables, results and budgets. */
@@ -31,7 +32,7 @@ export type BenchPage = {
  * The bench brand's link tokens (bench/seed.ts makes them), one per account size. Bench data
  * only: 59 URL-safe characters like a real token, but chosen, so the bench can open them.
  */
-export const benchLinkToken = (kind: "request" | "invoice", rows: number) =>
+export const benchLinkToken = (kind: "request" | "invoice" | "agreement", rows: number) =>
   `Bench${kind}${rows}`.padEnd(59, "0").slice(0, 59);
 
 /**
@@ -43,6 +44,9 @@ export const BENCH_ADHOC_ACCOUNT = {
   demo: "00000000-0000-4000-8000-00000000ad0c",
   rows: (rows: number) => `00000000-0000-4000-8000-${String(rows).padStart(12, "0")}`,
 };
+
+/** The accepted agreement offer bench/seed.ts makes on the bench brand, one per account size. */
+export const BENCH_AGREEMENT_REFERENCE = (rows: number) => `AG-BENCH${rows}`;
 
 export const PAGES: BenchPage[] = [
   {
@@ -103,6 +107,23 @@ export const PAGES: BenchPage[] = [
     signedIn: true,
     mobile: true,
     benchPath: (rows) => `/payment/adhoc/${BENCH_ADHOC_ACCOUNT.rows(rows)}`,
+  },
+  // Agreements (decision 036): the demo seed's fixed link to AG-DEMO0002 (waiting) on acme, the
+  // signed-in list, and AG-DEMO0001 as accepted; on the bench brand, an offer of each per size.
+  {
+    name: "agreement-link",
+    path: `/agreements/acceptance/${DEMO_AGREEMENT_TOKEN}`,
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[value="accept"]',
+    benchPath: (rows) => `/agreements/acceptance/${benchLinkToken("agreement", rows)}`,
+  },
+  { name: "agreements", path: "/customer/agreement/all", signedIn: true },
+  {
+    name: "agreement-record",
+    path: `/customer/agreement/${DEMO_ACCEPTED_AGREEMENT_REFERENCE}`,
+    signedIn: true,
+    benchPath: (rows) => `/customer/agreement/${BENCH_AGREEMENT_REFERENCE(rows)}`,
   },
   // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
   { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },

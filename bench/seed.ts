@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../app/services/platform/db.server";
 import {
   BENCH_ADHOC_ACCOUNT,
+  BENCH_AGREEMENT_REFERENCE,
   BENCH_DATA_DIR,
   BENCH_HOST,
   benchEmail,
@@ -38,6 +39,7 @@ export async function prepareBenchDatabase() {
       });
       await insertLedger(handle.db, { businessId, accountId, prefix: `R${rows}` }, { invoices: rows, lines: rows });
       await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
+      await createBenchAgreements(handle.db, { businessId, accountId, contactId }, rows);
       // The bench brand shows no child accounts: its own account, joined to the contact (named to sort after ROWS-…).
       await createAdhocAccount(handle.db, { businessId, contactId }, BENCH_ADHOC_ACCOUNT.rows(rows), `ADHOC-${rows}`);
     }
@@ -153,4 +155,85 @@ async function createAdhocAccount(
       .values({ business_id: scope.businessId, account_id: accountId, contact_id: scope.contactId, role: "contact" })
       .execute();
   }
+}
+
+/**
+ * A document in two versions, an offer of it waiting with the link `benchLinkToken("agreement",
+ * rows)`, and one accepted on version 1 (AG-BENCH<rows>): the agreement pages' "queries per page".
+ */
+async function createBenchAgreements(
+  db: Db,
+  scope: { businessId: string; accountId: string; contactId: string },
+  rows: number,
+) {
+  const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+  const texts = ["# Bench terms\n\nVersion one.\n", "# Bench terms\n\nVersion two.\n"];
+  const document = await db
+    .insertInto("agreement_documents")
+    .values({ business_id: scope.businessId, kind: "terms-of-trade", title: "Bench terms", created_at: new Date() })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const versions = await db
+    .insertInto("agreement_versions")
+    .values(
+      texts.map((body, index) => ({
+        business_id: scope.businessId,
+        document_id: document.id,
+        version: index + 1,
+        body,
+        body_sha256: sha256(body),
+      })),
+    )
+    .returning(["id", "version"])
+    .execute();
+  const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+  const offer = (reference: string, status: "offered" | "accepted") =>
+    db
+      .insertInto("agreement_offers")
+      .values({
+        business_id: scope.businessId,
+        account_id: scope.accountId,
+        contact_id: scope.contactId,
+        document_id: document.id,
+        reference,
+        status,
+        email: benchEmail(rows),
+        expires_at: expiresAt,
+        sent_at: new Date(),
+        send_count: 1,
+        decided_at: status === "accepted" ? new Date() : null,
+        created_at: new Date(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+  const accepted = await offer(BENCH_AGREEMENT_REFERENCE(rows), "accepted");
+  await db
+    .insertInto("agreement_decisions")
+    .values({
+      business_id: scope.businessId,
+      offer_id: accepted.id,
+      account_id: scope.accountId,
+      contact_id: scope.contactId,
+      version_id: versions.find((v) => v.version === 1)!.id,
+      decision: "accepted",
+      typed_name: "Bench Contact",
+      body_sha256: sha256(texts[0]!),
+      ip_address: "192.0.2.1",
+      user_agent: "bench",
+    })
+    .execute();
+  const waiting = await offer(`AG-BENCHW${rows}`, "offered");
+  const token = benchLinkToken("agreement", rows);
+  await db
+    .insertInto("link_tokens")
+    .values({
+      business_id: scope.businessId,
+      purpose: "agreement",
+      subject_id: waiting.id,
+      contact_id: scope.contactId,
+      selector: token.slice(0, 16),
+      verifier_hash: sha256(token.slice(16)),
+      expires_at: expiresAt,
+    })
+    .execute();
 }

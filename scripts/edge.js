@@ -7,12 +7,26 @@
  *   throw: a 500. Only the methods the portal uses get through; any other is a 405 with Allow.
  * - A declared body over the largest any route reads (64 KB) is a 413 at once, unread.
  *   (Chunked bodies declare no length: the capped readers in http.server.ts stop those.)
+ *   The back-office calls that publish an agreement's text take up to 512 KB (decision 036).
  * - Control characters in the path or query string (U+0000 made PostgreSQL fail a query):
  *   a 400 that says why. Tab, line feed and carriage return are let through, as in bodies;
  *   keep this rule in step with CONTROL_CHARACTERS in app/services/platform/http.server.ts.
  */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Publishing an agreement's text (POST /api/back-office/agreements and …/<id>/versions): up to
+ * 100,000 characters of text, so a larger body. Keep in step with AGREEMENT_API_BODY_BYTES in
+ * app/lib/agreements.ts, which the routes' own capped reader applies.
+ */
+export const AGREEMENT_TEXT_BODY_BYTES = 512 * 1024;
+const AGREEMENT_TEXT_PATH = /^\/api\/back-office\/agreements(\/[^/?#]+\/versions)?\/?(\?|$)/;
+
+/** The largest body a request to this target may declare. */
+export function maxBodyBytesFor(target) {
+  return AGREEMENT_TEXT_PATH.test(String(target ?? "")) ? AGREEMENT_TEXT_BODY_BYTES : MAX_BODY_BYTES;
+}
 
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
@@ -54,7 +68,7 @@ export function targetHasControlCharacters(target) {
 export function edgeRefusal(method, target, headers) {
   if (!ALLOWED_METHODS.includes(String(method ?? "").toUpperCase())) return 405;
   const declared = headers["content-length"];
-  if (declared !== undefined && (!/^\d+$/.test(declared) || Number(declared) > MAX_BODY_BYTES)) return 413;
+  if (declared !== undefined && (!/^\d+$/.test(declared) || Number(declared) > maxBodyBytesFor(target))) return 413;
   if (targetHasControlCharacters(target)) return 400;
   return null;
 }

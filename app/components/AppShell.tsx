@@ -26,6 +26,7 @@ const SECTIONS = [
   { to: "/statements", key: "switcher.statements", end: false },
   { to: "/customer/invoices-and-payments/invoices", key: "switcher.invoices", end: false },
   { to: "/payment-methods", key: "switcher.paymentMethods", end: false },
+  { to: "/customer/agreement/all", key: "switcher.agreements", end: false },
 ] as const;
 
 /**
@@ -85,6 +86,9 @@ export function AppShell({
           </NavLink>
         )
       ) : null}
+      <NavLink to="/customer/agreement/all" className={className}>
+        {t("shell.customer.agreements")}
+      </NavLink>
     </>
   );
 

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Field, formStyles } from "./Form";
+import { BusinessContact } from "./BusinessContact";
 import { InvoiceDetails, type InvoiceFacts } from "./InvoiceDetails";
 import { PayForm, type PayFormMethods } from "./PayForm/PayForm";
 import { PayIdPanel, type PayIdPanelData } from "./PayIdPanel";
@@ -220,41 +221,6 @@ export function RequestClosed({ data }: { data: RequestClosedData }) {
       <h1>{t(`requestPage.closed.${data.reason}.title`)}</h1>
       <p>{t(`requestPage.closed.${data.reason}.text`, params)}</p>
       <BusinessContact businessName={data.businessName} contact={data.contact} />
-    </>
-  );
-}
-
-/** "Questions? Contact …": the business's email and phone, where it has them. */
-export function BusinessContact({
-  businessName,
-  contact,
-}: {
-  businessName: string;
-  contact: { email: string | null; phone: string | null };
-}) {
-  const t = useT();
-  if (!contact.email && !contact.phone) return null;
-  return (
-    <>
-      <p>{t("requestPage.contact", { business: businessName })}</p>
-      <dl className={styles.details}>
-        {contact.email ? (
-          <>
-            <dt>{t("requestPage.contact.email")}</dt>
-            <dd>
-              <a href={`mailto:${contact.email}`}>{contact.email}</a>
-            </dd>
-          </>
-        ) : null}
-        {contact.phone ? (
-          <>
-            <dt>{t("requestPage.contact.phone")}</dt>
-            <dd>
-              <a href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`}>{contact.phone}</a>
-            </dd>
-          </>
-        ) : null}
-      </dl>
     </>
   );
 }

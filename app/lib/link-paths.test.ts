@@ -12,6 +12,10 @@ describe("redactLinkPath", () => {
     );
     expect(redactLinkPath(`/customer/invoices-and-payments/${TOKEN}`)).toBe("/customer/invoices-and-payments/Zx9-_a…");
     expect(redactLinkPath(`/customer/adhoc/${TOKEN}`)).toBe("/customer/adhoc/Zx9-_a…");
+    expect(redactLinkPath(`/agreements/acceptance/${TOKEN}`)).toBe("/agreements/acceptance/Zx9-_a…");
+    expect(redactLinkPath(`/agreements/acceptance/${TOKEN}/download?format=text`)).toBe(
+      "/agreements/acceptance/Zx9-_a…/download",
+    );
     // A single-fetch request keeps its .data suffix, not the token.
     expect(redactLinkPath(`/customer/payment-request/${TOKEN}.data`)).toBe("/customer/payment-request/Zx9-_a….data");
     // Whatever case the address is typed in (routes match without case).
@@ -35,6 +39,11 @@ describe("redactLinkPath", () => {
       "/customer/payment-request/",
       "/payment/payment-request/PR-ABC123",
       "/payment/complete/PAY-0123456789",
+      // The signed-in acceptance page and the signed-in agreement pages name a reference.
+      "/agreements/acceptance/AG-DEMO0002",
+      "/agreements/acceptance/AG-DEMO0002/download",
+      "/customer/agreement/all",
+      "/customer/agreement/AG-DEMO0001/download",
     ]) {
       expect(redactLinkPath(path), path).toBe(path);
       expect(isLinkPagePath(path), path).toBe(false);
@@ -46,5 +55,9 @@ describe("redactLinkPath", () => {
     expect(isLinkPagePath(`/customer/payment-request/${TOKEN}/invoice/x`)).toBe(true);
     expect(isLinkPagePath(`/customer/invoices-and-payments/${TOKEN}`)).toBe(true);
     expect(isLinkPagePath(`/customer/adhoc/${TOKEN}.data`)).toBe(true);
+    expect(isLinkPagePath(`/agreements/acceptance/${TOKEN}`)).toBe(true);
+    expect(isLinkPagePath(`/agreements/acceptance/${TOKEN}/download`)).toBe(true);
+    // A reference typed in lower case is no reference: its page treats it as a (bad) token too.
+    expect(isLinkPagePath("/agreements/acceptance/ag-demo0002")).toBe(true);
   });
 });

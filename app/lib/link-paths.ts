@@ -1,17 +1,27 @@
 /**
  * Paths that carry an emailed link's token (decision 031): `/customer/payment-request/<token>`
  * (and `…/<token>/invoice/<id>`), `/customer/invoices-and-payments/<token>` (beside the signed-in
- * `invoices`, `invoice/<id>` and `pay` pages of that folder) and `/customer/adhoc/<token>`.
+ * `invoices`, `invoice/<id>` and `pay` pages of that folder), `/customer/adhoc/<token>`, and
+ * `/agreements/acceptance/<token>` (and `…/<token>/download`; decision 036) beside the same page
+ * opened signed in by the offer's reference (`AG-…`, never a token: 59 characters are).
  *
  * The token must never be written whole into a log, nor sent on in a Referer: the request log,
  * the access line and the error log write `redactLinkPath(path)`, and these pages answer
  * `Referrer-Policy: strict-origin` (`isLinkPagePath`). Pure, so the server's logging, its headers
  * and the tests share one rule.
  */
-const LINK_FOLDERS = ["/customer/payment-request/", "/customer/invoices-and-payments/", "/customer/adhoc/"] as const;
+const LINK_FOLDERS = [
+  "/customer/payment-request/",
+  "/customer/invoices-and-payments/",
+  "/customer/adhoc/",
+  "/agreements/acceptance/",
+] as const;
 
 /** The signed-in pages of `/customer/invoices-and-payments/` (decision 016): not tokens. */
 const SIGNED_IN_PAGES = new Set(["invoices", "invoice", "pay"]);
+
+/** An agreement offer's reference: the signed-in page of `/agreements/acceptance/`, not a token. */
+const AGREEMENT_REFERENCE = /^AG-[0-9A-Z]{6,12}$/;
 
 /** What a token becomes in a log: its first six characters, enough to correlate, never to use. */
 export const redactToken = (token: string) => `${token.slice(0, 6)}…`;
@@ -27,6 +37,7 @@ function tokenSegment(path: string): { start: number; end: number } | null {
     // A single-fetch request names the page with `.data` after it: the suffix is not the token.
     const segment = path.slice(start, end).replace(/\.data$/, "");
     if (segment === "" || (folder === "/customer/invoices-and-payments/" && SIGNED_IN_PAGES.has(segment))) return null;
+    if (folder === "/agreements/acceptance/" && AGREEMENT_REFERENCE.test(segment)) return null;
     return { start, end: start + segment.length };
   }
   return null;

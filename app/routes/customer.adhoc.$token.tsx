@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdhocPayForm } from "~/components/AdhocPayForm";
 import { formStyles } from "~/components/Form";
 import { PayIdPanel } from "~/components/PayIdPanel";
-import { BusinessContact } from "~/components/PaymentRequest";
+import { BusinessContact } from "~/components/BusinessContact";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";

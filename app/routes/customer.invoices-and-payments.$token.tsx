@@ -5,7 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Form";
 import { InvoiceDetails } from "~/components/InvoiceDetails";
 import { PayForm } from "~/components/PayForm/PayForm";
-import { BusinessContact } from "~/components/PaymentRequest";
+import { BusinessContact } from "~/components/BusinessContact";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";

@@ -12,6 +12,8 @@ import {
   listRecentReceipts,
   listRequestsForContact,
 } from "~/services/accounts/customer-home.server";
+import { HomeAgreements } from "~/components/HomeAgreements";
+import { HOME_AGREEMENTS, homeAgreementItems, listOffersFor } from "~/services/agreements/agreements.server";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decision 033), on the spec's
@@ -36,10 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? skipParam - (skipParam % HOME_ACCOUNTS_PAGE)
       : 0;
   const settings = branding.adhoc;
-  const [requests, accounts, receipts] = await Promise.all([
+  const [requests, accounts, receipts, agreements] = await Promise.all([
     listRequestsForContact(branding.businessId, contact.id, { after }),
     listAdhocAccounts(branding.businessId, contact.id, settings, { skip }),
     listRecentReceipts(branding.businessId, contact.id),
+    listOffersFor(branding.businessId, { contactId: contact.id }, { limit: HOME_AGREEMENTS }),
   ]);
   const money = (cents: number, currency = branding.currency) => formatMoney(cents, { currency });
   const date = (value: Date | string) => formatDate(value, { timeZone: branding.timeZone });
@@ -77,11 +80,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       status: receipt.status,
       payerReference: receipt.payerReference,
     })),
+    agreements: homeAgreementItems(agreements.items),
   };
 }
 
 export default function CustomerHome() {
-  const { businessName, firstName, requests, adhoc, receipts } = useLoaderData<typeof loader>();
+  const { businessName, firstName, requests, adhoc, receipts, agreements } = useLoaderData<typeof loader>();
   const t = useT();
   return (
     <>
@@ -229,6 +233,8 @@ export default function CustomerHome() {
           </ul>
         )}
       </section>
+
+      <HomeAgreements businessName={businessName} items={agreements} />
 
       <section aria-labelledby="home-schedules">
         <h2 id="home-schedules">{t("home.schedules")}</h2>

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { hashPassword } from "../../app/services/auth/password.server";
+import { seedDemoAgreements } from "./agreements";
 
 /** Every demo contact who signs in with a password uses this one (README). */
 export const DEMO_PASSWORD = "Portal!2026";
@@ -543,6 +544,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
           .execute();
       }
       await seedBackOffice(tx, businessId, demo, accountIds, contactIds);
+      await seedDemoAgreements(tx, businessId, demo.hostnames[0]!, accountIds, contactIds);
     });
     created.push(...demo.hostnames);
   }
@@ -633,7 +635,13 @@ export const DEMO_REQUEST_TOKEN = "DemoAcmeRequest1DEMO-ONLY-open-this-payment-r
 export const DEMO_REQUEST_REFERENCE = "PR-DEMO0001";
 
 const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
-const DEMO_SCOPES = ["payment-requests:read", "payment-requests:write", "adhoc:write"];
+const DEMO_SCOPES = [
+  "payment-requests:read",
+  "payment-requests:write",
+  "adhoc:write",
+  "agreements:read",
+  "agreements:write",
+];
 
 /** The back-office side: API key, ad-hoc settings and (acme) payment requests in every state. */
 async function seedBackOffice(

@@ -76,10 +76,14 @@ test.describe("the customer-style home", () => {
     );
     // Schedules and agreements come with a later issue: the section says so, with no made-up rows.
     await expect(page.getByRole("region", { name: "Payment schedules and agreements" })).toContainText("None yet.");
+    // No agreement has been offered to them (decision 036): the section says so.
+    await expect(page.getByRole("region", { name: "Agreements", exact: true })).toContainText(
+      "hasn't offered you any agreement",
+    );
 
     // The menu offers only what they may open.
     const nav = await menu(page);
-    await expect(nav.getByRole("link")).toHaveText(["Your payments", "Pay an amount"]);
+    await expect(nav.getByRole("link")).toHaveText(["Your payments", "Pay an amount", "Agreements"]);
     await nav.getByRole("link", { name: "Pay an amount" }).click();
     await expect(page).toHaveURL(/\/payment\/adhoc\/[0-9a-f-]{36}$/);
 

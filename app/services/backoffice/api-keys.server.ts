@@ -15,6 +15,8 @@ export const API_SCOPES = {
   "payment-requests:read": "List payment requests and read one.",
   "payment-requests:write": "Create, send, resend and cancel payment requests.",
   "adhoc:write": "Email a contact a link to pay any amount to an account.",
+  "agreements:read": "List agreement documents and offers, and read one with its versions or decision.",
+  "agreements:write": "Create agreement documents, publish versions, and offer, resend and withdraw offers.",
 } as const;
 
 export type ApiScope = keyof typeof API_SCOPES;

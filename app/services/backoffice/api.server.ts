@@ -88,16 +88,20 @@ export async function requireCaller(request: Request, scope: ApiScope): Promise<
 }
 
 /**
- * A POST body: JSON only, at most 64 KB, UTF-8, an object, no control characters. With
- * `optional`, an empty body (a bare `POST …/send`) is `{}` whatever its Content-Type.
+ * A POST body: JSON only, at most 64 KB (or `maxBytes`: an agreement's text may be longer), UTF-8,
+ * an object, no control characters. With `optional`, an empty body (a bare `POST …/send`) is
+ * `{}` whatever its Content-Type.
  */
 export async function readJsonBody(
   request: Request,
-  options: { optional?: boolean } = {},
+  options: { optional?: boolean; maxBytes?: number } = {},
 ): Promise<{ raw: string; value: Record<string, unknown> }> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const bytes = await readCapped(request, MAX_BODY_BYTES);
-  if (bytes === null) throw apiProblem(413, "payload_too_large", "The body is larger than 64 KB.");
+  const max = options.maxBytes ?? MAX_BODY_BYTES;
+  const bytes = await readCapped(request, max);
+  if (bytes === null) {
+    throw apiProblem(413, "payload_too_large", `The body is larger than ${Math.round(max / 1024)} KB.`);
+  }
   if (options.optional && bytes.byteLength === 0) return { raw: "", value: {} };
   if (type !== "application/json") {
     throw apiProblem(415, "unsupported_media_type", "Send the body as JSON, with Content-Type: application/json.");

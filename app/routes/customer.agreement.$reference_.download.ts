@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { agreementBySession, agreementDownload } from "~/services/agreements/agreement-page.server";
+
+/**
+ * The decided agreement as a file (decision 036) for a signed-in contact who may act for its
+ * account: the record's header, then the version's text byte for byte as hashed
+ * (`text/markdown`, an attachment); `?format=text`, the text alone. Anyone else, and an offer not
+ * decided: "Page not found".
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return agreementDownload(request, await agreementBySession(request, params.reference));
+}

@@ -1,0 +1,132 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import * as styles from "~/components/Table.css";
+import { useT } from "~/components/useT";
+import { formatDate } from "~/lib/format";
+import { metaTranslator } from "~/lib/i18n";
+import { resolveSelectedAccount } from "~/services/accounts/accounts.server";
+import { agreementHref, listOffersFor } from "~/services/agreements/agreements.server";
+import { hasPortalAccess } from "~/services/auth/access.server";
+import { requireSession } from "~/services/auth/auth.server";
+import { updateSessionData } from "~/services/auth/session.server";
+
+/**
+ * A signed-in contact's agreements (spec §2 customer-style `/customer/agreement/[...slug]`; issue
+ * 15; decision 036), newest first, a page at a time: for a contact with portal access, every
+ * offer on the selected account (they may act for it); for a customer-style contact, who has no
+ * account switcher, the offers addressed to them on accounts they may still see. Each row opens
+ * its agreement: one waiting for a decision on its acceptance page, any other as its record.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding, session } = await requireSession(request);
+  const url = new URL(request.url);
+  const after = url.searchParams.get("after");
+  const account = hasPortalAccess(session.contact)
+    ? await resolveSelectedAccount(branding.businessId, session, (accountId) =>
+        updateSessionData(session, { selectedAccount: accountId }),
+      )
+    : null;
+  const page = await listOffersFor(
+    branding.businessId,
+    account ? { accountId: account.accountId } : { contactId: session.contact.id },
+    { after },
+  );
+  const date = (value: Date) => formatDate(value, { timeZone: branding.timeZone });
+  return {
+    businessName: branding.businessName,
+    account: account ? `${account.name} (${account.number})` : null,
+    items: page.items.map((item) => ({
+      reference: item.reference,
+      title: item.title,
+      account: `${item.accountName} (${item.accountNumber})`,
+      state: item.state,
+      version: item.version,
+      date: date(item.at),
+      href: agreementHref(item),
+    })),
+    olderHref: page.nextAfter ? `?after=${encodeURIComponent(page.nextAfter)}` : null,
+    newestHref: after ? url.pathname : null,
+  };
+}
+
+export default function Agreements() {
+  const data = useLoaderData<typeof loader>();
+  const t = useT();
+  return (
+    <>
+      <h1>{t("agreements.title")}</h1>
+      <p>
+        {data.account
+          ? t("agreements.intro.account", { business: data.businessName, account: data.account })
+          : t("agreements.intro.contact", { business: data.businessName })}
+      </p>
+      {data.items.length === 0 ? (
+        <p>{t("agreements.none")}</p>
+      ) : (
+        <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("agreements.table")}>
+          <table role="table" className={`${styles.table} ${styles.stacked}`}>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th role="columnheader" scope="col">
+                  {t("agreements.agreement")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("agreements.account")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("agreements.state")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("agreements.version")}
+                </th>
+                <th role="columnheader" scope="col">
+                  {t("agreements.date")}
+                </th>
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {data.items.map((item) => (
+                <tr role="row" key={item.reference}>
+                  <td role="cell" data-label={t("agreements.agreement")} className={styles.cellTitle}>
+                    <Link to={item.href}>{item.title}</Link> <span>{item.reference}</span>
+                  </td>
+                  <td role="cell" data-label={t("agreements.account")}>
+                    {item.account}
+                  </td>
+                  <td role="cell" data-label={t("agreements.state")}>
+                    <span className={styles.badge}>{t(`agreements.state.${item.state}`)}</span>
+                  </td>
+                  <td role="cell" data-label={t("agreements.version")}>
+                    {item.version ?? "–"}
+                  </td>
+                  <td role="cell" data-label={t("agreements.date")}>
+                    {item.date}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data.olderHref || data.newestHref ? (
+        <nav aria-label={t("agreements.pages")} className={styles.pager}>
+          {data.newestHref ? (
+            <Link to={data.newestHref} className={styles.pagerLink}>
+              {t("agreements.newest")}
+            </Link>
+          ) : null}
+          {data.olderHref ? (
+            <Link to={data.olderHref} rel="next" className={styles.pagerLink}>
+              {t("agreements.older")}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("agreements.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+};
