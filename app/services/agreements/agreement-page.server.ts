@@ -25,7 +25,8 @@ import { decideAgreementOffer, KIND_LABELS, loadAgreementOffer, type AgreementPa
  * One agreement offer's pages, for both ways in (issue 15; decisions 034 and 036):
  * - by its emailed link (`/agreements/acceptance/<token>`): the link's contact decides;
  * - signed in (`/agreements/acceptance/<reference>`, and the record at `/customer/agreement/
- *   <reference>`): any contact who may act for the offer's account decides, as themselves.
+ *   <reference>`): a portal contact who may act for the offer's account decides, as themselves;
+ *   a customer-style contact only on the offers addressed to them.
  * The routes say who the way in is; this module decides what the page shows, takes the decision
  * and writes the downloads.
  */
