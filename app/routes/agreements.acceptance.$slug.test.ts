@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCEPTED_AGREEMENT_REFERENCE, DEMO_AGREEMENT_TOKEN } from "../../db/seed/agreements";
 import { openSeededPglite } from "../../tests/support/test-db";
 import { AGREEMENT_TEXT_MARKER } from "~/lib/agreements";
+import { getPageContext } from "~/services/auth/auth.server";
 import { createSession } from "~/services/auth/session.server";
+import { agreementByLink, decideAction } from "~/services/agreements/agreement-page.server";
 import { createAgreementDocument, publishAgreementVersion } from "~/services/agreements/agreements.server";
 import { createLinkToken, revokeLinkTokens } from "~/services/links/link-tokens.server";
 import { fixedClock, setClockForTesting } from "~/services/platform/clock.server";
@@ -471,6 +473,75 @@ describe("the emailed link", () => {
   });
 });
 
+describe("a link whose contact did not decide", () => {
+  it("shows only 'decided, sign in to see it' — never another contact's address or browser — and no file", async () => {
+    // Addressed to Sam by link; Olivia, signed in, decided it first.
+    const made = await offer({ account: "ACME-1001", contact: "sam@coastal.example" });
+    await decide(made.reference, { typedName: "Olivia Nguyen" }, "olivia@coastal.example");
+    const page = await open(made.token);
+    expect(page.status).toBe(200);
+    expect(page.data).toMatchObject({ kind: "closed", reason: "decided", reference: made.reference });
+    const shown = JSON.stringify(page.data);
+    for (const secret of ["192.0.2.44", "route test", "Olivia Nguyen", "olivia@coastal.example"]) {
+      expect(shown).not.toContain(secret);
+    }
+    for (const query of ["", "?format=text"]) {
+      const file = await get(linkDownload as Handler, `/x${query}`, { slug: made.token });
+      expect(file.status).toBe(404);
+      expect(file.text).toBeUndefined();
+    }
+    const posted = await post(made.token, { typedName: "Sam Taylor", agreed: "yes", intent: "accept", versionId: "x" });
+    expect(posted.location).toBe(`/agreements/acceptance/${made.token}?notice=decided`);
+    expect(await decisions(made.id)).toBe(1);
+  });
+});
+
+describe("a link replaced between its check and the decision", () => {
+  it("decides nothing: the link is read again under the offer's lock", async () => {
+    const made = await offer();
+    const request = () =>
+      new Request(`${ORIGIN}/agreements/acceptance/${made.token}`, {
+        method: "POST",
+        headers: { host: HOST, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          typedName: "Olivia Nguyen",
+          agreed: "yes",
+          intent: "accept",
+          versionId: "",
+        }).toString(),
+      });
+    const { branding } = await getPageContext(request());
+    // The page's check passes…
+    const context = await agreementByLink(branding, made.token);
+    expect(context.wayIn.kind === "link" && context.wayIn.status).toBe("valid");
+    const form = new URLSearchParams({
+      typedName: "Olivia Nguyen",
+      agreed: "yes",
+      intent: "accept",
+      versionId: context.offer.version.id,
+    });
+    // …then the business resends it (a new link; this one is revoked) before the decision is taken.
+    await revokeLinkTokens(handle.db, {
+      businessId: acme,
+      purpose: "agreement",
+      subjectId: made.id,
+      contactId: contacts["olivia@coastal.example"],
+    });
+    const answer = (await decideAction(
+      new Request(`${ORIGIN}/agreements/acceptance/${made.token}`, {
+        method: "POST",
+        headers: { host: HOST, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: form.toString(),
+      }),
+      context,
+    )) as Response;
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`/agreements/acceptance/${made.token}?notice=closed`);
+    expect(await decisions(made.id)).toBe(0);
+    expect((await open(made.token)).data).toMatchObject({ kind: "closed", reason: "replaced" });
+  });
+});
+
 describe("the download", () => {
   it("is the record's header, then the text byte for byte: the SHA-256 of its last bytes is the recorded hash", async () => {
     const body = "# Terms — ünïcödé 🧾\n\nLine one.\nLine two without a final newline";
@@ -528,25 +599,69 @@ describe("the download", () => {
 });
 
 describe("signed in", () => {
-  it("opens the acceptance page by reference for a contact who may act for the account, and records them", async () => {
-    // Sam (no portal permission) may act for ACME-1001; the offer was addressed to Olivia.
-    const made = await offer({ account: "ACME-1001" });
-    const page = await open(made.reference, "sam@coastal.example");
+  it("opens the acceptance page by reference for a portal contact who may act for the account, and records them", async () => {
+    // Olivia (portal access) may act for ACME-1001; the offer was addressed to Sam.
+    const made = await offer({ account: "ACME-1001", contact: "sam@coastal.example" });
+    const page = await open(made.reference, "olivia@coastal.example");
     expect(page.data).toMatchObject({ kind: "open", offer: { reference: made.reference } });
-    const posted = await decide(made.reference, { typedName: "Sam Taylor" }, "sam@coastal.example");
+    const posted = await decide(made.reference, { typedName: "Olivia Nguyen" }, "olivia@coastal.example");
     expect(posted.location).toBe(`/agreements/acceptance/${made.reference}?notice=recorded`);
     const row = await handle.db
       .selectFrom("agreement_decisions")
       .select(["contact_id", "typed_name"])
       .where("offer_id", "=", made.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ contact_id: contacts["sam@coastal.example"], typed_name: "Sam Taylor" });
-    const record = await open(made.reference, "sam@coastal.example");
+    expect(row).toEqual({ contact_id: contacts["olivia@coastal.example"], typed_name: "Olivia Nguyen" });
+    const record = await open(made.reference, "olivia@coastal.example");
     expect(record.data.downloads.record).toBe(`/customer/agreement/${made.reference}/download`);
-    const file = await get(recordDownload as Handler, "/x", { reference: made.reference }, "sam@coastal.example");
+    const file = await get(recordDownload as Handler, "/x", { reference: made.reference }, "olivia@coastal.example");
     expect(file.status).toBe(200);
-    expect(file.text).toContain("- Contact email: sam@coastal.example");
+    expect(file.text).toContain("- Contact email: olivia@coastal.example");
     expect(file.text!.endsWith(TEXT)).toBe(true);
+    // Sam, to whom it was addressed, sees it signed in as decided by Olivia.
+    const his = await get(recordLoader as Handler, "/x", { reference: made.reference }, "sam@coastal.example");
+    expect(his.data).toMatchObject({ kind: "record", record: { contact: "olivia@coastal.example" } });
+  });
+
+  it("is 'Page not found' for a customer-style contact opening a colleague's offer on their own account", async () => {
+    // Sam has no portal access: he sees only the offers addressed to him (as his list does),
+    // not Olivia's on ACME-1001 — neither waiting (to decide) nor decided (the record, the file).
+    const waiting = await offer({ account: "ACME-1001" });
+    const decided = await offer({ account: "ACME-1001" });
+    await decide(decided.reference, {}, "olivia@coastal.example");
+    for (const made of [waiting, decided]) {
+      const page = await open(made.reference, "sam@coastal.example");
+      expect(page.status, made.reference).toBe(404);
+      expect(page.data).toEqual({ reason: "no-access" });
+      const posted = await post(
+        made.reference,
+        {
+          typedName: "Sam Taylor",
+          agreed: "yes",
+          intent: "decline",
+          versionId: (await open(made.reference, "olivia@coastal.example")).data.offer.versionId,
+        },
+        { who: "sam@coastal.example" },
+      );
+      expect(posted.status).toBe(404);
+      const reference = made.reference;
+      expect((await get(recordLoader as Handler, "/x", { reference }, "sam@coastal.example")).status).toBe(404);
+      expect((await get(recordDownload as Handler, "/x", { reference }, "sam@coastal.example")).status).toBe(404);
+      expect((await get(linkDownload as Handler, "/x", { slug: reference }, "sam@coastal.example")).status).toBe(404);
+      expect(
+        (await get(linkDownload as Handler, "/x?format=text", { slug: reference }, "sam@coastal.example")).status,
+      ).toBe(404);
+    }
+    expect(await decisions(waiting.id)).toBe(0);
+    const kept = await handle.db
+      .selectFrom("agreement_decisions")
+      .select(["contact_id", "decision"])
+      .where("offer_id", "=", decided.id)
+      .execute();
+    expect(kept).toEqual([{ contact_id: contacts["olivia@coastal.example"], decision: "accepted" }]);
+    // His own offer on the same account still opens.
+    const his = await offer({ account: "ACME-1001", contact: "sam@coastal.example" });
+    expect((await open(his.reference, "sam@coastal.example")).data).toMatchObject({ kind: "open" });
   });
 
   it("is 'Page not found' for another account's or business's offer, in the loader, the action and the downloads", async () => {

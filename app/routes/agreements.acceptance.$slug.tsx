@@ -21,9 +21,9 @@ import { requireSameOrigin } from "~/services/platform/request-context.server";
  *   for exactly this offer, and its contact decides (decision 031's rules: a GET counts the
  *   opening and changes nothing else; any token that does not check out is "This link isn't
  *   valid"; an expired, replaced or withdrawn link says so with the business's contact details);
- * - signed in, `/agreements/acceptance/<reference>`: any contact who may act for the offer's
- *   account (another account's or business's reference is "Page not found"), who decides as
- *   themselves.
+ * - signed in, `/agreements/acceptance/<reference>`: a portal contact who may act for the
+ *   offer's account, or a customer-style contact the offer is addressed to (anything else,
+ *   another account's or business's reference is "Page not found"), who decides as themselves.
  * The page shows the latest version's exact text, printable, and posts the version it showed:
  * a newer one published meanwhile is refused and shown. Once decided, it shows the record.
  */

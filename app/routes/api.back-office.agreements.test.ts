@@ -420,6 +420,11 @@ describe("offers", () => {
     ["another business's account", "account=KF-500", "account"],
     ["an unknown state", "account=ACME-1000&state=opened", "state"],
     ["a bad cursor", "account=ACME-1000&cursor=%27%20OR%201%3D1", "cursor"],
+    [
+      "a cursor whose time is no real instant",
+      `account=ACME-1000&cursor=${Buffer.from(`2026-02-30T00:00:00.000000Z|${randomUUID()}`).toString("base64url")}`,
+      "cursor",
+    ],
     ["a bad limit", "account=ACME-1000&limit=abc", "limit"],
   ])("answers 400 for a list with %s", async (_label, query, field) => {
     const response = await call(offers.loader, "GET", `/api/back-office/agreement-offers?${query}`);

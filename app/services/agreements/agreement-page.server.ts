@@ -10,6 +10,7 @@ import {
 import { formatDate } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { accountNotFound, requireAccountAccess } from "../accounts/accounts.server";
+import { hasPortalAccess } from "../auth/access.server";
 import { requireSession } from "../auth/auth.server";
 import type { HostBranding } from "../host/host.server";
 import { LINK_PAGE_HEADERS, linkInvalid, notUnderThisLink } from "../links/link-pages.server";
@@ -24,7 +25,8 @@ import { decideAgreementOffer, KIND_LABELS, loadAgreementOffer, type AgreementPa
  * One agreement offer's pages, for both ways in (issue 15; decisions 034 and 036):
  * - by its emailed link (`/agreements/acceptance/<token>`): the link's contact decides;
  * - signed in (`/agreements/acceptance/<reference>`, and the record at `/customer/agreement/
- *   <reference>`): any contact who may act for the offer's account decides, as themselves.
+ *   <reference>`): a portal contact who may act for the offer's account decides, as themselves;
+ *   a customer-style contact only on the offers addressed to them.
  * The routes say who the way in is; this module decides what the page shows, takes the decision
  * and writes the downloads.
  */
@@ -54,13 +56,18 @@ export async function agreementByLink(branding: HostBranding, token: string | un
   };
 }
 
-/** A signed-in contact's offer by reference: one of an account they may act for, else "Page not found". */
+/**
+ * A signed-in contact's offer by reference: one of an account they may act for, else "Page not
+ * found". A customer-style contact (no portal access, decision 033) sees only the offers
+ * addressed to them — the same ones their list shows; a colleague's reference opens nothing.
+ */
 export async function agreementBySession(request: Request, reference: string | undefined): Promise<AgreementContext> {
   const { branding, session } = await requireSession(request);
   const offer = isAgreementReference(reference)
     ? await loadAgreementOffer(branding.businessId, { reference: reference! })
     : null;
   if (!offer) throw accountNotFound();
+  if (!hasPortalAccess(session.contact) && offer.contactId !== session.contact.id) throw accountNotFound();
   await requireAccountAccess(branding.businessId, session.contact.id, offer.accountId);
   return { branding, offer, wayIn: { kind: "session", contactId: session.contact.id } };
 }
@@ -90,7 +97,9 @@ export function closedReason(context: AgreementContext): ClosedReason | null {
   const decided = offer.state === "accepted" || offer.state === "declined";
   if (wayIn.kind === "link") {
     if (wayIn.status === "withdrawn" || offer.state === "withdrawn") return "withdrawn";
-    if (decided) return wayIn.status === "valid" ? null : "decided";
+    if (decided) {
+      return wayIn.status === "valid" && offer.decision?.contactId === wayIn.link.contactId ? null : "decided";
+    }
     if (wayIn.status === "revoked") return "replaced";
     if (wayIn.status === "expired" || offer.state === "expired") return "expired";
     return null;
@@ -221,6 +230,7 @@ export async function decideAction(request: Request, context: AgreementContext) 
     businessId: branding.businessId,
     offerId: offer.id,
     contactId: wayIn.kind === "link" ? wayIn.link.contactId : wayIn.contactId,
+    linkTokenId: wayIn.kind === "link" ? wayIn.link.id : null,
     decision: intent === "accept" ? "accepted" : "declined",
     typedName: form.get("typedName"),
     agreed: values.agreed,
@@ -232,7 +242,9 @@ export async function decideAction(request: Request, context: AgreementContext) 
   if (result.problem === "fields") {
     return data({ errors: result.errors, values } satisfies AgreementReply, { status: 400, headers });
   }
-  if (result.problem === "withdrawn" || result.problem === "expired") return back("closed");
+  if (result.problem === "withdrawn" || result.problem === "expired" || result.problem === "replaced") {
+    return back("closed");
+  }
   return back(result.problem);
 }
 

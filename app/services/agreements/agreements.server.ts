@@ -21,6 +21,7 @@ import { findBusinessBranding, publicLink } from "../host/host.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
+import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
@@ -628,6 +629,11 @@ export async function createAgreementOffer(
   const expiresAt = new Date(now.getTime() + (data.expiresInDays ?? DEFAULT_OFFER_EXPIRY_DAYS) * DAY_MS);
 
   const { offerId, token } = await db.transaction().execute(async (tx) => {
+    // Two offers made at once (two API calls with different idempotency keys) would each find
+    // none waiting: this lock on the (account, contact, document) triple makes the second wait
+    // for the first to commit, then find it and be refused.
+    const key = `agreement-offer|${businessId}|${account.id}|${contact.id}|${document.id}`;
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(tx);
     const waiting = await tx
       .selectFrom("agreement_offers")
       .select("reference")
@@ -858,18 +864,6 @@ function newReference() {
   return newReference();
 }
 
-function encodeCursor(at: string, id: string) {
-  return Buffer.from(`${at}|${id}`, "utf8").toString("base64url");
-}
-
-function decodeCursor(cursor: string): { at: string; id: string } | null {
-  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const [at, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (rest.length || !at || !id || !UUID.test(id)) return null;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) || Number.isNaN(Date.parse(at))) return null;
-  return { at, id };
-}
-
 // ---------------------------------------------------------------------------------------------
 // The contact's side: the page, the decision, the lists
 
@@ -891,6 +885,8 @@ export type AgreementPageOffer = {
   version: PageVersion;
   decision: {
     decision: "accepted" | "declined";
+    /** Who decided: the link's contact, or a contact signed in. */
+    contactId: string;
     typedName: string;
     contactEmail: string;
     clientAddress: string;
@@ -940,6 +936,7 @@ export async function loadAgreementOffer(
       "dec.ip_address as clientAddress",
       "dec.user_agent as userAgent",
       "dec.decided_at as decidedAt",
+      "dec.contact_id as deciderId",
       "dc.email as deciderEmail",
     ])
     .where("o.business_id", "=", businessId);
@@ -971,6 +968,7 @@ export async function loadAgreementOffer(
       row.decision && row.decidedAt
         ? {
             decision: row.decision,
+            contactId: row.deciderId!,
             typedName: row.typedName!,
             contactEmail: row.deciderEmail!,
             clientAddress: row.clientAddress!,
@@ -987,6 +985,11 @@ export type DecideInput = {
   offerId: string;
   /** Who decides: the link's contact, or the signed-in contact (the caller has checked they may act for the account). */
   contactId: string;
+  /**
+   * The emailed link deciding (its id), or null signed in. It is read again under the offer's
+   * lock: a link replaced (resent) or revoked since the page checked it decides nothing.
+   */
+  linkTokenId?: string | null;
   decision: "accepted" | "declined";
   typedName: unknown;
   /** The checkbox "I have read and accept": required to accept, not to decline. */
@@ -999,11 +1002,12 @@ export type DecideInput = {
 
 /**
  * Why a decision was refused (nothing is written): the offer's state (`decided`, `withdrawn`,
- * `expired`); `changed` — a newer version was published after the page was shown; `stale` — the
- * page named no version of this document (a tampered or missing field); or the form's fields.
+ * `expired`); `replaced` — the deciding link was revoked or expired after the page checked it;
+ * `changed` — a newer version was published after the page was shown; `stale` — the page named
+ * no version of this document (a tampered or missing field); or the form's fields.
  */
 export type DecideRefusal =
-  | { problem: "decided" | "withdrawn" | "expired" | "changed" | "stale" }
+  | { problem: "decided" | "withdrawn" | "expired" | "replaced" | "changed" | "stale" }
   | { problem: "fields"; errors: { typedName?: MessageKey; agreed?: MessageKey } };
 
 export type DecideResult =
@@ -1046,6 +1050,21 @@ export async function decideAgreementOffer(input: DecideInput): Promise<DecideRe
     const state = agreementOfferState(offer, now);
     if (state === "accepted" || state === "declined") return { ok: false, problem: "decided" };
     if (state === "withdrawn" || state === "expired") return { ok: false, problem: state };
+    if (input.linkTokenId) {
+      // Resend and withdraw revoke links under this same offer lock, so what is read here is
+      // final until this transaction ends.
+      const link = await tx
+        .selectFrom("link_tokens")
+        .select("id")
+        .where("business_id", "=", businessId)
+        .where("id", "=", input.linkTokenId)
+        .where("purpose", "=", "agreement")
+        .where("subject_id", "=", offer.id)
+        .where("revoked_at", "is", null)
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      if (!link) return { ok: false, problem: "replaced" };
+    }
     await tx
       .selectFrom("agreement_documents")
       .select("id")

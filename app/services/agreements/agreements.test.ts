@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../../db/seed/demo";
 import {
@@ -104,6 +105,26 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
           .executeTakeFirstOrThrow()
       ).n,
     );
+
+  /**
+   * On PostgreSQL, waits until another session is blocked on a lock (or `other` has settled, which
+   * is what happens when nothing makes it wait): how the race tests interleave two transactions
+   * without sleeping for a guessed time.
+   */
+  async function blockedOrSettled(other: Promise<unknown>) {
+    let settled = false;
+    other.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let i = 0; i < 1_000 && !settled; i++) {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(handle.db);
+      if (rows[0]!.n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
 
   /** A new document (a title of its own) and an offer of it to Olivia for ACME-1000, with the emailed token. */
   async function offered(input: { contact?: string; account?: string; text?: string; expiresInDays?: number } = {}) {
@@ -406,6 +427,55 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
       expect(again.offer.state).toBe("offered");
     });
 
+    it("two offers of the same document to the same contact at once: one is made, the other refused", async () => {
+      const document = await createAgreementDocument(acme, {
+        kind: "other",
+        title: `Race ${randomUUID()}`,
+        body: TEXT,
+      });
+      const input = { document: document.id, account: "ACME-1000", contact: "olivia@coastal.example" };
+      const before = await count("agreement_offers");
+      const settle = (p: Promise<unknown>) =>
+        p.then(
+          () => "made",
+          (error: unknown) => (error instanceof RequestProblem ? error.code : error),
+        );
+      let outcomes: unknown[];
+      if (handle.kind === "pglite") {
+        // One connection: the two run one after the other.
+        outcomes = await Promise.all([
+          settle(createAgreementOffer(acme, input)),
+          settle(createAgreementOffer(acme, input)),
+        ]);
+      } else {
+        // The second starts while the first is inside its transaction, past its check: without
+        // a lock, it too finds nothing waiting and makes a second offer.
+        let second: Promise<unknown> | undefined;
+        const first = settle(
+          createAgreementOffer(acme, input, {
+            beforeCommit: async () => {
+              second = settle(createAgreementOffer(acme, input));
+              await blockedOrSettled(second);
+            },
+          }),
+        );
+        outcomes = [await first, await second];
+      }
+      expect(outcomes.sort()).toEqual(["conflict", "made"]);
+      expect(await count("agreement_offers")).toBe(before + 1);
+    });
+
+    it("refuses a forged cursor whose time is no real instant as a bad cursor, before the database", async () => {
+      const id = randomUUID();
+      for (const at of ["2026-02-30T00:00:00.000000Z", "2026-01-01T24:00:00.000000Z", "0000-01-01T00:00:00.000000Z"]) {
+        const cursor = Buffer.from(`${at}|${id}`).toString("base64url");
+        const offers = await problemOf(() => listAgreementOffers(acme, { account: "ACME-1000", cursor }));
+        expect([offers.code, Object.keys(offers.fields ?? {})]).toEqual(["validation", ["cursor"]]);
+        const documents = await problemOf(() => listAgreementDocuments(acme, { cursor }));
+        expect([documents.code, Object.keys(documents.fields ?? {})]).toEqual(["validation", ["cursor"]]);
+      }
+    });
+
     it("resends with a new link: the old one is replaced; a decided or expired offer is not sent again", async () => {
       const { offer, token } = await offered();
       const since = catcher.messages.length;
@@ -649,6 +719,70 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
       setClockForTesting(fixedClock(new Date(Date.now() + 86_400_000 + 1_000)));
       expect(await decide(late.offer.id, { versionId: lateVersion.id })).toEqual({ ok: false, problem: "expired" });
       expect(await decide(randomUUID(), { versionId: lateVersion.id })).toEqual({ ok: false, problem: "stale" });
+    });
+
+    it("refuses a link revoked (resent) or expired after the page checked it, under the offer's lock", async () => {
+      const { offer, token } = await offered();
+      const check = await checkLinkToken(acme, "agreement", token);
+      const oldLink = check.status === "valid" ? check.link.id : "";
+      const { version } = (await loadAgreementOffer(acme, { id: offer.id }))!;
+      await resendAgreementOffer(acme, offer.id);
+      const before = await count("agreement_decisions");
+      expect(await decide(offer.id, { versionId: version.id, linkTokenId: oldLink })).toEqual({
+        ok: false,
+        problem: "replaced",
+      });
+      // Another offer's live link is no key to this one either.
+      const other = await offered();
+      const otherCheck = await checkLinkToken(acme, "agreement", other.token);
+      const otherLink = otherCheck.status === "valid" ? otherCheck.link.id : "";
+      expect(await decide(offer.id, { versionId: version.id, linkTokenId: otherLink })).toEqual({
+        ok: false,
+        problem: "replaced",
+      });
+      expect(await count("agreement_decisions")).toBe(before);
+      expect((await getAgreementOffer(acme, offer.id))!.state).toBe("offered");
+      // The live link decides.
+      const live = await handle.db
+        .selectFrom("link_tokens")
+        .select("id")
+        .where("subject_id", "=", offer.id)
+        .where("revoked_at", "is", null)
+        .executeTakeFirstOrThrow();
+      expect((await decide(offer.id, { versionId: version.id, linkTokenId: live.id })).ok).toBe(true);
+    });
+
+    it("a version published while a decision is taken: the decision waits, is refused as changed, writes nothing", async () => {
+      const { document, offer } = await offered();
+      const shown = (await loadAgreementOffer(acme, { id: offer.id }))!.version;
+      const before = await count("agreement_decisions");
+      if (handle.kind === "pglite") {
+        // One connection: whichever goes first, a decision names the version latest when it committed.
+        const [, result] = await Promise.all([
+          publishAgreementVersion(acme, document.id, { body: `${TEXT}\nMore.\n` }),
+          decide(offer.id, { versionId: shown.id }),
+        ]);
+        const after = (await getAgreementOffer(acme, offer.id))!;
+        if (result.ok) expect(after.decision!.version.version).toBe(1);
+        else expect([result.problem, await count("agreement_decisions")]).toEqual(["changed", before]);
+        return;
+      }
+      // PostgreSQL: the decision starts while the new version is written and not yet committed.
+      let deciding: Promise<Awaited<ReturnType<typeof decide>>> | undefined;
+      await publishAgreementVersion(
+        acme,
+        document.id,
+        { body: `${TEXT}\nMore.\n` },
+        {
+          beforeCommit: async () => {
+            deciding = decide(offer.id, { versionId: shown.id });
+            await blockedOrSettled(deciding);
+          },
+        },
+      );
+      expect(await deciding).toEqual({ ok: false, problem: "changed" });
+      expect(await count("agreement_decisions")).toBe(before);
+      expect((await getAgreementOffer(acme, offer.id))!.state).toBe("offered");
     });
 
     it("two submissions at once record one decision", async () => {

@@ -11,6 +11,7 @@ import {
 } from "~/lib/payment-request-state";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
+import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
@@ -609,18 +610,6 @@ function stateCondition(eb: RequestsEb, state: PaymentRequestState, now: Date) {
     case "created":
       return eb.and([open, eb("pr.status", "=", state), untouched, eb("pr.opened_at", "is", null)]);
   }
-}
-
-function encodeCursor(at: string, id: string) {
-  return Buffer.from(`${at}|${id}`, "utf8").toString("base64url");
-}
-
-function decodeCursor(cursor: string): { at: string; id: string } | null {
-  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  const [at, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (rest.length || !at || !id || !UUID.test(id)) return null;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) || Number.isNaN(Date.parse(at))) return null;
-  return { at, id };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoData, DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../../../db/seed/demo";
@@ -544,6 +545,9 @@ function requestSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
         [{ limit: 101 }, "limit"],
         [{ cursor: "!!" }, "cursor"],
         [{ cursor: Buffer.from("2026-01-01|x").toString("base64url") }, "cursor"],
+        // A time that is no real instant (JavaScript would roll it over; PostgreSQL would throw).
+        [{ cursor: Buffer.from(`2026-02-30T00:00:00.000000Z|${randomUUID()}`).toString("base64url") }, "cursor"],
+        [{ cursor: Buffer.from(`2026-01-01T24:00:00.000000Z|${randomUUID()}`).toString("base64url") }, "cursor"],
         [{ account: "KF-500" }, "account"],
       ] as const) {
         const problem = await problemOf(() => listPaymentRequests(acme, query));
