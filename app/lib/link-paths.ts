@@ -1,14 +1,27 @@
 /**
  * Paths that carry an emailed link's token (decision 031): `/customer/payment-request/<token>`
  * (and `…/<token>/invoice/<id>`), `/customer/invoices-and-payments/<token>` (beside the signed-in
- * `invoices`, `invoice/<id>` and `pay` pages of that folder) and `/customer/adhoc/<token>`.
+ * `invoices`, `invoice/<id>` and `pay` pages of that folder), `/customer/adhoc/<token>`, and a
+ * payment schedule's `/payment-schedule/acceptance/<token>` and `/customer/payment-schedule/<token>`
+ * (beside the signed-in pages of the same folders, named by the schedule's reference `PS-…`).
  *
  * The token must never be written whole into a log, nor sent on in a Referer: the request log,
  * the access line and the error log write `redactLinkPath(path)`, and these pages answer
  * `Referrer-Policy: strict-origin` (`isLinkPagePath`). Pure, so the server's logging, its headers
  * and the tests share one rule.
  */
-const LINK_FOLDERS = ["/customer/payment-request/", "/customer/invoices-and-payments/", "/customer/adhoc/"] as const;
+const LINK_FOLDERS = [
+  "/customer/payment-request/",
+  "/customer/invoices-and-payments/",
+  "/customer/adhoc/",
+  // Payment schedules (decision 034): a token, or a reference (PS-…) for a signed-in contact.
+  "/payment-schedule/acceptance/",
+  "/customer/payment-schedule/",
+] as const;
+
+/** Folders whose segment may also be a schedule's reference (a signed-in page): not a token. */
+const REFERENCE_FOLDERS = new Set(["/payment-schedule/acceptance/", "/customer/payment-schedule/"]);
+const SCHEDULE_REFERENCE = /^PS-[0-9A-Z]{6,12}$/;
 
 /** The signed-in pages of `/customer/invoices-and-payments/` (decision 016): not tokens. */
 const SIGNED_IN_PAGES = new Set(["invoices", "invoice", "pay"]);
@@ -27,6 +40,7 @@ function tokenSegment(path: string): { start: number; end: number } | null {
     // A single-fetch request names the page with `.data` after it: the suffix is not the token.
     const segment = path.slice(start, end).replace(/\.data$/, "");
     if (segment === "" || (folder === "/customer/invoices-and-payments/" && SIGNED_IN_PAGES.has(segment))) return null;
+    if (REFERENCE_FOLDERS.has(folder) && SCHEDULE_REFERENCE.test(segment)) return null;
     return { start, end: start + segment.length };
   }
   return null;

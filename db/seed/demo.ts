@@ -633,7 +633,13 @@ export const DEMO_REQUEST_TOKEN = "DemoAcmeRequest1DEMO-ONLY-open-this-payment-r
 export const DEMO_REQUEST_REFERENCE = "PR-DEMO0001";
 
 const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
-const DEMO_SCOPES = ["payment-requests:read", "payment-requests:write", "adhoc:write"];
+const DEMO_SCOPES = [
+  "payment-requests:read",
+  "payment-requests:write",
+  "adhoc:write",
+  "schedules:read",
+  "schedules:write",
+];
 
 /** The back-office side: API key, ad-hoc settings and (acme) payment requests in every state. */
 async function seedBackOffice(

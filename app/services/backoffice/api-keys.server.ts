@@ -15,6 +15,8 @@ export const API_SCOPES = {
   "payment-requests:read": "List payment requests and read one.",
   "payment-requests:write": "Create, send, resend and cancel payment requests.",
   "adhoc:write": "Email a contact a link to pay any amount to an account.",
+  "schedules:read": "List payment schedules and read one, with its instalments and their tries.",
+  "schedules:write": "Propose, send, resend, withdraw and cancel payment schedules.",
 } as const;
 
 export type ApiScope = keyof typeof API_SCOPES;
