@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { hashPassword } from "../../app/services/auth/password.server";
+import { seedPaymentSchedules } from "./schedules";
 
 /** Every demo contact who signs in with a password uses this one (README). */
 export const DEMO_PASSWORD = "Portal!2026";
@@ -674,6 +675,7 @@ async function seedBackOffice(
       .execute();
   }
   if (demo.paymentRequests) await seedPaymentRequests(tx, businessId, demo, accountIds, contactIds);
+  if (demo.paymentRequests) await seedPaymentSchedules(tx, businessId, demo, accountIds, contactIds);
 }
 
 /**

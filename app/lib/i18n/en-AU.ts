@@ -12,6 +12,7 @@ import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 import { requestsEnAU } from "./en-AU.requests";
 import { adhocEnAU } from "./en-AU.adhoc";
 import { requestPagesEnAU } from "./en-AU.request-pages";
+import { schedulesEnAU } from "./en-AU.schedules";
 
 export const enAU = {
   ...coreEnAU,
@@ -220,6 +221,7 @@ export const enAU = {
   ...requestsEnAU,
   ...adhocEnAU,
   ...requestPagesEnAU,
+  ...schedulesEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

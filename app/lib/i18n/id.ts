@@ -7,6 +7,7 @@ import { paytoPayIdId } from "./id.payto-payid";
 import { requestsId } from "./id.requests";
 import { adhocId } from "./id.adhoc";
 import { requestPagesId } from "./id.request-pages";
+import { schedulesId } from "./id.schedules";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -255,4 +256,5 @@ export const id: Messages = {
   ...requestsId,
   ...adhocId,
   ...requestPagesId,
+  ...schedulesId,
 };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import { isExpired } from "~/lib/card";
-import { todayIn } from "~/lib/dates";
+import { startOfDayIn, todayIn } from "~/lib/dates";
 import { formatMoney, MAX_MONEY_CENTS } from "~/lib/format";
 import {
   addDays,
@@ -25,6 +25,7 @@ import {
   type ScheduleStatus,
   type ScheduleView as ScheduleState,
 } from "~/lib/schedule-states";
+import type { WayToPayRefusal } from "~/lib/schedule-pages";
 import { isScheduleReference, progressPath } from "~/lib/schedule-paths";
 import { visibleAccounts } from "../accounts/accounts.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
@@ -702,30 +703,6 @@ function explicitInstalments(
   }
 }
 
-/** The start of `day` (00:00) in a time zone, as an instant. */
-export function startOfDayIn(timeZone: string, day: string): Date {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  const guess = Date.UTC(year, month - 1, date);
-  const offsetAt = (instant: number) => {
-    const parts = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    }).formatToParts(new Date(instant));
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-    const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-    return wall - instant;
-  };
-  // Twice: the offset at the first answer settles a day that starts at a daylight-saving change.
-  const first = guess - offsetAt(guess);
-  return new Date(guess - offsetAt(first));
-}
-
 function newReference() {
   const bytes = randomBytes(16);
   let out = "";
@@ -1251,32 +1228,7 @@ export async function createScheduleLink(
 
 export type WayToPay = { kind: "card"; cardId: string } | { kind: "payto"; agreementId: string };
 
-/**
- * Why an accept or a change of way to pay was refused; nothing changed.
- * - notFound: no such schedule for this contact (another account's or business's, or gone).
- * - accepted / withdrawn / expired / cancelled / completed: the proposal can no longer be accepted.
- * - notActive: the way to pay of a schedule not active or in arrears cannot change.
- * - method: not a saved card or PayTo agreement of this account (another account's id, removed).
- * - cardExpired: the card expires before the schedule can use it.
- * - agreementInactive: the PayTo agreement is not active (pending, paused or ended).
- * - payToOff: the business does not take PayTo.
- * - payToLimit: an instalment is above what the agreement (or the business) lets one payment take.
- * - authority: the authority box was not ticked.
- */
-export type WayToPayRefusal =
-  | "notFound"
-  | "accepted"
-  | "withdrawn"
-  | "expired"
-  | "cancelled"
-  | "completed"
-  | "notActive"
-  | "method"
-  | "cardExpired"
-  | "agreementInactive"
-  | "payToOff"
-  | "payToLimit"
-  | "authority";
+export type { WayToPayRefusal };
 
 export type WayToPayOutcome = { ok: true; schedule: ScheduleView } | { ok: false; reason: WayToPayRefusal };
 

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../../db/seed/demo";
+import { DEMO_SCHEDULE_REFERENCE, DEMO_SCHEDULE_TOKEN } from "../../../db/seed/schedules";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
 import { scheduleFixtures } from "../../../tests/support/schedule-fixtures";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
-import { todayIn } from "~/lib/dates";
+import { startOfDayIn, todayIn } from "~/lib/dates";
 import { addDays } from "~/lib/instalments";
 import { checkLinkToken } from "../links/link-tokens.server";
 import { fixedClock, setClockForTesting } from "../platform/clock.server";
@@ -23,7 +24,6 @@ import {
   proposeSchedule,
   scheduleInstalments,
   sendSchedule,
-  startOfDayIn,
   withdrawSchedule,
   type ScheduleView,
 } from "./schedules.server";
@@ -131,6 +131,59 @@ function scheduleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =
     expect(outcome.ok).toBe(true);
     return { ...made, cardId, schedule: (outcome as { ok: true; schedule: ScheduleView }).schedule };
   }
+
+  describe("the seeded schedules", () => {
+    it("give acme a proposal with the README's fixed link, an active schedule with real payments, and one in arrears", async () => {
+      const proposal = (await getSchedule(acme, DEMO_SCHEDULE_REFERENCE))!;
+      expect(proposal.state).toBe("proposed");
+      expect(proposal.instalments.map((i) => i.amountCents)).toEqual(Array(6).fill(500_00));
+      const check = await checkLinkToken(acme, "payment-schedule", DEMO_SCHEDULE_TOKEN);
+      expect(check.status === "valid" && check.link.subjectId).toBe(proposal.id);
+
+      const active = (await getSchedule(acme, "PS-DEMO0001"))!;
+      expect(active.state).toBe("active");
+      expect(active.wayToPay).toMatchObject({ kind: "card", brand: "visa", last4: "1111" });
+      expect(active.instalments.map((i) => i.view)).toEqual([
+        "paid",
+        "paid",
+        "upcoming",
+        "upcoming",
+        "upcoming",
+        "upcoming",
+      ]);
+      expect(active.paidCents).toBe(600_00);
+      expect(active.acceptance?.authorityText).toContain("PS-DEMO0001");
+      for (const paid of active.instalments.slice(0, 2)) {
+        expect(paid.payment?.status).toBe("succeeded");
+        const payment = await handle.db
+          .selectFrom("payments")
+          .select(["amount_cents", "subtotal_cents", "merchant_fee_cents", "purpose", "schedule_instalment_id"])
+          .where("reference", "=", paid.payment!.reference)
+          .executeTakeFirstOrThrow();
+        expect(payment).toMatchObject({
+          subtotal_cents: 300_00,
+          merchant_fee_cents: 3_60,
+          amount_cents: 303_60,
+          purpose: "instalment",
+          schedule_instalment_id: paid.id,
+        });
+        const lines = await handle.db
+          .selectFrom("statement_lines")
+          .select(["debit_cents", "credit_cents"])
+          .where("reference", "=", paid.payment!.reference)
+          .execute();
+        // The statement nets to the instalment: the payment's credit less its surcharge.
+        expect(lines.reduce((net, line) => net + line.credit_cents - line.debit_cents, 0)).toBe(300_00);
+      }
+      expect(active.attempts).toMatchObject({ total: 2, succeeded: 2 });
+
+      const arrears = (await getSchedule(acme, "PS-DEMO0002"))!;
+      expect(arrears.state).toBe("arrears");
+      expect(arrears.instalments.map((i) => i.view)).toEqual(["paid", "failed", "upcoming", "upcoming", "upcoming"]);
+      expect(arrears.instalments[1]).toMatchObject({ attempts: 3, lastFailure: "insufficient_funds" });
+      expect(arrears.attempts).toMatchObject({ total: 4, succeeded: 1, declined: 3 });
+    });
+  });
 
   describe("proposing", () => {
     it("splits an amount into equal monthly instalments, the rounding cents on the last, each first tried on its day", async () => {
