@@ -5,12 +5,10 @@
  */
 export const schedulesEnAU = {
   "switcher.schedules": "Payment schedules",
-  "shell.customer.schedules": "Payment schedules",
 
   "home.paymentSchedules": "Payment schedules",
   "home.paymentSchedules.none": "No payment schedules yet. One that {business} proposes to you will be listed here.",
   "home.paymentSchedules.all": "All payment schedules",
-  "home.paymentSchedules.review": "Review and accept {reference}",
 
   "schedules.list.title": "Payment schedules",
   "schedules.list.intro": "Amounts you pay {business} in instalments: what is paid, what is left, and what comes next.",
@@ -97,6 +95,7 @@ export const schedulesEnAU = {
   "schedules.way.payto": "PayTo from {account} (no fee)",
   "schedules.way.none": "This account has no saved card or active PayTo agreement yet.",
   "schedules.way.addCard": "Add a card",
+  "schedules.way.back": "Back to the payment schedule",
   "schedules.way.setUpPayTo": "Set up a PayTo agreement",
   "schedules.way.noAccess":
     "To add a card or a PayTo agreement, ask someone with full portal access on this account, or contact {business}.",

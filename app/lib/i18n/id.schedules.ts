@@ -3,13 +3,11 @@ import type { schedulesEnAU } from "./en-AU.schedules";
 /** Bahasa Indonesia: halaman jadwal pembayaran (cicilan). Spread into `id`. */
 export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
   "switcher.schedules": "Jadwal pembayaran",
-  "shell.customer.schedules": "Jadwal pembayaran",
 
   "home.paymentSchedules": "Jadwal pembayaran",
   "home.paymentSchedules.none":
     "Belum ada jadwal pembayaran. Jadwal yang diusulkan {business} kepada Anda akan tercantum di sini.",
   "home.paymentSchedules.all": "Semua jadwal pembayaran",
-  "home.paymentSchedules.review": "Tinjau dan setujui {reference}",
 
   "schedules.list.title": "Jadwal pembayaran",
   "schedules.list.intro":
@@ -97,6 +95,7 @@ export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
   "schedules.way.payto": "PayTo dari {account} (tanpa biaya)",
   "schedules.way.none": "Rekening ini belum memiliki kartu tersimpan atau perjanjian PayTo yang aktif.",
   "schedules.way.addCard": "Tambahkan kartu",
+  "schedules.way.back": "Kembali ke jadwal pembayaran",
   "schedules.way.setUpPayTo": "Buat perjanjian PayTo",
   "schedules.way.noAccess":
     "Untuk menambahkan kartu atau perjanjian PayTo, mintalah bantuan orang yang memiliki akses portal penuh untuk rekening ini, atau hubungi {business}.",

@@ -3,7 +3,6 @@ import { data, redirect } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { todayIn } from "~/lib/dates";
 import { formatDate, formatMoney } from "~/lib/format";
-import type { Translate } from "~/lib/i18n";
 import { computeCreditPayment, type FeeRules } from "~/lib/payment-calc";
 import { CARD_BRANDS, type CardBrand } from "~/lib/payment-method-types";
 import { acceptancePath, methodReturnPath, progressPath } from "~/lib/schedule-paths";
@@ -15,8 +14,10 @@ import type {
   ScheduleSummary,
   WayOption,
   WayToPayRefusal,
+  AgreementName,
+  AuthorityFacts,
 } from "~/lib/schedule-pages";
-import { retrySteps, scheduleAuthority } from "~/lib/schedule-pages";
+import { scheduleAuthority } from "~/lib/schedule-pages";
 import { accountNotFound } from "../accounts/accounts.server";
 import { hasPortalAccess } from "../auth/access.server";
 import { getPageContext, requireSession } from "../auth/auth.server";
@@ -62,7 +63,6 @@ export type SchedulePageContext = {
   contactId: string;
   session: PortalSession | null;
   link: LinkToken | null;
-  t: Translate;
 };
 
 const money = (branding: HostBranding) => (cents: number) => formatMoney(cents, { currency: branding.currency });
@@ -90,8 +90,7 @@ export async function requireSignedInSchedule(request: Request, reference: strin
   if (!schedule || schedule.reference !== reference) throw accountNotFound();
   const db = await getDb();
   if (!(await mayActFor(db, branding.businessId, session.contact.id, schedule.account.id))) throw accountNotFound();
-  const t = await translatorFor(request, branding, session);
-  return { branding, schedule, contactId: session.contact.id, session, link: null, t } satisfies SchedulePageContext;
+  return { branding, schedule, contactId: session.contact.id, session, link: null } satisfies SchedulePageContext;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -150,7 +149,7 @@ function surchargeOf(schedule: ScheduleView, brand: CardBrand, rules: FeeRules) 
  * fee rules, on each instalment; PayTo none. Brands with the same rule share a row; brands the
  * rules do not name pay the default ("other cards").
  */
-export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedule">, t: Translate): FeeRow[] {
+export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedule">): FeeRow[] {
   const { branding, schedule } = context;
   const m = money(branding);
   const rules = branding.feeRules;
@@ -160,13 +159,15 @@ export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedul
     const key = JSON.stringify(rules.surcharge[brand]);
     groups.set(key, [...(groups.get(key) ?? []), brand]);
   }
+  const rateOf = (rule: { bps: number; fixedCents: number } | undefined) =>
+    rule && (rule.bps > 0 || rule.fixedCents > 0) ? rateText(rule, m) : null;
   const rows: FeeRow[] = [];
   for (const brands of groups.values()) {
-    const rule = rules.surcharge[brands[0]!]!;
     const fee = surchargeOf(schedule, brands[0]!, rules);
     rows.push({
-      label: brands.map((brand) => BRAND_LABELS[brand]).join(", "),
-      rate: rule.bps > 0 || rule.fixedCents > 0 ? rateText(rule, m) : t("schedules.fees.none"),
+      kind: "brands",
+      brands: brands.map((brand) => BRAND_LABELS[brand]).join(", "),
+      rate: rateOf(rules.surcharge[brands[0]!]),
       first: m(fee.first),
       total: m(fee.total),
     });
@@ -175,33 +176,31 @@ export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedul
   if (others.length) {
     const fee = surchargeOf(schedule, others[0]!, rules);
     rows.push({
-      label: named.length ? t("schedules.fees.otherCards") : t("schedules.fees.cards"),
-      rate: rules.surcharge.default ? rateText(rules.surcharge.default, m) : t("schedules.fees.none"),
+      kind: named.length ? "other" : "cards",
+      brands: null,
+      rate: rateOf(rules.surcharge.default),
       first: m(fee.first),
       total: m(fee.total),
     });
   }
   if (payToConfigurationOf(branding).enabled) {
-    rows.push({ label: t("schedules.fees.payTo"), rate: t("schedules.fees.none"), first: m(0), total: m(0) });
+    rows.push({ kind: "payto", brands: null, rate: null, first: m(0), total: m(0) });
   }
   return rows;
 }
 
-/**
- * The authority the contact gives by accepting, in the page's language, exactly as shown: the
- * action computes it again from the same facts and stores it (a proposal never changes).
- */
-export function authorityText(context: Pick<SchedulePageContext, "branding" | "schedule">, t: Translate) {
+/** The facts of the authority a contact gives by accepting (`scheduleAuthority` words them). */
+export function authorityFacts(context: Pick<SchedulePageContext, "branding" | "schedule">): AuthorityFacts {
   const { branding, schedule } = context;
   const d = day(branding);
-  return scheduleAuthority(t, {
+  return {
     business: branding.businessName,
     reference: schedule.reference,
     count: schedule.instalments.length,
     total: money(branding)(schedule.totalCents),
     first: d(schedule.instalments[0]!.dueDate),
     last: d(schedule.instalments[schedule.instalments.length - 1]!.dueDate),
-  });
+  };
 }
 
 /**
@@ -229,26 +228,27 @@ async function waysToPay(context: SchedulePageContext, today: string) {
       .map((agreement) => ({
         value: `payto:${agreement.id}`,
         kind: "payto" as const,
-        name: agreementName(agreement, context.t),
-        expiry: null,
-        surcharge: null,
+        agreement: agreementOf(agreement),
         isDefault: false,
       })),
   ];
   const waiting = payTo.agreements
     .filter((agreement) => agreement.status !== "ACTIVE")
-    .map((agreement) => ({ name: agreementName(agreement, context.t), status: agreement.status }));
+    .map((agreement) => ({ agreement: agreementOf(agreement), status: agreement.status }));
   return { options, waiting, payToEnabled: payTo.enabled };
 }
 
-/** A PayTo agreement as people know it: its PayID, or its BSB and the account's last digits. */
-function agreementName(
-  agreement: { payId: string | null; bsb: string | null; accountLast3: string | null },
-  t: Translate,
-) {
-  if (agreement.payId) return agreement.payId;
-  const bsb = agreement.bsb ? `${agreement.bsb.slice(0, 3)}-${agreement.bsb.slice(3)}` : "";
-  return t("paytoPay.method.bban", { bsb, last3: agreement.accountLast3 ?? "" });
+/** A PayTo agreement as the page names it: its PayID, or its BSB and the account's last digits. */
+function agreementOf(agreement: {
+  payId: string | null;
+  bsb: string | null;
+  accountLast3: string | null;
+}): AgreementName {
+  return {
+    payId: agreement.payId,
+    bsb: agreement.bsb ? `${agreement.bsb.slice(0, 3)}-${agreement.bsb.slice(3)}` : null,
+    last3: agreement.accountLast3,
+  };
 }
 
 /** The way the schedule pays now, as its radio names it (or null). */
@@ -304,14 +304,14 @@ function proposalClosed(schedule: ScheduleView): ClosedReason | null {
   }
 }
 
-function reviewCommon(context: SchedulePageContext, today: string) {
+function reviewCommon(context: Pick<SchedulePageContext, "branding" | "schedule">, today: string) {
   return {
     businessName: context.branding.businessName,
     schedule: summaryOf(context, today),
-    fees: feeRows(context, context.t),
-    retry: context.t("schedules.retry.text", { steps: retrySteps(context.t), business: context.branding.businessName }),
-    authority: authorityText(context, context.t),
-    expires: day(context.branding)(new Date(context.schedule.expiresAt)),
+    fees: feeRows(context),
+    authority: authorityFacts(context),
+    // The last moment it can be accepted is the end of the day before `expiresAt` when that is a midnight.
+    expires: day(context.branding)(new Date(Date.parse(context.schedule.expiresAt) - 1)),
   };
 }
 
@@ -342,8 +342,7 @@ export async function acceptanceByLink(request: Request, token: string | undefin
   if (closed === "withdrawn" || closed === "cancelled") return closedAcceptance(branding, schedule, closed);
   if (access.status === "revoked") return closedAcceptance(branding, schedule, "replaced");
   if (access.status === "expired" || closed) return closedAcceptance(branding, schedule, "expired");
-  const t = await translatorFor(request, branding, null);
-  const context = { branding, schedule, contactId: access.link.contactId, session: null, link: access.link, t };
+  const context = { branding, schedule };
   const reference = acceptancePath(schedule.reference);
   return {
     kind: "review",
@@ -399,7 +398,11 @@ export async function acceptAction(request: Request, reference: string | undefin
     reference: context.schedule.reference,
     way: parseWayToPay(rawWay),
     authorityAccepted: form.get("authority") === "on",
-    authorityText: authorityText(context, context.t),
+    // The words the page showed, in its language, from the proposal's facts (which never change).
+    authorityText: scheduleAuthority(
+      await translatorFor(request, context.branding, context.session),
+      authorityFacts(context),
+    ),
   });
   if (outcome.ok) return redirect(`${progressPath(context.schedule.reference)}?notice=accepted`);
   if (outcome.reason === "notFound") throw accountNotFound();
@@ -438,7 +441,7 @@ export async function progressSignedIn(
     mode: "signedIn",
     businessName: branding.businessName,
     schedule: summaryOf(context, today),
-    wayToPay: wayToPayText(schedule, context.t),
+    wayToPay: wayToPayText(schedule),
     change: form ? { ...form, chosen: answer.chosen ?? form.chosen, refusal: answer.refusal ?? null } : null,
     notice,
     message: answer.message ?? null,
@@ -446,17 +449,13 @@ export async function progressSignedIn(
   };
 }
 
-export function wayToPayText(schedule: ScheduleView, t: Translate) {
+export function wayToPayText(schedule: ScheduleView): ProgressData["wayToPay"] {
   const way = schedule.wayToPay;
   if (!way) return null;
   if (way.kind === "card") {
-    return { kind: "card" as const, name: `${BRAND_LABELS[way.brand]} •••• ${way.last4}`, status: null };
+    return { kind: "card", name: `${BRAND_LABELS[way.brand]} •••• ${way.last4}`, status: null };
   }
-  return {
-    kind: "payto" as const,
-    name: agreementName(way, t),
-    status: way.status === "ACTIVE" ? null : way.status,
-  };
+  return { kind: "payto", agreement: agreementOf(way), status: way.status === "ACTIVE" ? null : way.status };
 }
 
 /** Change the way to pay (POST, intent `change`): the same checks as accepting; future instalments only. */
@@ -499,13 +498,12 @@ export async function progressByLink(request: Request, token: string | undefined
   if (access.status === "revoked") return { page: await closed("replaced"), access };
   if (access.status === "expired" || schedule.state === "expired") return { page: await closed("expired"), access };
   const today = todayIn(branding.timeZone, now());
-  const t = await translatorFor(request, branding, null);
   const page: ProgressData = {
     kind: "progress",
     mode: "link",
     businessName: branding.businessName,
     schedule: summaryOf({ branding, schedule }, today),
-    wayToPay: wayToPayText(schedule, t),
+    wayToPay: wayToPayText(schedule),
     change: null,
     notice: null,
     message: null,
