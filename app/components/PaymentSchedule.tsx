@@ -140,7 +140,8 @@ function ScheduleFacts({ schedule }: { schedule: ScheduleSummary }) {
 export function InstalmentTable({ schedule, caption }: { schedule: ScheduleSummary; caption: string }) {
   const t = useT();
   return (
-    <section aria-labelledby="schedule-instalments" className={styles.section}>
+    // Not a landmark of its own: the scrolling region below is the one named by the heading.
+    <section className={styles.section}>
       <h2 id="schedule-instalments">{caption}</h2>
       <div className={table.scroll} tabIndex={0} role="region" aria-labelledby="schedule-instalments">
         <table role="table" className={`${table.table} ${table.stacked}`}>
