@@ -449,7 +449,12 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
         </FormMessage>
       ) : null}
       {data.message ? (
-        <FormMessage kind="error">{t(data.message as MessageKey, data.messageParams)}</FormMessage>
+        <FormMessage kind="error">
+          {t(data.message as MessageKey, {
+            ...data.messageParams,
+            ...(data.reasonKey ? { reason: t(data.reasonKey as MessageKey) } : {}),
+          })}
+        </FormMessage>
       ) : null}
       {data.change?.refusal ? (
         <FormMessage kind="error">
@@ -461,7 +466,7 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
         {t("schedules.progress.lead", { paid: schedule.paid, total: schedule.total })}
         <strong className={styles.amount}>{t("schedules.progress.left", { remaining: schedule.remaining })}</strong>
       </p>
-      {data.pay?.length ? (
+      {data.pay.length ? (
         <div className={styles.actions}>
           {data.pay.map((pay) => (
             <Form method="post" key={pay.instalmentId}>
@@ -470,7 +475,7 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
               <input type="hidden" name="requestGuid" value={data.requestGuid} />
               <button
                 type="submit"
-                className={pay.failed ? button : data.pay!.some((p) => p.failed) ? secondaryButton : button}
+                className={pay.failed || !data.pay.some((p) => p.failed) ? button : secondaryButton}
                 disabled={navigation.state === "submitting"}
               >
                 {t(pay.failed ? "schedules.pay.failed" : "schedules.pay.next", { seq: pay.seq, total: pay.total })}

@@ -1,4 +1,5 @@
 import type { Translate } from "./i18n";
+import type { BreakdownView } from "./pay-form";
 import { RETRY_AFTER_DAYS } from "./instalments";
 import type { InstalmentView, ScheduleView } from "./schedule-states";
 
@@ -157,14 +158,28 @@ export type ProgressData = {
     | { kind: "payto"; agreement: AgreementName; status: string | null }
     | null;
   change: (MethodsForm & { refusal: WayToPayRefusal | null }) | null;
-  notice: "accepted" | "changed" | "paid" | "submitted" | null;
-  /** A refused payment's words (a message key) and their values. */
+  notice: "accepted" | "changed" | "paid" | "submitted" | "pending" | null;
+  /** A refused payment's words (a message key) and their values; `reasonKey` words the {reason}. */
   message: string | null;
   messageParams?: Record<string, string>;
+  reasonKey?: string;
   requestGuid: string;
   /** Signed in: the buttons that pay the next instalment early, or a failed one now. */
-  pay?: PayButton[];
-  receiptHref?: string | null;
+  pay: PayButton[];
+  /** The receipt of the payment a notice is about. */
+  receiptHref: string | null;
+  /** By link: the declined instalment to pay another way (a new card), with its price by the server. */
+  rescue: RescueData | null;
+};
+
+/** A declined instalment paid another way from its email's link: the pay form's starting data. */
+export type RescueData = {
+  instalmentId: string;
+  seq: number;
+  amount: string;
+  requestGuid: string;
+  breakdown: BreakdownView | null;
+  signInHref: string;
 };
 
 /**

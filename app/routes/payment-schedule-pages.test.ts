@@ -4,6 +4,7 @@ import { scheduleFixtures } from "../../tests/support/schedule-fixtures";
 import { openSeededPglite } from "../../tests/support/test-db";
 import { todayIn } from "~/lib/dates";
 import { addDays } from "~/lib/instalments";
+import type { PayFormReply } from "~/lib/pay-form";
 import type { AcceptanceData, ProgressData } from "~/lib/schedule-pages";
 import { createSession } from "~/services/auth/session.server";
 import { createLinkToken } from "~/services/links/link-tokens.server";
@@ -389,9 +390,154 @@ describe("progress", () => {
     const page = answer<ProgressData>(await loadProgress(link.token));
     expect(page.data).toMatchObject({ kind: "progress", mode: "link", change: null });
     expect(page.data.schedule.reference).toBe(schedule.reference);
-    // The link page takes no change of way to pay.
-    expect(answer(await act(link.token, "", { intent: "change", way: `card:${cardId}` })).status).toBe(404);
+    // The link page takes no change of way to pay (only a declined instalment's payment, and there is none).
+    const refused = answer<{ message: string }>(await act(link.token, "", { intent: "change", way: `card:${cardId}` }));
+    expect(refused.status).toBe(409);
+    expect(refused.data.message).toBe("schedules.pay.error.closed");
+    expect((await getSchedule(acme, schedule.id))!.wayToPay).toMatchObject({ id: cardId });
     expect(answer(await loadProgress("not-a-token")).status).toBe(404);
+  });
+});
+
+describe("paying an instalment now", () => {
+  const loadProgress = (slug: string, cookie?: string, query = "") =>
+    run(progress.loader as Handler, get(`${progressPath(slug)}${query}`, cookie), slug);
+  const act = (slug: string, cookie: string, form: Record<string, string>) =>
+    run(progress.action as Handler, post(progressPath(slug), cookie, form), slug);
+  const paymentsOf = (instalmentId: string) =>
+    handle.db
+      .selectFrom("payments")
+      .select(["reference", "status", "amount_cents", "link_token_id"])
+      .where("schedule_instalment_id", "=", instalmentId)
+      .execute();
+
+  async function accepted(outcome: "approve" | "decline" = "approve") {
+    const made = await proposal();
+    const cardId = await fx.card(made.scope, { outcome, isDefault: true });
+    await accept(made.schedule.reference, made.cookie, { intent: "accept", way: `card:${cardId}`, authority: "on" });
+    return { ...made, cardId, schedule: (await getSchedule(acme, made.schedule.id))! };
+  }
+
+  it("pays the next instalment early by the schedule's card, once however often the form is sent", async () => {
+    const { schedule, cookie } = await accepted();
+    const page = answer<ProgressData>(await loadProgress(schedule.reference, cookie)).data;
+    // $300.00 and Visa's 1.2%: what the engine charges.
+    expect(page.pay).toEqual([
+      { instalmentId: schedule.instalments[0]!.id, seq: 1, amount: "$300.00", total: "$303.60", failed: false },
+    ]);
+    const form = { intent: "pay", instalmentId: page.pay[0]!.instalmentId, requestGuid: page.requestGuid };
+    const first = answer(await act(schedule.reference, cookie, form));
+    expect(first.status).toBe(302);
+    expect(first.location).toMatch(
+      new RegExp(`^/customer/payment-schedule/${schedule.reference}\\?notice=paid&payment=PAY-[0-9A-F]{10}$`),
+    );
+    // The same submission again (a double click, a reloaded POST): the first answer, no second charge.
+    const again = answer(await act(schedule.reference, cookie, form));
+    expect(again.location).toBe(first.location);
+    const payments = await paymentsOf(schedule.instalments[0]!.id);
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ status: "succeeded", amount_cents: 303_60 });
+    const after = answer<ProgressData>(
+      await loadProgress(schedule.reference, cookie, first.location!.slice(first.location!.indexOf("?"))),
+    ).data;
+    expect(after.notice).toBe("paid");
+    expect(after.receiptHref).toBe(`/payment/complete/${payments[0]!.reference}`);
+    expect(after.schedule.instalments[0]!.view).toBe("paid");
+    expect(after.pay[0]!.seq).toBe(2);
+    // Someone else's payment reference in the address links no receipt here.
+    const foreign = answer<ProgressData>(
+      await loadProgress(schedule.reference, cookie, "?notice=paid&payment=PAY-0000000000"),
+    ).data;
+    expect(foreign.receiptHref).toBeNull();
+  });
+
+  it("says why when the card is declined or the instalment is not this schedule's, and charges nothing", async () => {
+    const { schedule, cookie } = await accepted("decline");
+    const page = answer<ProgressData>(await loadProgress(schedule.reference, cookie)).data;
+    const declined = answer<ProgressData>(
+      await act(schedule.reference, cookie, {
+        intent: "pay",
+        instalmentId: page.pay[0]!.instalmentId,
+        requestGuid: page.requestGuid,
+      }),
+    );
+    expect(declined.status).toBe(402);
+    expect(declined.data.message).toBe("pm.refusal.declined");
+    // The contact's own try does not use up the runner's: the instalment waits for its day again.
+    const view = (await getSchedule(acme, schedule.id))!;
+    expect(view.instalments[0]).toMatchObject({ status: "scheduled", attempts: 0 });
+    const other = await accepted();
+    for (const instalmentId of [other.schedule.instalments[0]!.id, "'; drop table payments; --", ""]) {
+      const refused = answer<ProgressData>(
+        await act(schedule.reference, cookie, { intent: "pay", instalmentId, requestGuid: page.requestGuid }),
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.data.message).toBe("schedules.pay.error.invalid");
+    }
+    expect(await paymentsOf(other.schedule.instalments[0]!.id)).toEqual([]);
+  });
+
+  it("pays a declined instalment another way from its email's link, with a new card never saved", async () => {
+    const { scope, schedule } = await accepted();
+    const first = schedule.instalments[0]!;
+    await handle.db
+      .updateTable("schedule_instalments")
+      .set({ status: "failed", attempts: 3, next_attempt_on: null, last_failure: "insufficient_funds" })
+      .where("id", "=", first.id)
+      .execute();
+    await handle.db.updateTable("payment_schedules").set({ status: "arrears" }).where("id", "=", schedule.id).execute();
+    const link = (await createScheduleLink(handle.db, schedule.id, scope.contactId))!;
+    const page = answer<ProgressData>(await loadProgress(link.token)).data;
+    expect(page.rescue).toMatchObject({ instalmentId: first.id, seq: 1, amount: "$300.00" });
+    expect(page.rescue!.signInHref).toBe(
+      `/auth/signin?callbackUrl=${encodeURIComponent(`/customer/payment-schedule/${schedule.reference}`)}`,
+    );
+    const cards = async () =>
+      Number(
+        (
+          await handle.db
+            .selectFrom("cards")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("account_id", "=", scope.accountId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await cards();
+    const card = (number: string) => ({
+      method: "new",
+      cardNumber: number,
+      cardHolderName: "Sky Schedule",
+      expiryMonth: "12",
+      expiryYear: String(new Date().getUTCFullYear() + 2),
+      cvn: "123",
+      saveCard: "on",
+    });
+    const pay = (number: string, expectedAmount: string, requestGuid = page.rescue!.requestGuid) =>
+      act(link.token, "", { intent: "pay", requestGuid, expectedAmount, ...card(number) });
+    // A total that is not the one the server priced: nothing charged, the new total shown.
+    const moved = answer<PayFormReply>(await pay("4111 1111 1111 1111", "30000"));
+    expect(moved.status).toBe(409);
+    expect(moved.data.message).toBe("pay.error.totalChanged");
+    expect(moved.data.breakdown?.totalCents).toBe(303_60);
+    // A card the bank refuses.
+    const refused = answer<PayFormReply>(await pay("4000 0000 0000 0002", "30360", moved.data.requestGuid));
+    expect(refused.status).toBe(402);
+    expect(refused.data.message).toBe("pm.refusal.declined");
+    const paid = await pay("4111 1111 1111 1111", "30360", refused.data.requestGuid);
+    expect(paid).toBeInstanceOf(Response);
+    const response = paid as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    expect(response.headers.get("set-cookie")).toMatch(/portal_link=/);
+    const payments = await paymentsOf(first.id);
+    expect(payments.filter((p) => p.status === "succeeded")).toEqual([
+      expect.objectContaining({ amount_cents: 303_60, link_token_id: link.id }),
+    ]);
+    expect((await getSchedule(acme, schedule.id))!.instalments[0]!.status).toBe("paid");
+    // Never saved, whatever the form said.
+    expect(await cards()).toBe(before);
+    // Nothing left to rescue: the link page has no form any more.
+    expect(answer<ProgressData>(await loadProgress(link.token)).data.rescue).toBeNull();
   });
 });
 

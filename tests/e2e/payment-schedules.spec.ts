@@ -13,8 +13,8 @@ import { ACME, expect, expectAccessible, hostCall, MAILBOX, PHONE, test, type Ho
  * link signed out, reviews every instalment, the fees and the authority, signs in ("Sign in to
  * accept" comes back to the proposal by its reference, never the token), adds a card from the
  * page and comes back, accepts with a saved card, and sees the schedule active; then changes the
- * way to pay. Refusals change nothing: another account's card id posted in the form, and a second
- * accept. Each project has a login, an account and cards of its own (tests/support/e2e-schedules.ts).
+ * way to pay, and pays the next instalment early. Refusals change nothing: another account's card
+ * id posted in the form, and a second accept. Each project has a login, an account and cards of its own (tests/support/e2e-schedules.ts).
  */
 const project = () => test.info().project.name;
 const nextYear = String(new Date().getUTCFullYear() + 2);
@@ -53,6 +53,8 @@ test.describe("payment schedules", () => {
     page,
     hostRequest,
   }) => {
+    // One journey from the email to an early payment: a dozen pages, each checked at 360 px.
+    test.setTimeout(120_000);
     const since = Date.now();
     const schedule = await propose(hostRequest, {
       amountCents: 900_00,
@@ -144,10 +146,24 @@ test.describe("payment schedules", () => {
     await expect(page.getByRole("main")).toContainText("Instalments are charged to Mastercard •••• 4444.");
     await expectAccessible(page);
 
+    // Pay the next instalment now, by the schedule's way to pay (the Mastercard, with its 1.2% surcharge).
+    await page.getByRole("button", { name: "Pay the next instalment now: $303.60" }).click();
+    await expect(page).toHaveURL(
+      new RegExp(`/customer/payment-schedule/${reference}\\?notice=paid&payment=PAY-[0-9A-F]{10}$`),
+    );
+    await expect(page.getByRole("status").filter({ hasText: "the instalment is paid" })).toBeVisible();
+    await expect(page.getByRole("main")).toContainText("Paid $300.00 of $900.00.");
+    await expect(page.getByRole("button", { name: "Pay the next instalment now: $303.60" })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "See the receipt." }).click();
+    await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+    await expect(page.getByRole("main")).toContainText("$303.60");
+
     // The list shows it, with what is left and the next instalment.
     await page.goto(`${ACME}/customer/payment-schedule`);
     const row = page.getByRole("row", { name: new RegExp(reference) });
-    await expect(row).toContainText("$900.00 of $900.00");
+    await expect(row).toContainText("$600.00 of $900.00");
     await expect(row).toContainText("Active");
     await expectAccessible(page);
   });

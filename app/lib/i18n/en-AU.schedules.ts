@@ -167,7 +167,14 @@ export const schedulesEnAU = {
     "Instalment {seq} of {amount} was declined. Pay it now with another card (it is not saved); the schedule's way to pay stays as it is.",
   "schedules.pay.subtotal": "Instalment",
   "schedules.pay.signIn": "Sign in to change the way to pay or use a saved card",
-  "schedules.pay.error.notPayable": "This instalment can't be paid now: {reason}. Nothing was charged.",
-  "schedules.pay.error.declined": "The payment was declined: {reason} Nothing was charged.",
+  "schedules.pay.error.closed": "This link can no longer take a payment for this schedule. Nothing was charged.",
+  "schedules.pay.notPayable.paid": "This instalment is already paid. Nothing more was charged.",
+  "schedules.pay.notPayable.processing":
+    "A payment of this instalment is already being processed. Nothing more was charged.",
+  "schedules.pay.notPayable.cancelled": "This instalment was cancelled. Nothing was charged.",
+  "schedules.pay.notPayable.scheduleClosed": "This payment schedule no longer takes payments. Nothing was charged.",
+  "schedules.pay.notPayable.notDue": "This instalment is not due yet. Nothing was charged.",
+  "schedules.pay.notPayable.failed": "This instalment's tries are over: pay it from its page. Nothing was charged.",
+  "schedules.notice.pending": "The payment is being confirmed with the card's bank: the receipt shows when it is done.",
   "schedules.pay.error.invalid": "The payment could not be made. Nothing was charged.",
 } as const;
