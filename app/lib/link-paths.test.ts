@@ -61,3 +61,19 @@ describe("redactLinkPath", () => {
     expect(isLinkPagePath("/agreements/acceptance/ag-demo0002")).toBe(true);
   });
 });
+
+describe("payment schedules' paths (decision 034)", () => {
+  it("treats a token as a link and a reference as a signed-in page, in both folders", () => {
+    for (const folder of ["/payment-schedule/acceptance/", "/customer/payment-schedule/"]) {
+      expect(isLinkPagePath(`${folder}${TOKEN}`)).toBe(true);
+      expect(redactLinkPath(`${folder}${TOKEN}`)).toBe(`${folder}Zx9-_a…`);
+      expect(redactLinkPath(`${folder}${TOKEN}.data`)).toBe(`${folder}Zx9-_a….data`);
+      expect(isLinkPagePath(`${folder}PS-AB12CD34`)).toBe(false);
+      expect(redactLinkPath(`${folder}PS-AB12CD34`)).toBe(`${folder}PS-AB12CD34`);
+      // Anything else there may be a token: cut, never logged whole.
+      expect(redactLinkPath(`${folder}ps-ab12cd34`)).toBe(`${folder}ps-ab1…`);
+    }
+    expect(isLinkPagePath("/customer/payment-schedule")).toBe(false);
+    expect(isLinkPagePath("/customer/payment-schedule/")).toBe(false);
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * Paths that carry an emailed link's token (decision 031): `/customer/payment-request/<token>`
  * (and `…/<token>/invoice/<id>`), `/customer/invoices-and-payments/<token>` (beside the signed-in
- * `invoices`, `invoice/<id>` and `pay` pages of that folder), `/customer/adhoc/<token>`, and
+ * `invoices`, `invoice/<id>` and `pay` pages of that folder), `/customer/adhoc/<token>`,
  * `/agreements/acceptance/<token>` (and `…/<token>/download`; decision 036) beside the same page
- * opened signed in by the offer's reference (`AG-…`, never a token: 59 characters are).
+ * opened signed in by the offer's reference (`AG-…`, never a token: 59 characters are), and a
+ * payment schedule's `/payment-schedule/acceptance/<token>` and `/customer/payment-schedule/<token>`
+ * (beside the signed-in pages of the same folders, named by the schedule's reference `PS-…`).
  *
  * The token must never be written whole into a log, nor sent on in a Referer: the request log,
  * the access line and the error log write `redactLinkPath(path)`, and these pages answer
@@ -15,6 +17,9 @@ const LINK_FOLDERS = [
   "/customer/invoices-and-payments/",
   "/customer/adhoc/",
   "/agreements/acceptance/",
+  // Payment schedules (decision 034): a token, or a reference (PS-…) for a signed-in contact.
+  "/payment-schedule/acceptance/",
+  "/customer/payment-schedule/",
 ] as const;
 
 /** The signed-in pages of `/customer/invoices-and-payments/` (decision 016): not tokens. */
@@ -38,6 +43,8 @@ function tokenSegment(path: string): { start: number; end: number } | null {
     const segment = path.slice(start, end).replace(/\.data$/, "");
     if (segment === "" || (folder === "/customer/invoices-and-payments/" && SIGNED_IN_PAGES.has(segment))) return null;
     if (folder === "/agreements/acceptance/" && AGREEMENT_REFERENCE.test(segment)) return null;
+    // A schedule's reference names its signed-in page: no token (59 characters) looks like one.
+    if (/^PS-[0-9A-Z]{6,12}$/.test(segment)) return null;
     return { start, end: start + segment.length };
   }
   return null;

@@ -255,8 +255,8 @@ describe("payment requests addressed to the contact", () => {
     const many = await count("sam");
     expect(many).toBe(one);
     // Host (with its ad-hoc settings) and session, then the four lists: requests, accounts, receipts,
-    // agreements (decision 036).
-    expect(many).toBeLessThanOrEqual(6);
+    // agreements (decision 036), payment schedules (issue 15: one statement, each with its next instalment).
+    expect(many).toBeLessThanOrEqual(7);
   });
 
   it("treats a malformed or foreign cursor as no cursor or an empty page, never an error", async () => {

@@ -17,6 +17,8 @@ import * as m0009 from "./0009-payment-polling";
 import * as m0010 from "./0010-payment-requests";
 import * as m0010a from "./0010a-payments-by-payer";
 import * as m0011 from "./0011-schedules-and-agreements";
+import * as m0012 from "./0012-job-queue";
+import * as m0012a from "./0012a-schedule-references";
 
 export type Migration = { name: string; up: string };
 
@@ -34,4 +36,6 @@ export const migrations: Migration[] = [
   m0010,
   m0010a,
   m0011,
+  m0012,
+  m0012a,
 ];

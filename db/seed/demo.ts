@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { seedDemoAgreements } from "./agreements";
+import { seedPaymentSchedules } from "./schedules";
 
 /** Every demo contact who signs in with a password uses this one (README). */
 export const DEMO_PASSWORD = "Portal!2026";
@@ -641,6 +642,8 @@ const DEMO_SCOPES = [
   "adhoc:write",
   "agreements:read",
   "agreements:write",
+  "schedules:read",
+  "schedules:write",
 ];
 
 /** The back-office side: API key, ad-hoc settings and (acme) payment requests in every state. */
@@ -676,6 +679,7 @@ async function seedBackOffice(
       .execute();
   }
   if (demo.paymentRequests) await seedPaymentRequests(tx, businessId, demo, accountIds, contactIds);
+  if (demo.paymentRequests) await seedPaymentSchedules(tx, businessId, demo, accountIds, contactIds);
 }
 
 /**

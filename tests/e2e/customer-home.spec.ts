@@ -74,11 +74,13 @@ test.describe("the customer-style home", () => {
     await expect(page.getByRole("region", { name: "Recent receipts" })).toContainText(
       "You haven't paid anything through the portal yet.",
     );
-    // Schedules and agreements come with a later issue: the section says so, with no made-up rows.
-    await expect(page.getByRole("region", { name: "Payment schedules and agreements" })).toContainText("None yet.");
     // No agreement has been offered to them (decision 036): the section says so.
     await expect(page.getByRole("region", { name: "Agreements", exact: true })).toContainText(
       "hasn't offered you any agreement",
+    );
+    // Payment schedules (issue 15): none proposed to this contact's accounts, and the section says so.
+    await expect(page.getByRole("region", { name: "Payment schedules", exact: true })).toContainText(
+      "No payment schedules yet.",
     );
 
     // The menu offers only what they may open.

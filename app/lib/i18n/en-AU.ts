@@ -13,6 +13,7 @@ import { requestsEnAU } from "./en-AU.requests";
 import { adhocEnAU } from "./en-AU.adhoc";
 import { requestPagesEnAU } from "./en-AU.request-pages";
 import { agreementsEnAU } from "./en-AU.agreements";
+import { schedulesEnAU } from "./en-AU.schedules";
 
 export const enAU = {
   ...coreEnAU,
@@ -222,6 +223,7 @@ export const enAU = {
   ...adhocEnAU,
   ...requestPagesEnAU,
   ...agreementsEnAU,
+  ...schedulesEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

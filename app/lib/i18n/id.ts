@@ -8,6 +8,7 @@ import { requestsId } from "./id.requests";
 import { adhocId } from "./id.adhoc";
 import { requestPagesId } from "./id.request-pages";
 import { agreementsId } from "./id.agreements";
+import { schedulesId } from "./id.schedules";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -257,4 +258,5 @@ export const id: Messages = {
   ...adhocId,
   ...requestPagesId,
   ...agreementsId,
+  ...schedulesId,
 };

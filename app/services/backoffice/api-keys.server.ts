@@ -17,6 +17,8 @@ export const API_SCOPES = {
   "adhoc:write": "Email a contact a link to pay any amount to an account.",
   "agreements:read": "List agreement documents and offers, and read one with its versions or decision.",
   "agreements:write": "Create agreement documents, publish versions, and offer, resend and withdraw offers.",
+  "schedules:read": "List payment schedules and read one, with its instalments and their tries.",
+  "schedules:write": "Propose, send, resend, withdraw and cancel payment schedules.",
 } as const;
 
 export type ApiScope = keyof typeof API_SCOPES;

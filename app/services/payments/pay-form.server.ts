@@ -233,6 +233,7 @@ export const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" 
   aboveRemaining: "request.error.aboveRemaining",
   adhocDisabled: "adhoc.error.disabled",
   aboveMaximum: "adhoc.error.aboveMaximum",
+  instalment: "pay.error.nothing",
 };
 
 /**

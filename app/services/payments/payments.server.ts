@@ -24,6 +24,12 @@ import { logger } from "../platform/logger.server";
 import { saveCard } from "../payment-methods/payment-methods.server";
 import { getPayToConfiguration } from "./payto/settings.server";
 import { initiatePayToPayment, reconcilePayToPayment, type PayToRefusalCode } from "./payto/payto-payments.server";
+import { allocateInstalment } from "~/lib/instalment-allocation";
+import {
+  instalmentFailed,
+  instalmentSettled,
+  lockInstalmentForSettlement,
+} from "../schedules/instalment-outcomes.server";
 
 /**
  * Paying invoices, exactly once (ARCHITECTURE "Money moves exactly once"; issue 3).
@@ -91,7 +97,10 @@ export type PaymentOutcome =
         | "aboveRemaining"
         // Ad-hoc payments (decision 033): not taken by this business; below or above its limits.
         | "adhocDisabled"
-        | "aboveMaximum";
+        | "aboveMaximum"
+        // An instalment (decision 035): not this account's, or not claimed for this attempt
+        // (not processing under this requestGuid, or its schedule is not active or in arrears).
+        | "instalment";
     };
 
 /** Statuses an invoice can be paid in: Open, Overdue, Promise, Broken Promise (spec §3 codes). */
@@ -297,14 +306,85 @@ async function answerRepeat(db: Db, actor: Actor, requestGuid: string, hash: str
 export type PaymentFor =
   | { kind: "invoices" }
   | { kind: "request"; requestId: string; creditCents?: number }
-  | { kind: "adhoc"; creditCents: number; payerReference: string };
+  | { kind: "adhoc"; creditCents: number; payerReference: string }
+  /**
+   * One instalment of a payment schedule (decision 035), claimed for this requestGuid by
+   * payInstalment: exactly its amount (a card's surcharge on top; no late fee, no discount),
+   * allocated to the schedule's invoices oldest due first, the rest credit on the account.
+   */
+  | { kind: "instalment"; instalmentId: string };
 
 const purposeOf = (paymentFor: PaymentFor, creditCents: number | null): PaymentPurpose =>
-  paymentFor.kind === "adhoc"
-    ? "adhoc"
-    : paymentFor.kind === "request" && creditCents !== null
-      ? "request"
-      : "invoices";
+  paymentFor.kind === "instalment"
+    ? "instalment"
+    : paymentFor.kind === "adhoc"
+      ? "adhoc"
+      : paymentFor.kind === "request" && creditCents !== null
+        ? "request"
+        : "invoices";
+
+type ClaimedInstalment = {
+  id: string;
+  scheduleId: string;
+  amountCents: number;
+  /** Processing, its schedule active or in arrears, under an attempt started with this guid. */
+  claimed: boolean;
+};
+
+/**
+ * Locks an instalment of this account for a payment — its schedule's row first, then its own
+ * (the order every schedule change takes) — and says whether this requestGuid's attempt holds it.
+ * Null for another account's or business's instalment.
+ */
+async function lockInstalment(
+  tx: Db,
+  actor: Actor,
+  instalmentId: string,
+  requestGuid: string,
+): Promise<ClaimedInstalment | null> {
+  const schedule = await tx
+    .selectFrom("payment_schedules")
+    .select(["id", "status"])
+    .where("business_id", "=", actor.businessId)
+    .where("account_id", "=", actor.accountId)
+    .where("id", "=", (eb) =>
+      eb.selectFrom("schedule_instalments").select("schedule_id").where("id", "=", instalmentId),
+    )
+    .forUpdate()
+    .executeTakeFirst();
+  if (!schedule) return null;
+  const instalment = await tx
+    .selectFrom("schedule_instalments")
+    .select((eb) => [
+      "id",
+      "status",
+      "amount_cents as amountCents",
+      eb
+        .exists(
+          eb
+            .selectFrom("instalment_attempts")
+            .select("id")
+            .whereRef("instalment_id", "=", "schedule_instalments.id")
+            .where("business_id", "=", actor.businessId)
+            .where("request_guid", "=", requestGuid)
+            .where("outcome", "=", "started"),
+        )
+        .as("attemptStarted"),
+    ])
+    .where("id", "=", instalmentId)
+    .where("business_id", "=", actor.businessId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return {
+    id: instalment.id,
+    scheduleId: schedule.id,
+    amountCents: Number(instalment.amountCents),
+    claimed:
+      (schedule.status === "active" || schedule.status === "arrears") &&
+      instalment.status === "processing" &&
+      Boolean(instalment.attemptStarted),
+  };
+}
 
 type LockedRequest = {
   id: string;
@@ -426,7 +506,10 @@ export async function submitPayment(
   const creditCents =
     paymentFor.kind === "adhoc" || paymentFor.kind === "request" ? (paymentFor.creditCents ?? null) : null;
   const ids = input.selection.map((s) => s.invoiceId);
-  if (creditCents !== null) {
+  if (paymentFor.kind === "instalment") {
+    if (ids.length > 0) return { kind: "invalid", problem: "invoice" };
+    if (!UUID.test(paymentFor.instalmentId)) return { kind: "invalid", problem: "instalment" };
+  } else if (creditCents !== null) {
     // Money that pays no invoice: no selection, and a whole number of cents.
     if (ids.length > 0) return { kind: "invalid", problem: "invoice" };
     if (!Number.isSafeInteger(creditCents) || creditCents < 1) return { kind: "invalid", problem: "amount" };
@@ -486,6 +569,23 @@ export async function submitPayment(
     // order), so two payments of one request are checked against its remainder one at a time.
     const request = paymentFor.kind === "request" ? await lockRequest(tx, actor, paymentFor.requestId) : null;
     if (paymentFor.kind === "request" && !request) return { invalid: "requestClosed" as const };
+    // An instalment: its schedule and itself, then the schedule's invoices (all of them: the
+    // money goes to the oldest due first).
+    const instalment =
+      paymentFor.kind === "instalment"
+        ? await lockInstalment(tx, actor, paymentFor.instalmentId, input.requestGuid)
+        : null;
+    if (paymentFor.kind === "instalment" && !instalment) return { invalid: "instalment" as const };
+    const scheduleInvoiceIds = instalment
+      ? (
+          await tx
+            .selectFrom("payment_schedule_invoices")
+            .select("invoice_id")
+            .where("schedule_id", "=", instalment.scheduleId)
+            .where("business_id", "=", actor.businessId)
+            .execute()
+        ).map((row) => row.invoice_id)
+      : [];
     const requestInvoices =
       request?.kind === "invoices"
         ? await tx
@@ -496,7 +596,8 @@ export async function submitPayment(
             .execute()
         : [];
     // For a request of invoices, all of its invoices are locked: its remainder needs them all.
-    const lockIds = request?.kind === "invoices" ? requestInvoices.map((r) => r.invoiceId) : ids;
+    const lockIds =
+      request?.kind === "invoices" ? requestInvoices.map((r) => r.invoiceId) : instalment ? scheduleInvoiceIds : ids;
     const locked = lockIds.length > 0 ? await payableInvoices(tx, actor, lockIds, true) : [];
     // With the invoices locked, a submission of this guid that got here first is visible
     // (its payment committed before our lock was granted): answer as a repeat, before its
@@ -506,6 +607,7 @@ export async function submitPayment(
     // invoices none of which can be paid now (paid some other way, or on hold).
     if (request && !request.open) return { invalid: "requestClosed" as const };
     if (request?.kind === "invoices" && locked.length === 0) return { invalid: "requestClosed" as const };
+    if (instalment && !instalment.claimed) return { invalid: "instalment" as const };
     const invoices = locked.filter((invoice) => ids.includes(invoice.id));
     if (invoices.length !== ids.length) return { invalid: "invoice" as const };
     // What a request still lets this payment take of each invoice: what it asked for, at most
@@ -516,8 +618,11 @@ export async function submitPayment(
     if (invoices.some((invoice) => amounts[invoice.id]! > payableOf(invoice) || amounts[invoice.id]! < 1)) {
       return { invalid: request ? ("aboveRemaining" as const) : ("amount" as const) };
     }
-    const breakdown: PaymentBreakdown =
-      creditCents !== null
+    // An instalment's money: the schedule's invoices oldest due first, the rest account credit.
+    const instalmentSplit = instalment ? allocateInstalment(instalment.amountCents, locked) : null;
+    const breakdown: PaymentBreakdown = instalment
+      ? computeCreditPayment(instalment.amountCents, method, rules)
+      : creditCents !== null
         ? computeCreditPayment(creditCents, method, rules)
         : computePayment(
             invoices.map((i) => ({ orderId: i.id, balanceCents: i.balanceCents, dueDate: i.dueDate })),
@@ -567,6 +672,7 @@ export async function submitPayment(
         created_by: actor.contactId,
         completed_at: input.method.kind === "promise" ? new Date() : null,
         purpose: purposeOf(paymentFor, creditCents),
+        schedule_instalment_id: instalment?.id ?? null,
         payment_request_id: request?.id ?? null,
         link_token_id: input.linkTokenId ?? null,
         payer_reference: paymentFor.kind === "adhoc" ? paymentFor.payerReference : null,
@@ -575,6 +681,30 @@ export async function submitPayment(
       .returning(["id", "reference"])
       .executeTakeFirst();
     if (!inserted) return { repeat: true as const };
+    if (instalment && instalmentSplit) {
+      if (instalmentSplit.allocations.length > 0)
+        await tx
+          .insertInto("payment_allocations")
+          .values(
+            instalmentSplit.allocations.map((allocation) => ({
+              payment_id: inserted.id,
+              invoice_id: allocation.invoiceId,
+              business_id: actor.businessId,
+              amount_cents: allocation.amountCents,
+              discount_cents: 0,
+              late_fee_cents: 0,
+              balance_before_cents: allocation.balanceBeforeCents,
+            })),
+          )
+          .execute();
+      // The attempt names its payment from the start (the runner finishes it from there).
+      await tx
+        .updateTable("instalment_attempts")
+        .set({ payment_id: inserted.id })
+        .where("business_id", "=", actor.businessId)
+        .where("request_guid", "=", input.requestGuid)
+        .execute();
+    }
     if (breakdown.orders.length > 0)
       await tx
         .insertInto("payment_allocations")
@@ -742,14 +872,20 @@ export const gatewayKey = (businessId: string, requestGuid: string) => `${busine
  */
 export async function failPayment(paymentId: string, reason: string): Promise<boolean> {
   const db = await getDb();
-  const updated = await db
-    .updateTable("payments")
-    .set({ status: "failed", failure_code: reason, completed_at: new Date() })
-    .where("id", "=", paymentId)
-    .where("status", "in", RESERVING_STATUSES)
-    .returning("id")
-    .executeTakeFirst();
-  return updated !== undefined;
+  return db.transaction().execute(async (tx) => {
+    const updated = await tx
+      .updateTable("payments")
+      .set({ status: "failed", failure_code: reason, completed_at: new Date() })
+      .where("id", "=", paymentId)
+      .where("status", "in", RESERVING_STATUSES)
+      .returning(["id", "business_id", "request_guid", "schedule_instalment_id"])
+      .executeTakeFirst();
+    if (!updated) return false;
+    // An instalment's try: its instalment and schedule move in this transaction (decision 035).
+    const instalment = await lockInstalmentForSettlement(tx, updated.business_id, updated.schedule_instalment_id);
+    if (instalment) await instalmentFailed(tx, updated, instalment, reason);
+    return true;
+  });
 }
 
 async function fail(paymentId: string, refusal: GatewayRefusal): Promise<PaymentOutcome> {
@@ -786,9 +922,11 @@ export async function settlePayment(
       .returningAll()
       .executeTakeFirst();
     if (!payment) return false;
-    // The request (if any) before the invoices: the order a claim takes them in.
+    // The request or the instalment (if any) before the invoices: the order a claim takes them in.
     await lockRequestForSettlement(tx, payment.payment_request_id);
+    const instalment = await lockInstalmentForSettlement(tx, payment.business_id, payment.schedule_instalment_id);
     await applySettlement(tx, payment, await allocationsOf(tx, paymentId), 0);
+    if (instalment) await instalmentSettled(tx, payment, instalment);
     return true;
   });
 }
@@ -809,6 +947,7 @@ type SettledPayment = {
   subtotal_cents: number;
   payment_request_id: string | null;
   payer_reference: string | null;
+  note: string;
 };
 
 /** Locks a settling payment's request, if it has one, before any of its invoices. */
@@ -911,7 +1050,14 @@ async function applySettlement(tx: Db, payment: SettledPayment, allocations: All
   if (payment.purpose !== "invoices") {
     // Money that paid no invoice (ad hoc, a stated-amount request): all of it is credit on
     // the account, less any card surcharge, which the statement shows as its own line.
-    const what = payment.purpose === "adhoc" ? `Payment: ${payment.payer_reference ?? ""}`.trim() : "Payment request";
+    // An instalment's part that paid invoices is in the allocations applied above; the line
+    // carries all of it, so whatever no invoice took is credit on the account.
+    const what =
+      payment.purpose === "adhoc"
+        ? `Payment: ${payment.payer_reference ?? ""}`.trim()
+        : payment.purpose === "instalment"
+          ? payment.note || "Instalment"
+          : "Payment request";
     const lines = [line("payment", `${what} (${payto ? "PayTo" : `card ${card}`.trim()})`, 0, payment.amount_cents)];
     if (payment.merchant_fee_cents > 0) lines.push(line("fee", "Card surcharge", payment.merchant_fee_cents, 0));
     await tx.insertInto("statement_lines").values(lines).execute();
@@ -956,7 +1102,7 @@ export async function settleFailedPayToPayment(
   return db.transaction().execute(async (tx) => {
     const held = await tx
       .selectFrom("payments")
-      .select(["id", "business_id", "purpose", "payment_request_id"])
+      .select(["id", "business_id", "purpose", "payment_request_id", "schedule_instalment_id"])
       .where("id", "=", paymentId)
       .where("method", "=", "payto")
       .where("status", "=", "failed")
@@ -964,7 +1110,8 @@ export async function settleFailedPayToPayment(
       .executeTakeFirst();
     if (!held) return null;
     await lockRequestForSettlement(tx, held.payment_request_id);
-    if (held.purpose !== "invoices") {
+    const instalment = await lockInstalmentForSettlement(tx, held.business_id, held.schedule_instalment_id);
+    if (held.purpose === "adhoc" || held.purpose === "request") {
       // It paid no invoice: the money is credit on the account, whenever it arrives.
       const payment = await tx
         .updateTable("payments")
@@ -1031,6 +1178,7 @@ export async function settleFailedPayToPayment(
         .execute();
     }
     // What the payment now says it paid: the applied allocations (the whole amount when all fit).
+    // An instalment keeps its amount: what no invoice takes is credit on the account anyway.
     const payment = await tx
       .updateTable("payments")
       .set({
@@ -1038,17 +1186,24 @@ export async function settleFailedPayToPayment(
         provider_payment_id: providerPaymentId,
         completed_at: new Date(),
         failure_code: null,
-        subtotal_cents: sum(applied, (a) => a.amount_cents),
-        late_fee_cents: sum(applied, (a) => a.late_fee_cents),
-        discount_cents: sum(applied, (a) => a.discount_cents),
+        ...(instalment
+          ? {}
+          : {
+              subtotal_cents: sum(applied, (a) => a.amount_cents),
+              late_fee_cents: sum(applied, (a) => a.late_fee_cents),
+              discount_cents: sum(applied, (a) => a.discount_cents),
+            }),
       })
       .where("id", "=", paymentId)
       .where("status", "=", "failed")
       .returningAll()
       .executeTakeFirstOrThrow();
-    const appliedMoney = payment.subtotal_cents + payment.late_fee_cents - payment.discount_cents;
-    const creditCents = payment.amount_cents - appliedMoney;
-    await applySettlement(tx, payment, applied, creditCents);
+    const appliedMoney = instalment
+      ? sum(applied, (a) => a.amount_cents)
+      : payment.subtotal_cents + payment.late_fee_cents - payment.discount_cents;
+    const creditCents = payment.amount_cents - payment.merchant_fee_cents * (instalment ? 1 : 0) - appliedMoney;
+    await applySettlement(tx, payment, applied, instalment ? 0 : creditCents);
+    if (instalment) await instalmentSettled(tx, payment, instalment);
     if (unapplied.length === 0) return { kind: "settled" as const };
     return {
       kind: "credited" as const,

@@ -10,7 +10,12 @@ import { renderReceiptHtml } from "./receipt-email.server";
  * failure is logged and never turns a taken payment into an error page: the receipt page
  * has everything the email has.
  */
-export async function sendReceipt(branding: HostBranding, paymentId: string) {
+export async function sendReceipt(
+  branding: HostBranding,
+  paymentId: string,
+  /** An instalment's receipt is sent only by its outbox job (decision 035), whoever settled it. */
+  options: { fromOutbox?: boolean } = {},
+) {
   try {
     const db = await getDb();
     const payment = await db
@@ -34,6 +39,8 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
         "payments.created_at",
         "payments.purpose",
         "payments.payer_reference",
+        "payments.note",
+        "payments.schedule_instalment_id as instalmentId",
         "contacts.email",
         "contacts.first_name",
       ])
@@ -41,6 +48,26 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
       .where("payments.id", "=", paymentId)
       .executeTakeFirst();
     if (!payment || (payment.status !== "succeeded" && payment.status !== "promised")) return;
+    if (payment.purpose === "instalment" && !options.fromOutbox) return;
+    // "Instalment 2 of 6" and the schedule's reference, from the instalment itself.
+    const instalment =
+      payment.purpose === "instalment" && payment.instalmentId
+        ? await db
+            .selectFrom("schedule_instalments as si")
+            .innerJoin("payment_schedules as ps", "ps.id", "si.schedule_id")
+            .select((eb) => [
+              "si.seq",
+              "ps.reference",
+              eb
+                .selectFrom("schedule_instalments as all")
+                .select((inner) => inner.fn.countAll<number>().as("n"))
+                .whereRef("all.schedule_id", "=", "si.schedule_id")
+                .as("count"),
+            ])
+            .where("si.id", "=", payment.instalmentId)
+            .where("si.business_id", "=", branding.businessId)
+            .executeTakeFirst()
+        : undefined;
     const invoices = await db
       .selectFrom("payment_allocations as a")
       .innerJoin("invoices as i", "i.id", "a.invoice_id")
@@ -58,6 +85,12 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
       promised
         ? `Thank you: we have your promise to pay ${money(payment.subtotal_cents)} on ${formatDate(payment.promise_date!, { timeZone: branding.timeZone })}.`
         : `Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}.`,
+      ...(instalment
+        ? [
+            "",
+            `Instalment ${instalment.seq} of ${Number(instalment.count)} of payment schedule ${instalment.reference}`,
+          ]
+        : []),
       "",
       `Reference: ${payment.reference}`,
       `Date: ${formatDate(payment.created_at, { timeZone: branding.timeZone })}`,
@@ -76,7 +109,9 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
         : [
             payment.purpose === "invoices"
               ? `Invoices: ${money(payment.subtotal_cents)}`
-              : `Credited to your account: ${money(payment.subtotal_cents)}${payment.payer_reference ? ` (${payment.payer_reference})` : ""}`,
+              : payment.purpose === "instalment"
+                ? `Instalment: ${money(payment.subtotal_cents)}`
+                : `Credited to your account: ${money(payment.subtotal_cents)}${payment.payer_reference ? ` (${payment.payer_reference})` : ""}`,
             ...(payment.late_fee_cents > 0 ? [`Late fees: ${money(payment.late_fee_cents)}`] : []),
             ...(payment.discount_cents > 0 ? [`Early-payment discount: −${money(payment.discount_cents)}`] : []),
             ...(payment.merchant_fee_cents > 0 ? [`Card surcharge: ${money(payment.merchant_fee_cents)}`] : []),
@@ -98,11 +133,15 @@ export async function sendReceipt(branding: HostBranding, paymentId: string) {
       fromName: branding.businessName,
       subject: promised
         ? `Your promise to pay ${branding.businessName} (${payment.reference})`
-        : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
+        : instalment
+          ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
+          : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
       text: lines.join("\n"),
       html,
     });
   } catch (error) {
     logger.error("receipt email failed", { paymentId, error });
+    // The outbox's job is tried again later (pg-boss's retries); a page's caller never is.
+    if (options.fromOutbox) throw error;
   }
 }

@@ -23,6 +23,11 @@ export type ScriptTransaction = {
 export type DatabaseHandle = {
   kind: "pglite" | "postgres";
   db: Db;
+  /**
+   * The embedded database itself (PGlite only): the job queue's adapter runs pg-boss's
+   * multi-statement scripts on it, inside Kysely's connection lock (queue.server.ts).
+   */
+  pglite?: PGlite;
   scriptTransaction<T>(fn: (tx: ScriptTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
@@ -91,6 +96,7 @@ export function pgliteHandle(pglite: PGlite): DatabaseHandle {
   return {
     kind: "pglite",
     db,
+    pglite,
     scriptTransaction(fn) {
       return pglite.transaction((tx) =>
         fn({

@@ -1,0 +1,64 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ScheduleAcceptance } from "~/components/PaymentSchedule";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import type { AcceptanceData } from "~/lib/schedule-pages";
+import { isScheduleReference } from "~/lib/schedule-paths";
+import { accountNotFound } from "~/services/accounts/accounts.server";
+import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  acceptAction,
+  acceptanceByLink,
+  acceptanceSignedIn,
+  requireSignedInSchedule,
+} from "~/services/schedules/schedule-pages.server";
+
+/**
+ * A proposed payment schedule (spec §2 customer-style `/payment-schedule/acceptance/[...slug]`;
+ * issue 15; decision 034), two ways in:
+ * - `<token>`, the emailed link: no session needed; the whole review (every instalment, the
+ *   total, the fees by way to pay, the retry policy, the authority) and "Sign in to accept",
+ *   which leads to the same proposal by its reference after sign-in — never the token. The GET
+ *   counts the opening and changes nothing else; the link page has no form that spends anything.
+ * - `<reference>` (PS-…), signed in, for a contact who may act for the schedule's account: the
+ *   same review and the accept form (a saved card or an active PayTo agreement of this account,
+ *   the authority box). Anyone else: "Page not found", in the loader and the action.
+ * A proposal already accepted, withdrawn, expired or cancelled says so, with no form.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  if (isScheduleReference(params.slug)) {
+    return acceptanceSignedIn(await requireSignedInSchedule(request, params.slug));
+  }
+  return acceptanceByLink(request, params.slug);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  // A link page takes no POST: accepting binds stored methods, which needs a sign-in.
+  if (!isScheduleReference(params.slug)) throw accountNotFound();
+  return acceptAction(request, params.slug);
+}
+
+/** The token is in the path: no Referer carries it on, no cache keeps the page (decision 031). */
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export default function PaymentScheduleAcceptance() {
+  const loaded = useLoaderData<typeof loader>() as AcceptanceData;
+  const answered = useActionData<typeof action>() as AcceptanceData | undefined;
+  return <ScheduleAcceptance data={answered ?? loaded} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  const page = data as AcceptanceData | undefined;
+  if (!page || !("kind" in page)) return [{ title: t("link.invalid.title") }];
+  return [
+    {
+      title:
+        page.kind === "closed"
+          ? `${t(`schedules.closed.${page.reason}.title` as MessageKey)} · ${page.businessName}`
+          : `${t("schedules.accept.title", { reference: page.schedule.reference })} · ${page.businessName}`,
+    },
+  ];
+};

@@ -1,0 +1,1435 @@
+import { randomBytes } from "node:crypto";
+import { decodeCursor, encodeCursor } from "../platform/cursor.server";
+import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { z } from "zod";
+import { isExpired } from "~/lib/card";
+import { startOfDayIn, todayIn } from "~/lib/dates";
+import { formatMoney, MAX_MONEY_CENTS } from "~/lib/format";
+import {
+  addDays,
+  instalmentProblem,
+  isCalendarDate,
+  MAX_INSTALMENTS,
+  MAX_DAYS_TO_FIRST_INSTALMENT,
+  regularInstalments,
+  SCHEDULE_FREQUENCIES,
+  type Instalment,
+  type ScheduleFrequency,
+} from "~/lib/instalments";
+import type { CardBrand } from "~/lib/payment-method-types";
+import {
+  instalmentView,
+  scheduleView,
+  SCHEDULE_STATUSES,
+  type InstalmentStatus,
+  type InstalmentView,
+  type ScheduleStatus,
+  type ScheduleView as ScheduleState,
+} from "~/lib/schedule-states";
+import type { WayToPayRefusal } from "~/lib/schedule-pages";
+import { isScheduleReference, progressPath } from "~/lib/schedule-paths";
+import { visibleAccounts } from "../accounts/accounts.server";
+import { findBusinessBranding, publicLink } from "../host/host.server";
+import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
+import { audit } from "../platform/audit.server";
+import { now } from "../platform/clock.server";
+import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
+import { logger } from "../platform/logger.server";
+import { sendMail } from "../platform/mail.server";
+import { clip, findAccount, findContact, UUID } from "../requests/lookups.server";
+import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
+import { renderScheduleProposalEmail } from "./schedule-email.server";
+
+/**
+ * Payment schedules (issue 15; decision 034): an amount an account owes, paid in dated
+ * instalments by one stored way to pay.
+ *
+ * The business's side — propose, send and resend by email, withdraw, cancel, list and read — is
+ * called by the back-office API and the CLI and by nothing else; they throw `RequestProblem`
+ * (validation → 400 with a message per field, not-found → 404, conflict → 409). The contact's
+ * side — accept with a way to pay, change the way to pay — answers with an outcome the pages
+ * word. Charging is not here: the instalment runner and `payInstalment` (decision 035) do it.
+ *
+ * Locks: a change to a schedule locks its `payment_schedules` row (FOR UPDATE) before any of its
+ * instalments, so two accepts (or an accept and a withdrawal) race to one, and a cancel and the
+ * runner never wait on each other in opposite orders.
+ */
+export const DEFAULT_PROPOSAL_DAYS = 14;
+export const MAX_PROPOSAL_DAYS = 90;
+export const MAX_INVOICES_PER_SCHEDULE = 50;
+/** How long a link minted for a declined instalment's email works (`createScheduleLink`). */
+export const SCHEDULE_LINK_DAYS = 30;
+export const DEFAULT_LIST_LIMIT = 25;
+export const MAX_LIST_LIMIT = 100;
+
+const DAY_MS = 86_400_000;
+const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/** Invoice statuses a schedule may pay (spec §3 codes): Open, Overdue, Promise, Broken Promise. */
+const PAYABLE_INVOICE_STATUSES = [1, 3, 7, 8];
+/** A schedule in one of these still holds its invoices: another may not take them. */
+const HOLDING_STATUSES: ScheduleStatus[] = ["proposed", "active", "arrears"];
+export const SCHEDULE_STATES = [...SCHEDULE_STATUSES, "expired"] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+export type WayToPayView =
+  | { kind: "card"; id: string; brand: CardBrand; last4: string; expiryMonth: number; expiryYear: number }
+  | {
+      kind: "payto";
+      id: string;
+      status: string;
+      payId: string | null;
+      bsb: string | null;
+      accountLast3: string | null;
+    };
+
+export type InstalmentViewRow = {
+  id: string;
+  seq: number;
+  dueDate: string;
+  amountCents: number;
+  status: InstalmentStatus;
+  /** What the contact is shown (schedule-states `instalmentView`, on the business's today). */
+  view: InstalmentView;
+  /** The runner's tries so far. */
+  attempts: number;
+  /** The day of its next try while it waits (its due day, or a retry's). */
+  nextAttemptOn: string | null;
+  lastFailure: string | null;
+  paidAt: string | null;
+  /** The payment that paid it (its receipt), or the one in flight. */
+  payment: { reference: string; status: string } | null;
+  lastAttempt: { trigger: "runner" | "contact"; outcome: string; failureCode: string | null; at: string } | null;
+};
+
+export type ScheduleView = {
+  id: string;
+  reference: string;
+  state: ScheduleState;
+  status: ScheduleStatus;
+  account: { id: string; number: string; name: string };
+  contact: { id: string; email: string };
+  description: string;
+  currency: string;
+  totalCents: number;
+  paidCents: number;
+  remainingCents: number;
+  invoices: { id: string; number: string; amountCents: number; balanceCents: number }[];
+  instalments: InstalmentViewRow[];
+  /** The first instalment still to be paid (scheduled, failed or in flight), or null. */
+  nextInstalment: { id: string; seq: number; dueDate: string; amountCents: number; view: InstalmentView } | null;
+  wayToPay: WayToPayView | null;
+  acceptance: { at: string; contactId: string | null; ip: string | null; authorityText: string | null } | null;
+  attempts: { total: number; succeeded: number; declined: number; pending: number; errors: number };
+  expiresAt: string;
+  createdAt: string;
+  sentAt: string | null;
+  sendCount: number;
+  withdrawnAt: string | null;
+  cancelledAt: string | null;
+  completedAt: string | null;
+  arrearsAt: string | null;
+  /** The business's day the views were read on (its time zone). */
+  today: string;
+};
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/**
+ * A schedule's row with everything its view needs — its instalments (with the payment that paid
+ * each), its invoices and every try — in one statement: the lists come as JSON arrays from
+ * correlated subqueries along each table's schedule index.
+ */
+function selectSchedules(db: Db, businessId: string) {
+  return db
+    .selectFrom("payment_schedules as ps")
+    .innerJoin("accounts as a", (join) =>
+      join.onRef("a.id", "=", "ps.account_id").onRef("a.business_id", "=", "ps.business_id"),
+    )
+    .innerJoin("businesses as b", "b.id", "ps.business_id")
+    .leftJoin("cards as c", (join) =>
+      join.onRef("c.id", "=", "ps.card_id").onRef("c.business_id", "=", "ps.business_id"),
+    )
+    .leftJoin("payto_agreements as pa", (join) =>
+      join.onRef("pa.id", "=", "ps.payto_agreement_id").onRef("pa.business_id", "=", "ps.business_id"),
+    )
+    .select((eb) => [
+      "ps.id",
+      "ps.reference",
+      "ps.status",
+      "ps.description",
+      "ps.currency",
+      "ps.total_cents as totalCents",
+      "ps.paid_cents as paidCents",
+      "ps.contact_id as contactId",
+      "ps.email",
+      "ps.expires_at as expiresAt",
+      "ps.card_id as cardId",
+      "ps.payto_agreement_id as payToAgreementId",
+      "ps.accepted_at as acceptedAt",
+      "ps.accepted_by as acceptedBy",
+      "ps.accepted_ip as acceptedIp",
+      "ps.authority_text as authorityText",
+      "ps.sent_at as sentAt",
+      "ps.send_count as sendCount",
+      "ps.withdrawn_at as withdrawnAt",
+      "ps.cancelled_at as cancelledAt",
+      "ps.completed_at as completedAt",
+      "ps.arrears_at as arrearsAt",
+      "ps.created_at as createdAt",
+      sql<string>`to_char(ps.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as("cursorAt"),
+      "a.id as accountId",
+      "a.number as accountNumber",
+      "a.name as accountName",
+      "b.time_zone as timeZone",
+      "c.brand as cardBrand",
+      "c.last4 as cardLast4",
+      "c.expiry_month as cardExpiryMonth",
+      "c.expiry_year as cardExpiryYear",
+      "pa.status as payToStatus",
+      "pa.alias_value as payToPayId",
+      "pa.bsb as payToBsb",
+      "pa.account_number as payToAccountNumber",
+      jsonArrayFrom(
+        eb
+          .selectFrom("schedule_instalments as si")
+          .leftJoin("payments as p", (join) =>
+            join.onRef("p.id", "=", "si.payment_id").onRef("p.business_id", "=", "si.business_id"),
+          )
+          .select([
+            "si.id",
+            "si.seq",
+            "si.due_date as dueDate",
+            "si.amount_cents as amountCents",
+            "si.status",
+            "si.next_attempt_on as nextAttemptOn",
+            "si.attempts",
+            "si.last_failure as lastFailure",
+            "si.paid_at as paidAt",
+            "p.reference as paymentReference",
+            "p.status as paymentStatus",
+          ])
+          .whereRef("si.schedule_id", "=", "ps.id")
+          .orderBy("si.seq"),
+      ).as("instalments"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("payment_schedule_invoices as psi")
+          .innerJoin("invoices as i", (join) =>
+            join.onRef("i.id", "=", "psi.invoice_id").onRef("i.business_id", "=", "psi.business_id"),
+          )
+          .select(["i.id", "i.number", "psi.amount_cents as amountCents", "i.balance_cents as balanceCents"])
+          .whereRef("psi.schedule_id", "=", "ps.id")
+          .orderBy("i.due_date")
+          .orderBy("i.number"),
+      ).as("invoices"),
+      // Every try of its instalments, newest first (at most 60 instalments, a few tries each).
+      jsonArrayFrom(
+        eb
+          .selectFrom("instalment_attempts as ia")
+          .innerJoin("schedule_instalments as sia", "sia.id", "ia.instalment_id")
+          .select([
+            "ia.instalment_id as instalmentId",
+            "ia.trigger",
+            "ia.outcome",
+            "ia.failure_code as failureCode",
+            "ia.started_at as startedAt",
+          ])
+          .whereRef("sia.schedule_id", "=", "ps.id")
+          .orderBy("ia.started_at", "desc")
+          .orderBy("ia.attempt_no", "desc"),
+      ).as("tries"),
+    ])
+    .where("ps.business_id", "=", businessId);
+}
+
+type ScheduleRow = Awaited<ReturnType<ReturnType<typeof selectSchedules>["executeTakeFirstOrThrow"]>>;
+
+/** A schedule's view from its row (instalment states on the business's today). */
+function toView(row: ScheduleRow): ScheduleView {
+  const at = now();
+  const today = todayIn(row.timeZone, at);
+  const lastOf = new Map<string, (typeof row.tries)[number]>();
+  const counts = { total: 0, succeeded: 0, declined: 0, pending: 0, errors: 0 };
+  for (const attempt of row.tries) {
+    if (!lastOf.has(attempt.instalmentId)) lastOf.set(attempt.instalmentId, attempt);
+    counts.total += 1;
+    if (attempt.outcome === "succeeded") counts.succeeded += 1;
+    else if (attempt.outcome === "declined") counts.declined += 1;
+    else if (attempt.outcome === "error") counts.errors += 1;
+    else counts.pending += 1;
+  }
+  const instalments = row.instalments.map((i): InstalmentViewRow => {
+    const last = lastOf.get(i.id);
+    return {
+      id: i.id,
+      seq: i.seq,
+      dueDate: i.dueDate,
+      amountCents: Number(i.amountCents),
+      status: i.status,
+      view: instalmentView({ status: i.status, dueDate: i.dueDate, attempts: i.attempts }, today),
+      attempts: i.attempts,
+      nextAttemptOn: i.nextAttemptOn,
+      lastFailure: i.lastFailure,
+      paidAt: iso(i.paidAt),
+      payment: i.paymentReference ? { reference: i.paymentReference, status: String(i.paymentStatus) } : null,
+      lastAttempt: last
+        ? { trigger: last.trigger, outcome: last.outcome, failureCode: last.failureCode, at: iso(last.startedAt)! }
+        : null,
+    };
+  });
+  const next = instalments.find((i) => i.status === "scheduled" || i.status === "failed" || i.status === "processing");
+  const totalCents = Number(row.totalCents);
+  const paidCents = Number(row.paidCents);
+  return {
+    id: row.id,
+    reference: row.reference,
+    state: scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at),
+    status: row.status,
+    account: { id: row.accountId, number: row.accountNumber, name: row.accountName },
+    contact: { id: row.contactId, email: row.email },
+    description: row.description,
+    currency: row.currency,
+    totalCents,
+    paidCents,
+    remainingCents: Math.max(0, totalCents - paidCents),
+    invoices: row.invoices.map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number,
+      amountCents: Number(invoice.amountCents),
+      balanceCents: Number(invoice.balanceCents),
+    })),
+    instalments,
+    nextInstalment: next
+      ? { id: next.id, seq: next.seq, dueDate: next.dueDate, amountCents: next.amountCents, view: next.view }
+      : null,
+    wayToPay: wayToPayOf(row),
+    acceptance: row.acceptedAt
+      ? { at: iso(row.acceptedAt)!, contactId: row.acceptedBy, ip: row.acceptedIp, authorityText: row.authorityText }
+      : null,
+    attempts: counts,
+    expiresAt: iso(row.expiresAt)!,
+    createdAt: iso(row.createdAt)!,
+    sentAt: iso(row.sentAt),
+    sendCount: row.sendCount,
+    withdrawnAt: iso(row.withdrawnAt),
+    cancelledAt: iso(row.cancelledAt),
+    completedAt: iso(row.completedAt),
+    arrearsAt: iso(row.arrearsAt),
+    today,
+  };
+}
+
+function wayToPayOf(row: ScheduleRow): WayToPayView | null {
+  if (row.cardId && row.cardBrand) {
+    return {
+      kind: "card",
+      id: row.cardId,
+      brand: row.cardBrand,
+      last4: row.cardLast4 ?? "",
+      expiryMonth: row.cardExpiryMonth ?? 0,
+      expiryYear: row.cardExpiryYear ?? 0,
+    };
+  }
+  if (row.payToAgreementId && row.payToStatus) {
+    return {
+      kind: "payto",
+      id: row.payToAgreementId,
+      status: row.payToStatus,
+      payId: row.payToPayId,
+      bsb: row.payToBsb,
+      accountLast3: row.payToAccountNumber ? row.payToAccountNumber.slice(-3) : null,
+    };
+  }
+  return null;
+}
+
+/**
+ * One schedule of the business by its id or its reference (PS-…), or null: another business's
+ * schedule, a malformed id and no schedule at all are the same "not found".
+ */
+export async function getSchedule(businessId: string, idOrReference: unknown): Promise<ScheduleView | null> {
+  if (typeof idOrReference !== "string") return null;
+  const byId = UUID.test(idOrReference);
+  const reference = idOrReference.toUpperCase();
+  if (!byId && !isScheduleReference(reference)) return null;
+  const db = await getDb();
+  const row = await selectSchedules(db, businessId)
+    .where(byId ? "ps.id" : "ps.reference", "=", byId ? idOrReference.toLowerCase() : reference)
+    .executeTakeFirst();
+  return row ? toView(row) : null;
+}
+
+/**
+ * A schedule's instalments in order, as stored: what the runner (decision 035) reads to know what
+ * is due. `db` may be a transaction.
+ */
+export async function scheduleInstalments(db: Db, businessId: string, scheduleId: string) {
+  if (!UUID.test(scheduleId)) return [];
+  return db
+    .selectFrom("schedule_instalments")
+    .select([
+      "id",
+      "seq",
+      "due_date as dueDate",
+      "amount_cents as amountCents",
+      "status",
+      "next_attempt_on as nextAttemptOn",
+      "attempts",
+      "last_failure as lastFailure",
+      "payment_id as paymentId",
+      "paid_at as paidAt",
+    ])
+    .where("business_id", "=", businessId)
+    .where("schedule_id", "=", scheduleId)
+    .orderBy("seq")
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// List
+
+export type ScheduleListQuery = {
+  state?: string | null;
+  /** The account's number or id. */
+  account?: string | null;
+  /** The account's id (for callers that hold one). */
+  accountId?: string | null;
+  /** Only schedules on accounts this contact may see (a signed-in contact's own list). */
+  visibleTo?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+};
+
+/**
+ * The business's schedules, newest first, a page at a time (a keyset on created_at and id along
+ * payment_schedules_business_idx / _account_idx).
+ * One statement a page, whatever its size (their instalments, invoices and tries come with each
+ * row). `nextCursor` is null on the last page.
+ */
+export async function listSchedules(
+  businessId: string,
+  query: ScheduleListQuery = {},
+): Promise<{ items: ScheduleView[]; nextCursor: string | null }> {
+  const fields: Record<string, string> = {};
+  const state = query.state || null;
+  if (state !== null && !(SCHEDULE_STATES as readonly string[]).includes(state)) {
+    fields.state = `Use one of ${SCHEDULE_STATES.join(", ")}.`;
+  }
+  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
+    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
+  }
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  if (query.accountId && !UUID.test(query.accountId)) fields.accountId = "Not an account id.";
+  if (query.visibleTo && !UUID.test(query.visibleTo)) fields.visibleTo = "Not a contact id.";
+  if (Object.keys(fields).length) throw invalid(fields);
+
+  const db = await getDb();
+  let accountId = query.accountId ?? null;
+  if (!accountId && query.account) {
+    const account = await findAccount(db, businessId, query.account);
+    if (!account) throw invalid({ account: `No account "${clip(query.account)}" at this business.` });
+    accountId = account.id;
+  }
+  let select = selectSchedules(db, businessId);
+  if (accountId) select = select.where("ps.account_id", "=", accountId);
+  if (query.visibleTo) {
+    const contactId = query.visibleTo;
+    // The accounts rule (`requireAccountAccess`), on the joined account.
+    select = select.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("accounts")
+          .select("accounts.id")
+          .whereRef("accounts.id", "=", "ps.account_id")
+          .where(visibleAccounts({ businessId, contactId })),
+      ),
+    );
+  }
+  if (state) {
+    const at = now();
+    if (state === "expired") select = select.where("ps.status", "=", "proposed").where("ps.expires_at", "<=", at);
+    else if (state === "proposed") select = select.where("ps.status", "=", "proposed").where("ps.expires_at", ">", at);
+    else select = select.where("ps.status", "=", state as ScheduleStatus);
+  }
+  if (cursor) {
+    select = select.where(sql<boolean>`(ps.created_at, ps.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+  }
+  const rows = await select
+    .orderBy("ps.created_at", "desc")
+    .orderBy("ps.id", "desc")
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toView),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+  };
+}
+
+export const HOME_SCHEDULES = 5;
+
+/**
+ * The customer-style home's few schedules (decision 033's home): the newest on accounts the
+ * contact may see, leaving out proposals withdrawn or expired (nothing to do there), with each
+ * one's next instalment — one statement.
+ */
+export async function listSchedulesForHome(businessId: string, contactId: string, limit = HOME_SCHEDULES) {
+  if (!UUID.test(contactId)) return [];
+  const db = await getDb();
+  const at = now();
+  const next = (column: "si.due_date" | "si.amount_cents") =>
+    sql<string | number | null>`(select ${sql.ref(column)} from schedule_instalments as si
+      where si.schedule_id = ps.id and si.status in ('scheduled', 'failed', 'processing') order by si.seq limit 1)`;
+  const rows = await db
+    .selectFrom("payment_schedules as ps")
+    .innerJoin("accounts", (join) =>
+      join.onRef("accounts.id", "=", "ps.account_id").onRef("accounts.business_id", "=", "ps.business_id"),
+    )
+    .select([
+      "ps.reference",
+      "ps.description",
+      "ps.status",
+      "ps.expires_at as expiresAt",
+      "ps.currency",
+      "ps.total_cents as totalCents",
+      "ps.paid_cents as paidCents",
+      "accounts.name as accountName",
+      "accounts.number as accountNumber",
+      next("si.due_date").as("nextDue"),
+      next("si.amount_cents").as("nextCents"),
+    ])
+    .where("ps.business_id", "=", businessId)
+    .where("ps.status", "!=", "withdrawn")
+    .where((eb) => eb.or([eb("ps.status", "!=", "proposed"), eb("ps.expires_at", ">", at)]))
+    .where(visibleAccounts({ businessId, contactId }))
+    .orderBy("ps.created_at", "desc")
+    .orderBy("ps.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    reference: row.reference,
+    description: row.description,
+    state: scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at),
+    account: { name: row.accountName, number: row.accountNumber },
+    currency: row.currency,
+    totalCents: Number(row.totalCents),
+    remainingCents: Math.max(0, Number(row.totalCents) - Number(row.paidCents)),
+    next: row.nextDue ? { dueDate: String(row.nextDue), amountCents: Number(row.nextCents) } : null,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Propose
+
+const text = (what: string, max: number) =>
+  z
+    .string({ required_error: `Give the ${what}.`, invalid_type_error: `Give the ${what} as text.` })
+    .trim()
+    .min(1, `Give the ${what}.`)
+    .max(max, `That is too long for the ${what} (at most ${max} characters).`);
+
+const ProposeSchema = z
+  .object({
+    account: text("account's id or number", 100),
+    contact: text("contact's id or email", 254),
+    description: z
+      .string({ invalid_type_error: "Give the description as text." })
+      .trim()
+      .max(500, "At most 500 characters.")
+      .nullish(),
+    invoices: z
+      .array(text("invoice's id or number", 100), { invalid_type_error: "Give a list of invoice ids or numbers." })
+      .min(1, "Name at least one invoice.")
+      .max(MAX_INVOICES_PER_SCHEDULE, `At most ${MAX_INVOICES_PER_SCHEDULE} invoices in one schedule.`)
+      .nullish(),
+    amountCents: z.unknown().optional(),
+    instalments: z.unknown().optional(),
+    expiresAt: z
+      .string({ invalid_type_error: "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00." })
+      .datetime({ offset: true, message: "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00." })
+      .nullish(),
+    expiresInDays: z
+      .number({ invalid_type_error: "Give a whole number of days." })
+      .int("Give a whole number of days.")
+      .min(1, "At least 1 day.")
+      .max(MAX_PROPOSAL_DAYS, `At most ${MAX_PROPOSAL_DAYS} days.`)
+      .nullish(),
+  })
+  .strict();
+
+export type ProposeScheduleInput = z.input<typeof ProposeSchema>;
+
+/** Runs inside the service's transaction, just before it commits (the API's idempotency record). */
+type BeforeCommit = (tx: Db, scheduleId: string) => Promise<void>;
+
+/**
+ * An amount of money as a field's message would have it: a whole number of cents above zero.
+ * Zero, negative, fractional, non-numbers and amounts no ledger holds each get their own words.
+ */
+function centsProblem(value: unknown, what: string): string | null {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    return `Give ${what} as a whole number of cents, e.g. 12050 for 120.50.`;
+  }
+  if (!Number.isInteger(value)) {
+    return `Give ${what} in whole cents: ${String(value).slice(0, 20)} has a fraction of a cent (write 12050 for 120.50).`;
+  }
+  if (value <= 0) return `${what[0]!.toUpperCase()}${what.slice(1)} must be more than zero.`;
+  if (value > MAX_MONEY_CENTS) return `${what[0]!.toUpperCase()}${what.slice(1)} is too large.`;
+  return null;
+}
+
+/**
+ * The instalments a proposal names, checked against its total and the business's today:
+ * `{count, frequency, firstDate}` for equal instalments on a rhythm (the rounding cents on the
+ * last), or a list of `{dueDate, amountCents}`. Every problem is a message on its own field
+ * (`instalments.count`, `instalments.3.dueDate`, …); `app/lib/instalments.ts` has the rules.
+ */
+export function parseInstalments(
+  raw: unknown,
+  totalCents: number,
+  today: string,
+  money: (cents: number) => string,
+): Instalment[] {
+  const FIELD = "instalments";
+  if (raw === undefined || raw === null) {
+    throw invalid({
+      [FIELD]:
+        "Give the instalments: {count, frequency, firstDate} for equal instalments, or a list of {dueDate, amountCents}.",
+    });
+  }
+  if (Array.isArray(raw)) return explicitInstalments(raw, totalCents, today, money);
+  if (typeof raw !== "object") {
+    throw invalid({
+      [FIELD]: "Give {count, frequency, firstDate}, or a list of {dueDate, amountCents}.",
+    });
+  }
+  const plan = raw as Record<string, unknown>;
+  const fields: Record<string, string> = {};
+  for (const key of Object.keys(plan)) {
+    if (!["count", "frequency", "firstDate"].includes(key)) {
+      fields[`${FIELD}.${key.slice(0, 40)}`] =
+        "This field is not part of a regular plan (count, frequency, firstDate).";
+    }
+  }
+  const { count, frequency, firstDate } = plan;
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_INSTALMENTS) {
+    fields[`${FIELD}.count`] = `Give the number of instalments, a whole number from 1 to ${MAX_INSTALMENTS}.`;
+  }
+  if (typeof frequency !== "string" || !(SCHEDULE_FREQUENCIES as readonly string[]).includes(frequency)) {
+    fields[`${FIELD}.frequency`] = `Use one of ${SCHEDULE_FREQUENCIES.join(", ")}.`;
+  }
+  if (!isCalendarDate(firstDate)) {
+    fields[`${FIELD}.firstDate`] = "Give the first instalment's day as YYYY-MM-DD, e.g. 2026-12-15.";
+  }
+  if (Object.keys(fields).length) throw invalid(fields);
+  const n = count as number;
+  if (totalCents < n) {
+    throw invalid({
+      [`${FIELD}.count`]: `${money(totalCents)} cannot be split into ${n} instalments of at least one cent each.`,
+    });
+  }
+  const list = regularInstalments(totalCents, n, firstDate as string, frequency as ScheduleFrequency);
+  const problem = instalmentProblem(totalCents, list, today);
+  if (problem?.code === "pastDate") {
+    throw invalid({
+      [`${FIELD}.firstDate`]: `${firstDate as string} is before today (${today}) in the business's time zone.`,
+    });
+  }
+  if (problem?.code === "tooFarAhead") {
+    throw invalid({
+      [`${FIELD}.firstDate`]: `The first instalment must be within ${MAX_DAYS_TO_FIRST_INSTALMENT} days of today (${today}).`,
+    });
+  }
+  if (problem?.code === "tooLong") {
+    throw invalid({
+      [`${FIELD}.count`]: `${n} ${frequency as string} instalments would run longer than five years.`,
+    });
+  }
+  if (problem) throw invalid({ [FIELD]: "These instalments cannot be made." });
+  return list;
+}
+
+function explicitInstalments(
+  raw: unknown[],
+  totalCents: number,
+  today: string,
+  money: (cents: number) => string,
+): Instalment[] {
+  const FIELD = "instalments";
+  if (raw.length === 0) throw invalid({ [FIELD]: "Give at least one instalment." });
+  if (raw.length > MAX_INSTALMENTS) {
+    throw invalid({ [FIELD]: `At most ${MAX_INSTALMENTS} instalments (this list has ${raw.length}).` });
+  }
+  const fields: Record<string, string> = {};
+  const list: { dueDate: unknown; amountCents: unknown }[] = [];
+  raw.forEach((item, index) => {
+    const at = `${FIELD}.${index}`;
+    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+      fields[at] = "Give each instalment as {dueDate, amountCents}.";
+      list.push({ dueDate: null, amountCents: null });
+      return;
+    }
+    const entry = item as Record<string, unknown>;
+    for (const key of Object.keys(entry)) {
+      if (key !== "dueDate" && key !== "amountCents") {
+        fields[`${at}.${key.slice(0, 40)}`] = "This field is not part of an instalment (dueDate, amountCents).";
+      }
+    }
+    if (!isCalendarDate(entry.dueDate)) {
+      fields[`${at}.dueDate`] = "Give a real date as YYYY-MM-DD, e.g. 2026-12-15.";
+    } else if (entry.dueDate < today) {
+      fields[`${at}.dueDate`] = `${entry.dueDate} is before today (${today}) in the business's time zone.`;
+    }
+    const amount = centsProblem(entry.amountCents, "the instalment");
+    if (amount) fields[`${at}.amountCents`] = amount;
+    list.push({ dueDate: entry.dueDate, amountCents: entry.amountCents });
+  });
+  if (Object.keys(fields).length) throw invalid(fields);
+  // The one authority on a list (the same checks the pages and the runner trust).
+  const problem = instalmentProblem(totalCents, list, today);
+  if (!problem) return list as Instalment[];
+  switch (problem.code) {
+    case "notInOrder": {
+      const previous = list[problem.index - 1]!.dueDate as string;
+      throw invalid({
+        [`${FIELD}.${problem.index}.dueDate`]: `Each instalment's day must be later than the one before: ${list[problem.index]!.dueDate as string} is not after ${previous}.`,
+      });
+    }
+    case "tooFarAhead":
+      throw invalid({
+        [`${FIELD}.0.dueDate`]: `The first instalment must be within ${MAX_DAYS_TO_FIRST_INSTALMENT} days of today (${today}).`,
+      });
+    case "tooLong":
+      throw invalid({ [FIELD]: "A schedule may run at most five years from its first instalment to its last." });
+    case "sumMismatch": {
+      const gap = problem.totalCents - problem.sumCents;
+      throw invalid({
+        [FIELD]: `The instalments add up to ${money(problem.sumCents)}, but the schedule is for ${money(problem.totalCents)} (${money(Math.abs(gap))} ${gap > 0 ? "short" : "over"}).`,
+      });
+    }
+    default:
+      throw invalid({ [FIELD]: "These instalments cannot be made." });
+  }
+}
+
+function newReference() {
+  const bytes = randomBytes(16);
+  let out = "";
+  for (const byte of bytes) {
+    // 252 = 7 × 36: bytes above it would favour the first letters, so they are skipped.
+    if (byte < 252) out += REFERENCE_ALPHABET[byte % 36];
+    if (out.length === 8) return `PS-${out}`;
+  }
+  return newReference();
+}
+
+/** Effective status (a promise whose date has passed unpaid is a Broken Promise: invoices.server). */
+const effectiveStatus = sql<number>`CASE WHEN invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0 THEN 8 ELSE invoices.status END`;
+
+/**
+ * Proposes a schedule for one account of the business, in one transaction: the schedule, its
+ * instalments (each first tried on its due day) and the invoices it pays. Nothing is sent.
+ * Throws RequestProblem("validation") with a message per field for anything wrong.
+ */
+export async function proposeSchedule(
+  businessId: string,
+  input: unknown,
+  options: { apiKeyId?: string | null; beforeCommit?: BeforeCommit } = {},
+): Promise<ScheduleView> {
+  const parsed = ProposeSchema.safeParse(input);
+  if (!parsed.success) throw invalid(zodFields(parsed.error));
+  const data = parsed.data;
+  const at = now();
+  const fields: Record<string, string> = {};
+  const hasInvoices = data.invoices != null;
+  const hasAmount = data.amountCents != null;
+  if (hasInvoices === hasAmount) {
+    fields[hasInvoices ? "amountCents" : "invoices"] =
+      "Give either invoices (one or more of the account's invoices) or amountCents with a description, not both.";
+  }
+  if (hasAmount) {
+    const problem = centsProblem(data.amountCents, "the amount");
+    if (problem) fields.amountCents = problem;
+    if (!data.description) fields.description = "Say what the amount is for.";
+  }
+  if (data.expiresAt != null && data.expiresInDays != null) {
+    fields.expiresInDays = "Give expiresAt or expiresInDays, not both.";
+  }
+  if (data.instalments === undefined || data.instalments === null) {
+    fields.instalments =
+      "Give the instalments: {count, frequency, firstDate} for equal instalments, or a list of {dueDate, amountCents}.";
+  }
+  if (Object.keys(fields).length) throw invalid(fields);
+
+  const db = await getDb();
+  const business = await db
+    .selectFrom("businesses")
+    .select(["currency", "time_zone as timeZone"])
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  if (!business) throw new RequestProblem("not-found", "No such business.");
+  const money = (cents: number) => formatMoney(cents, { currency: business.currency });
+  const today = todayIn(business.timeZone, at);
+  const account = await findAccount(db, businessId, data.account);
+  if (!account) throw invalid({ account: `No account "${clip(data.account)}" at this business.` });
+  const contact = await findContact(db, businessId, data.contact);
+  if (!contact || !(await mayActFor(db, businessId, contact.id, account.id))) {
+    throw invalid({
+      contact: contact
+        ? `${contact.email} may not act for account ${account.number} (not one of its contacts, or disabled).`
+        : `No contact "${clip(data.contact)}" at this business.`,
+    });
+  }
+
+  const scheduleId = await db.transaction().execute(async (tx) => {
+    const invoices = hasInvoices ? await lockInvoices(tx, businessId, account.id, data.invoices!) : [];
+    const totalCents = hasInvoices
+      ? invoices.reduce((sum, invoice) => sum + invoice.balanceCents, 0)
+      : (data.amountCents as number);
+    if (totalCents > MAX_MONEY_CENTS) {
+      throw invalid({ invoices: "Together these invoices are too large for one schedule." });
+    }
+    const instalments = parseInstalments(data.instalments, totalCents, today, money);
+    const firstDay = instalments[0]!.dueDate;
+    // A proposal may be accepted until the end of its first instalment's day at the latest,
+    // so no instalment is already late when it is accepted.
+    const latest = startOfDayIn(business.timeZone, addDays(firstDay, 1));
+    let expiresAt: Date;
+    if (data.expiresAt != null || data.expiresInDays != null) {
+      expiresAt =
+        data.expiresAt != null ? new Date(data.expiresAt) : new Date(at.getTime() + data.expiresInDays! * DAY_MS);
+      const field = data.expiresAt != null ? "expiresAt" : "expiresInDays";
+      if (expiresAt.getTime() <= at.getTime()) throw invalid({ [field]: "The expiry must be in the future." });
+      if (expiresAt.getTime() > at.getTime() + MAX_PROPOSAL_DAYS * DAY_MS) {
+        throw invalid({ [field]: `The expiry must be within ${MAX_PROPOSAL_DAYS} days.` });
+      }
+      if (expiresAt.getTime() > latest.getTime()) {
+        throw invalid({
+          [field]: `The proposal must expire by the end of its first instalment's day (${firstDay}), so that no instalment is late when it is accepted.`,
+        });
+      }
+    } else {
+      expiresAt = new Date(Math.min(at.getTime() + DEFAULT_PROPOSAL_DAYS * DAY_MS, latest.getTime()));
+    }
+
+    const values = {
+      business_id: businessId,
+      account_id: account.id,
+      description: data.description ?? "",
+      currency: business.currency,
+      total_cents: totalCents,
+      contact_id: contact.id,
+      email: contact.email,
+      expires_at: expiresAt,
+      created_by_api_key: options.apiKeyId ?? null,
+      created_at: at,
+    };
+    let inserted: { id: string } | undefined;
+    for (let attempt = 0; attempt < 5 && !inserted; attempt++) {
+      inserted = await tx
+        .insertInto("payment_schedules")
+        .values({ ...values, reference: newReference() })
+        .onConflict((oc) => oc.columns(["business_id", "reference"]).doNothing())
+        .returning("id")
+        .executeTakeFirst();
+    }
+    if (!inserted) throw new Error("proposeSchedule: could not draw an unused reference");
+    await tx
+      .insertInto("schedule_instalments")
+      .values(
+        instalments.map((instalment, index) => ({
+          business_id: businessId,
+          schedule_id: inserted.id,
+          seq: index + 1,
+          due_date: instalment.dueDate,
+          amount_cents: instalment.amountCents,
+          next_attempt_on: instalment.dueDate,
+        })),
+      )
+      .execute();
+    if (invoices.length) {
+      await tx
+        .insertInto("payment_schedule_invoices")
+        .values(
+          invoices.map((invoice) => ({
+            schedule_id: inserted.id,
+            invoice_id: invoice.id,
+            business_id: businessId,
+            amount_cents: invoice.balanceCents,
+          })),
+        )
+        .execute();
+    }
+    await options.beforeCommit?.(tx, inserted.id);
+    return inserted.id;
+  });
+  const view = await getSchedule(businessId, scheduleId);
+  if (!view) throw new Error("proposeSchedule: the new schedule is not readable");
+  await audit({
+    businessId,
+    action: "schedule.proposed",
+    details: { reference: view.reference, apiKeyId: options.apiKeyId ?? null, totalCents: view.totalCents },
+  });
+  return view;
+}
+
+/**
+ * The invoices a proposal names, locked (in id order) so that two proposals of the same invoice
+ * cannot both pass the "not in another schedule" check: each Open, Overdue, Promise or Broken
+ * Promise with a balance, of this account, and in no other proposed, active or arrears schedule.
+ */
+async function lockInvoices(tx: Db, businessId: string, accountId: string, wanted: string[]) {
+  const ids = wanted.filter((value) => UUID.test(value)).map((value) => value.toLowerCase());
+  const rows = await tx
+    .selectFrom("invoices")
+    .select(["id", "number", "balance_cents as balanceCents", effectiveStatus.as("status")])
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where((eb) => eb.or([eb("number", "in", wanted), ...(ids.length ? [eb("id", "in", ids)] : [])]))
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  const held = rows.length
+    ? await tx
+        .selectFrom("payment_schedule_invoices as psi")
+        .innerJoin("payment_schedules as ps", "ps.id", "psi.schedule_id")
+        .select(["psi.invoice_id as invoiceId", "ps.reference", "ps.status", "ps.expires_at as expiresAt"])
+        .where("psi.business_id", "=", businessId)
+        .where(
+          "psi.invoice_id",
+          "in",
+          rows.map((r) => r.id),
+        )
+        .where("ps.status", "in", HOLDING_STATUSES)
+        .execute()
+    : [];
+  const at = now();
+  const fields: Record<string, string> = {};
+  const chosen = new Map<string, { id: string; number: string; balanceCents: number }>();
+  wanted.forEach((value, index) => {
+    const row = rows.find((r) => r.number === value) ?? rows.find((r) => r.id === value.toLowerCase());
+    // An expired proposal no longer holds its invoices (it can never be accepted).
+    const holder = row
+      ? held.find(
+          (h) =>
+            h.invoiceId === row.id && !(h.status === "proposed" && new Date(h.expiresAt).getTime() <= at.getTime()),
+        )
+      : undefined;
+    if (!row) {
+      fields[`invoices.${index}`] = `No invoice "${clip(value)}" on this account.`;
+    } else if (!PAYABLE_INVOICE_STATUSES.includes(Number(row.status)) || Number(row.balanceCents) <= 0) {
+      fields[`invoices.${index}`] =
+        `Invoice ${row.number} has nothing to pay (it is closed, on hold, disputed or paid).`;
+    } else if (holder) {
+      fields[`invoices.${index}`] =
+        `Invoice ${row.number} is already in payment schedule ${holder.reference} (${holder.status}): withdraw or cancel that one first.`;
+    } else {
+      chosen.set(row.id, { id: row.id, number: row.number, balanceCents: Number(row.balanceCents) });
+    }
+  });
+  if (Object.keys(fields).length) throw invalid(fields);
+  return [...chosen.values()];
+}
+
+/**
+ * The accounts rule (`contactMayActFor`, decision 031) on any connection, a transaction
+ * included: a contact of this business who is not disabled, joined to the account or to its
+ * parent where the business shows child accounts.
+ */
+export async function mayActFor(db: Db, businessId: string, contactId: string, accountId: string) {
+  if (!UUID.test(contactId) || !UUID.test(accountId)) return false;
+  const row = await db
+    .selectFrom("accounts")
+    .select("accounts.id")
+    .where("accounts.id", "=", accountId)
+    .where(visibleAccounts({ businessId, contactId }))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("contacts")
+          .select("contacts.id")
+          .where("contacts.id", "=", contactId)
+          .where("contacts.business_id", "=", businessId)
+          .where("contacts.disabled_at", "is", null),
+      ),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send, resend, withdraw, cancel
+
+export type Delivery = { email: string; sent: boolean; error?: string };
+
+/**
+ * Locks a schedule (FOR UPDATE) for a change and reads its state. Another business's id is
+ * simply not there.
+ */
+async function lockSchedule(tx: Db, businessId: string, scheduleId: string) {
+  return tx
+    .selectFrom("payment_schedules")
+    .select([
+      "id",
+      "reference",
+      "status",
+      "account_id as accountId",
+      "contact_id as contactId",
+      "expires_at as expiresAt",
+      "sent_at as sentAt",
+      "card_id as cardId",
+      "payto_agreement_id as payToAgreementId",
+    ])
+    .where("business_id", "=", businessId)
+    .where("id", "=", scheduleId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Emails the proposal to its contact with a new link to `/payment-schedule/acceptance/<token>`,
+ * revoking their earlier links to it. `send` takes a proposal never sent; `resend` one that was
+ * (the old link says "replaced"). Only a proposal that can still be accepted is sent. The link
+ * and counts are committed before the mail leaves; a mail failure is reported in `delivery`.
+ */
+export async function sendSchedule(
+  businessId: string,
+  idOrReference: string,
+  options: { resend?: boolean; beforeCommit?: BeforeCommit; onLink?: (email: string, link: string) => void } = {},
+): Promise<{ schedule: ScheduleView; delivery: Delivery }> {
+  const found = await getSchedule(businessId, idOrReference);
+  if (!found) throw new RequestProblem("not-found", "No such payment schedule.");
+  const db = await getDb();
+  const branding = await findBusinessBranding(db, businessId);
+  if (!branding) {
+    throw new RequestProblem("conflict", "This business has no host name, so no link to the schedule can be made.");
+  }
+  if (!(await mayActFor(db, businessId, found.contact.id, found.account.id))) {
+    throw new RequestProblem(
+      "conflict",
+      `${found.contact.email} may no longer act for account ${found.account.number}: the proposal cannot be sent to them. Withdraw it and propose again to someone who may.`,
+    );
+  }
+  const support = await db
+    .selectFrom("businesses")
+    .select(["support_email as supportEmail", "support_phone as supportPhone"])
+    .where("id", "=", businessId)
+    .executeTakeFirstOrThrow();
+  const at = now();
+  const token = await db.transaction().execute(async (tx) => {
+    const row = await lockSchedule(tx, businessId, found.id);
+    const state = scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at);
+    if (state !== "proposed") {
+      throw new RequestProblem("conflict", `The schedule is ${state}: only a proposal can be sent.`);
+    }
+    if (options.resend && row.sentAt === null) {
+      throw new RequestProblem("conflict", "The proposal has not been sent yet: send it first.");
+    }
+    if (!options.resend && row.sentAt !== null) {
+      throw new RequestProblem("conflict", "The proposal has been sent already: resend it to send a new link.");
+    }
+    await revokeLinkTokens(tx, {
+      businessId,
+      purpose: "payment-schedule",
+      subjectId: row.id,
+      contactId: row.contactId,
+    });
+    const link = await createLinkToken(tx, {
+      businessId,
+      purpose: "payment-schedule",
+      subjectId: row.id,
+      contactId: row.contactId,
+      expiresAt: new Date(row.expiresAt),
+    });
+    await tx
+      .updateTable("payment_schedules")
+      .set({ sent_at: sql`coalesce(sent_at, ${at})`, send_count: sql`send_count + 1` })
+      .where("business_id", "=", businessId)
+      .where("id", "=", row.id)
+      .execute();
+    await options.beforeCommit?.(tx, row.id);
+    return link.token;
+  });
+  const schedule = (await getSchedule(businessId, found.id))!;
+  await audit({
+    businessId,
+    action: options.resend ? "schedule.resent" : "schedule.sent",
+    details: { reference: schedule.reference, to: schedule.contact.email },
+  });
+  const contact = await db
+    .selectFrom("contacts")
+    .select("first_name as firstName")
+    .where("id", "=", schedule.contact.id)
+    .executeTakeFirst();
+  const url = publicLink(branding, `/payment-schedule/acceptance/${token}`);
+  options.onLink?.(schedule.contact.email, url);
+  try {
+    const mail = await renderScheduleProposalEmail({
+      branding,
+      support,
+      recipientName: contact?.firstName ?? "",
+      schedule,
+      link: url,
+    });
+    await sendMail({
+      to: schedule.contact.email,
+      fromName: branding.businessName,
+      replyTo: support.supportEmail ?? undefined,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
+    // The reference and the recipient, never the link.
+    logger.info("payment schedule emailed", {
+      reference: schedule.reference,
+      to: schedule.contact.email,
+      resend: !!options.resend,
+    });
+    return { schedule, delivery: { email: schedule.contact.email, sent: true } };
+  } catch (error) {
+    logger.warn("payment schedule email failed", { reference: schedule.reference, to: schedule.contact.email, error });
+    return {
+      schedule,
+      delivery: { email: schedule.contact.email, sent: false, error: "The mail server did not take the message." },
+    };
+  }
+}
+
+/**
+ * Takes a proposal back before it is accepted: its links stop working. A withdrawn schedule
+ * again is no change; an accepted one must be cancelled instead.
+ */
+export async function withdrawSchedule(
+  businessId: string,
+  idOrReference: string,
+  options: { beforeCommit?: BeforeCommit } = {},
+): Promise<ScheduleView> {
+  const found = await getSchedule(businessId, idOrReference);
+  if (!found) throw new RequestProblem("not-found", "No such payment schedule.");
+  const db = await getDb();
+  const at = now();
+  const changed = await db.transaction().execute(async (tx) => {
+    const row = await lockSchedule(tx, businessId, found.id);
+    if (row.status !== "withdrawn" && row.status !== "proposed") {
+      throw new RequestProblem(
+        "conflict",
+        row.status === "active" || row.status === "arrears"
+          ? "The schedule has been accepted: cancel it instead."
+          : `The schedule is ${row.status}: it can no longer be withdrawn.`,
+      );
+    }
+    let changed = false;
+    if (row.status === "proposed") {
+      await tx
+        .updateTable("payment_schedules")
+        .set({ status: "withdrawn", withdrawn_at: at })
+        .where("business_id", "=", businessId)
+        .where("id", "=", row.id)
+        .execute();
+      await tx
+        .updateTable("schedule_instalments")
+        .set({ status: "cancelled", next_attempt_on: null })
+        .where("business_id", "=", businessId)
+        .where("schedule_id", "=", row.id)
+        .where("status", "=", "scheduled")
+        .execute();
+      changed = true;
+    }
+    await revokeLinkTokens(tx, { businessId, purpose: "payment-schedule", subjectId: row.id });
+    await options.beforeCommit?.(tx, row.id);
+    return changed;
+  });
+  if (changed) await audit({ businessId, action: "schedule.withdrawn", details: { reference: found.reference } });
+  return (await getSchedule(businessId, found.id))!;
+}
+
+/**
+ * Ends an accepted schedule: nothing more is charged. Instalments waiting (scheduled, or failed
+ * after their last try) are cancelled; one whose charge is in flight (processing) is left to
+ * finish — money already moving is not stopped here. Its links stop working. Cancelling again is
+ * no change; a proposal is withdrawn instead.
+ */
+export async function cancelSchedule(
+  businessId: string,
+  idOrReference: string,
+  options: { beforeCommit?: BeforeCommit } = {},
+): Promise<ScheduleView> {
+  const found = await getSchedule(businessId, idOrReference);
+  if (!found) throw new RequestProblem("not-found", "No such payment schedule.");
+  const db = await getDb();
+  const at = now();
+  const changed = await db.transaction().execute(async (tx) => {
+    const row = await lockSchedule(tx, businessId, found.id);
+    if (row.status === "proposed") {
+      throw new RequestProblem("conflict", "The schedule has not been accepted: withdraw the proposal instead.");
+    }
+    if (row.status !== "active" && row.status !== "arrears" && row.status !== "cancelled") {
+      throw new RequestProblem("conflict", `The schedule is ${row.status}: it can no longer be cancelled.`);
+    }
+    let changed = false;
+    if (row.status !== "cancelled") {
+      await tx
+        .updateTable("payment_schedules")
+        .set({ status: "cancelled", cancelled_at: at })
+        .where("business_id", "=", businessId)
+        .where("id", "=", row.id)
+        .execute();
+      // Lock order: the schedule's row (above), then its instalments (decision 034).
+      await tx
+        .updateTable("schedule_instalments")
+        .set({ status: "cancelled", next_attempt_on: null })
+        .where("business_id", "=", businessId)
+        .where("schedule_id", "=", row.id)
+        .where("status", "in", ["scheduled", "failed"])
+        .execute();
+      changed = true;
+    }
+    await revokeLinkTokens(tx, { businessId, purpose: "payment-schedule", subjectId: row.id });
+    await options.beforeCommit?.(tx, row.id);
+    return changed;
+  });
+  if (changed) await audit({ businessId, action: "schedule.cancelled", details: { reference: found.reference } });
+  return (await getSchedule(businessId, found.id))!;
+}
+
+/**
+ * A link to one schedule's progress page (`/customer/payment-schedule/<token>`) for a contact
+ * who may act for its account — the link a declined instalment's email carries, so the contact
+ * can pay it another way (decision 034). Purpose `payment-schedule`, like the proposal's link;
+ * the contact's earlier live links to the schedule are revoked, so only the newest email works.
+ * Returns null (and mints nothing) for an unknown schedule or a contact who may not act for its
+ * account. `db` may be the caller's transaction.
+ */
+export async function createScheduleLink(
+  db: Db,
+  scheduleId: string,
+  contactId: string,
+): Promise<{ id: string; token: string; path: string; url: string | null; expiresAt: Date } | null> {
+  if (!UUID.test(scheduleId) || !UUID.test(contactId)) return null;
+  const schedule = await db
+    .selectFrom("payment_schedules")
+    .select(["id", "business_id as businessId", "account_id as accountId"])
+    .where("id", "=", scheduleId)
+    .executeTakeFirst();
+  if (!schedule) return null;
+  if (!(await mayActFor(db, schedule.businessId, contactId, schedule.accountId))) return null;
+  const expiresAt = new Date(now().getTime() + SCHEDULE_LINK_DAYS * DAY_MS);
+  await revokeLinkTokens(db, {
+    businessId: schedule.businessId,
+    purpose: "payment-schedule",
+    subjectId: schedule.id,
+    contactId,
+  });
+  const link = await createLinkToken(db, {
+    businessId: schedule.businessId,
+    purpose: "payment-schedule",
+    subjectId: schedule.id,
+    contactId,
+    expiresAt,
+  });
+  const branding = await findBusinessBranding(db, schedule.businessId);
+  const path = progressPath(link.token);
+  return { id: link.id, token: link.token, path, url: branding ? publicLink(branding, path) : null, expiresAt };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The contact's side: accept, change the way to pay
+
+export type WayToPay = { kind: "card"; cardId: string } | { kind: "payto"; agreementId: string };
+
+export type { WayToPayRefusal };
+
+export type WayToPayOutcome = { ok: true; schedule: ScheduleView } | { ok: false; reason: WayToPayRefusal };
+
+type ContactActor = { businessId: string; contactId: string; clientIp: string };
+
+/** A way to pay as the form posts it (`card:<id>`, `payto:<id>`), or null for anything else. */
+export function parseWayToPay(value: unknown): WayToPay | null {
+  if (typeof value !== "string") return null;
+  const match = /^(card|payto):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(value);
+  if (!match) return null;
+  const id = match[2]!.toLowerCase();
+  return match[1] === "card" ? { kind: "card", cardId: id } : { kind: "payto", agreementId: id };
+}
+
+/**
+ * Checks a way to pay against the schedule's account, under the caller's transaction: a saved
+ * card of this very account (not removed, not expired on the business's today), or an ACTIVE
+ * PayTo agreement of it where the business takes PayTo and whose limit (and the business's)
+ * covers the largest instalment.
+ */
+async function checkWayToPay(
+  tx: Db,
+  businessId: string,
+  accountId: string,
+  scheduleId: string,
+  way: WayToPay,
+  today: string,
+): Promise<WayToPayRefusal | null> {
+  if (way.kind === "card") {
+    const card = await tx
+      .selectFrom("cards")
+      .select(["expiry_month as expiryMonth", "expiry_year as expiryYear"])
+      .where("business_id", "=", businessId)
+      .where("account_id", "=", accountId)
+      .where("id", "=", way.cardId)
+      .where("removed_at", "is", null)
+      .executeTakeFirst();
+    if (!card) return "method";
+    return isExpired(card.expiryMonth, card.expiryYear, today) ? "cardExpired" : null;
+  }
+  const agreement = await tx
+    .selectFrom("payto_agreements")
+    .select(["status", "max_amount_cents as maxCents"])
+    .where("business_id", "=", businessId)
+    .where("account_id", "=", accountId)
+    .where("id", "=", way.agreementId)
+    .executeTakeFirst();
+  if (!agreement) return "method";
+  const settings = await tx
+    .selectFrom("payto_settings")
+    .select(["enabled", "max_payment_cents as maxPaymentCents"])
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+  if (!settings?.enabled) return "payToOff";
+  if (agreement.status !== "ACTIVE") return "agreementInactive";
+  const largest = await tx
+    .selectFrom("schedule_instalments")
+    .select((eb) => eb.fn.max("amount_cents").as("largest"))
+    .where("business_id", "=", businessId)
+    .where("schedule_id", "=", scheduleId)
+    .where("status", "in", ["scheduled", "failed", "processing"])
+    .executeTakeFirst();
+  const limit = Math.min(Number(agreement.maxCents), Number(settings.maxPaymentCents));
+  return Number(largest?.largest ?? 0) > limit ? "payToLimit" : null;
+}
+
+async function findForContact(db: Db, actor: ContactActor, reference: string) {
+  if (!isScheduleReference(reference)) return null;
+  const row = await db
+    .selectFrom("payment_schedules as ps")
+    .innerJoin("businesses as b", "b.id", "ps.business_id")
+    .select(["ps.id", "ps.account_id as accountId", "b.time_zone as timeZone"])
+    .where("ps.business_id", "=", actor.businessId)
+    .where("ps.reference", "=", reference)
+    .executeTakeFirst();
+  if (!row || !(await mayActFor(db, actor.businessId, actor.contactId, row.accountId))) return null;
+  return row;
+}
+
+const wayColumns = (way: WayToPay) =>
+  way.kind === "card"
+    ? { card_id: way.cardId, payto_agreement_id: null }
+    : { card_id: null, payto_agreement_id: way.agreementId };
+
+/**
+ * A signed-in contact who may act for the account accepts a proposal with a way to pay and the
+ * authority's words as they were shown (`authorityText`). In one transaction that locks the
+ * schedule, so of two accepts (two tabs, two contacts) exactly one succeeds; the other is told
+ * it is already accepted. A proposal withdrawn, expired or cancelled is refused; so is another
+ * account's card or agreement. Nothing changes on a refusal.
+ */
+export async function acceptSchedule(
+  actor: ContactActor,
+  input: { reference: string; way: WayToPay | null; authorityAccepted: boolean; authorityText: string },
+): Promise<WayToPayOutcome> {
+  const db = await getDb();
+  const found = await findForContact(db, actor, input.reference);
+  if (!found) return { ok: false, reason: "notFound" };
+  const at = now();
+  const today = todayIn(found.timeZone, at);
+  const authorityText = input.authorityText.slice(0, 2000);
+  const result = await db.transaction().execute(async (tx): Promise<WayToPayRefusal | WayToPay> => {
+    const row = await lockSchedule(tx, actor.businessId, found.id);
+    const state = scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at);
+    if (state === "active" || state === "arrears" || state === "completed") return "accepted";
+    if (state !== "proposed") return state;
+    if (!input.authorityAccepted || authorityText.trim() === "") return "authority";
+    if (!input.way) return "method";
+    const problem = await checkWayToPay(tx, actor.businessId, row.accountId, row.id, input.way, today);
+    if (problem) return problem;
+    await tx
+      .updateTable("payment_schedules")
+      .set({
+        status: "active",
+        accepted_at: at,
+        accepted_by: actor.contactId,
+        accepted_ip: actor.clientIp.slice(0, 64),
+        authority_text: authorityText,
+        ...wayColumns(input.way),
+      })
+      .where("business_id", "=", actor.businessId)
+      .where("id", "=", row.id)
+      .execute();
+    // Its link has done its work: a forwarded copy opens nothing more than "accepted".
+    await revokeLinkTokens(tx, { businessId: actor.businessId, purpose: "payment-schedule", subjectId: row.id });
+    return input.way;
+  });
+  if (typeof result === "string") return { ok: false, reason: result };
+  await audit({
+    businessId: actor.businessId,
+    contactId: actor.contactId,
+    clientIp: actor.clientIp,
+    action: "schedule.accepted",
+    details: {
+      reference: input.reference,
+      way: result.kind,
+      id: result.kind === "card" ? result.cardId : result.agreementId,
+    },
+  });
+  return { ok: true, schedule: (await getSchedule(actor.businessId, found.id))! };
+}
+
+/**
+ * The contact chooses another saved card or active PayTo agreement for the schedule's future
+ * instalments (active or in arrears only; the same checks as accepting). An instalment whose
+ * charge is in flight keeps the way it is being charged by: only the schedule's row changes.
+ */
+export async function changeWayToPay(
+  actor: ContactActor,
+  input: { reference: string; way: WayToPay | null },
+): Promise<WayToPayOutcome> {
+  const db = await getDb();
+  const found = await findForContact(db, actor, input.reference);
+  if (!found) return { ok: false, reason: "notFound" };
+  const today = todayIn(found.timeZone, now());
+  const result = await db.transaction().execute(async (tx): Promise<WayToPayRefusal | WayToPay | "same"> => {
+    const row = await lockSchedule(tx, actor.businessId, found.id);
+    if (row.status !== "active" && row.status !== "arrears") return "notActive";
+    if (!input.way) return "method";
+    const problem = await checkWayToPay(tx, actor.businessId, row.accountId, row.id, input.way, today);
+    if (problem) return problem;
+    const same =
+      input.way.kind === "card" ? row.cardId === input.way.cardId : row.payToAgreementId === input.way.agreementId;
+    if (same) return "same";
+    await tx
+      .updateTable("payment_schedules")
+      .set(wayColumns(input.way))
+      .where("business_id", "=", actor.businessId)
+      .where("id", "=", row.id)
+      .execute();
+    return input.way;
+  });
+  if (typeof result === "string" && result !== "same") return { ok: false, reason: result };
+  if (result !== "same") {
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      clientIp: actor.clientIp,
+      action: "schedule.way-to-pay-changed",
+      details: {
+        reference: input.reference,
+        way: result.kind,
+        id: result.kind === "card" ? result.cardId : result.agreementId,
+      },
+    });
+  }
+  return { ok: true, schedule: (await getSchedule(actor.businessId, found.id))! };
+}
