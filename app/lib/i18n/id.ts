@@ -1,3 +1,4 @@
+import { instalmentsId } from "./id.instalments";
 import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
@@ -257,4 +258,5 @@ export const id: Messages = {
   ...adhocId,
   ...requestPagesId,
   ...schedulesId,
+  ...instalmentsId,
 };
