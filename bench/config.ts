@@ -4,6 +4,7 @@
  * manifest by itself. See docs/performance.md and docs/decisions/020-benchmark.md.
  */
 import { DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../db/seed/demo";
+import { DEMO_SCHEDULE_REFERENCE, DEMO_SCHEDULE_TOKEN } from "../db/seed/schedules";
 
 export type BenchPage = {
   /** Short name used in tables, results and budgets. */
@@ -31,7 +32,7 @@ export type BenchPage = {
  * The bench brand's link tokens (bench/seed.ts makes them), one per account size. Bench data
  * only: 59 URL-safe characters like a real token, but chosen, so the bench can open them.
  */
-export const benchLinkToken = (kind: "request" | "invoice", rows: number) =>
+export const benchLinkToken = (kind: "request" | "invoice" | "schedule", rows: number) =>
   `Bench${kind}${rows}`.padEnd(59, "0").slice(0, 59);
 
 /**
@@ -104,6 +105,32 @@ export const PAGES: BenchPage[] = [
     mobile: true,
     benchPath: (rows) => `/payment/adhoc/${BENCH_ADHOC_ACCOUNT.rows(rows)}`,
   },
+  // Payment schedules (decision 034): the proposal by its emailed link (acme's fixed demo link) and
+  // signed in with the accept form, an active schedule's progress, and the list. The bench brand
+  // has a proposal (PS-BENCHP<rows>) and an active schedule (PS-BENCHA<rows>) per account size.
+  {
+    name: "schedule-link",
+    path: `/payment-schedule/acceptance/${DEMO_SCHEDULE_TOKEN}`,
+    signedIn: false,
+    mobile: true,
+    benchPath: (rows) => `/payment-schedule/acceptance/${benchLinkToken("schedule", rows)}`,
+  },
+  {
+    name: "schedule-accept",
+    path: `/payment-schedule/acceptance/${DEMO_SCHEDULE_REFERENCE}`,
+    signedIn: true,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+    benchPath: (rows) => `/payment-schedule/acceptance/PS-BENCHP${rows}`,
+  },
+  {
+    name: "schedule",
+    path: "/customer/payment-schedule/PS-DEMO0001",
+    signedIn: true,
+    mobile: true,
+    benchPath: (rows) => `/customer/payment-schedule/PS-BENCHA${rows}`,
+  },
+  { name: "schedules", path: "/customer/payment-schedule", signedIn: true },
   // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
   { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },
   { name: "change-password", path: "/auth/password", signedIn: true },

@@ -38,6 +38,7 @@ export async function prepareBenchDatabase() {
       });
       await insertLedger(handle.db, { businessId, accountId, prefix: `R${rows}` }, { invoices: rows, lines: rows });
       await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
+      await createBenchSchedules(handle.db, { businessId, accountId, contactId }, rows);
       // The bench brand shows no child accounts: its own account, joined to the contact (named to sort after ROWS-…).
       await createAdhocAccount(handle.db, { businessId, contactId }, BENCH_ADHOC_ACCOUNT.rows(rows), `ADHOC-${rows}`);
     }
@@ -125,6 +126,77 @@ async function createBenchRequest(
       expires_at: new Date(Date.now() + 30 * 86_400_000),
     })
     .execute();
+}
+
+/**
+ * Two payment schedules of the account (decision 034): a proposal (PS-BENCHP<rows>) with the link
+ * `benchLinkToken("schedule", rows)`, and an active one (PS-BENCHA<rows>), twelve monthly
+ * instalments each, the active one's first three paid: the schedule pages' "queries per page".
+ */
+async function createBenchSchedules(
+  db: Db,
+  scope: { businessId: string; accountId: string; contactId: string },
+  rows: number,
+) {
+  const first = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  for (const kind of ["P", "A"] as const) {
+    const active = kind === "A";
+    const schedule = await db
+      .insertInto("payment_schedules")
+      .values({
+        business_id: scope.businessId,
+        account_id: scope.accountId,
+        reference: `PS-BENCH${kind}${rows}`,
+        description: "Bench schedule",
+        currency: "AUD",
+        total_cents: 12 * 100_00,
+        paid_cents: active ? 3 * 100_00 : 0,
+        status: active ? "active" : "proposed",
+        contact_id: scope.contactId,
+        email: "bench@bench.example",
+        expires_at: new Date(Date.now() + 4 * 86_400_000),
+        accepted_at: active ? new Date() : null,
+        accepted_by: active ? scope.contactId : null,
+        authority_text: active ? "Bench authority" : null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("schedule_instalments")
+      .values(
+        Array.from({ length: 12 }, (_, i) => {
+          const due = new Date(`${first}T00:00:00Z`);
+          due.setUTCMonth(due.getUTCMonth() + i - (active ? 3 : 0));
+          const day = due.toISOString().slice(0, 10);
+          const paid = active && i < 3;
+          return {
+            business_id: scope.businessId,
+            schedule_id: schedule.id,
+            seq: i + 1,
+            due_date: day,
+            amount_cents: 100_00,
+            status: paid ? ("paid" as const) : ("scheduled" as const),
+            next_attempt_on: paid ? null : day,
+            paid_at: paid ? new Date() : null,
+          };
+        }),
+      )
+      .execute();
+    if (active) continue;
+    const token = benchLinkToken("schedule", rows);
+    await db
+      .insertInto("link_tokens")
+      .values({
+        business_id: scope.businessId,
+        purpose: "payment-schedule",
+        subject_id: schedule.id,
+        contact_id: scope.contactId,
+        selector: token.slice(0, 16),
+        verifier_hash: createHash("sha256").update(token.slice(16)).digest("hex"),
+        expires_at: new Date(Date.now() + 4 * 86_400_000),
+      })
+      .execute();
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ const SECTIONS = [
   { to: "/account", key: "switcher.details", end: false },
   { to: "/statements", key: "switcher.statements", end: false },
   { to: "/customer/invoices-and-payments/invoices", key: "switcher.invoices", end: false },
+  { to: "/customer/payment-schedule", key: "switcher.schedules", end: false },
   { to: "/payment-methods", key: "switcher.paymentMethods", end: false },
 ] as const;
 

@@ -47,3 +47,6 @@ export const summary = style({
   display: "flex",
   alignItems: "center",
 });
+
+/** A reference (PS-…) is read as one word. */
+export const nowrap = style({ whiteSpace: "nowrap" });

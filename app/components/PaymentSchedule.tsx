@@ -1,15 +1,19 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { MessageKey } from "~/lib/i18n";
-import type {
-  AcceptanceData,
-  ClosedData,
-  FeeRow,
-  MethodsForm,
-  ProgressData,
-  ScheduleSummary,
-  WayToPayRefusal,
+import {
+  retrySteps,
+  scheduleAuthority,
+  type AcceptanceData,
+  type AgreementName,
+  type ClosedData,
+  type FeeRow,
+  type MethodsForm,
+  type ProgressData,
+  type ScheduleSummary,
+  type WayToPayRefusal,
 } from "~/lib/schedule-pages";
+import type { Translate } from "~/lib/i18n";
 import { button, secondaryButton } from "./Button.css";
 import { FormMessage, formStyles } from "./Form";
 import * as styles from "./PaymentSchedule.css";
@@ -26,10 +30,16 @@ import { useT } from "./useT";
 /** Refusals that belong to the way-to-pay radios; the rest are about the proposal itself. */
 const WAY_ERRORS: readonly WayToPayRefusal[] = ["method", "cardExpired", "agreementInactive", "payToOff", "payToLimit"];
 
+/** A PayTo agreement by its PayID, or its BSB and the account's last digits. */
+const agreementLabel = (t: Translate, agreement: AgreementName) =>
+  agreement.payId ?? t("paytoPay.method.bban", { bsb: agreement.bsb ?? "", last3: agreement.last3 ?? "" });
+
 export function ScheduleAcceptance({ data }: { data: AcceptanceData }) {
   const t = useT();
   if (data.kind === "closed") return <ScheduleClosed data={data} />;
   const { schedule } = data;
+  // The same words the accept action stores (`scheduleAuthority` over the same facts).
+  const authority = scheduleAuthority(t, data.authority);
   return (
     <>
       <h1>{t("schedules.accept.title", { reference: schedule.reference })}</h1>
@@ -59,18 +69,18 @@ export function ScheduleAcceptance({ data }: { data: AcceptanceData }) {
       <Fees rows={data.fees} />
       <section aria-labelledby="schedule-retry" className={styles.section}>
         <h2 id="schedule-retry">{t("schedules.retry.title")}</h2>
-        <p>{data.retry}</p>
+        <p>{t("schedules.retry.text", { steps: retrySteps(t), business: data.businessName })}</p>
       </section>
       {data.mode === "link" ? (
         <section aria-labelledby="schedule-authority" className={styles.section}>
           <h2 id="schedule-authority">{t("schedules.authority.title")}</h2>
-          <p className={styles.authority}>{data.authority}</p>
+          <p className={styles.authority}>{authority}</p>
           <Link to={data.signInHref} className={button}>
             {t("schedules.accept.signIn")}
           </Link>
         </section>
       ) : (
-        <AcceptForm form={data.form} refusal={data.refusal} authority={data.authority} business={data.businessName} />
+        <AcceptForm form={data.form} refusal={data.refusal} authority={authority} business={data.businessName} />
       )}
     </>
   );
@@ -130,7 +140,8 @@ function ScheduleFacts({ schedule }: { schedule: ScheduleSummary }) {
 export function InstalmentTable({ schedule, caption }: { schedule: ScheduleSummary; caption: string }) {
   const t = useT();
   return (
-    <section aria-labelledby="schedule-instalments" className={styles.section}>
+    // Not a landmark of its own: the scrolling region below is the one named by the heading.
+    <section className={styles.section}>
       <h2 id="schedule-instalments">{caption}</h2>
       <div className={table.scroll} tabIndex={0} role="region" aria-labelledby="schedule-instalments">
         <table role="table" className={`${table.table} ${table.stacked}`}>
@@ -167,14 +178,16 @@ export function InstalmentTable({ schedule, caption }: { schedule: ScheduleSumma
                   {row.amount}
                 </td>
                 <td role="cell" data-label={t("schedules.col.state")}>
-                  <span className={table.badge}>{t(`schedules.view.${row.view}` as MessageKey)}</span>
-                  {row.nextTry ? <> {t("schedules.view.nextTry", { date: row.nextTry })}</> : null}
-                  {row.receiptHref ? (
-                    <>
-                      {" "}
-                      <Link to={row.receiptHref}>{t("schedules.receipt")}</Link>
-                    </>
-                  ) : null}
+                  <span>
+                    <span className={table.badge}>{t(`schedules.view.${row.view}` as MessageKey)}</span>
+                    {row.nextTry ? <> {t("schedules.view.nextTry", { date: row.nextTry })}</> : null}
+                    {row.receiptHref ? (
+                      <>
+                        {" "}
+                        <Link to={row.receiptHref}>{t("schedules.receipt")}</Link>
+                      </>
+                    ) : null}
+                  </span>
                 </td>
               </tr>
             ))}
@@ -211,12 +224,20 @@ function Fees({ rows }: { rows: FeeRow[] }) {
           </thead>
           <tbody role="rowgroup">
             {rows.map((row) => (
-              <tr role="row" key={row.label}>
+              <tr role="row" key={`${row.kind}:${row.brands ?? ""}`}>
                 <td role="cell" data-label={t("schedules.fees.way")} className={table.cellTitle}>
-                  {row.label}
+                  {row.kind === "brands"
+                    ? row.brands
+                    : t(
+                        row.kind === "other"
+                          ? "schedules.fees.otherCards"
+                          : row.kind === "cards"
+                            ? "schedules.fees.cards"
+                            : "schedules.fees.payTo",
+                      )}
                 </td>
                 <td role="cell" data-label={t("schedules.fees.rate")}>
-                  {row.rate}
+                  {row.rate ?? t("schedules.fees.none")}
                 </td>
                 <td role="cell" data-label={t("schedules.fees.first")} className={table.number}>
                   {row.first}
@@ -278,19 +299,19 @@ function WayChoice({
               {option.kind === "card"
                 ? t("schedules.way.card", {
                     card: option.name,
-                    expiry: option.expiry ?? "",
-                    surcharge: option.surcharge ?? "",
+                    expiry: option.expiry,
+                    surcharge: option.surcharge,
                   })
-                : t("schedules.way.payto", { account: option.name })}
+                : t("schedules.way.payto", { account: agreementLabel(t, option.agreement) })}
             </label>
           </div>
         );
       })}
       {form.options.length === 0 ? <p className={formStyles.hint}>{t("schedules.way.none")}</p> : null}
-      {form.waiting.map((agreement) => (
-        <p key={agreement.name} className={formStyles.hint}>
-          {t(agreement.status === "CREATED" ? "paytoPay.method.pending" : "paytoPay.method.suspended", {
-            account: agreement.name,
+      {form.waiting.map((waiting) => (
+        <p key={agreementLabel(t, waiting.agreement)} className={formStyles.hint}>
+          {t(waiting.status === "CREATED" ? "paytoPay.method.pending" : "paytoPay.method.suspended", {
+            account: agreementLabel(t, waiting.agreement),
           })}
         </p>
       ))}
@@ -428,7 +449,12 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
         </FormMessage>
       ) : null}
       {data.message ? (
-        <FormMessage kind="error">{t(data.message as MessageKey, data.messageParams)}</FormMessage>
+        <FormMessage kind="error">
+          {t(data.message as MessageKey, {
+            ...data.messageParams,
+            ...(data.reasonKey ? { reason: t(data.reasonKey as MessageKey) } : {}),
+          })}
+        </FormMessage>
       ) : null}
       {data.change?.refusal ? (
         <FormMessage kind="error">
@@ -440,7 +466,7 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
         {t("schedules.progress.lead", { paid: schedule.paid, total: schedule.total })}
         <strong className={styles.amount}>{t("schedules.progress.left", { remaining: schedule.remaining })}</strong>
       </p>
-      {data.pay?.length ? (
+      {data.pay.length ? (
         <div className={styles.actions}>
           {data.pay.map((pay) => (
             <Form method="post" key={pay.instalmentId}>
@@ -449,7 +475,7 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
               <input type="hidden" name="requestGuid" value={data.requestGuid} />
               <button
                 type="submit"
-                className={pay.failed ? button : data.pay!.some((p) => p.failed) ? secondaryButton : button}
+                className={pay.failed || !data.pay.some((p) => p.failed) ? button : secondaryButton}
                 disabled={navigation.state === "submitting"}
               >
                 {t(pay.failed ? "schedules.pay.failed" : "schedules.pay.next", { seq: pay.seq, total: pay.total })}
@@ -466,7 +492,7 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
           {data.wayToPay
             ? data.wayToPay.kind === "card"
               ? t("schedules.way.currentCard", { card: data.wayToPay.name })
-              : t("schedules.way.currentPayTo", { account: data.wayToPay.name })
+              : t("schedules.way.currentPayTo", { account: agreementLabel(t, data.wayToPay.agreement) })
             : t("schedules.way.noneChosen")}
           {data.wayToPay?.status ? <> {t("schedules.way.notActive")}</> : null}
         </p>
@@ -492,73 +518,5 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
       </section>
       <ScheduleFacts schedule={schedule} />
     </>
-  );
-}
-
-/** One schedule in a list: reference, what it is for, state and what is left. */
-export type ScheduleListItem = {
-  reference: string;
-  href: string;
-  description: string;
-  account: string;
-  state: ScheduleSummary["state"];
-  total: string;
-  remaining: string;
-  next: string | null;
-};
-
-export function ScheduleList({ items, label }: { items: ScheduleListItem[]; label: string }) {
-  const t = useT();
-  return (
-    <div className={table.scroll} tabIndex={0} role="region" aria-label={label}>
-      <table role="table" className={`${table.table} ${table.stacked}`}>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th role="columnheader" scope="col">
-              {t("schedules.reference")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.description")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.account")}
-            </th>
-            <th role="columnheader" scope="col" className={table.number}>
-              {t("schedules.col.left")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.col.next")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.col.state")}
-            </th>
-          </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {items.map((item) => (
-            <tr role="row" key={item.reference}>
-              <td role="cell" data-label={t("schedules.reference")} className={table.cellTitle}>
-                <Link to={item.href}>{item.reference}</Link>
-              </td>
-              <td role="cell" data-label={t("schedules.description")}>
-                {item.description}
-              </td>
-              <td role="cell" data-label={t("schedules.account")}>
-                {item.account}
-              </td>
-              <td role="cell" data-label={t("schedules.col.left")} className={`${table.number} ${table.cellAmount}`}>
-                {t("schedules.list.left", { remaining: item.remaining, total: item.total })}
-              </td>
-              <td role="cell" data-label={t("schedules.col.next")}>
-                {item.next ?? "–"}
-              </td>
-              <td role="cell" data-label={t("schedules.col.state")}>
-                <span className={table.badge}>{t(`schedules.state.${item.state}` as MessageKey)}</span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

@@ -19,10 +19,6 @@ const LINK_FOLDERS = [
   "/customer/payment-schedule/",
 ] as const;
 
-/** Folders whose segment may also be a schedule's reference (a signed-in page): not a token. */
-const REFERENCE_FOLDERS = new Set(["/payment-schedule/acceptance/", "/customer/payment-schedule/"]);
-const SCHEDULE_REFERENCE = /^PS-[0-9A-Z]{6,12}$/;
-
 /** The signed-in pages of `/customer/invoices-and-payments/` (decision 016): not tokens. */
 const SIGNED_IN_PAGES = new Set(["invoices", "invoice", "pay"]);
 
@@ -39,8 +35,9 @@ function tokenSegment(path: string): { start: number; end: number } | null {
     const end = slash === -1 ? path.length : slash;
     // A single-fetch request names the page with `.data` after it: the suffix is not the token.
     const segment = path.slice(start, end).replace(/\.data$/, "");
-    if (segment === "" || (folder === "/customer/invoices-and-payments/" && SIGNED_IN_PAGES.has(segment))) return null;
-    if (REFERENCE_FOLDERS.has(folder) && SCHEDULE_REFERENCE.test(segment)) return null;
+    // A schedule's reference names its signed-in page: no token (59 characters) looks like one.
+    if (segment === "" || /^PS-[0-9A-Z]{6,12}$/.test(segment)) return null;
+    if (folder === "/customer/invoices-and-payments/" && SIGNED_IN_PAGES.has(segment)) return null;
     return { start, end: start + segment.length };
   }
   return null;

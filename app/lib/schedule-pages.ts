@@ -1,4 +1,5 @@
 import type { Translate } from "./i18n";
+import type { BreakdownView } from "./pay-form";
 import { RETRY_AFTER_DAYS } from "./instalments";
 import type { InstalmentView, ScheduleView } from "./schedule-states";
 
@@ -68,24 +69,39 @@ export type ScheduleSummary = {
   invoices: { number: string; amount: string }[];
 };
 
-/** One way to pay's fees: a group of card brands with one surcharge rule, or PayTo. */
-export type FeeRow = { label: string; rate: string; first: string; total: string };
-
-export type WayOption = {
-  /** The radio's value: `card:<id>` or `payto:<id>`. */
-  value: string;
-  kind: "card" | "payto";
-  name: string;
-  expiry: string | null;
-  /** A card's surcharge over the instalments still to be charged. */
-  surcharge: string | null;
-  isDefault: boolean;
+/**
+ * One way to pay's fees: a group of card brands with one surcharge rule (`brands`: their names),
+ * the brands the rules do not name (`other`), every card alike (`cards`), or PayTo. `rate` null:
+ * no fee.
+ */
+export type FeeRow = {
+  kind: "brands" | "other" | "cards" | "payto";
+  brands: string | null;
+  rate: string | null;
+  first: string;
+  total: string;
 };
+
+/** A PayTo agreement as people know it: its PayID, or its BSB and the account's last digits. */
+export type AgreementName = { payId: string | null; bsb: string | null; last3: string | null };
+
+export type WayOption =
+  | {
+      /** The radio's value: `card:<id>` or `payto:<id>`. */
+      value: string;
+      kind: "card";
+      name: string;
+      expiry: string;
+      /** The surcharge over the instalments still to be charged. */
+      surcharge: string;
+      isDefault: boolean;
+    }
+  | { value: string; kind: "payto"; agreement: AgreementName; isDefault: boolean };
 
 export type MethodsForm = {
   options: WayOption[];
   /** PayTo agreements listed but not offered: waiting for the payer's bank, or paused. */
-  waiting: { name: string; status: string }[];
+  waiting: { agreement: AgreementName; status: string }[];
   chosen: string | null;
   addCardHref: string | null;
   setUpPayToHref: string | null;
@@ -93,14 +109,22 @@ export type MethodsForm = {
   noAccess: boolean;
 };
 
+/** The facts the authority's words are made of (`scheduleAuthority`). */
+export type AuthorityFacts = {
+  business: string;
+  reference: string;
+  count: number;
+  total: string;
+  first: string;
+  last: string;
+};
+
 type ReviewCommon = {
   businessName: string;
   schedule: ScheduleSummary;
   fees: FeeRow[];
-  /** The retry policy in words. */
-  retry: string;
-  /** The authority accepting gives, exactly as stored when accepted. */
-  authority: string;
+  /** What the authority says (the page words it in its language; the accept action stores the same). */
+  authority: AuthorityFacts;
   expires: string;
 };
 
@@ -129,16 +153,33 @@ export type ProgressData = {
   mode: "signedIn" | "link";
   businessName: string;
   schedule: ScheduleSummary;
-  wayToPay: { kind: "card" | "payto"; name: string; status: string | null } | null;
+  wayToPay:
+    | { kind: "card"; name: string; status: null }
+    | { kind: "payto"; agreement: AgreementName; status: string | null }
+    | null;
   change: (MethodsForm & { refusal: WayToPayRefusal | null }) | null;
-  notice: "accepted" | "changed" | "paid" | "submitted" | null;
-  /** A refused payment's words (a message key) and their values. */
+  notice: "accepted" | "changed" | "paid" | "submitted" | "pending" | null;
+  /** A refused payment's words (a message key) and their values; `reasonKey` words the {reason}. */
   message: string | null;
   messageParams?: Record<string, string>;
+  reasonKey?: string;
   requestGuid: string;
   /** Signed in: the buttons that pay the next instalment early, or a failed one now. */
-  pay?: PayButton[];
-  receiptHref?: string | null;
+  pay: PayButton[];
+  /** The receipt of the payment a notice is about. */
+  receiptHref: string | null;
+  /** By link: the declined instalment to pay another way (a new card), with its price by the server. */
+  rescue: RescueData | null;
+};
+
+/** A declined instalment paid another way from its email's link: the pay form's starting data. */
+export type RescueData = {
+  instalmentId: string;
+  seq: number;
+  amount: string;
+  requestGuid: string;
+  breakdown: BreakdownView | null;
+  signInHref: string;
 };
 
 /**
@@ -156,10 +197,7 @@ export function retrySteps(t: Translate) {
  * the proposal that never change (decision 034): the page shows it, the accept action builds it
  * again from the same facts and stores it, so what is kept is what was shown.
  */
-export function scheduleAuthority(
-  t: Translate,
-  facts: { business: string; reference: string; count: number; total: string; first: string; last: string },
-) {
+export function scheduleAuthority(t: Translate, facts: AuthorityFacts) {
   return t(facts.count === 1 ? "schedules.authority.one" : "schedules.authority.text", {
     ...facts,
     retries: retrySteps(t),

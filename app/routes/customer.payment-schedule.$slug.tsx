@@ -2,19 +2,22 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ScheduleClosed, ScheduleProgress } from "~/components/PaymentSchedule";
+import { ScheduleRescue } from "~/components/ScheduleRescue";
+import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { ClosedData, ProgressData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
-import { accountNotFound } from "~/services/accounts/accounts.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { recordLinkOpened } from "~/services/links/link-tokens.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import {
   changeAction,
+  payAction,
   progressByLink,
   progressSignedIn,
   requireSignedInSchedule,
+  rescueAction,
 } from "~/services/schedules/schedule-pages.server";
 
 /**
@@ -39,12 +42,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  if (!isScheduleReference(params.slug)) throw accountNotFound();
+  // By link: only the declined instalment's new-card payment (quote, "Update total", pay).
+  if (!isScheduleReference(params.slug)) return rescueAction(request, params.slug);
   const context = await requireSignedInSchedule(request, params.slug);
   const form = await readForm(request);
   switch (form.get("intent")) {
     case "change":
       return changeAction(request, context, form);
+    case "pay":
+      return payAction(request, context, form);
     default:
       return data(await progressSignedIn(request, context, { refusal: "method" }), { status: 400 });
   }
@@ -53,12 +59,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
 /** The token is in the path: no Referer carries it on, no cache keeps the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
+/** A quote changes nothing the loader reads. */
+export const shouldRevalidate = payFormShouldRevalidate;
+
 export default function PaymentScheduleProgress() {
   const loaded = useLoaderData<typeof loader>() as ProgressData | ClosedData;
-  const answered = useActionData<typeof action>() as ProgressData | undefined;
-  const page = answered ?? loaded;
+  const answered = useActionData<typeof action>() as ProgressData | PayFormReply | undefined;
+  // Signed in, an action answers with the page; by link, with the pay form's reply.
+  const reply = answered && !("kind" in answered) ? answered : null;
+  const page = answered && "kind" in answered ? answered : loaded;
   if (page.kind === "closed") return <ScheduleClosed data={page} />;
-  return <ScheduleProgress data={page} />;
+  return (
+    <ScheduleProgress
+      data={page}
+      payAnotherWay={
+        page.rescue ? <ScheduleRescue rescue={page.rescue} reply={reply} businessName={page.businessName} /> : null
+      }
+    />
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {

@@ -17,7 +17,10 @@ import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 const MESSAGES = { ...CARD_FIELD_MESSAGES, authority: { required: "pm.error.consent.required" as MessageKey } };
 
-/** Add a card to the selected account: number and CVN to the gateway, the token kept. */
+/**
+ * Add a card to the selected account: number and CVN to the gateway, the token kept. A payment
+ * schedule's page links here with `?returnTo=<its path>` and gets the contact back once it is saved.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding } = await requirePaymentMethodsPage(request);
   return {
@@ -29,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { actor, gateway } = await requirePaymentMethodsPage(request);
+  const { actor, gateway, returnTo } = await requirePaymentMethodsPage(request);
   const form = await readForm(request);
   // Every field is checked before the card goes to the gateway (saveCard tokenises last).
   const submission = parseWithZod(form, { schema: newCardSchema() });
@@ -57,7 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: result.refusal === "unavailable" ? 503 : 422 },
     );
   }
-  return redirect("/payment-methods?notice=card-added");
+  // Added from a payment schedule's page (`?returnTo=`, kept in the form's own action URL): back there.
+  return redirect(returnTo ?? "/payment-methods?notice=card-added");
 }
 
 export default function AddCard() {

@@ -26,7 +26,7 @@ const REVALIDATE_MS = 3_000;
  * "Check again" (without). Another account's or business's agreement is a 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding, actor } = await requirePaymentMethodsPage(request);
+  const { branding, actor, returnTo: back } = await requirePaymentMethodsPage(request);
   const agreement = await getAgreement(actor, params.agreementId);
   if (!agreement) throw accountNotFound();
   const when = new Intl.DateTimeFormat("en-AU", {
@@ -35,8 +35,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     timeZone: branding.timeZone,
   });
   const sandbox = getEnv().PAYTO_PROVIDER === "sandbox";
+  // Set up from a payment schedule's page: the way back there, and "Check again" keeps it.
   return {
     businessName: branding.businessName,
+    back,
+    self: `/payment-methods/payto/${agreement.id}${back ? `?${new URLSearchParams({ returnTo: back })}` : ""}`,
     agreement: {
       id: agreement.id,
       status: agreement.status,
@@ -59,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function PayToAgreement() {
-  const { agreement, history, sandboxBankUrl } = useLoaderData<typeof loader>();
+  const { agreement, history, sandboxBankUrl, back, self } = useLoaderData<typeof loader>();
   const t = useT();
   const nameOf = useAgreementName();
   const status: AgreementStatus = agreement.status;
@@ -92,7 +95,7 @@ export default function PayToAgreement() {
                 ·{" "}
               </>
             ) : null}
-            <Link to={`/payment-methods/payto/${agreement.id}`}>{t("payto.view.checkAgain")}</Link>
+            <Link to={self}>{t("payto.view.checkAgain")}</Link>
           </p>
         </>
       ) : null}
@@ -127,7 +130,11 @@ export default function PayToAgreement() {
             </Link>{" "}
           </>
         ) : null}
-        <Link to="/payment-methods">{t("payto.view.back")}</Link>
+        {back ? (
+          <Link to={back}>{t("schedules.way.back")}</Link>
+        ) : (
+          <Link to="/payment-methods">{t("payto.view.back")}</Link>
+        )}
       </p>
     </>
   );

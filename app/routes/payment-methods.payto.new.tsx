@@ -65,7 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { actor } = await requirePayToPage(request);
+  const { actor, returnTo } = await requirePayToPage(request);
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: agreementFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
@@ -76,7 +76,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const conflict: MessageKey = "payto.error.conflict";
     return data({ result: submission.reply({ formErrors: [conflict] }) }, { status: 409 });
   }
-  return redirect(`/payment-methods/payto/${outcome.agreement.id}`);
+  // Set up from a payment schedule's page (`?returnTo=`, kept in the form's own action URL): the
+  // agreement's page offers the way back once the payer's bank has approved it.
+  const query = returnTo ? `?${new URLSearchParams({ returnTo })}` : "";
+  return redirect(`/payment-methods/payto/${outcome.agreement.id}${query}`);
 }
 
 export default function NewPayToAgreement() {

@@ -12,6 +12,9 @@ import {
   listRecentReceipts,
   listRequestsForContact,
 } from "~/services/accounts/customer-home.server";
+import { ScheduleList } from "~/components/ScheduleList";
+import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
+import { listSchedulesForHome } from "~/services/schedules/schedules.server";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decision 033), on the spec's
@@ -36,10 +39,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? skipParam - (skipParam % HOME_ACCOUNTS_PAGE)
       : 0;
   const settings = branding.adhoc;
-  const [requests, accounts, receipts] = await Promise.all([
+  const [requests, accounts, receipts, schedules] = await Promise.all([
     listRequestsForContact(branding.businessId, contact.id, { after }),
     listAdhocAccounts(branding.businessId, contact.id, settings, { skip }),
     listRecentReceipts(branding.businessId, contact.id),
+    listSchedulesForHome(branding.businessId, contact.id),
   ]);
   const money = (cents: number, currency = branding.currency) => formatMoney(cents, { currency });
   const date = (value: Date | string) => formatDate(value, { timeZone: branding.timeZone });
@@ -69,6 +73,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
       moreHref: accounts.more ? `?accounts=${skip + HOME_ACCOUNTS_PAGE}#adhoc` : null,
       firstHref: skip > 0 ? `${url.pathname}#adhoc` : null,
     },
+    // Payment schedules (issue 15): a proposal opens its acceptance page, any other its progress.
+    schedules: schedules.map((item) => ({
+      reference: item.reference,
+      href: item.state === "proposed" ? acceptancePath(item.reference) : progressPath(item.reference),
+      description: item.description,
+      account: `${item.account.name} (${item.account.number})`,
+      state: item.state,
+      total: money(item.totalCents, item.currency),
+      remaining: money(item.remainingCents, item.currency),
+      next: item.next ? `${money(item.next.amountCents, item.currency)}, ${date(item.next.dueDate)}` : null,
+    })),
     receipts: receipts.map((receipt) => ({
       reference: receipt.reference,
       href: `/payment/complete/${encodeURIComponent(receipt.reference)}`,
@@ -81,7 +96,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function CustomerHome() {
-  const { businessName, firstName, requests, adhoc, receipts } = useLoaderData<typeof loader>();
+  const { businessName, firstName, requests, adhoc, receipts, schedules } = useLoaderData<typeof loader>();
   const t = useT();
   return (
     <>
@@ -230,9 +245,20 @@ export default function CustomerHome() {
         )}
       </section>
 
-      <section aria-labelledby="home-schedules">
-        <h2 id="home-schedules">{t("home.schedules")}</h2>
-        <p>{t("home.schedules.none", { business: businessName })}</p>
+      <section aria-labelledby="home-payment-schedules">
+        <h2 id="home-payment-schedules">{t("home.paymentSchedules")}</h2>
+        {schedules.length === 0 ? (
+          <p>{t("home.paymentSchedules.none", { business: businessName })}</p>
+        ) : (
+          <>
+            <ScheduleList items={schedules} label={t("home.paymentSchedules")} />
+            <p>
+              <Link to={SCHEDULES_LIST_PATH} className={styles.pagerLink}>
+                {t("home.paymentSchedules.all")}
+              </Link>
+            </p>
+          </>
+        )}
       </section>
     </>
   );

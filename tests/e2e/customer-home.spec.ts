@@ -74,8 +74,8 @@ test.describe("the customer-style home", () => {
     await expect(page.getByRole("region", { name: "Recent receipts" })).toContainText(
       "You haven't paid anything through the portal yet.",
     );
-    // Schedules and agreements come with a later issue: the section says so, with no made-up rows.
-    await expect(page.getByRole("region", { name: "Payment schedules and agreements" })).toContainText("None yet.");
+    // Payment schedules (issue 15): none proposed to this contact's accounts, and the section says so.
+    await expect(page.getByRole("region", { name: "Payment schedules" })).toContainText("No payment schedules yet.");
 
     // The menu offers only what they may open.
     const nav = await menu(page);

@@ -12,6 +12,7 @@ import { DEMO_PASSWORD, demoLedger, demoPublicBaseUrl, seedDemoData } from "../.
 import { createHash } from "node:crypto";
 import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 import { seedCustomerStyleJourneys } from "./e2e-customer-style";
+import { seedScheduleJourneys } from "./e2e-schedules";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -139,6 +140,7 @@ try {
     .where("hostname", "=", "acme.localhost")
     .executeTakeFirstOrThrow();
   await seedCustomerStyleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
+  await seedScheduleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
 } finally {
   await handle.close();
 }

@@ -5,12 +5,10 @@
  */
 export const schedulesEnAU = {
   "switcher.schedules": "Payment schedules",
-  "shell.customer.schedules": "Payment schedules",
 
   "home.paymentSchedules": "Payment schedules",
   "home.paymentSchedules.none": "No payment schedules yet. One that {business} proposes to you will be listed here.",
   "home.paymentSchedules.all": "All payment schedules",
-  "home.paymentSchedules.review": "Review and accept {reference}",
 
   "schedules.list.title": "Payment schedules",
   "schedules.list.intro": "Amounts you pay {business} in instalments: what is paid, what is left, and what comes next.",
@@ -97,6 +95,7 @@ export const schedulesEnAU = {
   "schedules.way.payto": "PayTo from {account} (no fee)",
   "schedules.way.none": "This account has no saved card or active PayTo agreement yet.",
   "schedules.way.addCard": "Add a card",
+  "schedules.way.back": "Back to the payment schedule",
   "schedules.way.setUpPayTo": "Set up a PayTo agreement",
   "schedules.way.noAccess":
     "To add a card or a PayTo agreement, ask someone with full portal access on this account, or contact {business}.",
@@ -168,7 +167,14 @@ export const schedulesEnAU = {
     "Instalment {seq} of {amount} was declined. Pay it now with another card (it is not saved); the schedule's way to pay stays as it is.",
   "schedules.pay.subtotal": "Instalment",
   "schedules.pay.signIn": "Sign in to change the way to pay or use a saved card",
-  "schedules.pay.error.notPayable": "This instalment can't be paid now: {reason}. Nothing was charged.",
-  "schedules.pay.error.declined": "The payment was declined: {reason} Nothing was charged.",
+  "schedules.pay.error.closed": "This link can no longer take a payment for this schedule. Nothing was charged.",
+  "schedules.pay.notPayable.paid": "This instalment is already paid. Nothing more was charged.",
+  "schedules.pay.notPayable.processing":
+    "A payment of this instalment is already being processed. Nothing more was charged.",
+  "schedules.pay.notPayable.cancelled": "This instalment was cancelled. Nothing was charged.",
+  "schedules.pay.notPayable.scheduleClosed": "This payment schedule no longer takes payments. Nothing was charged.",
+  "schedules.pay.notPayable.notDue": "This instalment is not due yet. Nothing was charged.",
+  "schedules.pay.notPayable.failed": "This instalment's tries are over: pay it from its page. Nothing was charged.",
+  "schedules.notice.pending": "The payment is being confirmed with the card's bank: the receipt shows when it is done.",
   "schedules.pay.error.invalid": "The payment could not be made. Nothing was charged.",
 } as const;

@@ -3,13 +3,11 @@ import type { schedulesEnAU } from "./en-AU.schedules";
 /** Bahasa Indonesia: halaman jadwal pembayaran (cicilan). Spread into `id`. */
 export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
   "switcher.schedules": "Jadwal pembayaran",
-  "shell.customer.schedules": "Jadwal pembayaran",
 
   "home.paymentSchedules": "Jadwal pembayaran",
   "home.paymentSchedules.none":
     "Belum ada jadwal pembayaran. Jadwal yang diusulkan {business} kepada Anda akan tercantum di sini.",
   "home.paymentSchedules.all": "Semua jadwal pembayaran",
-  "home.paymentSchedules.review": "Tinjau dan setujui {reference}",
 
   "schedules.list.title": "Jadwal pembayaran",
   "schedules.list.intro":
@@ -97,6 +95,7 @@ export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
   "schedules.way.payto": "PayTo dari {account} (tanpa biaya)",
   "schedules.way.none": "Rekening ini belum memiliki kartu tersimpan atau perjanjian PayTo yang aktif.",
   "schedules.way.addCard": "Tambahkan kartu",
+  "schedules.way.back": "Kembali ke jadwal pembayaran",
   "schedules.way.setUpPayTo": "Buat perjanjian PayTo",
   "schedules.way.noAccess":
     "Untuk menambahkan kartu atau perjanjian PayTo, mintalah bantuan orang yang memiliki akses portal penuh untuk rekening ini, atau hubungi {business}.",
@@ -169,7 +168,17 @@ export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
     "Cicilan {seq} sebesar {amount} ditolak. Bayar sekarang dengan kartu lain (kartu tidak disimpan); cara membayar jadwal tetap seperti semula.",
   "schedules.pay.subtotal": "Cicilan",
   "schedules.pay.signIn": "Masuk untuk mengubah cara membayar atau memakai kartu tersimpan",
-  "schedules.pay.error.notPayable": "Cicilan ini tidak dapat dibayar sekarang: {reason}. Tidak ada yang ditagih.",
-  "schedules.pay.error.declined": "Pembayaran ditolak: {reason} Tidak ada yang ditagih.",
+  "schedules.pay.error.closed":
+    "Tautan ini tidak dapat lagi menerima pembayaran untuk jadwal ini. Tidak ada yang ditagih.",
+  "schedules.pay.notPayable.paid": "Cicilan ini sudah dibayar. Tidak ada tagihan tambahan.",
+  "schedules.pay.notPayable.processing": "Pembayaran cicilan ini sedang diproses. Tidak ada tagihan tambahan.",
+  "schedules.pay.notPayable.cancelled": "Cicilan ini telah dibatalkan. Tidak ada yang ditagih.",
+  "schedules.pay.notPayable.scheduleClosed":
+    "Jadwal pembayaran ini tidak lagi menerima pembayaran. Tidak ada yang ditagih.",
+  "schedules.pay.notPayable.notDue": "Cicilan ini belum jatuh tempo. Tidak ada yang ditagih.",
+  "schedules.pay.notPayable.failed":
+    "Percobaan untuk cicilan ini sudah habis: bayar dari halamannya. Tidak ada yang ditagih.",
+  "schedules.notice.pending":
+    "Pembayaran sedang dikonfirmasi dengan bank kartu: tanda terima menunjukkan bila sudah selesai.",
   "schedules.pay.error.invalid": "Pembayaran tidak dapat dilakukan. Tidak ada yang ditagih.",
 };

@@ -1,10 +1,13 @@
+import { methodReturnPath } from "~/lib/schedule-paths";
 import { requireAccountPage } from "../accounts/portal.server";
 import { clientAddress, requestOrigin } from "../platform/request-context.server";
 import { gatewayContextFrom } from "./payment-methods.server";
 
 /**
  * The start of every payment-methods page and action: host, session, portal access and the
- * selected account (checked in the loader and again in the action), plus who is acting.
+ * selected account (checked in the loader and again in the action), plus who is acting, and
+ * where to go back to when a payment schedule's page sent the contact here (`returnTo`: its
+ * signed-in path, kept in the URL that the page's form posts back to; decision 034).
  */
 export async function requirePaymentMethodsPage(request: Request) {
   const context = await requireAccountPage(request);
@@ -15,7 +18,12 @@ export async function requirePaymentMethodsPage(request: Request) {
     contactId: context.session.contact.id,
     clientIp,
   };
-  return { ...context, actor, gateway: gatewayContextFrom(request, clientIp, requestOrigin(request)) };
+  return {
+    ...context,
+    actor,
+    gateway: gatewayContextFrom(request, clientIp, requestOrigin(request)),
+    returnTo: methodReturnPath(new URL(request.url).searchParams.get("returnTo")),
+  };
 }
 
 /** The notices the list page shows after a change (POST, redirect, GET): known keys only. */

@@ -35,7 +35,8 @@ export async function renderScheduleProposalEmail(input: {
   const count = schedule.instalments.length;
   const first = schedule.instalments[0]!;
   const last = schedule.instalments[count - 1]!;
-  const expires = day(schedule.expiresAt);
+  // A proposal open until midnight is open all of the day before: that is the day to name.
+  const expires = day(new Date(Date.parse(schedule.expiresAt) - 1).toISOString());
   const greeting = `Hello ${input.recipientName.trim() || "there"},`;
   const ask =
     count === 1

@@ -3,7 +3,6 @@ import { data, redirect } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { todayIn } from "~/lib/dates";
 import { formatDate, formatMoney } from "~/lib/format";
-import type { Translate } from "~/lib/i18n";
 import { computeCreditPayment, type FeeRules } from "~/lib/payment-calc";
 import { CARD_BRANDS, type CardBrand } from "~/lib/payment-method-types";
 import { acceptancePath, methodReturnPath, progressPath } from "~/lib/schedule-paths";
@@ -15,8 +14,12 @@ import type {
   ScheduleSummary,
   WayOption,
   WayToPayRefusal,
+  AgreementName,
+  AuthorityFacts,
+  PayButton,
+  RescueData,
 } from "~/lib/schedule-pages";
-import { retrySteps, scheduleAuthority } from "~/lib/schedule-pages";
+import { scheduleAuthority } from "~/lib/schedule-pages";
 import { accountNotFound } from "../accounts/accounts.server";
 import { hasPortalAccess } from "../auth/access.server";
 import { getPageContext, requireSession } from "../auth/auth.server";
@@ -24,13 +27,18 @@ import type { PortalSession } from "../auth/session.server";
 import type { HostBranding } from "../host/host.server";
 import { requestLanguage } from "../host/language.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "../links/link-pages.server";
-import { checkLinkAccess, recordLinkOpened, type LinkToken } from "../links/link-tokens.server";
+import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser, type LinkToken } from "../links/link-tokens.server";
 import { businessContact } from "../links/request-links.server";
 import { listCards } from "../payment-methods/payment-methods.server";
 import { payToChoices } from "../payments/payto/payto-payments.server";
 import { payToConfigurationOf } from "../payments/payto/settings.server";
 import { now } from "../platform/clock.server";
 import { readForm } from "../platform/http.server";
+import { isMessageKey } from "~/lib/i18n/catalog";
+import type { MessageKey } from "~/lib/i18n";
+import { breakdownView, type PayFormReply } from "~/lib/pay-form";
+import { expectedTotal, readyToPay, resolvePayMethod, startPayReply } from "../payments/pay-form.server";
+import { payInstalment, type InstalmentPayOutcome } from "./instalment-charges.server";
 import { clientAddress, requireSameOrigin } from "../platform/request-context.server";
 import {
   acceptSchedule,
@@ -62,7 +70,6 @@ export type SchedulePageContext = {
   contactId: string;
   session: PortalSession | null;
   link: LinkToken | null;
-  t: Translate;
 };
 
 const money = (branding: HostBranding) => (cents: number) => formatMoney(cents, { currency: branding.currency });
@@ -90,8 +97,7 @@ export async function requireSignedInSchedule(request: Request, reference: strin
   if (!schedule || schedule.reference !== reference) throw accountNotFound();
   const db = await getDb();
   if (!(await mayActFor(db, branding.businessId, session.contact.id, schedule.account.id))) throw accountNotFound();
-  const t = await translatorFor(request, branding, session);
-  return { branding, schedule, contactId: session.contact.id, session, link: null, t } satisfies SchedulePageContext;
+  return { branding, schedule, contactId: session.contact.id, session, link: null } satisfies SchedulePageContext;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -150,7 +156,7 @@ function surchargeOf(schedule: ScheduleView, brand: CardBrand, rules: FeeRules) 
  * fee rules, on each instalment; PayTo none. Brands with the same rule share a row; brands the
  * rules do not name pay the default ("other cards").
  */
-export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedule">, t: Translate): FeeRow[] {
+export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedule">): FeeRow[] {
   const { branding, schedule } = context;
   const m = money(branding);
   const rules = branding.feeRules;
@@ -160,13 +166,15 @@ export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedul
     const key = JSON.stringify(rules.surcharge[brand]);
     groups.set(key, [...(groups.get(key) ?? []), brand]);
   }
+  const rateOf = (rule: { bps: number; fixedCents: number } | undefined) =>
+    rule && (rule.bps > 0 || rule.fixedCents > 0) ? rateText(rule, m) : null;
   const rows: FeeRow[] = [];
   for (const brands of groups.values()) {
-    const rule = rules.surcharge[brands[0]!]!;
     const fee = surchargeOf(schedule, brands[0]!, rules);
     rows.push({
-      label: brands.map((brand) => BRAND_LABELS[brand]).join(", "),
-      rate: rule.bps > 0 || rule.fixedCents > 0 ? rateText(rule, m) : t("schedules.fees.none"),
+      kind: "brands",
+      brands: brands.map((brand) => BRAND_LABELS[brand]).join(", "),
+      rate: rateOf(rules.surcharge[brands[0]!]),
       first: m(fee.first),
       total: m(fee.total),
     });
@@ -175,33 +183,31 @@ export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedul
   if (others.length) {
     const fee = surchargeOf(schedule, others[0]!, rules);
     rows.push({
-      label: named.length ? t("schedules.fees.otherCards") : t("schedules.fees.cards"),
-      rate: rules.surcharge.default ? rateText(rules.surcharge.default, m) : t("schedules.fees.none"),
+      kind: named.length ? "other" : "cards",
+      brands: null,
+      rate: rateOf(rules.surcharge.default),
       first: m(fee.first),
       total: m(fee.total),
     });
   }
   if (payToConfigurationOf(branding).enabled) {
-    rows.push({ label: t("schedules.fees.payTo"), rate: t("schedules.fees.none"), first: m(0), total: m(0) });
+    rows.push({ kind: "payto", brands: null, rate: null, first: m(0), total: m(0) });
   }
   return rows;
 }
 
-/**
- * The authority the contact gives by accepting, in the page's language, exactly as shown: the
- * action computes it again from the same facts and stores it (a proposal never changes).
- */
-export function authorityText(context: Pick<SchedulePageContext, "branding" | "schedule">, t: Translate) {
+/** The facts of the authority a contact gives by accepting (`scheduleAuthority` words them). */
+export function authorityFacts(context: Pick<SchedulePageContext, "branding" | "schedule">): AuthorityFacts {
   const { branding, schedule } = context;
   const d = day(branding);
-  return scheduleAuthority(t, {
+  return {
     business: branding.businessName,
     reference: schedule.reference,
     count: schedule.instalments.length,
     total: money(branding)(schedule.totalCents),
     first: d(schedule.instalments[0]!.dueDate),
     last: d(schedule.instalments[schedule.instalments.length - 1]!.dueDate),
-  });
+  };
 }
 
 /**
@@ -229,26 +235,27 @@ async function waysToPay(context: SchedulePageContext, today: string) {
       .map((agreement) => ({
         value: `payto:${agreement.id}`,
         kind: "payto" as const,
-        name: agreementName(agreement, context.t),
-        expiry: null,
-        surcharge: null,
+        agreement: agreementOf(agreement),
         isDefault: false,
       })),
   ];
   const waiting = payTo.agreements
     .filter((agreement) => agreement.status !== "ACTIVE")
-    .map((agreement) => ({ name: agreementName(agreement, context.t), status: agreement.status }));
+    .map((agreement) => ({ agreement: agreementOf(agreement), status: agreement.status }));
   return { options, waiting, payToEnabled: payTo.enabled };
 }
 
-/** A PayTo agreement as people know it: its PayID, or its BSB and the account's last digits. */
-function agreementName(
-  agreement: { payId: string | null; bsb: string | null; accountLast3: string | null },
-  t: Translate,
-) {
-  if (agreement.payId) return agreement.payId;
-  const bsb = agreement.bsb ? `${agreement.bsb.slice(0, 3)}-${agreement.bsb.slice(3)}` : "";
-  return t("paytoPay.method.bban", { bsb, last3: agreement.accountLast3 ?? "" });
+/** A PayTo agreement as the page names it: its PayID, or its BSB and the account's last digits. */
+function agreementOf(agreement: {
+  payId: string | null;
+  bsb: string | null;
+  accountLast3: string | null;
+}): AgreementName {
+  return {
+    payId: agreement.payId,
+    bsb: agreement.bsb ? `${agreement.bsb.slice(0, 3)}-${agreement.bsb.slice(3)}` : null,
+    last3: agreement.accountLast3,
+  };
 }
 
 /** The way the schedule pays now, as its radio names it (or null). */
@@ -304,14 +311,14 @@ function proposalClosed(schedule: ScheduleView): ClosedReason | null {
   }
 }
 
-function reviewCommon(context: SchedulePageContext, today: string) {
+function reviewCommon(context: Pick<SchedulePageContext, "branding" | "schedule">, today: string) {
   return {
     businessName: context.branding.businessName,
     schedule: summaryOf(context, today),
-    fees: feeRows(context, context.t),
-    retry: context.t("schedules.retry.text", { steps: retrySteps(context.t), business: context.branding.businessName }),
-    authority: authorityText(context, context.t),
-    expires: day(context.branding)(new Date(context.schedule.expiresAt)),
+    fees: feeRows(context),
+    authority: authorityFacts(context),
+    // The last moment it can be accepted is the end of the day before `expiresAt` when that is a midnight.
+    expires: day(context.branding)(new Date(Date.parse(context.schedule.expiresAt) - 1)),
   };
 }
 
@@ -342,8 +349,7 @@ export async function acceptanceByLink(request: Request, token: string | undefin
   if (closed === "withdrawn" || closed === "cancelled") return closedAcceptance(branding, schedule, closed);
   if (access.status === "revoked") return closedAcceptance(branding, schedule, "replaced");
   if (access.status === "expired" || closed) return closedAcceptance(branding, schedule, "expired");
-  const t = await translatorFor(request, branding, null);
-  const context = { branding, schedule, contactId: access.link.contactId, session: null, link: access.link, t };
+  const context = { branding, schedule };
   const reference = acceptancePath(schedule.reference);
   return {
     kind: "review",
@@ -399,7 +405,11 @@ export async function acceptAction(request: Request, reference: string | undefin
     reference: context.schedule.reference,
     way: parseWayToPay(rawWay),
     authorityAccepted: form.get("authority") === "on",
-    authorityText: authorityText(context, context.t),
+    // The words the page showed, in its language, from the proposal's facts (which never change).
+    authorityText: scheduleAuthority(
+      await translatorFor(request, context.branding, context.session),
+      authorityFacts(context),
+    ),
   });
   if (outcome.ok) return redirect(`${progressPath(context.schedule.reference)}?notice=accepted`);
   if (outcome.reason === "notFound") throw accountNotFound();
@@ -422,7 +432,13 @@ const NOTICES = ["accepted", "changed", "paid", "submitted"] as const;
 export async function progressSignedIn(
   request: Request,
   context: SchedulePageContext,
-  answer: { refusal?: WayToPayRefusal; message?: string | null; chosen?: string | null } = {},
+  answer: {
+    refusal?: WayToPayRefusal;
+    message?: string | null;
+    messageParams?: Record<string, string>;
+    reasonKey?: string;
+    chosen?: string | null;
+  } = {},
 ): Promise<ProgressData> {
   const { branding, schedule } = context;
   const today = todayIn(branding.timeZone, now());
@@ -433,30 +449,77 @@ export async function progressSignedIn(
   const notice = NOTICES.find((n) => n === url.searchParams.get("notice")) ?? null;
   const live = schedule.status === "active" || schedule.status === "arrears";
   const form = live ? await methodsForm(context, today, progressPath(schedule.reference)) : null;
+  // The receipt a notice is about: only a payment of one of this schedule's instalments.
+  const receipt = notice && ["paid", "submitted", "pending"].includes(notice) ? url.searchParams.get("payment") : null;
   return {
     kind: "progress",
     mode: "signedIn",
     businessName: branding.businessName,
     schedule: summaryOf(context, today),
-    wayToPay: wayToPayText(schedule, context.t),
+    wayToPay: wayToPayText(schedule),
     change: form ? { ...form, chosen: answer.chosen ?? form.chosen, refusal: answer.refusal ?? null } : null,
     notice,
     message: answer.message ?? null,
+    messageParams: answer.messageParams,
+    reasonKey: answer.reasonKey,
     requestGuid: randomUUID(),
+    pay: payButtons(context),
+    receiptHref:
+      receipt && (await paymentOfSchedule(branding.businessId, schedule, receipt)) ? receiptPath(receipt) : null,
+    rescue: null,
   };
 }
 
-export function wayToPayText(schedule: ScheduleView, t: Translate) {
+const receiptPath = (reference: string) => `/payment/complete/${encodeURIComponent(reference)}`;
+
+/** Is this payment (by reference) one of the schedule's instalments'? One indexed look-up. */
+async function paymentOfSchedule(businessId: string, schedule: ScheduleView, reference: string) {
+  if (!/^PAY-[0-9A-F]{10}$/.test(reference)) return false;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("payments")
+    .select("schedule_instalment_id as instalmentId")
+    .where("business_id", "=", businessId)
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+  return row?.instalmentId ? schedule.instalments.some((i) => i.id === row.instalmentId) : false;
+}
+
+/** What one instalment costs by the schedule's way to pay: the amount and a card's surcharge. */
+function costByWay(context: Pick<SchedulePageContext, "branding" | "schedule">, amountCents: number) {
+  const way = context.schedule.wayToPay;
+  const method = way?.kind === "card" ? { kind: "card" as const, brand: way.brand } : { kind: "payto" as const };
+  return computeCreditPayment(amountCents, method, context.branding.feeRules).amount;
+}
+
+/**
+ * "Pay instalment n now" for each failed instalment, and "Pay the next instalment now" for the
+ * first still waiting, by the schedule's way to pay (decision 034): while the schedule is active
+ * or in arrears and has a way to pay. Their totals are what the engine charges.
+ */
+export function payButtons(context: Pick<SchedulePageContext, "branding" | "schedule">): PayButton[] {
+  const { schedule } = context;
+  if ((schedule.status !== "active" && schedule.status !== "arrears") || !schedule.wayToPay) return [];
+  const m = money(context.branding);
+  const button = (i: ScheduleView["instalments"][number], failed: boolean): PayButton => ({
+    instalmentId: i.id,
+    seq: i.seq,
+    amount: m(i.amountCents),
+    total: m(costByWay(context, i.amountCents)),
+    failed,
+  });
+  const failed = schedule.instalments.filter((i) => i.status === "failed").map((i) => button(i, true));
+  const next = schedule.instalments.find((i) => i.status === "scheduled");
+  return [...failed, ...(next ? [button(next, false)] : [])];
+}
+
+export function wayToPayText(schedule: ScheduleView): ProgressData["wayToPay"] {
   const way = schedule.wayToPay;
   if (!way) return null;
   if (way.kind === "card") {
-    return { kind: "card" as const, name: `${BRAND_LABELS[way.brand]} •••• ${way.last4}`, status: null };
+    return { kind: "card", name: `${BRAND_LABELS[way.brand]} •••• ${way.last4}`, status: null };
   }
-  return {
-    kind: "payto" as const,
-    name: agreementName(way, t),
-    status: way.status === "ACTIVE" ? null : way.status,
-  };
+  return { kind: "payto", agreement: agreementOf(way), status: way.status === "ACTIVE" ? null : way.status };
 }
 
 /** Change the way to pay (POST, intent `change`): the same checks as accepting; future instalments only. */
@@ -499,19 +562,169 @@ export async function progressByLink(request: Request, token: string | undefined
   if (access.status === "revoked") return { page: await closed("replaced"), access };
   if (access.status === "expired" || schedule.state === "expired") return { page: await closed("expired"), access };
   const today = todayIn(branding.timeZone, now());
-  const t = await translatorFor(request, branding, null);
   const page: ProgressData = {
     kind: "progress",
     mode: "link",
     businessName: branding.businessName,
     schedule: summaryOf({ branding, schedule }, today),
-    wayToPay: wayToPayText(schedule, t),
+    wayToPay: wayToPayText(schedule),
     change: null,
     notice: null,
     message: null,
     requestGuid: randomUUID(),
+    pay: [],
+    receiptHref: null,
+    rescue: access.status === "valid" ? rescueOf({ branding, schedule }) : null,
   };
   return { page, access };
+}
+
+/** The declined instalment's new-card form: its amount, priced with no card chosen yet. */
+function rescueOf(context: Pick<SchedulePageContext, "branding" | "schedule">): RescueData | null {
+  const instalment = instalmentToRescue(context.schedule);
+  if (!instalment) return null;
+  const { branding, schedule } = context;
+  return {
+    instalmentId: instalment.id,
+    seq: instalment.seq,
+    amount: money(branding)(instalment.amountCents),
+    requestGuid: randomUUID(),
+    breakdown: breakdownView(
+      computeCreditPayment(instalment.amountCents, { kind: "payto" }, branding.feeRules),
+      branding.currency,
+    ),
+    signInHref: `/auth/signin?${new URLSearchParams({ callbackUrl: progressPath(schedule.reference) })}`,
+  };
+}
+
+/** A payment that did not go through, worded for the page: the refusal's own words where there are some. */
+function refusalMessage(
+  outcome: Exclude<InstalmentPayOutcome, { kind: "paid" | "submitted" | "pending" }>,
+  payTo: boolean,
+): { message: MessageKey; reasonKey?: MessageKey } {
+  switch (outcome.kind) {
+    case "declined": {
+      if (payTo) {
+        const reason = `paytoPay.reason.${outcome.refusal}`;
+        return {
+          message: "paytoPay.error.rejected",
+          reasonKey: isMessageKey(reason) ? reason : "paytoPay.reason.declined",
+        };
+      }
+      const refusal = `pm.refusal.${outcome.refusal}`;
+      return { message: isMessageKey(refusal) ? refusal : "pm.refusal.declined" };
+    }
+    case "notPayable":
+      return { message: `schedules.pay.notPayable.${outcome.why}` as MessageKey };
+    case "invalid":
+      return { message: "schedules.pay.error.invalid" };
+  }
+}
+
+/**
+ * Pay an instalment now (POST, intent `pay`, signed in): the next one early, or a failed one,
+ * by the schedule's way to pay, through `payInstalment` with the form's requestGuid (a repeat
+ * of the same submission is answered by the first). Paid or on its way: the page with a notice
+ * and the receipt. Refused: the page again with why; nothing was charged.
+ */
+export async function payAction(request: Request, context: SchedulePageContext, form: FormData) {
+  const instalmentId = String(form.get("instalmentId") ?? "").slice(0, 40);
+  const requestGuid = String(form.get("requestGuid") ?? "").slice(0, 40);
+  const instalment = context.schedule.instalments.find((i) => i.id === instalmentId);
+  if (!instalment) {
+    return data(await progressSignedIn(request, context, { message: "schedules.pay.error.invalid" }), { status: 400 });
+  }
+  const outcome = await payInstalment({
+    businessId: context.branding.businessId,
+    instalmentId: instalment.id,
+    trigger: "contact",
+    actor: { contactId: context.contactId, clientIp: clientAddress(request) },
+    requestGuid,
+  });
+  if (outcome.kind === "paid" || outcome.kind === "submitted" || outcome.kind === "pending") {
+    const notice = outcome.kind === "paid" ? "paid" : outcome.kind;
+    const query = new URLSearchParams({ notice, payment: outcome.reference });
+    return redirect(`${progressPath(context.schedule.reference)}?${query}`);
+  }
+  const fresh = (await getSchedule(context.branding.businessId, context.schedule.id)) ?? context.schedule;
+  const words = refusalMessage(outcome, context.schedule.wayToPay?.kind === "payto");
+  const status = outcome.kind === "declined" ? 402 : outcome.kind === "invalid" ? 400 : 409;
+  return data(
+    await progressSignedIn(
+      request,
+      { ...context, schedule: fresh },
+      { message: words.message, reasonKey: words.reasonKey },
+    ),
+    { status },
+  );
+}
+
+/**
+ * Pay a declined instalment another way from its email's link (POST): a new card, never saved,
+ * as any link payer pays (decision 031). The pay form's steps (quote, "Update total", pay) and
+ * the engine's own price; the link's contact is the payer of record, and the browser may open
+ * the receipt afterwards. A link that no longer opens, or a schedule with nothing to rescue,
+ * charges nothing.
+ */
+export async function rescueAction(request: Request, token: string | undefined) {
+  requireSameOrigin(request);
+  const { branding } = await getPageContext(request);
+  const access = await checkLinkAccess(
+    branding.businessId,
+    "payment-schedule",
+    token,
+    loadForLink(branding.businessId),
+    now(),
+  );
+  if (access.status === "unknown") throw linkInvalid();
+  const form = await readForm(request);
+  const { intent, text, reply } = startPayReply(form);
+  const answer = (status: number) => data<PayFormReply>(reply, { status, headers: LINK_PAGE_HEADERS });
+  const instalment = access.status === "valid" ? instalmentToRescue(access.record) : null;
+  if (!instalment) {
+    reply.message = "schedules.pay.error.closed";
+    return answer(409);
+  }
+  if (!intent) return answer(400);
+  const today = todayIn(branding.timeZone, now());
+  const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
+    cards: [],
+    agreements: [],
+    promise: false,
+    mayManagePaymentMethods: false,
+    today,
+    actor: { businessId: branding.businessId, contactId: access.link.contactId },
+  });
+  const priced = computeCreditPayment(
+    instalment.amountCents,
+    feeMethod.kind === "card" ? feeMethod : { kind: "payto" },
+    branding.feeRules,
+  );
+  reply.breakdown = breakdownView(priced, branding.currency);
+  const ready = readyToPay(intent, reply, payMethod);
+  if (ready !== true || !payMethod) return answer(ready === true ? 400 : ready);
+  if (payMethod.kind !== "new-card") {
+    reply.errors.method = "pay.error.method";
+    return answer(400);
+  }
+  if (expectedTotal(form, reply) === null) return answer(409);
+  const outcome = await payInstalment({
+    businessId: branding.businessId,
+    instalmentId: instalment.id,
+    trigger: "contact",
+    actor: { contactId: access.link.contactId, clientIp: clientAddress(request) },
+    method: { kind: "new-card", card: { ...payMethod.card, save: false } },
+    requestGuid: text("requestGuid", 40),
+    linkTokenId: access.link.id,
+  });
+  if (outcome.kind === "paid" || outcome.kind === "submitted" || outcome.kind === "pending") {
+    // This browser may now open the receipt of what it paid from this link (decision 031).
+    const cookie = await rememberLinkInBrowser(request, access.link);
+    return redirect(receiptPath(outcome.reference), { headers: { ...LINK_PAGE_HEADERS, "Set-Cookie": cookie } });
+  }
+  const words = refusalMessage(outcome, false);
+  reply.message = words.message;
+  return answer(outcome.kind === "declined" ? 402 : 409);
 }
 
 /** The instalment a link payer may pay another way: the earliest failed one, else one being retried. */

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { z } from "zod";
 import { isExpired } from "~/lib/card";
 import { startOfDayIn, todayIn } from "~/lib/dates";
@@ -136,6 +137,11 @@ export type ScheduleView = {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
+/**
+ * A schedule's row with everything its view needs — its instalments (with the payment that paid
+ * each), its invoices and every try — in one statement: the lists come as JSON arrays from
+ * correlated subqueries along each table's schedule index.
+ */
 function selectSchedules(db: Db, businessId: string) {
   return db
     .selectFrom("payment_schedules as ps")
@@ -143,13 +149,11 @@ function selectSchedules(db: Db, businessId: string) {
       join.onRef("a.id", "=", "ps.account_id").onRef("a.business_id", "=", "ps.business_id"),
     )
     .innerJoin("businesses as b", "b.id", "ps.business_id")
-    .leftJoin("cards as c", (join) =>
-      join.onRef("c.id", "=", "ps.card_id").onRef("c.business_id", "=", "ps.business_id"),
-    )
+    .leftJoin("cards as c", (join) => join.onRef("c.id", "=", "ps.card_id").onRef("c.business_id", "=", "ps.business_id"))
     .leftJoin("payto_agreements as pa", (join) =>
       join.onRef("pa.id", "=", "ps.payto_agreement_id").onRef("pa.business_id", "=", "ps.business_id"),
     )
-    .select([
+    .select((eb) => [
       "ps.id",
       "ps.reference",
       "ps.status",
@@ -186,164 +190,134 @@ function selectSchedules(db: Db, businessId: string) {
       "pa.alias_value as payToPayId",
       "pa.bsb as payToBsb",
       "pa.account_number as payToAccountNumber",
+      jsonArrayFrom(
+        eb
+          .selectFrom("schedule_instalments as si")
+          .leftJoin("payments as p", (join) =>
+            join.onRef("p.id", "=", "si.payment_id").onRef("p.business_id", "=", "si.business_id"),
+          )
+          .select([
+            "si.id",
+            "si.seq",
+            "si.due_date as dueDate",
+            "si.amount_cents as amountCents",
+            "si.status",
+            "si.next_attempt_on as nextAttemptOn",
+            "si.attempts",
+            "si.last_failure as lastFailure",
+            "si.paid_at as paidAt",
+            "p.reference as paymentReference",
+            "p.status as paymentStatus",
+          ])
+          .whereRef("si.schedule_id", "=", "ps.id")
+          .orderBy("si.seq"),
+      ).as("instalments"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("payment_schedule_invoices as psi")
+          .innerJoin("invoices as i", (join) =>
+            join.onRef("i.id", "=", "psi.invoice_id").onRef("i.business_id", "=", "psi.business_id"),
+          )
+          .select(["i.id", "i.number", "psi.amount_cents as amountCents", "i.balance_cents as balanceCents"])
+          .whereRef("psi.schedule_id", "=", "ps.id")
+          .orderBy("i.due_date")
+          .orderBy("i.number"),
+      ).as("invoices"),
+      // Every try of its instalments, newest first (at most 60 instalments, a few tries each).
+      jsonArrayFrom(
+        eb
+          .selectFrom("instalment_attempts as ia")
+          .innerJoin("schedule_instalments as sia", "sia.id", "ia.instalment_id")
+          .select([
+            "ia.instalment_id as instalmentId",
+            "ia.trigger",
+            "ia.outcome",
+            "ia.failure_code as failureCode",
+            "ia.started_at as startedAt",
+          ])
+          .whereRef("sia.schedule_id", "=", "ps.id")
+          .orderBy("ia.started_at", "desc")
+          .orderBy("ia.attempt_no", "desc"),
+      ).as("tries"),
     ])
     .where("ps.business_id", "=", businessId);
 }
 
 type ScheduleRow = Awaited<ReturnType<ReturnType<typeof selectSchedules>["executeTakeFirstOrThrow"]>>;
 
-/** The views of these schedules: their instalments, invoices and attempts in one statement each. */
-async function toViews(db: Db, businessId: string, rows: ScheduleRow[]): Promise<ScheduleView[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
+/** A schedule's view from its row (instalment states on the business's today). */
+function toView(row: ScheduleRow): ScheduleView {
   const at = now();
-  const [instalments, invoices, attempts] = await Promise.all([
-    db
-      .selectFrom("schedule_instalments as si")
-      .leftJoin("payments as p", (join) =>
-        join.onRef("p.id", "=", "si.payment_id").onRef("p.business_id", "=", "si.business_id"),
-      )
-      .select([
-        "si.id",
-        "si.schedule_id as scheduleId",
-        "si.seq",
-        "si.due_date as dueDate",
-        "si.amount_cents as amountCents",
-        "si.status",
-        "si.next_attempt_on as nextAttemptOn",
-        "si.attempts",
-        "si.last_failure as lastFailure",
-        "si.paid_at as paidAt",
-        "p.reference as paymentReference",
-        "p.status as paymentStatus",
-      ])
-      .where("si.business_id", "=", businessId)
-      .where("si.schedule_id", "in", ids)
-      .orderBy("si.schedule_id")
-      .orderBy("si.seq")
-      .execute(),
-    db
-      .selectFrom("payment_schedule_invoices as psi")
-      .innerJoin("invoices as i", (join) =>
-        join.onRef("i.id", "=", "psi.invoice_id").onRef("i.business_id", "=", "psi.business_id"),
-      )
-      .select([
-        "psi.schedule_id as scheduleId",
-        "i.id",
-        "i.number",
-        "psi.amount_cents as amountCents",
-        "i.balance_cents as balanceCents",
-      ])
-      .where("psi.business_id", "=", businessId)
-      .where("psi.schedule_id", "in", ids)
-      .orderBy("i.due_date")
-      .orderBy("i.number")
-      .execute(),
-    // Every try of these schedules' instalments, newest first (a schedule has at most 60
-    // instalments and a few tries each).
-    db
-      .selectFrom("instalment_attempts as ia")
-      .innerJoin("schedule_instalments as si", "si.id", "ia.instalment_id")
-      .select([
-        "si.schedule_id as scheduleId",
-        "ia.instalment_id as instalmentId",
-        "ia.trigger",
-        "ia.outcome",
-        "ia.failure_code as failureCode",
-        "ia.started_at as startedAt",
-      ])
-      .where("ia.business_id", "=", businessId)
-      .where("si.schedule_id", "in", ids)
-      .orderBy("ia.started_at", "desc")
-      .orderBy("ia.attempt_no", "desc")
-      .execute(),
-  ]);
-  return rows.map((row) => {
-    const today = todayIn(row.timeZone, at);
-    const lastOf = new Map<string, (typeof attempts)[number]>();
-    const counts = { total: 0, succeeded: 0, declined: 0, pending: 0, errors: 0 };
-    for (const attempt of attempts) {
-      if (attempt.scheduleId !== row.id) continue;
-      if (!lastOf.has(attempt.instalmentId)) lastOf.set(attempt.instalmentId, attempt);
-      counts.total += 1;
-      if (attempt.outcome === "succeeded") counts.succeeded += 1;
-      else if (attempt.outcome === "declined") counts.declined += 1;
-      else if (attempt.outcome === "error") counts.errors += 1;
-      else counts.pending += 1;
-    }
-    const own = instalments
-      .filter((i) => i.scheduleId === row.id)
-      .map((i): InstalmentViewRow => {
-        const last = lastOf.get(i.id);
-        return {
-          id: i.id,
-          seq: i.seq,
-          dueDate: i.dueDate,
-          amountCents: Number(i.amountCents),
-          status: i.status,
-          view: instalmentView({ status: i.status, dueDate: i.dueDate, attempts: i.attempts }, today),
-          attempts: i.attempts,
-          nextAttemptOn: i.nextAttemptOn,
-          lastFailure: i.lastFailure,
-          paidAt: iso(i.paidAt),
-          payment: i.paymentReference ? { reference: i.paymentReference, status: String(i.paymentStatus) } : null,
-          lastAttempt: last
-            ? {
-                trigger: last.trigger,
-                outcome: last.outcome,
-                failureCode: last.failureCode,
-                at: iso(last.startedAt)!,
-              }
-            : null,
-        };
-      });
-    const next = own.find((i) => i.status === "scheduled" || i.status === "failed" || i.status === "processing");
-    const totalCents = Number(row.totalCents);
-    const paidCents = Number(row.paidCents);
+  const today = todayIn(row.timeZone, at);
+  const lastOf = new Map<string, (typeof row.tries)[number]>();
+  const counts = { total: 0, succeeded: 0, declined: 0, pending: 0, errors: 0 };
+  for (const attempt of row.tries) {
+    if (!lastOf.has(attempt.instalmentId)) lastOf.set(attempt.instalmentId, attempt);
+    counts.total += 1;
+    if (attempt.outcome === "succeeded") counts.succeeded += 1;
+    else if (attempt.outcome === "declined") counts.declined += 1;
+    else if (attempt.outcome === "error") counts.errors += 1;
+    else counts.pending += 1;
+  }
+  const instalments = row.instalments.map((i): InstalmentViewRow => {
+    const last = lastOf.get(i.id);
     return {
-      id: row.id,
-      reference: row.reference,
-      state: scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at),
-      status: row.status,
-      account: { id: row.accountId, number: row.accountNumber, name: row.accountName },
-      contact: { id: row.contactId, email: row.email },
-      description: row.description,
-      currency: row.currency,
-      totalCents,
-      paidCents,
-      remainingCents: Math.max(0, totalCents - paidCents),
-      invoices: invoices
-        .filter((invoice) => invoice.scheduleId === row.id)
-        .map(({ scheduleId: _s, ...invoice }) => ({
-          ...invoice,
-          amountCents: Number(invoice.amountCents),
-          balanceCents: Number(invoice.balanceCents),
-        })),
-      instalments: own,
-      nextInstalment: next
-        ? { id: next.id, seq: next.seq, dueDate: next.dueDate, amountCents: next.amountCents, view: next.view }
+      id: i.id,
+      seq: i.seq,
+      dueDate: i.dueDate,
+      amountCents: Number(i.amountCents),
+      status: i.status,
+      view: instalmentView({ status: i.status, dueDate: i.dueDate, attempts: i.attempts }, today),
+      attempts: i.attempts,
+      nextAttemptOn: i.nextAttemptOn,
+      lastFailure: i.lastFailure,
+      paidAt: iso(i.paidAt),
+      payment: i.paymentReference ? { reference: i.paymentReference, status: String(i.paymentStatus) } : null,
+      lastAttempt: last
+        ? { trigger: last.trigger, outcome: last.outcome, failureCode: last.failureCode, at: iso(last.startedAt)! }
         : null,
-      wayToPay: wayToPayOf(row),
-      acceptance: row.acceptedAt
-        ? {
-            at: iso(row.acceptedAt)!,
-            contactId: row.acceptedBy,
-            ip: row.acceptedIp,
-            authorityText: row.authorityText,
-          }
-        : null,
-      attempts: counts,
-      expiresAt: iso(row.expiresAt)!,
-      createdAt: iso(row.createdAt)!,
-      sentAt: iso(row.sentAt),
-      sendCount: row.sendCount,
-      withdrawnAt: iso(row.withdrawnAt),
-      cancelledAt: iso(row.cancelledAt),
-      completedAt: iso(row.completedAt),
-      arrearsAt: iso(row.arrearsAt),
-      today,
     };
   });
+  const next = instalments.find((i) => i.status === "scheduled" || i.status === "failed" || i.status === "processing");
+  const totalCents = Number(row.totalCents);
+  const paidCents = Number(row.paidCents);
+  return {
+    id: row.id,
+    reference: row.reference,
+    state: scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at),
+    status: row.status,
+    account: { id: row.accountId, number: row.accountNumber, name: row.accountName },
+    contact: { id: row.contactId, email: row.email },
+    description: row.description,
+    currency: row.currency,
+    totalCents,
+    paidCents,
+    remainingCents: Math.max(0, totalCents - paidCents),
+    invoices: row.invoices.map((invoice) => ({
+      id: invoice.id,
+      number: invoice.number,
+      amountCents: Number(invoice.amountCents),
+      balanceCents: Number(invoice.balanceCents),
+    })),
+    instalments,
+    nextInstalment: next
+      ? { id: next.id, seq: next.seq, dueDate: next.dueDate, amountCents: next.amountCents, view: next.view }
+      : null,
+    wayToPay: wayToPayOf(row),
+    acceptance: row.acceptedAt
+      ? { at: iso(row.acceptedAt)!, contactId: row.acceptedBy, ip: row.acceptedIp, authorityText: row.authorityText }
+      : null,
+    attempts: counts,
+    expiresAt: iso(row.expiresAt)!,
+    createdAt: iso(row.createdAt)!,
+    sentAt: iso(row.sentAt),
+    sendCount: row.sendCount,
+    withdrawnAt: iso(row.withdrawnAt),
+    cancelledAt: iso(row.cancelledAt),
+    completedAt: iso(row.completedAt),
+    arrearsAt: iso(row.arrearsAt),
+    today,
+  };
 }
 
 function wayToPayOf(row: ScheduleRow): WayToPayView | null {
@@ -383,9 +357,7 @@ export async function getSchedule(businessId: string, idOrReference: unknown): P
   const row = await selectSchedules(db, businessId)
     .where(byId ? "ps.id" : "ps.reference", "=", byId ? idOrReference.toLowerCase() : reference)
     .executeTakeFirst();
-  if (!row) return null;
-  const [view] = await toViews(db, businessId, [row]);
-  return view ?? null;
+  return row ? toView(row) : null;
 }
 
 /**
@@ -431,8 +403,9 @@ export type ScheduleListQuery = {
 
 /**
  * The business's schedules, newest first, a page at a time (a keyset on created_at and id along
- * payment_schedules_business_idx / _account_idx): four statements a page, whatever its size.
- * `nextCursor` is null on the last page.
+ * payment_schedules_business_idx / _account_idx).
+ * One statement a page, whatever its size (their instalments, invoices and tries come with each
+ * row). `nextCursor` is null on the last page.
  */
 export async function listSchedules(
   businessId: string,
@@ -492,9 +465,61 @@ export async function listSchedules(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    items: await toViews(db, businessId, page),
+    items: page.map(toView),
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
   };
+}
+
+export const HOME_SCHEDULES = 5;
+
+/**
+ * The customer-style home's few schedules (decision 033's home): the newest on accounts the
+ * contact may see, leaving out proposals withdrawn or expired (nothing to do there), with each
+ * one's next instalment — one statement.
+ */
+export async function listSchedulesForHome(businessId: string, contactId: string, limit = HOME_SCHEDULES) {
+  if (!UUID.test(contactId)) return [];
+  const db = await getDb();
+  const at = now();
+  const next = (column: "si.due_date" | "si.amount_cents") =>
+    sql<string | number | null>`(select ${sql.ref(column)} from schedule_instalments as si
+      where si.schedule_id = ps.id and si.status in ('scheduled', 'failed', 'processing') order by si.seq limit 1)`;
+  const rows = await db
+    .selectFrom("payment_schedules as ps")
+    .innerJoin("accounts", (join) =>
+      join.onRef("accounts.id", "=", "ps.account_id").onRef("accounts.business_id", "=", "ps.business_id"),
+    )
+    .select([
+      "ps.reference",
+      "ps.description",
+      "ps.status",
+      "ps.expires_at as expiresAt",
+      "ps.currency",
+      "ps.total_cents as totalCents",
+      "ps.paid_cents as paidCents",
+      "accounts.name as accountName",
+      "accounts.number as accountNumber",
+      next("si.due_date").as("nextDue"),
+      next("si.amount_cents").as("nextCents"),
+    ])
+    .where("ps.business_id", "=", businessId)
+    .where("ps.status", "!=", "withdrawn")
+    .where((eb) => eb.or([eb("ps.status", "!=", "proposed"), eb("ps.expires_at", ">", at)]))
+    .where(visibleAccounts({ businessId, contactId }))
+    .orderBy("ps.created_at", "desc")
+    .orderBy("ps.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    reference: row.reference,
+    description: row.description,
+    state: scheduleView({ status: row.status, expiresAt: new Date(row.expiresAt) }, at),
+    account: { name: row.accountName, number: row.accountNumber },
+    currency: row.currency,
+    totalCents: Number(row.totalCents),
+    remainingCents: Math.max(0, Number(row.totalCents) - Number(row.paidCents)),
+    next: row.nextDue ? { dueDate: String(row.nextDue), amountCents: Number(row.nextCents) } : null,
+  }));
 }
 
 function encodeCursor(at: string, id: string) {
