@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 import { seedCustomerStyleJourneys } from "./e2e-customer-style";
 import { seedScheduleJourneys } from "./e2e-schedules";
+import { seedInstalmentJourneys } from "./e2e-instalments";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -141,6 +142,7 @@ try {
     .executeTakeFirstOrThrow();
   await seedCustomerStyleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedScheduleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
+  await seedInstalmentJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
 } finally {
   await handle.close();
 }

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
-import { fixedClock, now, setClockForTesting } from "./clock.server";
+import { now, setClockForTesting } from "./clock.server";
 import { getEnv } from "./env.server";
 import { apiError, apiJson, readApiBody } from "./http.server";
 import { logger } from "./logger.server";
@@ -24,9 +24,12 @@ export function requireTestClock(request: Request) {
   }
 }
 
+const instant = z.string().datetime({ offset: true, message: "give an ISO 8601 time, e.g. 2026-12-01T00:05:00+11:00" });
+
 const MoveSchema = z
   .object({
-    to: z.string().datetime({ offset: true, message: "to: give an ISO 8601 time, e.g. 2026-12-01T00:05:00+11:00" }),
+    to: instant,
+    notBefore: instant,
     advanceDays: z.coerce.number().int().min(-3660).max(3660),
     advanceMinutes: z.coerce.number().int().min(-527_040).max(527_040),
     reset: z.union([z.literal(true), z.literal("true")]),
@@ -34,28 +37,38 @@ const MoveSchema = z
   .partial()
   .strict();
 
-let moved: ReturnType<typeof fixedClock> | undefined;
+/**
+ * The test clock runs: the system's time plus an offset, so time still passes for everything else
+ * the portal does (sessions, links, pollers) while the suite's journeys run in parallel.
+ */
+let offsetMs = 0;
+const shifted = () => new Date(Date.now() + offsetMs);
 
-/** POST /__test/clock: `{to}` sets the time, `{advanceDays, advanceMinutes}` moves it, `{reset: true}` gives the system's back. */
+/**
+ * POST /__test/clock: `{to}` sets the time, `{notBefore}` moves it forward to at least then (never
+ * back: parallel journeys that each need "at least their day" agree), `{advanceDays,
+ * advanceMinutes}` move it, `{reset: true}` gives the system's time back.
+ */
 export async function moveTestClock(request: Request) {
   const body = await readApiBody(request);
   const parsed = MoveSchema.safeParse(body);
-  if (!parsed.success) return apiError(400, parsed.error.issues.map((issue) => issue.message).join("; "));
-  const move = parsed.data;
-  if (move.reset) {
-    moved = undefined;
-    setClockForTesting(undefined);
-  } else {
-    moved ??= fixedClock(now());
-    if (move.to) moved.set(move.to);
-    if (move.advanceDays) moved.advanceDays(move.advanceDays);
-    if (move.advanceMinutes) moved.advanceMs(move.advanceMinutes * 60_000);
-    setClockForTesting(moved);
+  if (!parsed.success) {
+    return apiError(
+      400,
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; "),
+    );
   }
-  logger.warn("test clock moved", { now: now().toISOString(), reset: Boolean(move.reset) });
-  return apiJson({ now: now().toISOString(), moved: moved !== undefined });
+  const move = parsed.data;
+  if (move.reset) offsetMs = 0;
+  if (move.to) offsetMs = new Date(move.to).getTime() - Date.now();
+  if (move.notBefore) offsetMs = Math.max(offsetMs, new Date(move.notBefore).getTime() - Date.now());
+  if (move.advanceDays) offsetMs += move.advanceDays * 86_400_000;
+  if (move.advanceMinutes) offsetMs += move.advanceMinutes * 60_000;
+  setClockForTesting(offsetMs === 0 ? undefined : shifted);
+  logger.warn("test clock moved", { now: now().toISOString(), offsetMs });
+  return apiJson({ now: now().toISOString(), offsetMs });
 }
 
 export function readTestClock() {
-  return apiJson({ now: now().toISOString(), moved: moved !== undefined });
+  return apiJson({ now: now().toISOString(), offsetMs });
 }
