@@ -120,7 +120,11 @@ async function attemptFacts(businessId: string, attemptId: string) {
 function wordsOf(branding: HostBranding, facts: Facts, t: Translate) {
   const money = (cents: number) => formatMoney(cents, { currency: facts.currency });
   const day = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
-  const reasonKey = `instalmentEmail.reason.${facts.failureCode ?? "other"}`;
+  // The engine's refusals of the way to pay itself (removed card, inactive agreement, over its limit) read alike.
+  const code = ["card", "agreement", "agreementInactive", "limit", "instalment"].includes(facts.failureCode ?? "")
+    ? "method"
+    : (facts.failureCode ?? "other");
+  const reasonKey = `instalmentEmail.reason.${code}`;
   const reason = t(isMessageKey(reasonKey) ? reasonKey : "instalmentEmail.reason.other");
   const params = {
     seq: facts.seq,
