@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { moveTestClock, readTestClock, requireTestClock } from "~/services/platform/test-clock.server";
 
 /** The e2e suite's clock (decision 035): "Page not found" unless PORTAL_TEST_CLOCK=on and the caller is local. */
@@ -8,6 +9,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   requireTestClock(request);
   return moveTestClock(request);
 }

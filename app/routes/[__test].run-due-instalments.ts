@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { data } from "@remix-run/node";
 import { apiError, apiJson } from "~/services/platform/http.server";
 import { now } from "~/services/platform/clock.server";
@@ -16,6 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   requireTestClock(request);
   const runner = processRunner();
   if (!runner) return apiError(503, "The instalment runner is not running in this process.");
