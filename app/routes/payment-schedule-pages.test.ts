@@ -344,12 +344,12 @@ describe("progress", () => {
       "upcoming",
     ]);
     expect(data.schedule.instalments[0]!.receiptHref).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]{10}$/);
-    expect(data.wayToPay).toEqual({ kind: "card", name: "Visa •••• 1111", status: null });
+    expect(data.wayToPay).toEqual({ kind: "card", name: "Visa •••• 4242", status: null });
     expect(data.change?.options.map((o) => o.kind)).toContain("card");
     // The arrears schedule shows its failed instalment.
     const arrears = answer<ProgressData>(await loadProgress("PS-DEMO0002", cookies.olivia)).data;
     expect(arrears.schedule.instalments[1]!.view).toBe("failed");
-    // Sam's account is not Coastal's: not found, in the loader and the action.
+    // Sam's account is not Wollongong's: not found, in the loader and the action.
     expect(answer(await loadProgress("PS-DEMO0001", cookies.sam)).status).toBe(404);
     expect(answer(await act("PS-DEMO0001", cookies.sam!, { intent: "change", way: "x" })).status).toBe(404);
     // A proposal's progress page is its acceptance page.
@@ -546,11 +546,34 @@ describe("the list and the home", () => {
     const olivia = answer<Awaited<ReturnType<typeof list.loader>>>(
       await run(list.loader as Handler, get("/customer/payment-schedule", cookies.olivia)),
     ).data;
-    expect(olivia.items.map((i) => i.reference)).toEqual(expect.arrayContaining(["PS-DEMO0000", "PS-DEMO0001"]));
-    expect(olivia.items.find((i) => i.reference === "PS-DEMO0000")!.href).toBe(
-      "/payment-schedule/acceptance/PS-DEMO0000",
-    );
-    expect(olivia.items.find((i) => i.reference === "PS-DEMO0001")!.href).toBe(
+    // Her selected account is Coastal Builders Group: its proposal; its branch's schedules once she switches.
+    expect(olivia.items.map((i) => i.reference)).toEqual(["PS-DEMO0000"]);
+    expect(olivia.items[0]!.href).toBe("/payment-schedule/acceptance/PS-DEMO0000");
+    const wollongong = await handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("number", "=", "ACME-1002")
+      .executeTakeFirstOrThrow();
+    await handle.db
+      .updateTable("sessions")
+      .set({ data: JSON.stringify({ selectedAccount: wollongong.id }) })
+      .where(
+        "contact_id",
+        "=",
+        (
+          await handle.db
+            .selectFrom("contacts")
+            .select("id")
+            .where("email", "=", "olivia@coastal.example")
+            .executeTakeFirstOrThrow()
+        ).id,
+      )
+      .execute();
+    const branch = answer<Awaited<ReturnType<typeof list.loader>>>(
+      await run(list.loader as Handler, get("/customer/payment-schedule", cookies.olivia)),
+    ).data;
+    expect(branch.items.map((i) => i.reference)).toEqual(["PS-DEMO0002", "PS-DEMO0001"]);
+    expect(branch.items.find((i) => i.reference === "PS-DEMO0001")!.href).toBe(
       "/customer/payment-schedule/PS-DEMO0001",
     );
 

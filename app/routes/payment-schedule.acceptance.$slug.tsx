@@ -6,6 +6,7 @@ import type { AcceptanceData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
 import { accountNotFound } from "~/services/accounts/accounts.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
 import {
   acceptAction,
   acceptanceByLink,
@@ -33,6 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
   // A link page takes no POST: accepting binds stored methods, which needs a sign-in.
   if (!isScheduleReference(params.slug)) throw accountNotFound();
   return acceptAction(request, params.slug);

@@ -18,6 +18,7 @@ import * as m0010 from "./0010-payment-requests";
 import * as m0010a from "./0010a-payments-by-payer";
 import * as m0011 from "./0011-schedules-and-agreements";
 import * as m0012 from "./0012-job-queue";
+import * as m0012a from "./0012a-schedule-references";
 
 export type Migration = { name: string; up: string };
 
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   m0010a,
   m0011,
   m0012,
+  m0012a,
 ];

@@ -24,12 +24,16 @@ const DAY_MS = 86_400_000;
  *
  * - PS-DEMO0000, proposed to olivia on Coastal Builders Group: $3,000.00 in six fortnightly
  *   instalments from a week today, with the README's fixed link.
- * - PS-DEMO0001, active on Coastal Builders Group, accepted with olivia's Visa: six monthly
- *   instalments of $300.00, the first two paid (real payments: a card payment each, its
- *   surcharge, a succeeded try, and the credit lines on the statement), the third due in five days.
- * - PS-DEMO0002, in arrears on Coastal Builders – Wollongong, with a Mastercard saved for it whose
- *   bank now refuses (insufficient funds): the first instalment paid, the second declined on its
- *   day and at both retries, the rest upcoming.
+ * - PS-DEMO0001, active on Coastal Builders – Wollongong (olivia sees it as a branch of her
+ *   account), accepted with a Visa saved for it: six monthly instalments of $300.00, the first two
+ *   paid (real payments: a card payment each, its surcharge, a succeeded try, and the credit lines
+ *   on the statement), the third due in five days.
+ * - PS-DEMO0002, in arrears on the same account, with a Mastercard whose bank now refuses
+ *   (insufficient funds): the first instalment paid, the second declined on its day and at both
+ *   retries, the rest upcoming.
+ *
+ * The paid ones are on Wollongong, which no other demo data pays into, so the other accounts'
+ * payments and statements stay as the demo ledger makes them.
  *
  * The instalments' money is credit on the account (no invoices: a schedule of a stated amount),
  * as the runner records it; nothing else on the ledger moves. Called once from demo.ts.
@@ -55,47 +59,38 @@ export async function seedPaymentSchedules(
   const day = (value: string) => formatDate(value, { timeZone });
   const at = (iso: string, hour = 9) => new Date(`${iso}T${String(hour).padStart(2, "0")}:00:00+10:00`);
 
-  const visa = await tx
-    .selectFrom("cards")
-    .select(["id", "brand", "last4"])
-    .where("business_id", "=", businessId)
-    .where("account_id", "=", coastal)
-    .where("is_default", "=", true)
-    .executeTakeFirstOrThrow();
-  // Wollongong's card, saved for its schedule: its bank now refuses every charge.
-  const token = `tok_sbx_demo_${randomBytes(12).toString("hex")}`;
+  // Wollongong's two cards, saved for its schedules: a Visa whose bank pays, and a Mastercard whose
+  // bank now refuses every charge.
   const thisYear = now.getUTCFullYear();
-  await tx
-    .insertInto("sandbox_gateway_tokens")
-    .values({
-      token,
-      brand: "mastercard",
-      last4: "5100",
-      expiry_month: 11,
-      expiry_year: thisYear + 2,
-      outcome: "insufficient_funds",
-    })
-    .execute();
-  const mastercard = await tx
-    .insertInto("cards")
-    .values({
-      business_id: businessId,
-      account_id: wollongong,
-      gateway: "sandbox",
-      gateway_token: token,
-      brand: "mastercard",
-      first_digit: "5",
-      last4: "5100",
-      expiry_month: 11,
-      expiry_year: thisYear + 2,
-      holder_name: "Coastal Builders Wollongong",
-      is_default: true,
-      authority_reference: "DEMO-SEED",
-      consented_at: now,
-      consented_by: olivia,
-    })
-    .returning(["id", "brand", "last4"])
-    .executeTakeFirstOrThrow();
+  const saveCard = async (brand: "visa" | "mastercard", last4: string, outcome: string, isDefault: boolean) => {
+    const token = `tok_sbx_demo_${randomBytes(12).toString("hex")}`;
+    await tx
+      .insertInto("sandbox_gateway_tokens")
+      .values({ token, brand, last4, expiry_month: 11, expiry_year: thisYear + 2, outcome })
+      .execute();
+    return tx
+      .insertInto("cards")
+      .values({
+        business_id: businessId,
+        account_id: wollongong,
+        gateway: "sandbox",
+        gateway_token: token,
+        brand,
+        first_digit: brand === "visa" ? "4" : "5",
+        last4,
+        expiry_month: 11,
+        expiry_year: thisYear + 2,
+        holder_name: "Coastal Builders Wollongong",
+        is_default: isDefault,
+        authority_reference: "DEMO-SEED",
+        consented_at: now,
+        consented_by: olivia,
+      })
+      .returning(["id", "brand", "last4"])
+      .executeTakeFirstOrThrow();
+  };
+  const visa = await saveCard("visa", "4242", "approve", true);
+  const mastercard = await saveCard("mastercard", "5100", "insufficient_funds", false);
 
   type Plan = {
     reference: string;
@@ -129,7 +124,7 @@ export async function seedPaymentSchedules(
     },
     {
       reference: "PS-DEMO0001",
-      accountId: coastal,
+      accountId: wollongong,
       description: "Bathroom range order, over six months",
       days: instalmentDays(monthlyStart, 6, "monthly"),
       amounts: splitEqually(1_800_00, 6),

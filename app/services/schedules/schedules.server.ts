@@ -149,7 +149,9 @@ function selectSchedules(db: Db, businessId: string) {
       join.onRef("a.id", "=", "ps.account_id").onRef("a.business_id", "=", "ps.business_id"),
     )
     .innerJoin("businesses as b", "b.id", "ps.business_id")
-    .leftJoin("cards as c", (join) => join.onRef("c.id", "=", "ps.card_id").onRef("c.business_id", "=", "ps.business_id"))
+    .leftJoin("cards as c", (join) =>
+      join.onRef("c.id", "=", "ps.card_id").onRef("c.business_id", "=", "ps.business_id"),
+    )
     .leftJoin("payto_agreements as pa", (join) =>
       join.onRef("pa.id", "=", "ps.payto_agreement_id").onRef("pa.business_id", "=", "ps.business_id"),
     )

@@ -142,7 +142,8 @@ function scheduleSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =
 
       const active = (await getSchedule(acme, "PS-DEMO0001"))!;
       expect(active.state).toBe("active");
-      expect(active.wayToPay).toMatchObject({ kind: "card", brand: "visa", last4: "1111" });
+      expect(active.wayToPay).toMatchObject({ kind: "card", brand: "visa", last4: "4242" });
+      expect(active.account.number).toBe("ACME-1002");
       expect(active.instalments.map((i) => i.view)).toEqual([
         "paid",
         "paid",
