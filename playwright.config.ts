@@ -98,6 +98,8 @@ export default defineConfig({
         SANDBOX_PAYTO_SUSPEND_MS: "3000",
         SANDBOX_PAYTO_DELAY_MS: "20",
         PAYTO_POLL_MS: "2000",
+        // The e2e suite moves the portal's clock and runs due instalments now (decision 035).
+        PORTAL_TEST_CLOCK: "on",
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         MAIL_FROM: "no-reply@portal.test",
         DEMO_AUTH0_DOMAIN: `127.0.0.1:${OIDC_PORT}`,

@@ -13,6 +13,7 @@ import { startReconciler } from "~/services/payments/payments.server";
 import { startPayToPaymentPoller } from "~/services/payments/payto/payto-payments.server";
 import { startAgreementPoller } from "~/services/payments/payto/agreements.server";
 import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
+import { startProcessRunner, stopProcessRunner } from "~/services/schedules/instalment-runner.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
@@ -43,6 +44,15 @@ try {
   // PayTo payments waiting to settle, asked about every PAYTO_POLL_MS (webhooks may be lost).
   startPayToPaymentPoller();
   startAgreementPoller();
+  // Instalments charged on their day, and the outbox's emails: the job queue (decision 035).
+  await startProcessRunner(handle).catch((error: unknown) =>
+    logger.error("the instalment runner did not start; instalments are not charged by this process", { error }),
+  );
+  if (env.PORTAL_TEST_CLOCK === "on") {
+    logger.warn(
+      "PORTAL_TEST_CLOCK is on: POST /__test/clock and /__test/run-due-instalments let loopback callers move this portal's clock and charge instalments now — for the e2e suite only, never in production",
+    );
+  }
   // The PayTo sandbox stands in for a provider's own clock: expiry, settlement, webhooks.
   if (env.PAYTO_PROVIDER === "sandbox") {
     startSandboxClock();
@@ -56,6 +66,14 @@ try {
 } catch (error) {
   logger.error("database could not be opened; the portal did not start", { error });
   process.exit(1);
+}
+
+/**
+ * Called by scripts/serve.js on SIGTERM/SIGINT before the server closes: the job queue stops
+ * fetching and lets the jobs in hand finish (or hands them back to be retried).
+ */
+export async function shutdown() {
+  await stopProcessRunner();
 }
 
 export default function handleRequest(

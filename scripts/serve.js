@@ -78,5 +78,13 @@ const server = app.listen(port, host, () => {
 server.on("connect", answerConnect);
 server.on("clientError", answerClientError);
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => {
+    // The build's own shutdown first (entry.server.tsx: the job queue finishes the jobs in hand),
+    // at most 25 s, then the server closes.
+    const stopping = Promise.resolve(build.entry?.module?.shutdown?.()).catch((error) =>
+      console.error("[serve] shutdown failed", error),
+    );
+    const limit = new Promise((resolve) => setTimeout(resolve, 25_000).unref());
+    void Promise.race([stopping, limit]).then(() => server.close(() => process.exit(0)));
+  });
 }

@@ -14,6 +14,7 @@ import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCO
 import { seedCustomerStyleJourneys } from "./e2e-customer-style";
 import { seedAgreementJourneys } from "./e2e-agreements";
 import { seedScheduleJourneys } from "./e2e-schedules";
+import { seedInstalmentJourneys } from "./e2e-instalments";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -143,6 +144,7 @@ try {
   await seedCustomerStyleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedAgreementJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedScheduleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
+  await seedInstalmentJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
 } finally {
   await handle.close();
 }

@@ -3,6 +3,7 @@
  * message key. Other languages must have exactly these keys (checked by the type of
  * `Messages` and by a unit test).
  */
+import { instalmentsEnAU } from "./en-AU.instalments";
 import { coreEnAU } from "./en-AU.core";
 import { paymentMethodsEnAU } from "./en-AU.payment-methods";
 import { paymentsEnAU } from "./en-AU.payments";
@@ -224,6 +225,7 @@ export const enAU = {
   ...requestPagesEnAU,
   ...agreementsEnAU,
   ...schedulesEnAU,
+  ...instalmentsEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

@@ -1,3 +1,4 @@
+import { instalmentsId } from "./id.instalments";
 import type { Messages } from "./en-AU";
 import { paymentMethodsId } from "./id.payment-methods";
 import { paymentsId } from "./id.payments";
@@ -259,4 +260,5 @@ export const id: Messages = {
   ...requestPagesId,
   ...agreementsId,
   ...schedulesId,
+  ...instalmentsId,
 };

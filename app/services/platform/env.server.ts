@@ -52,6 +52,14 @@ export const EnvSchema = z.object({
     })
     .default("info"),
   SEED_DEMO_DATA: booleanString.default("true"),
+  /**
+   * The e2e suite's switch (decision 035): `on` opens POST /__test/clock and
+   * /__test/run-due-instalments to loopback callers, so a test can move the portal's clock and run
+   * the instalment runner now. Never on in production; said loudly at start when on.
+   */
+  PORTAL_TEST_CLOCK: z
+    .enum(["on", "off"], { errorMap: () => ({ message: "must be on or off (leave it unset: off)" }) })
+    .default("off"),
   /** The benchmark's switch: send the number of SQL statements a page ran as X-Query-Count. */
   BENCH_QUERY_COUNT: booleanString.default("false"),
   /** Outgoing mail server, e.g. smtp://127.0.0.1:2525. Unset: mail is written to DATA_DIR/outbox. */

@@ -147,7 +147,6 @@ export async function startQueue(handle: DatabaseHandle, options: QueueOptions):
     schedule: false,
     // Maintenance every few minutes is plenty; on PGlite it shares the one connection.
     maintenanceIntervalSeconds: embedded ? 300 : 120,
-    monitorStateIntervalSeconds: undefined,
     archiveCompletedAfterSeconds: 12 * 3600,
     archiveFailedAfterSeconds: 7 * 24 * 3600,
     deleteAfterDays: 14,
@@ -187,4 +186,19 @@ export async function jobStates(db: Db, queue: QueueName, ids: string[]): Promis
     ),
   );
   return new Map(result.rows.map((row) => [row.id, row.state]));
+}
+
+/**
+ * How many jobs of `queue` are being worked or waiting to be (due now): 0 once the queue has
+ * caught up. Jobs waiting for a later retry are not counted.
+ */
+export async function jobsInHand(db: Db, queue: QueueName): Promise<number> {
+  const result = await db.executeQuery<{ n: number }>(
+    CompiledQuery.raw(
+      `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job
+       WHERE name = $1 AND (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))`,
+      [queue],
+    ),
+  );
+  return Number(result.rows[0]?.n ?? 0);
 }

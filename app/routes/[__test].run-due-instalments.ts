@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { data } from "@remix-run/node";
+import { apiError, apiJson } from "~/services/platform/http.server";
+import { now } from "~/services/platform/clock.server";
+import { requireTestClock } from "~/services/platform/test-clock.server";
+import { processRunner } from "~/services/schedules/instalment-runner.server";
+
+/**
+ * The e2e suite's "it is that day now" (decision 035): sweeps for due instalments at the test
+ * clock's time and waits until their charge jobs, and the emails those wrote, have run. "Page not
+ * found" unless PORTAL_TEST_CLOCK=on and the caller is local.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  requireTestClock(request);
+  throw data({ reason: "no-route" }, { status: 404 });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  requireTestClock(request);
+  const runner = processRunner();
+  if (!runner) return apiError(503, "The instalment runner is not running in this process.");
+  const result = await (await runner).runDueNow();
+  return apiJson({ now: now().toISOString(), ...result });
+}

@@ -1,0 +1,267 @@
+import { Heading, Link, Text } from "@react-email/components";
+import { formatDate, formatMoney } from "~/lib/format";
+import { isMessageKey, translator } from "~/lib/i18n/catalog";
+import { DEFAULT_LANGUAGE, type LanguageCode, type Translate } from "~/lib/i18n";
+import { emailBrandOf, findBusinessBranding, type HostBranding } from "../host/host.server";
+import { getDb } from "../platform/database.server";
+import {
+  BrandedEmail,
+  EmailButton,
+  emailColors,
+  EmailFacts,
+  emailText,
+  renderEmailHtml,
+  type EmailContact,
+} from "../platform/email-layout.server";
+import { logger } from "../platform/logger.server";
+import { sendMail } from "../platform/mail.server";
+import { sendReceipt } from "../payments/receipts.server";
+import type { InstalmentEmail } from "./instalment-outcomes.server";
+import { createScheduleLink } from "./schedules.server";
+
+/**
+ * The instalment runner's emails (decision 035), sent by the outbox's jobs (queue
+ * `instalment-email`), which the state change wrote in its own transaction: so each is sent once
+ * the change is committed, and tried again (pg-boss's retries) if the mail server is down.
+ *
+ * - receipt: the payment's receipt ("Instalment N of M"), receipts.server.ts;
+ * - declined: to the contact, with the next try's day and a link to pay it another way (a new
+ *   `/customer/payment-schedule/<token>` link, minted when the email is sent);
+ * - arrears-contact / arrears-business: the last try was declined; the business is told at its
+ *   notification address (else its support address).
+ *
+ * An email about an instalment that has since been paid or cancelled is not sent. The portal keeps
+ * no language per contact: these are in the portal's default language, from the dictionaries.
+ */
+export async function sendInstalmentEmail(email: InstalmentEmail, language: LanguageCode = DEFAULT_LANGUAGE) {
+  const db = await getDb();
+  const branding = await findBusinessBranding(db, email.businessId);
+  if (!branding) {
+    logger.error("instalment email not sent: the business has no host", { businessId: email.businessId });
+    return "skipped" as const;
+  }
+  if (email.kind === "receipt") {
+    await sendReceipt(branding, email.paymentId, { fromOutbox: true });
+    return "sent" as const;
+  }
+  const facts = await attemptFacts(email.businessId, email.attemptId);
+  if (!facts) return "skipped" as const;
+  if (facts.instalmentStatus === "paid" || facts.instalmentStatus === "cancelled") return "skipped" as const;
+  const t = translator(language);
+  if (email.kind === "arrears-business") {
+    const to = facts.notificationEmail || facts.supportEmail;
+    if (!to) {
+      logger.warn("arrears email to the business not sent: it has no notification or support address", {
+        businessId: email.businessId,
+      });
+      return "skipped" as const;
+    }
+    const rendered = await renderBusinessArrears(branding, facts, t);
+    await sendMail({ to, fromName: branding.businessName, ...rendered });
+    return "sent" as const;
+  }
+  const link = await createScheduleLink(db, facts.scheduleId, facts.contactId);
+  const rendered = await renderContactEmail(email.kind, branding, facts, link, t);
+  await sendMail({
+    to: facts.contactEmail,
+    fromName: branding.businessName,
+    ...(facts.supportEmail ? { replyTo: facts.supportEmail } : {}),
+    ...rendered,
+  });
+  return "sent" as const;
+}
+
+type Facts = NonNullable<Awaited<ReturnType<typeof attemptFacts>>>;
+
+async function attemptFacts(businessId: string, attemptId: string) {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("instalment_attempts as a")
+    .innerJoin("schedule_instalments as si", "si.id", "a.instalment_id")
+    .innerJoin("payment_schedules as ps", "ps.id", "si.schedule_id")
+    .innerJoin("accounts as acc", "acc.id", "ps.account_id")
+    .innerJoin("businesses as b", "b.id", "ps.business_id")
+    .innerJoin("contacts as c", (join) =>
+      join.on((eb) => eb("c.id", "=", eb.fn.coalesce("ps.accepted_by", "ps.contact_id"))),
+    )
+    .select((eb) => [
+      "a.failure_code as failureCode",
+      "si.seq",
+      "si.due_date as dueDate",
+      "si.amount_cents as amountCents",
+      "si.status as instalmentStatus",
+      "si.attempts",
+      "si.next_attempt_on as nextAttemptOn",
+      "ps.id as scheduleId",
+      "ps.reference",
+      "ps.currency",
+      "ps.total_cents as totalCents",
+      "ps.paid_cents as paidCents",
+      "acc.number as accountNumber",
+      "acc.name as accountName",
+      "c.id as contactId",
+      "c.email as contactEmail",
+      "c.first_name as firstName",
+      "b.notification_email as notificationEmail",
+      "b.support_email as supportEmail",
+      "b.support_phone as supportPhone",
+      eb
+        .selectFrom("schedule_instalments as all")
+        .select((inner) => inner.fn.countAll<number>().as("n"))
+        .whereRef("all.schedule_id", "=", "ps.id")
+        .as("count"),
+    ])
+    .where("a.business_id", "=", businessId)
+    .where("a.id", "=", attemptId)
+    .executeTakeFirst();
+  return row ? { ...row, count: Number(row.count) } : null;
+}
+
+function wordsOf(branding: HostBranding, facts: Facts, t: Translate) {
+  const money = (cents: number) => formatMoney(cents, { currency: facts.currency });
+  const day = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  // The engine's refusals of the way to pay itself (removed card, inactive agreement, over its limit) read alike.
+  const code = ["card", "agreement", "agreementInactive", "limit", "instalment"].includes(facts.failureCode ?? "")
+    ? "method"
+    : (facts.failureCode ?? "other");
+  const reasonKey = `instalmentEmail.reason.${code}`;
+  const reason = t(isMessageKey(reasonKey) ? reasonKey : "instalmentEmail.reason.other");
+  const params = {
+    seq: facts.seq,
+    count: facts.count,
+    amount: money(Number(facts.amountCents)),
+    business: branding.businessName,
+    reference: facts.reference,
+    reason,
+  };
+  return { money, day, params };
+}
+
+async function renderContactEmail(
+  kind: "declined" | "arrears-contact",
+  branding: HostBranding,
+  facts: Facts,
+  link: { url: string | null; expiresAt: Date } | null,
+  t: Translate,
+) {
+  const brand = emailBrandOf(branding);
+  const { money, day, params } = wordsOf(branding, facts, t);
+  const declined = kind === "declined";
+  const subject = t(declined ? "instalmentEmail.declined.subject" : "instalmentEmail.arrears.subject", params);
+  const title = t(declined ? "instalmentEmail.declined.title" : "instalmentEmail.arrears.title");
+  const greeting = facts.firstName.trim()
+    ? t("instalmentEmail.greeting", { name: facts.firstName.trim() })
+    : t("instalmentEmail.greetingAnon");
+  const lead = t(declined ? "instalmentEmail.declined.lead" : "instalmentEmail.arrears.lead", params);
+  const next =
+    declined && facts.nextAttemptOn
+      ? t("instalmentEmail.declined.retry", { day: day(facts.nextAttemptOn) })
+      : t("instalmentEmail.arrears.next", params);
+  const action = t("instalmentEmail.declined.action");
+  const url = link?.url ?? null;
+  const facts_: [string, string][] = [
+    [
+      t("instalmentEmail.fact.instalment"),
+      t("instalmentEmail.fact.instalmentValue", { seq: facts.seq, count: facts.count, day: day(facts.dueDate) }),
+    ],
+    [t("instalmentEmail.fact.amount"), money(Number(facts.amountCents))],
+    ...(declined && facts.nextAttemptOn
+      ? ([[t("instalmentEmail.fact.nextTry"), day(facts.nextAttemptOn)]] as [string, string][])
+      : []),
+    [t("instalmentEmail.fact.schedule"), facts.reference],
+    [t("instalmentEmail.fact.account"), `${facts.accountName} (${facts.accountNumber})`],
+    [t("instalmentEmail.fact.paidSoFar"), `${money(Number(facts.paidCents))} / ${money(Number(facts.totalCents))}`],
+  ];
+  const support: EmailContact = { supportEmail: facts.supportEmail, supportPhone: facts.supportPhone };
+  const expires = link ? day(link.expiresAt) : "";
+  const c = emailColors(brand.theme);
+  const html = await renderEmailHtml(
+    <BrandedEmail brand={brand} preview={lead} contact={support}>
+      <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
+        {title}
+      </Heading>
+      <Text style={emailText(brand.theme)}>{greeting}</Text>
+      <Text style={emailText(brand.theme)}>{lead}</Text>
+      <Text style={emailText(brand.theme)}>{next}</Text>
+      {url ? (
+        <>
+          <Text style={emailText(brand.theme)}>{action}</Text>
+          <EmailButton brand={brand} href={url}>
+            {t("instalmentEmail.button")}
+          </EmailButton>
+        </>
+      ) : null}
+      <EmailFacts brand={brand} facts={facts_} />
+      {url ? (
+        <>
+          <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
+            {t("instalmentEmail.fallback")}
+          </Text>
+          <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
+            <Link href={url} style={{ color: c.link, textDecoration: "underline" }}>
+              {url}
+            </Link>
+          </Text>
+          <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
+            {t("instalmentEmail.linkNote", { day: expires })}
+          </Text>
+        </>
+      ) : null}
+    </BrandedEmail>,
+  );
+  const text = [
+    greeting,
+    "",
+    lead,
+    "",
+    next,
+    "",
+    ...(url ? [action, url, "", t("instalmentEmail.linkNote", { day: expires }), ""] : []),
+    ...facts_.map(([label, value]) => `${label}: ${value}`),
+    "",
+    t("instalmentEmail.questions", { business: branding.businessName }),
+    ...(facts.supportEmail ? [facts.supportEmail] : []),
+    ...(facts.supportPhone ? [facts.supportPhone] : []),
+  ].join("\n");
+  return { subject, html, text };
+}
+
+async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Translate) {
+  const brand = emailBrandOf(branding);
+  const { money, day, params } = wordsOf(branding, facts, t);
+  const account = `${facts.accountName} (${facts.accountNumber})`;
+  const subject = t("instalmentEmail.business.subject", { reference: facts.reference, account });
+  const title = t("instalmentEmail.business.title");
+  const lead = t("instalmentEmail.business.lead", { ...params, tries: facts.attempts });
+  const next = t("instalmentEmail.business.next");
+  const facts_: [string, string][] = [
+    [t("instalmentEmail.fact.schedule"), facts.reference],
+    [t("instalmentEmail.fact.account"), account],
+    [t("instalmentEmail.fact.contact"), facts.contactEmail],
+    [
+      t("instalmentEmail.fact.instalment"),
+      t("instalmentEmail.fact.instalmentValue", { seq: facts.seq, count: facts.count, day: day(facts.dueDate) }),
+    ],
+    [t("instalmentEmail.fact.amount"), money(Number(facts.amountCents))],
+    [t("instalmentEmail.fact.paidSoFar"), `${money(Number(facts.paidCents))} / ${money(Number(facts.totalCents))}`],
+  ];
+  const html = await renderEmailHtml(
+    <BrandedEmail
+      brand={brand}
+      preview={lead}
+      contact={{ supportEmail: facts.supportEmail, supportPhone: facts.supportPhone }}
+    >
+      <Heading
+        as="h1"
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+      >
+        {title}
+      </Heading>
+      <Text style={emailText(brand.theme)}>{lead}</Text>
+      <Text style={emailText(brand.theme)}>{next}</Text>
+      <EmailFacts brand={brand} facts={facts_} />
+    </BrandedEmail>,
+  );
+  const text = [lead, "", next, "", ...facts_.map(([label, value]) => `${label}: ${value}`)].join("\n");
+  return { subject, html, text };
+}
