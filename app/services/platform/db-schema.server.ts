@@ -663,7 +663,6 @@ export interface AgreementDecisionsTable {
   decided_at: Timestamp;
 }
 
-
 export interface PaymentSchedulesTable {
   id: Generated<string>;
   business_id: string;
@@ -699,7 +698,6 @@ export interface PaymentScheduleInvoicesTable {
   business_id: string;
   amount_cents: number;
 }
-
 
 export interface ScheduleInstalmentsTable {
   id: Generated<string>;
