@@ -472,6 +472,7 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
             <Form method="post" key={pay.instalmentId}>
               <input type="hidden" name="intent" value="pay" />
               <input type="hidden" name="instalmentId" value={pay.instalmentId} />
+              <input type="hidden" name="expectedAmount" value={pay.totalCents} />
               <input type="hidden" name="requestGuid" value={data.requestGuid} />
               <button
                 type="submit"

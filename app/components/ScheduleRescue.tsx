@@ -42,7 +42,7 @@ export function ScheduleRescue({
         note={false}
         subtotalLabel={t("schedules.pay.subtotal")}
         lead={() => t("schedules.pay.anotherWay.lead", { seq: rescue.seq, amount: rescue.amount })}
-        amountFields={() => null}
+        amountFields={() => <input type="hidden" name="instalmentId" value={rescue.instalmentId} />}
         afterMethods={
           <p className={formStyles.hint}>
             <Link to={rescue.signInHref}>{t("schedules.pay.signIn")}</Link>

@@ -146,7 +146,15 @@ export type AcceptanceData =
   | ClosedData;
 
 /** Paying an instalment from the progress page: what it is and what it costs by the schedule's way. */
-export type PayButton = { instalmentId: string; seq: number; amount: string; total: string; failed: boolean };
+export type PayButton = {
+  instalmentId: string;
+  seq: number;
+  amount: string;
+  total: string;
+  /** What the engine charges now, posted back: a different total then is refused, not charged. */
+  totalCents: number;
+  failed: boolean;
+};
 
 export type ProgressData = {
   kind: "progress";

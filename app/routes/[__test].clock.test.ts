@@ -9,13 +9,17 @@ import { action as runDue } from "./[__test].run-due-instalments";
  * The e2e suite's test clock (decision 035): "Page not found" unless PORTAL_TEST_CLOCK=on, and
  * then only for callers on this machine; it moves `now()` and puts it back; bad bodies are 400s.
  */
-const call = async (fn: typeof action, init: { body?: unknown; from?: string; method?: string } = {}) => {
+const call = async (
+  fn: typeof action,
+  init: { body?: unknown; from?: string; method?: string; headers?: Record<string, string> } = {},
+) => {
   const request = new Request("http://acme.localhost/__test/clock", {
     method: init.method ?? "POST",
     headers: {
       host: "acme.localhost",
       "content-type": "application/json",
       [CLIENT_ADDRESS_HEADER]: init.from ?? "127.0.0.1",
+      ...init.headers,
     },
     ...(init.method === "GET" ? {} : { body: JSON.stringify(init.body ?? {}) }),
   });
@@ -55,6 +59,21 @@ describe("/__test/clock", () => {
     setSwitch("on");
     expect((await call(action, { body: { advanceDays: 3 }, from: "203.0.113.9" })).status).toBe(404);
     expect((await call(runDue, { from: "10.0.0.2" })).status).toBe(404);
+    expect(Math.abs(now().getTime() - Date.now())).toBeLessThan(5_000);
+  });
+
+  it("refuses a request that came through a proxy, though its peer is loopback", async () => {
+    setSwitch("on");
+    const proxied: Record<string, string>[] = [
+      { "x-forwarded-for": "127.0.0.1" },
+      { forwarded: "for=127.0.0.1" },
+      { "x-real-ip": "127.0.0.1" },
+      { "x-forwarded-host": "acme.localhost" },
+    ];
+    for (const headers of proxied) {
+      expect((await call(action, { body: { advanceDays: 3 }, headers })).status).toBe(404);
+      expect((await call(runDue, { headers })).status).toBe(404);
+    }
     expect(Math.abs(now().getTime() - Date.now())).toBeLessThan(5_000);
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SCHEDULE_TOKEN } from "../../db/seed/schedules";
 import { scheduleFixtures } from "../../tests/support/schedule-fixtures";
@@ -423,9 +424,21 @@ describe("paying an instalment now", () => {
     const page = answer<ProgressData>(await loadProgress(schedule.reference, cookie)).data;
     // $300.00 and Visa's 1.2%: what the engine charges.
     expect(page.pay).toEqual([
-      { instalmentId: schedule.instalments[0]!.id, seq: 1, amount: "$300.00", total: "$303.60", failed: false },
+      {
+        instalmentId: schedule.instalments[0]!.id,
+        seq: 1,
+        amount: "$300.00",
+        total: "$303.60",
+        totalCents: 303_60,
+        failed: false,
+      },
     ]);
-    const form = { intent: "pay", instalmentId: page.pay[0]!.instalmentId, requestGuid: page.requestGuid };
+    const form = {
+      intent: "pay",
+      instalmentId: page.pay[0]!.instalmentId,
+      requestGuid: page.requestGuid,
+      expectedAmount: "30360",
+    };
     const first = answer(await act(schedule.reference, cookie, form));
     expect(first.status).toBe(302);
     expect(first.location).toMatch(
@@ -459,6 +472,7 @@ describe("paying an instalment now", () => {
         intent: "pay",
         instalmentId: page.pay[0]!.instalmentId,
         requestGuid: page.requestGuid,
+        expectedAmount: String(page.pay[0]!.totalCents),
       }),
     );
     expect(declined.status).toBe(402);
@@ -467,14 +481,42 @@ describe("paying an instalment now", () => {
     const view = (await getSchedule(acme, schedule.id))!;
     expect(view.instalments[0]).toMatchObject({ status: "scheduled", attempts: 0 });
     const other = await accepted();
-    for (const instalmentId of [other.schedule.instalments[0]!.id, "'; drop table payments; --", ""]) {
+    // Another schedule's instalment, hostile text, nothing, and this schedule's instalment the page
+    // does not offer (the second: only the next one may be paid early).
+    for (const instalmentId of [
+      other.schedule.instalments[0]!.id,
+      schedule.instalments[1]!.id,
+      "'; drop table payments; --",
+      "",
+    ]) {
       const refused = answer<ProgressData>(
-        await act(schedule.reference, cookie, { intent: "pay", instalmentId, requestGuid: page.requestGuid }),
+        await act(schedule.reference, cookie, {
+          intent: "pay",
+          instalmentId,
+          requestGuid: page.requestGuid,
+          expectedAmount: "30360",
+        }),
       );
       expect(refused.status).toBe(400);
       expect(refused.data.message).toBe("schedules.pay.error.invalid");
     }
+    // A total that is not the one the page offers now (tampered, or the way to pay changed): nothing charged.
+    for (const expectedAmount of ["30000", "", "3.036e4", "-30360", "30360 OR 1=1"]) {
+      const moved = answer<ProgressData>(
+        await act(schedule.reference, cookie, {
+          intent: "pay",
+          instalmentId: schedule.instalments[0]!.id,
+          requestGuid: randomUUID(),
+          expectedAmount,
+        }),
+      );
+      expect(moved.status).toBe(409);
+      expect(moved.data.message).toBe("pay.error.totalChanged");
+      expect(moved.data.messageParams).toEqual({ total: "$303.60" });
+    }
     expect(await paymentsOf(other.schedule.instalments[0]!.id)).toEqual([]);
+    expect(await paymentsOf(schedule.instalments[1]!.id)).toEqual([]);
+    expect((await paymentsOf(schedule.instalments[0]!.id)).map((p) => p.status)).toEqual(["failed"]);
   });
 
   it("pays a declined instalment another way from its email's link, with a new card never saved", async () => {
@@ -512,8 +554,20 @@ describe("paying an instalment now", () => {
       cvn: "123",
       saveCard: "on",
     });
-    const pay = (number: string, expectedAmount: string, requestGuid = page.rescue!.requestGuid) =>
-      act(link.token, "", { intent: "pay", requestGuid, expectedAmount, ...card(number) });
+    const pay = (
+      number: string,
+      expectedAmount: string,
+      requestGuid = page.rescue!.requestGuid,
+      instalmentId = first.id,
+    ) => act(link.token, "", { intent: "pay", requestGuid, expectedAmount, instalmentId, ...card(number) });
+    // A form for another instalment than the one to rescue now (or none): refused, nothing charged.
+    for (const instalmentId of [schedule.instalments[1]!.id, "", "<script>x</script>"]) {
+      const changed = answer<PayFormReply>(await pay("4111 1111 1111 1111", "30360", undefined, instalmentId));
+      expect(changed.status).toBe(409);
+      expect(changed.data.message).toBe("schedules.pay.error.changed");
+    }
+    expect(await paymentsOf(first.id)).toEqual([]);
+    expect(await paymentsOf(schedule.instalments[1]!.id)).toEqual([]);
     // A total that is not the one the server priced: nothing charged, the new total shown.
     const moved = answer<PayFormReply>(await pay("4111 1111 1111 1111", "30000"));
     expect(moved.status).toBe(409);

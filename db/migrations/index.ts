@@ -19,6 +19,7 @@ import * as m0010a from "./0010a-payments-by-payer";
 import * as m0011 from "./0011-schedules-and-agreements";
 import * as m0012 from "./0012-job-queue";
 import * as m0012a from "./0012a-schedule-references";
+import * as m0013 from "./0013-attempt-way-to-pay";
 
 export type Migration = { name: string; up: string };
 
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   m0011,
   m0012,
   m0012a,
+  m0013,
 ];

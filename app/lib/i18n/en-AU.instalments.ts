@@ -22,6 +22,15 @@ export const instalmentsEnAU = {
     "Instalment {seq} of {count} ({amount}) of payment schedule {reference} was declined on its last try ({tries} tries): {reason}",
   "instalmentEmail.business.next":
     "The runner will not try it again. The contact was emailed a link to pay it another way.",
+  "instalmentEmail.paidTwice.subject": "Instalment {seq} of {count} of {reference} was paid twice: {account}",
+  "instalmentEmail.paidTwice.title": "An instalment was paid twice",
+  "instalmentEmail.paidTwice.lead":
+    "Payment {payment} ({amount}) for instalment {seq} of {count} of payment schedule {reference} was settled by the payer's bank after another payment had already paid that instalment.",
+  "instalmentEmail.paidTwice.leadCancelled":
+    "Payment {payment} ({amount}) for instalment {seq} of {count} of payment schedule {reference} was settled by the payer's bank after the schedule was cancelled.",
+  "instalmentEmail.paidTwice.next":
+    "The {amount} is kept as credit on account {account}. Please refund it to the payer or apply it to another invoice.",
+  "instalmentEmail.fact.payment": "Payment",
   "instalmentEmail.button": "Pay it another way",
   "instalmentEmail.fallback": "If the button does not work, open this link:",
   "instalmentEmail.linkNote": "This link is for you: please do not forward it. It works until {day}.",

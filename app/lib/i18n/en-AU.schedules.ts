@@ -176,5 +176,7 @@ export const schedulesEnAU = {
   "schedules.pay.notPayable.notDue": "This instalment is not due yet. Nothing was charged.",
   "schedules.pay.notPayable.failed": "This instalment's tries are over: pay it from its page. Nothing was charged.",
   "schedules.notice.pending": "The payment is being confirmed with the card's bank: the receipt shows when it is done.",
+  "schedules.pay.error.changed":
+    "The instalment to pay is no longer the one this form was for. Check the amount below and pay again. Nothing was charged.",
   "schedules.pay.error.invalid": "The payment could not be made. Nothing was charged.",
 } as const;

@@ -21,6 +21,15 @@ export const instalmentsId: Record<keyof typeof instalmentsEnAU, string> = {
     "Cicilan {seq} dari {count} ({amount}) pada jadwal pembayaran {reference} ditolak pada percobaan terakhir ({tries} percobaan): {reason}",
   "instalmentEmail.business.next":
     "Cicilan ini tidak akan dicoba lagi. Kontak telah dikirimi tautan untuk membayarnya dengan cara lain.",
+  "instalmentEmail.paidTwice.subject": "Cicilan {seq} dari {count} pada {reference} dibayar dua kali: {account}",
+  "instalmentEmail.paidTwice.title": "Sebuah cicilan dibayar dua kali",
+  "instalmentEmail.paidTwice.lead":
+    "Pembayaran {payment} ({amount}) untuk cicilan {seq} dari {count} pada jadwal pembayaran {reference} diselesaikan oleh bank pembayar setelah cicilan itu sudah dibayar oleh pembayaran lain.",
+  "instalmentEmail.paidTwice.leadCancelled":
+    "Pembayaran {payment} ({amount}) untuk cicilan {seq} dari {count} pada jadwal pembayaran {reference} diselesaikan oleh bank pembayar setelah jadwal itu dibatalkan.",
+  "instalmentEmail.paidTwice.next":
+    "Dana {amount} disimpan sebagai kredit pada akun {account}. Silakan kembalikan kepada pembayar atau gunakan untuk faktur lain.",
+  "instalmentEmail.fact.payment": "Pembayaran",
   "instalmentEmail.button": "Bayar dengan cara lain",
   "instalmentEmail.fallback": "Jika tombol tidak berfungsi, buka tautan ini:",
   "instalmentEmail.linkNote": "Tautan ini untuk Anda: mohon jangan diteruskan. Berlaku sampai {day}.",

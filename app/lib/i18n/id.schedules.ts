@@ -180,5 +180,7 @@ export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
     "Percobaan untuk cicilan ini sudah habis: bayar dari halamannya. Tidak ada yang ditagih.",
   "schedules.notice.pending":
     "Pembayaran sedang dikonfirmasi dengan bank kartu: tanda terima menunjukkan bila sudah selesai.",
+  "schedules.pay.error.changed":
+    "Cicilan yang harus dibayar bukan lagi cicilan untuk formulir ini. Periksa jumlah di bawah dan bayar lagi. Tidak ada yang ditagih.",
   "schedules.pay.error.invalid": "Pembayaran tidak dapat dilakukan. Tidak ada yang ditagih.",
 };

@@ -728,4 +728,8 @@ export interface InstalmentAttemptsTable {
   payment_id: string | null;
   started_at: Timestamp;
   finished_at: Timestamp | null;
+  /** The way the try was claimed with (migration 0013); null on older attempts. */
+  way: "saved-card" | "payto" | "new-card" | null;
+  card_id: string | null;
+  payto_agreement_id: string | null;
 }

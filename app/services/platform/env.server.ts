@@ -163,6 +163,13 @@ export function parseEnv(source: Record<string, string | undefined>) {
     const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`);
     throw new ConfigurationError(problems);
   }
+  if (result.data.PORTAL_TEST_CLOCK === "on" && result.data.TRUST_PROXY) {
+    // A portal behind a reverse proxy is a deployment that serves other machines: the test
+    // clock, which trusts callers on loopback, is for the e2e suite's own portal only.
+    throw new ConfigurationError([
+      "PORTAL_TEST_CLOCK: must be off when TRUST_PROXY is true (the test clock is for the e2e suite's own portal, never one behind a proxy)",
+    ]);
+  }
   return result.data;
 }
 

@@ -74,7 +74,7 @@ describe("parseEnv", () => {
       LOG_LEVEL: "debug",
       SEED_DEMO_DATA: "false",
       BENCH_QUERY_COUNT: "1",
-      PORTAL_TEST_CLOCK: "on",
+      PORTAL_TEST_CLOCK: "off",
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: '{"abc":"shh"}',
@@ -98,7 +98,7 @@ describe("parseEnv", () => {
       LOG_LEVEL: "debug",
       SEED_DEMO_DATA: false,
       BENCH_QUERY_COUNT: true,
-      PORTAL_TEST_CLOCK: "on",
+      PORTAL_TEST_CLOCK: "off",
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: { abc: "shh" },
@@ -113,6 +113,13 @@ describe("parseEnv", () => {
       SANDBOX_PAYTO_SUSPEND_MS: 300,
       SANDBOX_PAYTO_WEBHOOK_URL: "http://127.0.0.1:4310/api/payTo/webhook",
     });
+  });
+
+  it("refuses the e2e test clock on a portal behind a proxy", () => {
+    expect(() => parseEnv({ PORTAL_TEST_CLOCK: "on", TRUST_PROXY: "true" })).toThrow(
+      /PORTAL_TEST_CLOCK: must be off when TRUST_PROXY is true/,
+    );
+    expect(parseEnv({ PORTAL_TEST_CLOCK: "on" }).PORTAL_TEST_CLOCK).toBe("on");
   });
 
   it.each([

@@ -14,10 +14,21 @@ import { clientAddress } from "./request-context.server";
  */
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/;
 
-/** 404 unless the test clock is on and the caller is on this machine. */
+/** Headers a proxy adds: a request carrying one came through a proxy, from wherever. */
+const PROXIED = ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host"];
+
+/**
+ * 404 unless the test clock is on and the caller is on this machine. A request that came through
+ * a proxy is refused too, whatever its peer address: behind a local proxy every caller's peer is
+ * loopback. (The configuration refuses the test clock with TRUST_PROXY on: parseEnv.)
+ */
 export function requireTestClock(request: Request) {
   if (getEnv().PORTAL_TEST_CLOCK !== "on") throw data({ reason: "no-route" }, { status: 404 });
   const caller = clientAddress(request);
+  if (PROXIED.some((name) => request.headers.has(name))) {
+    logger.warn("test clock refused a request that came through a proxy", { caller });
+    throw data({ reason: "no-route" }, { status: 404 });
+  }
   if (!LOOPBACK.test(caller)) {
     logger.warn("test clock refused a caller that is not on this machine", { caller });
     throw data({ reason: "no-route" }, { status: 404 });

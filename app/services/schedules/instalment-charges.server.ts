@@ -7,6 +7,8 @@ import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { reconcilePayment, submitPayment, type NewCard, type PayMethod } from "../payments/payments.server";
+import { getPayToProvider } from "../payments/payto/index.server";
+import { applyPaymentSnapshot } from "../payments/payto/payto-payments.server";
 import { instalmentFailed, lockInstalmentForSettlement } from "./instalment-outcomes.server";
 import { mayActFor } from "./schedules.server";
 
@@ -43,6 +45,8 @@ export type PayInstalmentInput = {
   requestGuid?: string;
   /** The emailed link the contact pays from (decision 031). */
   linkTokenId?: string;
+  /** contact: the total the page showed; a different one now is refused (`invalid`, "amount"). */
+  expectedAmountCents?: number;
 };
 
 export type NotPayableReason = "paid" | "processing" | "cancelled" | "scheduleClosed" | "notDue" | "failed";
@@ -128,6 +132,9 @@ type Attempt = {
   outcome: string;
   failure_code: string | null;
   started_at: Date;
+  way: "saved-card" | "payto" | "new-card" | null;
+  card_id: string | null;
+  payto_agreement_id: string | null;
 };
 
 const attemptColumns = [
@@ -139,6 +146,9 @@ const attemptColumns = [
   "outcome",
   "failure_code",
   "started_at",
+  "way",
+  "card_id",
+  "payto_agreement_id",
 ] as const;
 
 /** What an instalment's latest try came to, read back (a repeat of the contact's submission, a finished recovery). */
@@ -199,14 +209,35 @@ async function setAttemptPending(db: Db, businessId: string, requestGuid: string
     .execute();
 }
 
-/** The engine's way to pay for this try: the one asked for, else the schedule's. */
-function payMethodOf(found: Found, method: InstalmentPayMethod | undefined): PayMethod | null {
-  if (method?.kind === "saved-card") return { kind: "saved-card", cardId: method.cardId };
-  if (method?.kind === "payto") return { kind: "payto", agreementId: method.agreementId };
-  if (method?.kind === "new-card") return { kind: "new-card", card: method.card };
+/**
+ * The engine's way to pay for this try: the one it was claimed with (a card or agreement removed
+ * since: none, and the try fails as "method"); a contact's new card as posted; an attempt from
+ * before the claim recorded its way (migration 0013): the schedule's.
+ */
+function payMethodOf(found: Found, attempt: Attempt, posted: InstalmentPayMethod | undefined): PayMethod | null {
+  if (posted?.kind === "new-card" && attempt.way === "new-card") return { kind: "new-card", card: posted.card };
+  if (attempt.way === "new-card") return null;
+  if (attempt.way === "saved-card") return attempt.card_id ? { kind: "saved-card", cardId: attempt.card_id } : null;
+  if (attempt.way === "payto")
+    return attempt.payto_agreement_id ? { kind: "payto", agreementId: attempt.payto_agreement_id } : null;
   if (found.cardId) return { kind: "saved-card", cardId: found.cardId };
   if (found.payToAgreementId) return { kind: "payto", agreementId: found.payToAgreementId };
   return null;
+}
+
+/** The way a new try is claimed with: the one asked for, else the schedule's as it stands under the claim's lock. */
+function wayOfClaim(
+  posted: InstalmentPayMethod | undefined,
+  schedule: { card_id: string | null; payto_agreement_id: string | null },
+) {
+  if (posted?.kind === "new-card") return { way: "new-card" as const, card_id: null, payto_agreement_id: null };
+  if (posted?.kind === "saved-card")
+    return { way: "saved-card" as const, card_id: posted.cardId, payto_agreement_id: null };
+  if (posted?.kind === "payto") return { way: "payto" as const, card_id: null, payto_agreement_id: posted.agreementId };
+  if (schedule.card_id) return { way: "saved-card" as const, card_id: schedule.card_id, payto_agreement_id: null };
+  if (schedule.payto_agreement_id)
+    return { way: "payto" as const, card_id: null, payto_agreement_id: schedule.payto_agreement_id };
+  return { way: null, card_id: null, payto_agreement_id: null };
 }
 
 /** Step 2: the charge under the claimed attempt's guid, and what it came to. */
@@ -217,7 +248,7 @@ async function charge(
   attempt: Attempt,
   payer: { contactId: string; clientIp: string },
 ): Promise<InstalmentPayOutcome> {
-  const method = payMethodOf(found, attempt.trigger === "contact" ? input.method : undefined);
+  const method = payMethodOf(found, attempt, attempt.trigger === "contact" ? input.method : undefined);
   if (!method) {
     await recordFailedTry(db, input.businessId, attempt, "method");
     return outcomeOfAttempt(db, input.businessId, { ...attempt, outcome: "error", failure_code: "method" });
@@ -231,6 +262,7 @@ async function charge(
       paymentFor: { kind: "instalment", instalmentId: found.id },
       linkTokenId: input.linkTokenId,
       method,
+      expectedAmountCents: attempt.trigger === "contact" ? input.expectedAmountCents : undefined,
       note: `Instalment ${found.seq} of ${found.count}, ${found.scheduleReference}`,
       currency: found.currency,
       today: todayIn(found.timeZone, now()),
@@ -253,6 +285,26 @@ async function charge(
     case "conflict":
     case "invalid":
     case "promised": {
+      // A repeat refused by the engine (another request under this key, or its first request's
+      // row): a payment with this key exists, and its outcome is the try's — never a failed try
+      // beside a charge that may have happened.
+      const existing = await db
+        .selectFrom("payments")
+        .select("status")
+        .where("business_id", "=", input.businessId)
+        .where("request_guid", "=", attempt.request_guid)
+        .executeTakeFirst();
+      if (existing) {
+        logger.warn("instalment try refused by the engine beside a payment under its key: that payment is the try's", {
+          businessId: input.businessId,
+          instalmentId: found.id,
+          attemptId: attempt.id,
+          refusal: outcome.kind,
+        });
+        if (["pending", "unknown", "submitted"].includes(existing.status))
+          await setAttemptPending(db, input.businessId, attempt.request_guid);
+        break;
+      }
       const problem = outcome.kind === "invalid" ? outcome.problem : outcome.kind;
       await recordFailedTry(db, input.businessId, attempt, problem);
       if (attempt.trigger === "contact") return { kind: "invalid", problem };
@@ -302,6 +354,72 @@ export async function resolveAttempt(
   }
   await recordFailedTry(db, input.businessId, attempt, "abandoned");
   return outcomeOfAttempt(db, input.businessId, { ...attempt, outcome: "error", failure_code: "abandoned" });
+}
+
+/** The instalment a contact's earlier submission with this requestGuid was for, if there was one. */
+export async function instalmentOfSubmission(businessId: string, requestGuid: string): Promise<string | null> {
+  if (!UUID.test(businessId) || !UUID.test(requestGuid)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("instalment_attempts")
+    .select("instalment_id")
+    .where("business_id", "=", businessId)
+    .where("request_guid", "=", requestGuid.toLowerCase())
+    .where("trigger", "=", "contact")
+    .executeTakeFirst();
+  return row?.instalment_id ?? null;
+}
+
+/**
+ * Is an earlier PayTo pull of this instalment perhaps still on its way? A PayTo try we failed for
+ * want of news ("unavailable": the provider did not answer, or had no record of it yet) is not
+ * final: the payer's bank may still pay it. Before a new try could pull the money a second time,
+ * the provider is asked about each such payment by our key: settled → recorded now (the
+ * instalment is paid, and the new try is not made); still in progress, or no answer → no new
+ * try yet (the runner's next sweep asks again); failed or never received → the new try goes ahead.
+ * A bank that pays one later all the same is recorded as account credit and the business told
+ * (instalmentSettled).
+ */
+async function earlierPullInFlight(db: Db, businessId: string, instalmentId: string): Promise<boolean> {
+  const doubtful = await db
+    .selectFrom("instalment_attempts as a")
+    .innerJoin("payments as p", "p.id", "a.payment_id")
+    .select(["p.id", "p.request_guid as requestGuid"])
+    .where("a.business_id", "=", businessId)
+    .where("a.instalment_id", "=", instalmentId)
+    .where("p.method", "=", "payto")
+    .where("p.status", "=", "failed")
+    .where("p.failure_code", "=", "unavailable")
+    .execute();
+  for (const payment of doubtful) {
+    let snapshot;
+    try {
+      snapshot = await getPayToProvider().getPayment(`${businessId}:${payment.requestGuid}`);
+    } catch (error) {
+      logger.warn("instalment: the payto provider could not say whether an earlier pull is on its way", {
+        businessId,
+        instalmentId,
+        paymentId: payment.id,
+        error,
+      });
+      return true;
+    }
+    if (!snapshot) continue;
+    if (snapshot.status === "CREATED") return true;
+    if (snapshot.status === "SETTLED") {
+      await applyPaymentSnapshot(businessId, snapshot, "poll");
+      continue;
+    }
+    // Final at the provider: keep its reason, so the next try does not ask again.
+    await db
+      .updateTable("payments")
+      .set({ failure_code: snapshot.failureReason ?? "declined" })
+      .where("id", "=", payment.id)
+      .where("status", "=", "failed")
+      .where("failure_code", "=", "unavailable")
+      .execute();
+  }
+  return false;
 }
 
 /**
@@ -358,12 +476,14 @@ export async function payInstalment(input: PayInstalmentInput): Promise<Instalme
       return resolved.kind === "paid" ? { kind: "notPayable", why: "paid" } : { kind: "notPayable", why: "processing" };
   }
 
+  if (await earlierPullInFlight(db, input.businessId, found.id)) return { kind: "notPayable", why: "processing" };
+
   // Step 1: the claim.
   const today = todayIn(found.timeZone, now());
   const claim = await db.transaction().execute(async (tx): Promise<Attempt | NotPayableReason> => {
     const schedule = await tx
       .selectFrom("payment_schedules")
-      .select("status")
+      .select(["status", "card_id", "payto_agreement_id"])
       .where("business_id", "=", input.businessId)
       .where("id", "=", found.scheduleId)
       .forUpdate()
@@ -405,6 +525,8 @@ export async function payInstalment(input: PayInstalmentInput): Promise<Instalme
         trigger: input.trigger,
         request_guid: requestGuid,
         started_at: now(),
+        // The way this try is charged, now and if it is finished after a crash.
+        ...wayOfClaim(input.trigger === "contact" ? input.method : undefined, schedule),
       })
       .returning(attemptColumns)
       .executeTakeFirstOrThrow();

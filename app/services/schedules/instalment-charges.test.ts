@@ -8,6 +8,7 @@ import { addDays } from "~/lib/instalments";
 import type { CardGateway } from "../payments/gateway/card-gateway.server";
 import { getCardGateway, setCardGatewayForTesting } from "../payments/gateway/index.server";
 import { webhookSecret, setPayToProviderForTesting } from "../payments/payto/index.server";
+import { failPayment } from "../payments/payments.server";
 import { applyPaymentSnapshot } from "../payments/payto/payto-payments.server";
 import { createSandboxPayTo, type SandboxPayTo } from "../payments/payto/sandbox-provider.server";
 import { fixedClock, setClockForTesting } from "../platform/clock.server";
@@ -431,6 +432,217 @@ function chargesSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       last_failure: "insufficient_funds",
     });
     expect(await invoice()).toMatchObject({ balance_cents: 80_00 });
+  });
+
+  it("a contact paying an instalment while the runner charges it: one charge", async () => {
+    for (let round = 0; round < 3; round++) {
+      const made = await fx.activeSchedule(acme, { amounts: [25_00, 25_00] });
+      const id = made.instalments[0]!.id;
+      const contact = payInstalment({
+        businessId: acme,
+        instalmentId: id,
+        trigger: "contact",
+        actor: { contactId: made.scope.contactId, clientIp: "203.0.113.7" },
+        requestGuid: randomUUID(),
+      });
+      const outcomes = await Promise.all([runner(id), contact]);
+      expect(outcomes.filter((o) => o.kind === "paid")).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind !== "paid")).toEqual([
+        expect.objectContaining({ kind: "notPayable", why: expect.stringMatching(/^(paid|processing)$/) }),
+      ]);
+      const { payments, charges } = await fx.moneyOf(made.scope.accountId);
+      expect(payments.map((p) => p.status)).toEqual(["succeeded"]);
+      expect(charges).toHaveLength(1);
+      expect(await fx.instalment(id)).toMatchObject({ status: "paid" });
+    }
+  });
+
+  it("finishes a try claimed with one card on that card, though the way to pay changed before the charge", async () => {
+    const made = await fx.activeSchedule(acme, { amounts: [45_00] });
+    const id = made.instalments[0]!.id;
+    const claimedCard = (made.way as { cardId: string }).cardId;
+    // The runner claimed the try with the schedule's card, then died before the engine's claim.
+    const guid = randomUUID();
+    await handle.db
+      .updateTable("schedule_instalments")
+      .set({ status: "processing", attempts: 1 })
+      .where("id", "=", id)
+      .execute();
+    await handle.db
+      .insertInto("instalment_attempts")
+      .values({
+        business_id: acme,
+        instalment_id: id,
+        attempt_no: 1,
+        trigger: "runner",
+        request_guid: guid,
+        started_at: clock(),
+        way: "saved-card",
+        card_id: claimedCard,
+      })
+      .execute();
+    // Meanwhile the contact chose another card for the schedule.
+    const otherCard = await fx.card(made.scope, { outcome: "approve" });
+    await handle.db
+      .updateTable("payment_schedules")
+      .set({ card_id: otherCard })
+      .where("id", "=", made.schedule.id)
+      .execute();
+    clock.advanceMs(3 * 60_000);
+    expect((await runner(id)).kind).toBe("paid");
+    expect(await runner(id)).toEqual({ kind: "notPayable", why: "paid" });
+    const payments = await handle.db
+      .selectFrom("payments")
+      .select(["request_guid", "card_id", "status"])
+      .where("schedule_instalment_id", "=", id)
+      .execute();
+    expect(payments).toEqual([{ request_guid: guid, card_id: claimedCard, status: "succeeded" }]);
+    expect((await fx.moneyOf(made.scope.accountId)).charges).toHaveLength(1);
+    // A try claimed with a card removed since is not charged any other way.
+    const next = await fx.activeSchedule(acme, { amounts: [15_00] });
+    const nextId = next.instalments[0]!.id;
+    await handle.db
+      .updateTable("schedule_instalments")
+      .set({ status: "processing", attempts: 1 })
+      .where("id", "=", nextId)
+      .execute();
+    await handle.db
+      .insertInto("instalment_attempts")
+      .values({
+        business_id: acme,
+        instalment_id: nextId,
+        attempt_no: 1,
+        trigger: "runner",
+        request_guid: randomUUID(),
+        started_at: new Date(clock().getTime() - 3 * 60_000),
+        way: "saved-card",
+        card_id: null,
+      })
+      .execute();
+    expect(await runner(nextId)).toMatchObject({ kind: "declined", refusal: "method", status: "scheduled" });
+    expect((await fx.moneyOf(next.scope.accountId)).payments).toEqual([]);
+  });
+
+  it("a repeat the engine refuses beside a payment under its key is that payment's, never a failed try", async () => {
+    const made = await fx.activeSchedule(acme, { amounts: [35_00, 35_00], firstIn: 5 });
+    const id = made.instalments[0]!.id;
+    const real = getCardGateway();
+    // The first submission's charge is still with the gateway.
+    setCardGatewayForTesting({ ...real, charge: () => new Promise(() => {}) });
+    const card = (expiryMonth: number) => ({
+      kind: "new-card" as const,
+      card: {
+        cardNumber: "4242424242424242",
+        cvn: "123",
+        expiryMonth,
+        expiryYear: new Date().getUTCFullYear() + 2,
+        holderName: "Sky Schedule",
+        save: false,
+        authorityReference: "",
+      },
+    });
+    const guid = randomUUID();
+    const actor = { contactId: made.scope.contactId, clientIp: "203.0.113.7" };
+    void payInstalment({
+      businessId: acme,
+      instalmentId: id,
+      trigger: "contact",
+      actor,
+      requestGuid: guid,
+      method: card(11),
+    });
+    await expect
+      .poll(async () => (await fx.moneyOf(made.scope.accountId)).payments.map((p) => p.status), { timeout: 10_000 })
+      .toEqual(["pending"]);
+    // The same submission again, with the form changed (another expiry month): another request under the key.
+    const repeat = await payInstalment({
+      businessId: acme,
+      instalmentId: id,
+      trigger: "contact",
+      actor,
+      requestGuid: guid,
+      method: card(12),
+    });
+    expect(repeat.kind).toBe("pending");
+    expect(await fx.instalment(id)).toMatchObject({ status: "processing" });
+    const attempts = await handle.db
+      .selectFrom("instalment_attempts")
+      .select(["outcome", "request_guid"])
+      .where("instalment_id", "=", id)
+      .execute();
+    expect(attempts).toEqual([{ outcome: "pending", request_guid: guid }]);
+    // Nothing else can be started for it while that charge is unresolved.
+    expect(
+      await payInstalment({ businessId: acme, instalmentId: id, trigger: "contact", actor, requestGuid: randomUUID() }),
+    ).toEqual({ kind: "notPayable", why: "processing" });
+    expect((await fx.moneyOf(made.scope.accountId)).payments).toHaveLength(1);
+  });
+
+  it("PayTo: no new pull while one we failed for want of news may still be paid; one paid twice is credit and the business is told", async () => {
+    const made = await fx.activeSchedule(acme, {
+      amounts: [60_00, 60_00],
+      invoiceCents: [120_00],
+      way: { agreementFor: payToAgreement },
+    });
+    const first = made.instalments[0]!.id;
+    const submitted = await runner(first);
+    expect(submitted.kind).toBe("submitted");
+    const firstPayment = (submitted as { paymentId: string }).paymentId;
+    // The reconciler gave up waiting for news of it ("unavailable"): the runner books a retry.
+    expect(await failPayment(firstPayment, "unavailable")).toBe(true);
+    expect(await fx.instalment(first)).toMatchObject({ status: "scheduled", attempts: 1, last_failure: "unavailable" });
+    clock.advanceDays(3);
+    // The bank still has that pull in progress: no second one.
+    expect(await runner(first)).toEqual({ kind: "notPayable", why: "processing" });
+    expect((await fx.moneyOf(made.scope.accountId)).payments).toHaveLength(1);
+    // The bank pays it: the next sweep records it, and the instalment is paid by it, once.
+    bankClock = new Date(bankClock.getTime() + 10_000);
+    await bank.runDue(bankClock);
+    expect(await runner(first)).toEqual({ kind: "notPayable", why: "paid" });
+    expect(await fx.instalment(first)).toMatchObject({ status: "paid", payment_id: firstPayment });
+    expect((await fx.moneyOf(made.scope.accountId)).payments.map((p) => p.status)).toEqual(["succeeded"]);
+    const firstAttempt = await handle.db
+      .selectFrom("instalment_attempts")
+      .select("outcome")
+      .where("instalment_id", "=", first)
+      .executeTakeFirstOrThrow();
+    expect(firstAttempt.outcome).toBe("succeeded");
+
+    // The second: the provider could not say (no record) when the retry was made, and then paid both.
+    clock.advanceDays(14);
+    const second = made.instalments[1]!.id;
+    const secondTry = await runner(second);
+    expect(secondTry.kind).toBe("submitted");
+    const lost = (secondTry as { paymentId: string }).paymentId;
+    expect(await failPayment(lost, "unavailable")).toBe(true);
+    clock.advanceDays(3);
+    setPayToProviderForTesting({ ...bank, getPayment: async () => null });
+    const retry = await runner(second);
+    setPayToProviderForTesting(bank);
+    expect(retry.kind).toBe("submitted");
+    bankClock = new Date(bankClock.getTime() + 10_000);
+    await bank.runDue(bankClock);
+    for (const paymentId of [(retry as { paymentId: string }).paymentId, lost]) {
+      const row = await handle.db
+        .selectFrom("payments")
+        .select("request_guid")
+        .where("id", "=", paymentId)
+        .executeTakeFirstOrThrow();
+      const snapshot = await bank.getPayment(`${acme}:${row.request_guid}`);
+      expect(snapshot?.status).toBe("SETTLED");
+      await applyPaymentSnapshot(acme, snapshot!, "poll");
+    }
+    expect(await fx.instalment(second)).toMatchObject({ status: "paid" });
+    expect((await fx.moneyOf(made.scope.accountId)).payments.map((p) => p.status)).toEqual([
+      "succeeded",
+      "succeeded",
+      "succeeded",
+    ]);
+    // Paid once by the schedule; the other 60.00 is credit, and the business is told to refund or apply it.
+    expect(await fx.schedule(made.schedule.id)).toMatchObject({ paid_cents: 120_00, status: "completed" });
+    expect(await fx.emailJobs((d) => d.kind === "paid-twice-business")).toEqual([
+      { kind: "paid-twice-business", businessId: acme, paymentId: expect.any(String) },
+    ]);
   });
 
   it("refuses bad input and other businesses' or accounts' instalments, changing nothing", async () => {

@@ -28,7 +28,10 @@ import { createScheduleLink } from "./schedules.server";
  * - declined: to the contact, with the next try's day and a link to pay it another way (a new
  *   `/customer/payment-schedule/<token>` link, minted when the email is sent);
  * - arrears-contact / arrears-business: the last try was declined; the business is told at its
- *   notification address (else its support address).
+ *   notification address (else its support address);
+ * - paid-twice-business: a payment settled for an instalment already paid or cancelled (a PayTo
+ *   try the bank paid after we had failed it); the money is account credit, and the business is
+ *   told to refund or apply it.
  *
  * An email about an instalment that has since been paid or cancelled is not sent. The portal keeps
  * no language per contact: these are in the portal's default language, from the dictionaries.
@@ -44,6 +47,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
     await sendReceipt(branding, email.paymentId, { fromOutbox: true });
     return "sent" as const;
   }
+  if (email.kind === "paid-twice-business") return sendPaidTwice(branding, email, translator(language));
   const facts = await attemptFacts(email.businessId, email.attemptId);
   if (!facts) return "skipped" as const;
   if (facts.instalmentStatus === "paid" || facts.instalmentStatus === "cancelled") return "skipped" as const;
@@ -264,4 +268,94 @@ async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Tr
   );
   const text = [lead, "", next, "", ...facts_.map(([label, value]) => `${label}: ${value}`)].join("\n");
   return { subject, html, text };
+}
+
+/** The business's notice of an instalment paid twice: which payment, how much, and what to do. */
+async function sendPaidTwice(
+  branding: HostBranding,
+  email: Extract<InstalmentEmail, { kind: "paid-twice-business" }>,
+  t: Translate,
+) {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("payments as p")
+    .innerJoin("schedule_instalments as si", "si.id", "p.schedule_instalment_id")
+    .innerJoin("payment_schedules as ps", "ps.id", "si.schedule_id")
+    .innerJoin("accounts as acc", "acc.id", "ps.account_id")
+    .innerJoin("businesses as b", "b.id", "ps.business_id")
+    .select((eb) => [
+      "p.reference as paymentReference",
+      "p.amount_cents as amountCents",
+      "p.currency",
+      "si.seq",
+      "si.status as instalmentStatus",
+      "ps.reference",
+      "acc.number as accountNumber",
+      "acc.name as accountName",
+      "b.notification_email as notificationEmail",
+      "b.support_email as supportEmail",
+      "b.support_phone as supportPhone",
+      eb
+        .selectFrom("schedule_instalments as all")
+        .select((inner) => inner.fn.countAll<number>().as("n"))
+        .whereRef("all.schedule_id", "=", "ps.id")
+        .as("count"),
+    ])
+    .where("p.business_id", "=", email.businessId)
+    .where("p.id", "=", email.paymentId)
+    .where("p.status", "=", "succeeded")
+    .executeTakeFirst();
+  if (!row) return "skipped" as const;
+  const to = row.notificationEmail || row.supportEmail;
+  if (!to) {
+    logger.error("instalment paid twice, and the business has no notification or support address to tell", {
+      businessId: email.businessId,
+      paymentId: email.paymentId,
+    });
+    return "skipped" as const;
+  }
+  const brand = emailBrandOf(branding);
+  const account = `${row.accountName} (${row.accountNumber})`;
+  const amount = formatMoney(Number(row.amountCents), { currency: row.currency });
+  const params = {
+    seq: row.seq,
+    count: Number(row.count),
+    reference: row.reference,
+    payment: row.paymentReference,
+    amount,
+    account,
+  };
+  const subject = t("instalmentEmail.paidTwice.subject", params);
+  const title = t("instalmentEmail.paidTwice.title");
+  const lead = t(
+    row.instalmentStatus === "cancelled" ? "instalmentEmail.paidTwice.leadCancelled" : "instalmentEmail.paidTwice.lead",
+    params,
+  );
+  const next = t("instalmentEmail.paidTwice.next", params);
+  const facts: [string, string][] = [
+    [t("instalmentEmail.fact.schedule"), row.reference],
+    [t("instalmentEmail.fact.account"), account],
+    [t("instalmentEmail.fact.payment"), row.paymentReference],
+    [t("instalmentEmail.fact.amount"), amount],
+  ];
+  const html = await renderEmailHtml(
+    <BrandedEmail
+      brand={brand}
+      preview={lead}
+      contact={{ supportEmail: row.supportEmail, supportPhone: row.supportPhone }}
+    >
+      <Heading
+        as="h1"
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+      >
+        {title}
+      </Heading>
+      <Text style={emailText(brand.theme)}>{lead}</Text>
+      <Text style={emailText(brand.theme)}>{next}</Text>
+      <EmailFacts brand={brand} facts={facts} />
+    </BrandedEmail>,
+  );
+  const text = [lead, "", next, "", ...facts.map(([label, value]) => `${label}: ${value}`)].join("\n");
+  await sendMail({ to, fromName: branding.businessName, subject, html, text });
+  return "sent" as const;
 }

@@ -21,11 +21,13 @@ export type InstalmentEmail =
   | { kind: "receipt"; businessId: string; paymentId: string }
   | { kind: "declined"; businessId: string; attemptId: string }
   | { kind: "arrears-contact"; businessId: string; attemptId: string }
-  | { kind: "arrears-business"; businessId: string; attemptId: string };
+  | { kind: "arrears-business"; businessId: string; attemptId: string }
+  /** A payment settled for an instalment something else had already paid (or that was cancelled). */
+  | { kind: "paid-twice-business"; businessId: string; paymentId: string };
 
 /** Writes an email job in `tx`, once per key (what it is about and which email). */
 export async function queueInstalmentEmail(tx: Db, email: InstalmentEmail) {
-  const subject = email.kind === "receipt" ? email.paymentId : email.attemptId;
+  const subject = email.kind === "receipt" || email.kind === "paid-twice-business" ? email.paymentId : email.attemptId;
   await enqueue(tx, QUEUES.email, email, { key: `${email.kind}:${subject}` });
 }
 
@@ -87,14 +89,21 @@ async function finishAttempt(
   outcome: "succeeded" | "declined",
   failureCode: string | null,
 ) {
-  return tx
-    .updateTable("instalment_attempts")
-    .set({ outcome, failure_code: failureCode, finished_at: now(), payment_id: payment.id })
-    .where("business_id", "=", payment.business_id)
-    .where("request_guid", "=", payment.request_guid)
-    .where("outcome", "in", ["started", "pending"])
-    .returning(["id", "trigger", "attempt_no as attemptNo", "instalment_id as instalmentId"])
-    .executeTakeFirst();
+  return (
+    tx
+      .updateTable("instalment_attempts")
+      .set({ outcome, failure_code: failureCode, finished_at: now(), payment_id: payment.id })
+      .where("business_id", "=", payment.business_id)
+      .where("request_guid", "=", payment.request_guid)
+      // A PayTo payment the bank paid after we had failed it: its try succeeded after all.
+      .where(
+        "outcome",
+        "in",
+        outcome === "succeeded" ? ["started", "pending", "declined", "error"] : ["started", "pending"],
+      )
+      .returning(["id", "trigger", "attempt_no as attemptNo", "instalment_id as instalmentId"])
+      .executeTakeFirst()
+  );
 }
 
 /**
@@ -115,10 +124,18 @@ export async function instalmentSettled(tx: Db, payment: InstalmentPayment, lock
     .returning("id")
     .executeTakeFirst();
   if (!paid) {
-    logger.warn("instalment payment settled for an instalment already paid or cancelled: kept as credit", {
+    // Money moved twice for one instalment (a PayTo try failed for want of news that the bank
+    // paid after all, beside the try that replaced it): it stays credit on the account, and the
+    // business is told at once to refund or apply it.
+    logger.error("instalment payment settled for an instalment already paid or cancelled: kept as credit", {
       paymentId: payment.id,
       instalmentId: locked.id,
       status: locked.status,
+    });
+    await queueInstalmentEmail(tx, {
+      kind: "paid-twice-business",
+      businessId: payment.business_id,
+      paymentId: payment.id,
     });
   } else {
     const left = await tx

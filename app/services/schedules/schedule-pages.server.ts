@@ -38,7 +38,7 @@ import { isMessageKey } from "~/lib/i18n/catalog";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, type PayFormReply } from "~/lib/pay-form";
 import { expectedTotal, readyToPay, resolvePayMethod, startPayReply } from "../payments/pay-form.server";
-import { payInstalment, type InstalmentPayOutcome } from "./instalment-charges.server";
+import { instalmentOfSubmission, payInstalment, type InstalmentPayOutcome } from "./instalment-charges.server";
 import { clientAddress, requireSameOrigin } from "../platform/request-context.server";
 import {
   acceptSchedule,
@@ -501,13 +501,10 @@ export function payButtons(context: Pick<SchedulePageContext, "branding" | "sche
   const { schedule } = context;
   if ((schedule.status !== "active" && schedule.status !== "arrears") || !schedule.wayToPay) return [];
   const m = money(context.branding);
-  const button = (i: ScheduleView["instalments"][number], failed: boolean): PayButton => ({
-    instalmentId: i.id,
-    seq: i.seq,
-    amount: m(i.amountCents),
-    total: m(costByWay(context, i.amountCents)),
-    failed,
-  });
+  const button = (i: ScheduleView["instalments"][number], failed: boolean): PayButton => {
+    const totalCents = costByWay(context, i.amountCents);
+    return { instalmentId: i.id, seq: i.seq, amount: m(i.amountCents), total: m(totalCents), totalCents, failed };
+  };
   const failed = schedule.instalments.filter((i) => i.status === "failed").map((i) => button(i, true));
   const next = schedule.instalments.find((i) => i.status === "scheduled");
   return [...failed, ...(next ? [button(next, false)] : [])];
@@ -630,23 +627,54 @@ function refusalMessage(
 export async function payAction(request: Request, context: SchedulePageContext, form: FormData) {
   const instalmentId = String(form.get("instalmentId") ?? "").slice(0, 40);
   const requestGuid = String(form.get("requestGuid") ?? "").slice(0, 40);
-  const instalment = context.schedule.instalments.find((i) => i.id === instalmentId);
-  if (!instalment) {
+  const expected = String(form.get("expectedAmount") ?? "").slice(0, 14);
+  const payer = { contactId: context.contactId, clientIp: clientAddress(request) };
+  const businessId = context.branding.businessId;
+  // A repeat of a submission already made (a double click, a reloaded POST) gets its first
+  // answer, whatever the page offers now.
+  const earlier = await instalmentOfSubmission(businessId, requestGuid);
+  const repeat =
+    earlier !== null && earlier === instalmentId && context.schedule.instalments.some((i) => i.id === earlier);
+  // Otherwise only what the page offers now (the failed instalments and the next one) at its total.
+  const offered = repeat ? null : payButtons(context).find((button) => button.instalmentId === instalmentId);
+  if (!repeat && !offered) {
     return data(await progressSignedIn(request, context, { message: "schedules.pay.error.invalid" }), { status: 400 });
   }
+  if (offered && (!/^\d{1,12}$/.test(expected) || Number(expected) !== offered.totalCents)) {
+    return data(
+      await progressSignedIn(request, context, {
+        message: "pay.error.totalChanged",
+        messageParams: { total: offered.total },
+      }),
+      { status: 409 },
+    );
+  }
   const outcome = await payInstalment({
-    businessId: context.branding.businessId,
-    instalmentId: instalment.id,
+    businessId,
+    instalmentId,
     trigger: "contact",
-    actor: { contactId: context.contactId, clientIp: clientAddress(request) },
+    actor: payer,
     requestGuid,
+    expectedAmountCents: offered?.totalCents,
   });
   if (outcome.kind === "paid" || outcome.kind === "submitted" || outcome.kind === "pending") {
     const notice = outcome.kind === "paid" ? "paid" : outcome.kind;
     const query = new URLSearchParams({ notice, payment: outcome.reference });
     return redirect(`${progressPath(context.schedule.reference)}?${query}`);
   }
-  const fresh = (await getSchedule(context.branding.businessId, context.schedule.id)) ?? context.schedule;
+  const fresh = (await getSchedule(businessId, context.schedule.id)) ?? context.schedule;
+  if (outcome.kind === "invalid" && outcome.problem === "amount") {
+    // The way to pay changed as it was charged: nothing was; the page shows the new total.
+    const current = payButtons({ ...context, schedule: fresh }).find((b) => b.instalmentId === instalmentId);
+    return data(
+      await progressSignedIn(
+        request,
+        { ...context, schedule: fresh },
+        { message: "pay.error.totalChanged", messageParams: { total: (current ?? offered)?.total ?? "" } },
+      ),
+      { status: 409 },
+    );
+  }
   const words = refusalMessage(outcome, context.schedule.wayToPay?.kind === "payto");
   const status = outcome.kind === "declined" ? 402 : outcome.kind === "invalid" ? 400 : 409;
   return data(
@@ -686,6 +714,13 @@ export async function rescueAction(request: Request, token: string | undefined) 
     return answer(409);
   }
   if (!intent) return answer(400);
+  // The instalment the page offered, and no other: another one to rescue now (this one was paid
+  // meanwhile, a later one declined) is shown afresh, not paid with this form's card and total.
+  // (A live-total quote posts only the price fields, and charges nothing.)
+  if (intent !== "quote" && text("instalmentId", 40) !== instalment.id) {
+    reply.message = "schedules.pay.error.changed";
+    return answer(409);
+  }
   const today = todayIn(branding.timeZone, now());
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
     cards: [],
@@ -707,7 +742,8 @@ export async function rescueAction(request: Request, token: string | undefined) 
     reply.errors.method = "pay.error.method";
     return answer(400);
   }
-  if (expectedTotal(form, reply) === null) return answer(409);
+  const expectedAmountCents = expectedTotal(form, reply);
+  if (expectedAmountCents === null) return answer(409);
   const outcome = await payInstalment({
     businessId: branding.businessId,
     instalmentId: instalment.id,
@@ -716,6 +752,7 @@ export async function rescueAction(request: Request, token: string | undefined) 
     method: { kind: "new-card", card: { ...payMethod.card, save: false } },
     requestGuid: text("requestGuid", 40),
     linkTokenId: access.link.id,
+    expectedAmountCents,
   });
   if (outcome.kind === "paid" || outcome.kind === "submitted" || outcome.kind === "pending") {
     // This browser may now open the receipt of what it paid from this link (decision 031).
