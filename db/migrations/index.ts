@@ -20,6 +20,7 @@ import * as m0011 from "./0011-schedules-and-agreements";
 import * as m0012 from "./0012-job-queue";
 import * as m0012a from "./0012a-schedule-references";
 import * as m0013 from "./0013-attempt-way-to-pay";
+import * as m0014 from "./0014-brands";
 
 export type Migration = { name: string; up: string };
 
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   m0012,
   m0012a,
   m0013,
+  m0014,
 ];

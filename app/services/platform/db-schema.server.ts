@@ -25,6 +25,8 @@ export interface BusinessesTable {
   support_phone: Generated<string | null>;
   /** Where the business is told of schedules in arrears (support_email when null). */
   notification_email: Generated<string | null>;
+  /** The published brand version (issue 16; null: the seed's columns, never published). */
+  brand_version_id: Generated<string | null>;
   created_at: Timestamp;
 }
 
@@ -155,6 +157,8 @@ export type SessionData = {
   selectedAccount?: string;
   invoicePagination?: Record<string, unknown>;
   language?: string;
+  /** A host admin previewing a brand version of their business (issue 16): pages show it to this session only. */
+  brandPreview?: string;
 };
 
 export interface AuthTokensTable {
@@ -602,6 +606,10 @@ export interface DB {
   payment_schedule_invoices: PaymentScheduleInvoicesTable;
   schedule_instalments: ScheduleInstalmentsTable;
   instalment_attempts: InstalmentAttemptsTable;
+  brand_assets: BrandAssetsTable;
+  brand_versions: BrandVersionsTable;
+  brand_drafts: BrandDraftsTable;
+  brand_publications: BrandPublicationsTable;
 }
 
 // Issue 15: agreements and payment schedules (db/migrations/0011-schedules-and-agreements.ts).
@@ -732,4 +740,60 @@ export interface InstalmentAttemptsTable {
   way: "saved-card" | "payto" | "new-card" | null;
   card_id: string | null;
   payto_agreement_id: string | null;
+}
+
+// Issue 16: host admins' brands (db/migrations/0014-brands.ts).
+
+export type BrandAssetKind = "logo" | "favicon";
+export type BrandAssetType = "image/png" | "image/jpeg" | "image/webp" | "image/svg+xml";
+
+export interface BrandAssetsTable {
+  id: Generated<string>;
+  business_id: string;
+  kind: BrandAssetKind;
+  content_type: BrandAssetType;
+  bytes: Buffer;
+  byte_size: number;
+  width: number;
+  height: number;
+  sha256: string;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface BrandVersionsTable {
+  id: Generated<string>;
+  business_id: string;
+  theme: ThemeName;
+  brand_colour: string | null;
+  /** The derived colour roles of a custom brand colour (ThemeTokens), null for a named theme. */
+  tokens: ColumnType<unknown, string | null, string | null> | null;
+  business_name: string;
+  label: Generated<string>;
+  logo_asset_id: string | null;
+  favicon_asset_id: string | null;
+  logo_directory: string;
+  created_by: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface BrandDraftsTable {
+  business_id: string;
+  version_id: string;
+  saved_by: string | null;
+  saved_at: Generated<Timestamp>;
+}
+
+export type BrandChange = { field: string; from: string | null; to: string | null };
+
+export interface BrandPublicationsTable {
+  id: Generated<string>;
+  business_id: string;
+  version_id: string;
+  previous_id: string | null;
+  kind: "publish" | "rollback";
+  changes: ColumnType<BrandChange[], string | undefined, string>;
+  published_by: string | null;
+  client_ip: Generated<string>;
+  published_at: Generated<Timestamp>;
 }
