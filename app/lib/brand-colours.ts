@@ -306,14 +306,14 @@ function derive(brandHex: string): Derivation | null {
   const ink = nearestPassing(tone(brand, 0.2, 0.04), -1, (hex) => contrastRatio(hex, WHITE) >= 15);
   if (!ink) return null;
   const carries = (textColour: string) => (hex: string) => contrastRatio(hex, textColour) >= AA_TEXT;
-  const options = [
-    { text: WHITE, fill: nearestPassing(brandHex, -1, carries(WHITE)), away: -1 as const },
-    { text: ink.hex, fill: nearestPassing(brandHex, 1, carries(ink.hex)), away: 1 as const },
-  ]
-    .filter((o) => o.fill !== null)
-    .sort((a, b) => a.fill!.shift - b.fill!.shift);
+  const options: { text: string; fill: { hex: string; shift: number }; away: -1 | 1 }[] = [];
+  const underWhite = nearestPassing(brandHex, -1, carries(WHITE));
+  if (underWhite) options.push({ text: WHITE, fill: underWhite, away: -1 });
+  const underInk = nearestPassing(brandHex, 1, carries(ink.hex));
+  if (underInk) options.push({ text: ink.hex, fill: underInk, away: 1 });
+  options.sort((a, b) => a.fill.shift - b.fill.shift);
   const chosen = options[0];
-  if (!chosen?.fill) return null;
+  if (!chosen) return null;
   const button = chosen.fill.hex;
   const buttonText = chosen.text;
   const buttonHover = hoverStep(button, chosen.away, carries(buttonText));
