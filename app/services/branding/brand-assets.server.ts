@@ -87,8 +87,9 @@ async function checkRaster(bytes: Buffer, limits: Limits): Promise<BrandUploadCh
   let width: number | undefined;
   let height: number | undefined;
   try {
-    // The header only: nothing is decoded yet.
-    ({ format, width, height } = await sharp(bytes, options).metadata());
+    // The header only: nothing is decoded yet, so its dimensions are read whatever they claim
+    // (libvips' own pixel limit would make a pixel bomb "not an image" rather than "too many pixels").
+    ({ format, width, height } = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata());
   } catch {
     return { ok: false, problem: "notImage" };
   }
@@ -120,16 +121,14 @@ const XHTML_NS = "http://www.w3.org/1999/xhtml";
 const MATHML_NS = "http://www.w3.org/1998/Math/MathML";
 
 /**
- * An SVG document: an optional XML declaration, comments and a DOCTYPE, then an `<svg` root.
- * Anything else starting with markup (an HTML page named .png) goes to sharp and is refused
- * there as not an image.
+ * Markup that may be an SVG document: it starts with `<` and has an `<svg` tag early on (past an
+ * XML declaration, a DOCTYPE and a generator's comments). It is then judged as XML: a hazard is
+ * "unsafe", any other root than SVG's "not an image". Anything else (an HTML page named .png)
+ * goes to sharp and is refused there as not an image.
  */
-const SVG_START =
-  /^\uFEFF?\s*(?:<\?xml\s[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>]*>)\s*)*<svg[\s>/]/i;
-
 function looksLikeSvg(bytes: Buffer): boolean {
-  // Enough of the start to see past an XML declaration, a DOCTYPE and a generator's comments.
-  return SVG_START.test(bytes.subarray(0, 4096).toString("latin1"));
+  const start = bytes.subarray(0, 4096).toString("latin1");
+  return /^(?:\uFEFF|\xEF\xBB\xBF)?\s*</.test(start) && /<svg[\s>/]/i.test(start);
 }
 
 /** Elements that run script or embed another document. */
@@ -213,7 +212,7 @@ async function checkSvg(bytes: Buffer, limits: Limits): Promise<BrandUploadCheck
     let height: number | undefined;
     let format: string | undefined;
     try {
-      ({ format, width, height } = await sharp(output, { failOn: "error" }).metadata());
+      ({ format, width, height } = await sharp(output, { failOn: "error", limitInputPixels: false }).metadata());
     } catch {
       return { ok: false, problem: "notImage" };
     }
@@ -289,6 +288,11 @@ export async function readBrandForm(request: Request, maxBytes: number): Promise
     if (hasControlCharacters(name)) return { ok: false, problem: "malformed" };
     if (typeof value === "string") {
       if (hasControlCharacters(value)) return { ok: false, problem: "malformed" };
+      // A file input left empty may arrive as an empty text part.
+      if ((BRAND_UPLOAD_KINDS as readonly string[]).includes(name)) {
+        if (value === "") continue;
+        return { ok: false, problem: "malformed" };
+      }
       if (!(name in fields)) fields[name] = value;
       continue;
     }
