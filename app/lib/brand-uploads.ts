@@ -30,11 +30,10 @@ export const BRAND_ASSET_EXTENSIONS: Record<BrandUploadType, string> = {
  * pixel limits are checked from the file's header before anything is decoded (a small file
  * claiming huge dimensions is refused unread); an SVG's are the size it declares.
  */
-export const BRAND_UPLOAD_LIMITS: Record<BrandUploadKind, { maxBytes: number; maxWidth: number; maxHeight: number }> =
-  {
-    logo: { maxBytes: 1024 * 1024, maxWidth: 2048, maxHeight: 2048 },
-    favicon: { maxBytes: 256 * 1024, maxWidth: 512, maxHeight: 512 },
-  };
+export const BRAND_UPLOAD_LIMITS: Record<BrandUploadKind, { maxBytes: number; maxWidth: number; maxHeight: number }> = {
+  logo: { maxBytes: 1024 * 1024, maxWidth: 2048, maxHeight: 2048 },
+  favicon: { maxBytes: 256 * 1024, maxWidth: 512, maxHeight: 512 },
+};
 
 /**
  * The most a branding form post may be: both files at their limits and room for the text

@@ -55,10 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // A draft: a verified host admin of this business, signed in on this host; anyone else sees nothing.
   if (!found.published) {
     const admin =
-      session !== null &&
-      session.businessId === businessId &&
-      session.contact.verified &&
-      isHostAdmin(session.contact);
+      session !== null && session.businessId === businessId && session.contact.verified && isHostAdmin(session.contact);
     if (!admin) return notFound();
   }
   const headers = new Headers({

@@ -108,7 +108,15 @@ describe("checkBrandUpload: PNG, JPEG and WebP are re-encoded by sharp", () => {
   });
 
   it("refuses a PNG cut short after its header", async () => {
-    const input = await sharp({ create: { width: 400, height: 400, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 60 } } })
+    const input = await sharp({
+      create: {
+        width: 400,
+        height: 400,
+        channels: 3,
+        background: "#000",
+        noise: { type: "gaussian", mean: 128, sigma: 60 },
+      },
+    })
       .png()
       .toBuffer();
     expect(await problem("logo", input.subarray(0, Math.floor(input.length / 2)))).toBe("notImage");
@@ -123,9 +131,30 @@ describe("checkBrandUpload: PNG, JPEG and WebP are re-encoded by sharp", () => {
 
   it("refuses images over the kind's pixel limits, and files over its byte limit or empty", async () => {
     const { logo, favicon } = BRAND_UPLOAD_LIMITS;
-    expect(await problem("logo", await picture(logo.maxWidth + 1, 10).png().toBuffer())).toBe("pixels");
-    expect(await problem("favicon", await picture(favicon.maxWidth + 1, 16).png().toBuffer())).toBe("pixels");
-    expect(await problem("favicon", await picture(16, favicon.maxHeight + 1).webp().toBuffer())).toBe("pixels");
+    expect(
+      await problem(
+        "logo",
+        await picture(logo.maxWidth + 1, 10)
+          .png()
+          .toBuffer(),
+      ),
+    ).toBe("pixels");
+    expect(
+      await problem(
+        "favicon",
+        await picture(favicon.maxWidth + 1, 16)
+          .png()
+          .toBuffer(),
+      ),
+    ).toBe("pixels");
+    expect(
+      await problem(
+        "favicon",
+        await picture(16, favicon.maxHeight + 1)
+          .webp()
+          .toBuffer(),
+      ),
+    ).toBe("pixels");
     const ok512 = await ok("favicon", await picture(512, 512).png().toBuffer());
     expect([ok512.width, ok512.height]).toEqual([512, 512]);
     expect(await problem("logo", new Uint8Array(0))).toBe("empty");
@@ -169,8 +198,14 @@ ${svg(
     ['xlink:href="https://…"', svg('<image xlink:href="https://evil.example/x.png" width="5" height="5"/>')],
     ['href="https://…" on <use>', svg('<use href="https://evil.example/sprite.svg#a"/>')],
     ["a data: image", svg('<image href="data:image/svg+xml;base64,PHN2Zy8+" width="5" height="5"/>')],
-    ["<foreignObject>", svg('<foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>')],
-    ['style="background:url(https://…)"', svg('<rect width="5" height="5" style="background:url(https://evil.example/t)"/>')],
+    [
+      "<foreignObject>",
+      svg('<foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>'),
+    ],
+    [
+      'style="background:url(https://…)"',
+      svg('<rect width="5" height="5" style="background:url(https://evil.example/t)"/>'),
+    ],
     ["fill=url(https://…)", svg('<rect width="5" height="5" fill="url(https://evil.example/p.svg#g)"/>')],
     ["<style> @import", svg("<style>@import url(https://evil.example/x.css);</style>")],
     ["<style> url(//…)", svg("<style>rect { fill: url('//evil.example/g.svg#a') }</style>")],
@@ -180,9 +215,15 @@ ${svg(
     ["<set> to a javascript: href", svg('<a><set attributeName="href" to="javascript:alert(1)"/><text>x</text></a>')],
     ["an XHTML script", svg('<html:script xmlns:html="http://www.w3.org/1999/xhtml">alert(1)</html:script>')],
     ["<iframe>", svg('<iframe src="https://evil.example"/>')],
-    ["an entity (billion laughs)", `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>${svg("<text>&b;</text>")}`],
+    [
+      "an entity (billion laughs)",
+      `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>${svg("<text>&b;</text>")}`,
+    ],
     ["an external entity", `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>${svg("<text>&x;</text>")}`],
-    ["<?xml-stylesheet?>", `<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/s.css"?>${svg("<rect/>")}`],
+    [
+      "<?xml-stylesheet?>",
+      `<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/s.css"?>${svg("<rect/>")}`,
+    ],
   ];
 
   it.each(attacks)("refuses an SVG with %s", async (_name, input) => {
@@ -266,7 +307,10 @@ describe("readBrandForm: multipart with hard limits", () => {
     );
 
   it("refuses broken or unexpected bodies as malformed", async () => {
-    expect(await post("--zzz\r\nbroken", "multipart/form-data; boundary=zzz")).toEqual({ ok: false, problem: "malformed" });
+    expect(await post("--zzz\r\nbroken", "multipart/form-data; boundary=zzz")).toEqual({
+      ok: false,
+      problem: "malformed",
+    });
     expect(await post('{"theme":"base"}', "application/json")).toEqual({ ok: false, problem: "malformed" });
     const other = new FormData();
     other.set("script", new File(["x"], "x.js"));
@@ -282,7 +326,9 @@ describe("readBrandForm: multipart with hard limits", () => {
 
   it("keeps in step with the edge's limit for /admin/branding, which names the limits", () => {
     expect(BRAND_FORM_BODY_BYTES).toBe(BRAND_FORM_MAX_BYTES);
-    expect(BRAND_FORM_MAX_BYTES).toBeGreaterThan(BRAND_UPLOAD_LIMITS.logo.maxBytes + BRAND_UPLOAD_LIMITS.favicon.maxBytes);
+    expect(BRAND_FORM_MAX_BYTES).toBeGreaterThan(
+      BRAND_UPLOAD_LIMITS.logo.maxBytes + BRAND_UPLOAD_LIMITS.favicon.maxBytes,
+    );
     expect(maxBodyBytesFor("/admin/branding")).toBe(BRAND_FORM_BODY_BYTES);
     expect(maxBodyBytesFor("/admin/branding?index")).toBe(BRAND_FORM_BODY_BYTES);
     expect(maxBodyBytesFor("/admin/branding/preview")).toBe(64 * 1024);
