@@ -180,6 +180,32 @@ function routeSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect((await get(brandCssPath(ids.draft!), { cookie: cookies.admin })).status).toBe(200);
   });
 
+  it("serves no stylesheet from damaged tokens (a value that is not a colour): 404, never a 500", async () => {
+    const acme = await businessOf(ACME);
+    const damaged = await handle.db
+      .insertInto("brand_versions")
+      .values({
+        business_id: acme,
+        theme: "base",
+        brand_colour: "#1d4ed8",
+        tokens: JSON.stringify({
+          ...themeTokens.base,
+          colors: { ...themeTokens.base.colors, primary: "red;} body{x:1" },
+        }),
+        business_name: "Damaged",
+        logo_directory: "/brands/acme",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await handle.db
+      .insertInto("brand_publications")
+      .values({ business_id: acme, version_id: damaged.id, kind: "publish" })
+      .execute();
+    const response = await get(brandCssPath(damaged.id));
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("red;}");
+  });
+
   it("answers 404 for another business's version, a wrong extension, a missing file or a bad address", async () => {
     // Kiwi's published logo asked for on Acme's host, even by Acme's admin.
     expect((await get(brandAssetPath(ids.kiwiLive!, "logo", "image/png"), { cookie: cookies.admin })).status).toBe(404);

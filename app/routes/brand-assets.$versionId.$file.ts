@@ -67,7 +67,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!file[1]) {
     const tokens = found.tokens;
     if (!tokens || typeof tokens !== "object") return notFound();
-    const css = brandCss(tokens as ThemeTokens);
+    let css: string;
+    try {
+      css = brandCss(tokens as ThemeTokens);
+    } catch (error) {
+      // A damaged row (brandCss re-checks every value): no stylesheet, the theme's own colours show.
+      logger.error("brand stylesheet refused", { versionId, error });
+      return notFound();
+    }
     headers.set("Content-Type", "text/css; charset=utf-8");
     headers.set("Content-Length", String(Buffer.byteLength(css)));
     return new Response(css, { status: 200, headers });
