@@ -81,3 +81,14 @@ export function isAuthRoute(pathname: string) {
 export function hasPortalAccess(contact: { verified: boolean; permissions: string[] }) {
   return contact.verified && contact.permissions.includes(PORTAL_PERMISSION);
 }
+
+/**
+ * A host admin of the contact's business (issue 16): may open /admin/* of its own host, edit,
+ * preview and publish its brand. Permissions are per business (contacts are per business); the
+ * caller also checks the contact is verified and enabled.
+ */
+export const HOST_ADMIN_PERMISSION = "hostAdmin";
+
+export function isHostAdmin(contact: { permissions: string[] }): boolean {
+  return contact.permissions.includes(HOST_ADMIN_PERMISSION);
+}
