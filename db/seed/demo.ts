@@ -674,6 +674,8 @@ const DEMO_SCOPES = [
   "agreements:write",
   "schedules:read",
   "schedules:write",
+  "contacts:read",
+  "contacts:write",
 ];
 
 /** The back-office side: API key, ad-hoc settings and (acme) payment requests in every state. */
