@@ -181,6 +181,8 @@ function brandSuite(open: () => Promise<Opened>) {
       [{ businessName: "Acme\u0000Plumbing" }, { businessName: "invalidText" }],
       [{ businessName: "Acme \u202eevil" }, { businessName: "invalidText" }],
       [{ businessName: 42 }, { businessName: "required" }],
+      [{ businessName: "Acme \ud800" }, { businessName: "invalidText" }],
+      [{ businessName: "Acme\u2028Two" }, { businessName: "invalidText" }],
       [{ label: "L".repeat(121) }, { label: "tooLong" }],
       [{ label: "line\nbreak" }, { label: "invalidText" }],
       [{ theme: "hotpink" }, { theme: "unknownTheme" }],
