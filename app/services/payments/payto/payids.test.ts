@@ -137,13 +137,16 @@ function payIdSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
       ).n,
     );
 
-  /** The receipt email with this reference, from the outbox (no SMTP_URL in unit tests). */
+  /**
+   * Olivia's receipt email with this reference, from the outbox (no SMTP_URL in unit tests): one
+   * each for the account's contacts (the demo's host admin shares ACME-2000).
+   */
   const receiptFor = (reference: string) => {
     const outbox = path.join(process.env.DATA_DIR!, "outbox");
     const found = fs
       .readdirSync(outbox)
       .map((name) => fs.readFileSync(path.join(outbox, name), "utf8"))
-      .filter((text) => text.includes(reference));
+      .filter((text) => text.includes(reference) && text.includes("To: olivia@coastal.example"));
     expect(found).toHaveLength(1);
     return found[0]!;
   };
