@@ -149,7 +149,13 @@ export const desktopFrame = style({
   "@media": { [WIDE]: { transform: "scale(0.5)" } },
 });
 
-export const pagePicker = style({ display: "flex", flexWrap: "wrap", gap: "0.5rem", alignItems: "end", margin: "0 0 1rem" });
+export const pagePicker = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: "0.5rem",
+  alignItems: "end",
+  margin: "0 0 1rem",
+});
 
 export const shareLink = style({ overflowWrap: "anywhere", fontFamily: "monospace" });
 

@@ -26,7 +26,8 @@ function PairSample({ foreground, background }: { foreground: string; background
  */
 export function BrandingContrast({ checks, caption }: { checks: PairCheck[]; caption: string }) {
   const t = useT();
-  const ratio = (value: number) => t("branding.contrast.ratio", { ratio: formatNumber(value, { maximumFractionDigits: 2 }) });
+  const ratio = (value: number) =>
+    t("branding.contrast.ratio", { ratio: formatNumber(value, { maximumFractionDigits: 2 }) });
   return (
     <div className={table.scroll}>
       <table className={`${table.table} ${table.stacked}`} role="table">

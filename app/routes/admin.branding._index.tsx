@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import { BrandingChanges } from "~/components/BrandingChanges";
 import { BrandingContrast } from "~/components/BrandingContrast";
 import { BrandingThemeChooser } from "~/components/BrandingThemeChooser";
@@ -12,7 +13,7 @@ import { Field, FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { BrandDraftSchema, CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
-import { BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
+import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
 import { formatFileSize } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import {
@@ -78,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (submission.status !== "success") {
         return data({ intent, result: submission.reply(), formError: null }, { status: 400 });
       }
-      const outcome = await saveBrandDraft(actor, branding, submission.value, form.files);
+      const outcome = await saveBrandDraft(actor, submission.value, form.files);
       if (!outcome.ok) {
         return data(
           {
@@ -149,11 +150,7 @@ export default function BrandingPage() {
 
       <section className={styles.section} aria-labelledby="brand-draft">
         <h2 id="brand-draft">{t("branding.draft.title")}</h2>
-        <p>
-          {draft
-            ? t("branding.draft.savedAt", { when: draft.savedAt })
-            : t("branding.draft.none")}
-        </p>
+        <p>{draft ? t("branding.draft.savedAt", { when: draft.savedAt }) : t("branding.draft.none")}</p>
         <Form method="post" encType="multipart/form-data" id="brand-draft-form" className={styles.formWide}>
           <BrandingThemeChooser
             theme={value("theme", current.brandColour ? CUSTOM_COLOUR_CHOICE : current.theme)}
@@ -183,12 +180,7 @@ export default function BrandingPage() {
             autoComplete="off"
             error={errorOf("label") ? t(errorOf("label") as MessageKey) : null}
           />
-          <UploadField
-            kind="logo"
-            current={current.logoUrl}
-            limits={view.limits.logo}
-            error={errorOf("logo")}
-          />
+          <UploadField kind="logo" current={current.logoUrl} limits={view.limits.logo} error={errorOf("logo")} />
           <UploadField
             kind="favicon"
             current={current.faviconUrl}
@@ -292,7 +284,7 @@ function UploadField({
   kind,
   current,
   limits,
-  error,
+  error: serverError,
 }: {
   kind: "logo" | "favicon";
   current: string;
@@ -300,6 +292,10 @@ function UploadField({
   error: string | null;
 }) {
   const t = useT();
+  // With JavaScript a file over the limit is refused before it is sent (the browser's own
+  // constraint check stops the submit); without it, the front door answers 413 unread.
+  const [tooLarge, setTooLarge] = useState(false);
+  const error = tooLarge ? "branding.error.upload.tooLarge" : serverError;
   const id = `brand-${kind}`;
   const hintId = `${id}-hint`;
   const errorId = error ? `${id}-error` : undefined;
@@ -316,7 +312,13 @@ function UploadField({
         id={id}
         name={kind}
         type="file"
-        accept="image/png,image/jpeg,image/webp,image/svg+xml"
+        accept={BRAND_UPLOAD_ACCEPT}
+        onChange={(event) => {
+          const input = event.currentTarget;
+          const over = (input.files?.[0]?.size ?? 0) > BRAND_UPLOAD_LIMITS[kind].maxBytes;
+          input.setCustomValidity(over ? t("branding.error.upload.tooLarge") : "");
+          setTooLarge(over);
+        }}
         className={formStyles.input}
         aria-invalid={error ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(" ")}

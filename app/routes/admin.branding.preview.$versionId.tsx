@@ -5,11 +5,7 @@ import * as buttons from "~/components/Button.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { pageNotFound } from "~/services/auth/auth.server";
-import {
-  findBrandVersionOf,
-  requireHostAdminPage,
-  startBrandPreview,
-} from "~/services/branding/admin-page.server";
+import { findBrandVersionOf, requireHostAdminPage, startBrandPreview } from "~/services/branding/admin-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 /**

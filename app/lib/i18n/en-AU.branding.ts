@@ -119,8 +119,7 @@ export const brandingEnAU = {
   "branding.error.form.malformed": "The form could not be read. Nothing was saved.",
   "branding.error.theme.invalid": "Choose a theme or your own brand colour.",
   "branding.error.colour.invalid": "Enter a colour as # and 3 or 6 hex digits, for example #1a7f5a.",
-  "branding.error.colour.refused":
-    "This colour cannot be used: text on it or next to it would be too hard to read.",
+  "branding.error.colour.refused": "This colour cannot be used: text on it or next to it would be too hard to read.",
   "branding.error.businessName.required": "Enter the business name.",
   "branding.error.text.tooLong": "Use at most 120 characters.",
   "branding.error.text.control": "Remove the invisible control characters.",

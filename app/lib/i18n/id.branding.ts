@@ -7,7 +7,8 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
     "Ubah tampilan portal ini. Menyimpan membuat draf: pelanggan tidak melihat apa pun yang baru sampai Anda menerbitkannya.",
   "branding.live.title": "Yang dilihat pelanggan sekarang",
   "branding.draft.title": "Draf Anda",
-  "branding.draft.none": "Belum ada draf. Menyimpan formulir ini membuatnya dari merek yang dilihat pelanggan sekarang.",
+  "branding.draft.none":
+    "Belum ada draf. Menyimpan formulir ini membuatnya dari merek yang dilihat pelanggan sekarang.",
   "branding.draft.savedAt": "Draf disimpan {when}.",
   "branding.customColour": "Warna khusus {colour}",
   "branding.colours.legend": "Warna",
