@@ -72,19 +72,11 @@ export type BrandChangeView = { field: string; from: string | null; to: string |
 export const BRAND_FIELD_KEYS = {
   theme: "branding.field.theme",
   brandColour: "branding.field.brandColour",
-  brand_colour: "branding.field.brandColour",
+  tokens: "branding.field.tokens",
   businessName: "branding.field.businessName",
-  business_name: "branding.field.businessName",
-  name: "branding.field.businessName",
   label: "branding.field.label",
   logo: "branding.field.logo",
-  logoAssetId: "branding.field.logo",
-  logo_asset_id: "branding.field.logo",
-  logoDirectory: "branding.field.logo",
-  logo_directory: "branding.field.logo",
   favicon: "branding.field.favicon",
-  faviconAssetId: "branding.field.favicon",
-  favicon_asset_id: "branding.field.favicon",
 } as const;
 
 /** The contrast pairs of app/themes/contrast.ts, by name, with their message keys. */

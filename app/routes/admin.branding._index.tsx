@@ -100,7 +100,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect("/admin/branding?done=published");
     }
     case "restore": {
-      const outcome = await restoreBrand(actor, session, form.fields.publicationId);
+      const outcome = await restoreBrand(actor, form.fields.publicationId);
       if (!outcome.ok) return data({ intent, result: null, formError: outcome.message }, { status: 409 });
       return redirect("/admin/branding?done=restored");
     }

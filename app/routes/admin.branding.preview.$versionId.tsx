@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import * as buttons from "~/components/Button.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
@@ -18,24 +18,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding } = await requireHostAdminPage(request);
   const version = await findBrandVersionOf(branding.businessId, params.versionId);
   if (!version) throw pageNotFound();
-  return { versionId: version.id, savedAt: version.createdAt, businessName: branding.businessName };
+  return { versionId: version.id, businessName: branding.businessName };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, session } = await requireHostAdminPage(request);
-  const started = await startBrandPreview(branding, session, params.versionId ?? "");
+  const { session } = await requireHostAdminPage(request);
+  const started = await startBrandPreview(session, params.versionId);
   if (!started) throw pageNotFound();
   return redirect("/admin/branding/preview");
 }
 
 export default function SharedBrandPreview() {
-  const { savedAt } = useLoaderData<typeof loader>();
   const t = useT();
   return (
     <>
       <h1>{t("branding.share.title")}</h1>
-      <p>{t("branding.share.intro", { when: savedAt })}</p>
+      <p>{t("branding.share.intro")}</p>
       <Form method="post">
         <button type="submit" className={buttons.button}>
           {t("branding.share.open")}

@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, session } = await requireHostAdminPage(request);
+  const { session } = await requireHostAdminPage(request);
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "stop") {
@@ -45,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "start") {
     const versionId = form.get("versionId");
-    const started = await startBrandPreview(branding, session, typeof versionId === "string" ? versionId : "");
+    const started = await startBrandPreview(session, versionId);
     if (!started) return data({ formError: "branding.error.preview" as MessageKey }, { status: 404 });
     return redirect("/admin/branding/preview");
   }
