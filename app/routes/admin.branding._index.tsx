@@ -1,5 +1,5 @@
-import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -9,7 +9,8 @@ import { BrandingContrast } from "~/components/BrandingContrast";
 import { BrandingThemeChooser } from "~/components/BrandingThemeChooser";
 import * as styles from "~/components/Branding.css";
 import * as buttons from "~/components/Button.css";
-import { Field, FormMessage, formStyles } from "~/components/Form";
+import { ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
+import { FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { BrandDraftSchema, CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
@@ -25,6 +26,16 @@ import {
 } from "~/services/branding/admin-page.server";
 import { requireHostAdminPage } from "~/services/branding/admin-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+
+const MESSAGES: ConstraintMessages = {
+  businessName: { required: "branding.error.businessName.required", invalid: "branding.error.text.tooLong" },
+  label: { invalid: "branding.error.text.tooLong" },
+  brandColour: { invalid: "branding.error.colour.invalid" },
+  logo: { invalid: "branding.error.upload.tooLarge" },
+  favicon: { invalid: "branding.error.upload.tooLarge" },
+};
+
+type DraftFields = "theme" | "brandColour" | "brandColourPicker" | "businessName" | "label" | "logo" | "favicon";
 
 /** What the page says after a POST/redirect/GET, by `?done=`. */
 const DONE: Record<string, MessageKey> = {
@@ -47,6 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     ...view,
     done: done && Object.hasOwn(DONE, done) ? done : null,
+    constraint: getZodConstraint(BrandDraftSchema),
     limits: {
       logo: {
         size: formatFileSize(BRAND_UPLOAD_LIMITS.logo.maxBytes),
@@ -124,13 +136,20 @@ export default function BrandingPage() {
   const { draft, published } = view;
   const current = draft ?? published;
   const reply = actionData?.intent === "save" ? actionData.result : null;
-  const submitted = (reply?.initialValue ?? null) as Record<string, unknown> | null;
-  const value = (name: string, fallback: string) => {
-    const typed = submitted?.[name];
-    return typeof typed === "string" ? typed : fallback;
-  };
-  const errors = (reply?.error ?? {}) as Record<string, string[] | null>;
-  const errorOf = (name: string) => errors[name]?.[0] ?? null;
+  const [form, fields] = useConstraintForm<DraftFields>({
+    id: "brand-draft-form",
+    lastResult: reply,
+    constraint: view.constraint,
+    messages: MESSAGES,
+    defaultValue: {
+      theme: current.brandColour ? CUSTOM_COLOUR_CHOICE : current.theme,
+      brandColour: current.brandColour ?? "",
+      businessName: current.businessName,
+      label: current.label,
+    },
+  });
+  const errorOf = (name: DraftFields) => fields[name].errors?.[0] ?? null;
+  const fieldErrors = Object.keys(form.allErrors).length > 0;
   const checks = actionData?.checks ?? view.checks;
 
   return (
@@ -138,9 +157,7 @@ export default function BrandingPage() {
       <h1>{t("branding.title")}</h1>
       {view.done ? <FormMessage kind="notice">{t(DONE[view.done]!)}</FormMessage> : null}
       {actionData?.formError ? <FormMessage kind="error">{t(actionData.formError)}</FormMessage> : null}
-      {reply && Object.keys(errors).length > 0 ? (
-        <FormMessage kind="error">{t("branding.error.summary")}</FormMessage>
-      ) : null}
+      {reply && fieldErrors ? <FormMessage kind="error">{t("branding.error.summary")}</FormMessage> : null}
       <p>{t("branding.intro")}</p>
 
       <section className={styles.section} aria-labelledby="brand-live">
@@ -151,34 +168,25 @@ export default function BrandingPage() {
       <section className={styles.section} aria-labelledby="brand-draft">
         <h2 id="brand-draft">{t("branding.draft.title")}</h2>
         <p>{draft ? t("branding.draft.savedAt", { when: draft.savedAt }) : t("branding.draft.none")}</p>
-        <Form method="post" encType="multipart/form-data" id="brand-draft-form" className={styles.formWide}>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className={styles.formWide}>
           <BrandingThemeChooser
-            theme={value("theme", current.brandColour ? CUSTOM_COLOUR_CHOICE : current.theme)}
-            brandColour={value("brandColour", current.brandColour ?? "")}
+            theme={fields.theme.initialValue ?? current.theme}
+            brandColour={fields.brandColour.initialValue ?? ""}
             themeError={errorOf("theme")}
             colourError={errorOf("brandColour")}
             suggestion={actionData?.suggestion ?? null}
           />
-          <Field
-            id="brand-business-name"
-            name="businessName"
+          <ConformField
+            meta={fields.businessName}
             label={t("branding.field.businessName")}
             hint={t("branding.text.hint")}
-            defaultValue={value("businessName", current.businessName)}
-            required
-            maxLength={120}
             autoComplete="organization"
-            error={errorOf("businessName") ? t(errorOf("businessName") as MessageKey) : null}
           />
-          <Field
-            id="brand-label"
-            name="label"
+          <ConformField
+            meta={fields.label}
             label={t("branding.field.label")}
             hint={t("branding.text.hint")}
-            defaultValue={value("label", current.label)}
-            maxLength={120}
             autoComplete="off"
-            error={errorOf("label") ? t(errorOf("label") as MessageKey) : null}
           />
           <UploadField kind="logo" current={current.logoUrl} limits={view.limits.logo} error={errorOf("logo")} />
           <UploadField
