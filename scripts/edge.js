@@ -7,7 +7,8 @@
  *   throw: a 500. Only the methods the portal uses get through; any other is a 405 with Allow.
  * - A declared body over the largest any route reads (64 KB) is a 413 at once, unread.
  *   (Chunked bodies declare no length: the capped readers in http.server.ts stop those.)
- *   The back-office calls that publish an agreement's text take up to 512 KB (decision 036).
+ *   The back-office calls that publish an agreement's text take up to 512 KB (decision 036);
+ *   the branding form with its logo and favicon, 1.5 MB (issue 16).
  * - Control characters in the path or query string (U+0000 made PostgreSQL fail a query):
  *   a 400 that says why. Tab, line feed and carriage return are let through, as in bodies;
  *   keep this rule in step with CONTROL_CHARACTERS in app/services/platform/http.server.ts.
@@ -23,9 +24,20 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const AGREEMENT_TEXT_BODY_BYTES = 512 * 1024;
 const AGREEMENT_TEXT_PATH = /^\/api\/back-office\/agreements(\/[^/?#]+\/versions)?\/?(\?|$)/;
 
+/**
+ * A host admin's branding form (POST /admin/branding, issue 16): a logo (at most 1 MB) and a
+ * favicon (at most 256 KB) with the text fields and the multipart framing. Keep in step with
+ * BRAND_FORM_MAX_BYTES in app/lib/brand-uploads.ts, which the route's own capped reader applies.
+ */
+export const BRAND_FORM_BODY_BYTES = 1536 * 1024;
+const BRAND_FORM_PATH = /^\/admin\/branding\/?(\?|$)/;
+
 /** The largest body a request to this target may declare. */
 export function maxBodyBytesFor(target) {
-  return AGREEMENT_TEXT_PATH.test(String(target ?? "")) ? AGREEMENT_TEXT_BODY_BYTES : MAX_BODY_BYTES;
+  const path = String(target ?? "");
+  if (AGREEMENT_TEXT_PATH.test(path)) return AGREEMENT_TEXT_BODY_BYTES;
+  if (BRAND_FORM_PATH.test(path)) return BRAND_FORM_BODY_BYTES;
+  return MAX_BODY_BYTES;
 }
 
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -35,6 +47,9 @@ const MESSAGES = {
   413: "The request body is too large.",
   400: "The address contains control characters (such as U+0000), which no page or field accepts.",
 };
+
+/** The branding form's 413 names the limits (app/lib/brand-uploads.ts). */
+const BRAND_FORM_TOO_LARGE = "The upload is too large: a logo may be at most 1 MB and a favicon at most 256 KB.";
 
 /**
  * Decodes each run of %XX escapes on its own, so one malformed escape elsewhere (`/a/%00%ZZ`)
@@ -75,7 +90,8 @@ export function edgeRefusal(method, target, headers) {
 
 /** The answer's head and body: JSON (with `message`) for the API, a small HTML page otherwise. */
 export function edgeAnswer(status, target) {
-  const message = MESSAGES[status];
+  const brandForm = status === 413 && BRAND_FORM_PATH.test(String(target ?? ""));
+  const message = brandForm ? BRAND_FORM_TOO_LARGE : MESSAGES[status];
   const isApi = String(target ?? "").startsWith("/api/");
   const headers = {
     "Cache-Control": "no-store",
@@ -92,7 +108,7 @@ export function edgeAnswer(status, target) {
   } else {
     headers["Content-Type"] = "text/html; charset=utf-8";
     const title = status === 405 ? "Method not allowed" : status === 413 ? "Request too large" : "Bad request";
-    body = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><h1>${title}</h1><p>${message} Nothing was changed.</p><p><a href="/">Go to the home page</a></p></html>`;
+    body = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><h1>${title}</h1><p>${message} Nothing was changed.</p><p><a href="${brandForm ? "/admin/branding" : "/"}">${brandForm ? "Back to branding" : "Go to the home page"}</a></p></html>`;
   }
   headers["Content-Length"] = String(Buffer.byteLength(body));
   return { headers, body };

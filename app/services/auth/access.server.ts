@@ -81,3 +81,10 @@ export function isAuthRoute(pathname: string) {
 export function hasPortalAccess(contact: { verified: boolean; permissions: string[] }) {
   return contact.verified && contact.permissions.includes(PORTAL_PERMISSION);
 }
+
+/** Issue 16: a host admin of the contact's business may change, preview and publish its brand. */
+export const HOST_ADMIN_PERMISSION = "hostAdmin";
+
+export function isHostAdmin(contact: { permissions: string[] }): boolean {
+  return contact.permissions.includes(HOST_ADMIN_PERMISSION);
+}
