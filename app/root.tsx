@@ -83,7 +83,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       businessName: branding.businessName,
       businessLabel: branding.businessLabel,
       logoDirectory: branding.logoDirectory,
+      logoUrl: branding.logoUrl,
+      faviconUrl: branding.faviconUrl,
+      faviconType: branding.faviconType,
+      customCss: branding.customCss,
       theme: branding.theme,
+      // A host admin's session previewing a draft brand (issue 16): the shell says so.
+      preview: branding.preview !== null,
     },
     user: contact
       ? {
@@ -138,18 +144,33 @@ function htmlLang(language: LanguageCode | undefined) {
   return LANGUAGES.find((l) => l.code === language)?.htmlLang ?? "en-AU";
 }
 
+/**
+ * The base theme's class, and for a custom brand colour also `brand-custom`, which the brand's
+ * stylesheet (`customCss`) sets every colour role for (CUSTOM_BRAND_CLASS of the colours module).
+ */
+const CUSTOM_BRAND_CLASS = "brand-custom";
+function htmlClass(brand: { theme: RootLoaderData["brand"]["theme"]; customCss: string | null }) {
+  return brand.customCss ? `${themeClass[brand.theme]} ${CUSTOM_BRAND_CLASS}` : themeClass[brand.theme];
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const brand = data?.brand;
   return (
-    <html lang={htmlLang(data?.language)} className={brand ? themeClass[brand.theme] : neutralDocument}>
+    <html lang={htmlLang(data?.language)} className={brand ? htmlClass(brand) : neutralDocument}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <link rel="icon" type="image/svg+xml" href={brand ? `${brand.logoDirectory}/favicon.svg` : "/favicon.svg"} />
+        <link
+          rel="icon"
+          type={brand ? brand.faviconType : "image/svg+xml"}
+          href={brand ? brand.faviconUrl : "/favicon.svg"}
+        />
         <Links />
+        {/* A custom brand colour's roles: a stylesheet we serve (CSP allows no inline style). */}
+        {brand?.customCss ? <link rel="stylesheet" href={brand.customCss} /> : null}
       </head>
       <body>
         {children}

@@ -8,7 +8,10 @@ import { useT } from "./useT";
 export type ShellBrand = {
   businessName: string;
   businessLabel: string;
-  logoDirectory: string;
+  /** The header's logo (an uploaded one, or the logo directory's logo.svg). */
+  logoUrl: string;
+  /** This session previews a draft brand (issue 16): a banner says customers do not see it. */
+  preview?: boolean;
 };
 
 export type ShellUser = { name: string; email: string; hasPassword: boolean };
@@ -98,11 +101,21 @@ export function AppShell({
       <a className={styles.skipLink} href="#main">
         {t("shell.skip")}
       </a>
+      {brand.preview ? (
+        <div className={styles.previewBanner}>
+          <p className={styles.previewBannerInner}>
+            <strong>{t("shell.preview.banner")}</strong>{" "}
+            <a className={styles.previewBannerLink} href="/admin/branding">
+              {t("shell.preview.manage")}
+            </a>
+          </p>
+        </div>
+      ) : null}
       <header className={styles.header}>
         <div className={styles.headerInner}>
           <Link to="/" className={styles.brandLink}>
             {/* Decorative next to the visible business name, so alt is empty. */}
-            <img className={styles.logo} src={`${brand.logoDirectory}/logo.svg`} alt="" width={40} height={40} />
+            <img className={styles.logo} src={brand.logoUrl} alt="" width={40} height={40} />
             <span className={styles.businessName}>
               {brand.businessName}
               {brand.businessLabel ? <span className={styles.businessLabel}>{brand.businessLabel}</span> : null}

@@ -3,15 +3,13 @@ import { requireHostBranding } from "~/services/host/tenant.server";
 
 /**
  * Browsers (and bookmarks, feed readers) ask for /favicon.ico whatever the page's own
- * `<link rel="icon">` says. It leads to this host's brand icon, or the neutral one, instead
- * of a 404 in the console and the logs.
+ * `<link rel="icon">` says. It leads to this host's brand icon (an uploaded one, or the logo
+ * directory's), or the neutral one, instead of a 404 in the console and the logs. A host admin
+ * previewing a draft brand is sent to the draft's icon, in an answer no cache keeps.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const logoDirectory = await requireHostBranding(request).then(
-    (branding) => branding.logoDirectory,
-    () => null,
-  );
-  return redirect(logoDirectory ? `${logoDirectory}/favicon.svg` : "/favicon.svg", {
-    headers: { "Cache-Control": "public, max-age=3600" },
+  const branding = await requireHostBranding(request).catch(() => null);
+  return redirect(branding ? branding.faviconUrl : "/favicon.svg", {
+    headers: { "Cache-Control": branding?.preview ? "private, no-store" : "public, max-age=3600" },
   });
 }

@@ -12,6 +12,15 @@ export const HARBOUR_USERS: StandinUser[] = [
     familyName: "Chen",
     emailVerified: true,
   },
+  // Harbour's host admin (issue 16).
+  {
+    sub: "auth0|harbour-admin",
+    email: "admin@harbour.example",
+    password: "Harbour!2026",
+    givenName: "Hana",
+    familyName: "Admin",
+    emailVerified: true,
+  },
   // Signs in fine at the provider, but the portal must refuse the id token it gets.
   { sub: "auth0|harbour-tamper", email: "tamper@harbour.example", password: "Harbour!2026", tamper: "bad-signature" },
   // A valid Auth0 login that no portal contact is linked to.

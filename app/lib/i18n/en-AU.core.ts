@@ -15,6 +15,8 @@ export const coreEnAU = {
   "shell.terms": "Terms and conditions",
   "shell.language": "Language",
   "shell.languageChange": "Change",
+  "shell.preview.banner": "Preview of a draft brand — customers do not see it.",
+  "shell.preview.manage": "Back to branding",
   "errors.notFound.title": "Page not found",
   "errors.notFound.text": "The page you're looking for doesn't exist or you do not have permission to access.",
   "errors.goHome": "Go home",

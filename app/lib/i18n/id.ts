@@ -25,6 +25,8 @@ export const id: Messages = {
   "shell.terms": "Syarat dan ketentuan",
   "shell.language": "Bahasa",
   "shell.languageChange": "Ganti",
+  "shell.preview.banner": "Pratinjau draf merek — pelanggan tidak melihatnya.",
+  "shell.preview.manage": "Kembali ke pengaturan merek",
   "switcher.account": "Rekening",
   "switcher.switch": "Pindah",
   "switcher.change": "Ganti",

@@ -82,7 +82,11 @@ export function hasPortalAccess(contact: { verified: boolean; permissions: strin
   return contact.verified && contact.permissions.includes(PORTAL_PERMISSION);
 }
 
-/** Issue 16: a host admin of the contact's business may change, preview and publish its brand. */
+/**
+ * A host admin of the contact's business (issue 16): may open /admin/* of its own host, edit,
+ * preview and publish its brand. Permissions are per business (contacts are per business); the
+ * caller also checks the contact is verified and enabled.
+ */
 export const HOST_ADMIN_PERMISSION = "hostAdmin";
 
 export function isHostAdmin(contact: { permissions: string[] }): boolean {

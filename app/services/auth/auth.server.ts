@@ -24,7 +24,7 @@ import { clientAddress, isSecureRequest, requestOrigin } from "../platform/reque
 import { perRequest } from "../platform/request-scope.server";
 import {
   clearSessionCookie,
-  getSession,
+  getRequestSession,
   hasSessionCookie,
   signInRedirect,
   type Contact,
@@ -236,7 +236,7 @@ export type PageContext = {
 export function getPageContext(request: Request): Promise<PageContext> {
   return perRequest(request, "page-context", async () => {
     const branding = await requireHostBranding(request);
-    const session = await getSession(request, branding.businessId);
+    const session = await getRequestSession(request, branding.businessId);
     return { branding, session };
   });
 }

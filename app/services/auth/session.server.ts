@@ -6,6 +6,7 @@ import { getDb } from "../platform/database.server";
 import { getEnv } from "../platform/env.server";
 import { isSecureRequest } from "../platform/request-context.server";
 import { recordLogToken } from "../platform/request-log.server";
+import { perRequest } from "../platform/request-scope.server";
 
 /** Spec §9: the session lives 30 days (2,592,000 s). */
 export const SESSION_MAX_AGE_SECONDS = 2_592_000;
@@ -154,6 +155,14 @@ export async function getSession(request: Request, businessId: string): Promise<
       permissions: row.permissions,
     },
   };
+}
+
+/**
+ * `getSession`, looked up once per request and business: the host's brand (a host admin's
+ * preview, requireHostBranding) and the page context (getPageContext) share one query.
+ */
+export function getRequestSession(request: Request, businessId: string): Promise<PortalSession | null> {
+  return perRequest(request, `session ${businessId}`, () => getSession(request, businessId));
 }
 
 /**

@@ -19,6 +19,8 @@ export const API_SCOPES = {
   "agreements:write": "Create agreement documents, publish versions, and offer, resend and withdraw offers.",
   "schedules:read": "List payment schedules and read one, with its instalments and their tries.",
   "schedules:write": "Propose, send, resend, withdraw and cancel payment schedules.",
+  "contacts:read": "Read a contact's permissions.",
+  "contacts:write": "Grant and revoke a contact's permissions (accessCustomerPortal, hostAdmin).",
 } as const;
 
 export type ApiScope = keyof typeof API_SCOPES;

@@ -2,6 +2,7 @@ import type { Db } from "../platform/db.server";
 import type { EmailBrand } from "../platform/email-layout.server";
 import { feeRulesFromRow, type FeeRules } from "~/lib/payment-calc";
 import type { ThemeName } from "~/themes/names";
+import type { BrandAssetType } from "../platform/db-schema.server";
 
 /** What a host name resolves to (spec §1, §3: business id, theme, logo directory, name, label). */
 export type HostBranding = {
@@ -11,6 +12,18 @@ export type HostBranding = {
   logoDirectory: string;
   businessName: string;
   businessLabel: string;
+  /** The header's logo: the uploaded one (`/brand-assets/<version>/logo.<ext>`) or `<logoDirectory>/logo.svg`. */
+  logoUrl: string;
+  /** The page's icon, the same way (`…/favicon.<ext>` or the static directory's favicon.svg), and its type. */
+  faviconUrl: string;
+  faviconType: string;
+  /** A custom brand colour's stylesheet (`/brand-assets/<version>/theme.css`), null for a named theme. */
+  customCss: string | null;
+  /**
+   * Set when this request's session previews a draft brand (issue 16): the brand fields above are
+   * the draft's, for this session alone. Never set by findHostBranding (emails, back office, bootstrap).
+   */
+  preview: { versionId: string } | null;
   country: "AU" | "NZ";
   currency: string;
   timeZone: string;
@@ -111,6 +124,14 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
     .leftJoin("payto_settings", "payto_settings.business_id", "businesses.id")
     .leftJoin("fee_rules", "fee_rules.business_id", "businesses.id")
     .leftJoin("adhoc_settings", "adhoc_settings.business_id", "businesses.id")
+    // The published brand version (issue 16) and the types of its uploaded logo and favicon.
+    .leftJoin("brand_versions", (join) =>
+      join
+        .onRef("brand_versions.id", "=", "businesses.brand_version_id")
+        .onRef("brand_versions.business_id", "=", "businesses.id"),
+    )
+    .leftJoin("brand_assets as logo_asset", "logo_asset.id", "brand_versions.logo_asset_id")
+    .leftJoin("brand_assets as favicon_asset", "favicon_asset.id", "brand_versions.favicon_asset_id")
     .select([
       "hosts.hostname",
       "businesses.id as businessId",
@@ -138,6 +159,11 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "adhoc_settings.enabled as adhocEnabled",
       "adhoc_settings.min_cents as adhocMinCents",
       "adhoc_settings.max_cents as adhocMaxCents",
+      "brand_versions.id as versionId",
+      "brand_versions.logo_directory as versionLogoDirectory",
+      "brand_versions.brand_colour as brandColour",
+      "logo_asset.content_type as logoType",
+      "favicon_asset.content_type as faviconType",
     ])
     .where("hosts.hostname", "=", hostname)
     .executeTakeFirst();
@@ -156,10 +182,22 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
     adhocEnabled,
     adhocMinCents,
     adhocMaxCents,
+    versionId,
+    versionLogoDirectory,
+    brandColour,
+    logoType,
+    faviconType,
     ...host
   } = row;
+  const look = brandLook(
+    versionId === null || versionLogoDirectory === null
+      ? { versionId: null, logoDirectory: host.logoDirectory, custom: false, logoType: null, faviconType: null }
+      : { versionId, logoDirectory: versionLogoDirectory, custom: brandColour !== null, logoType, faviconType },
+  );
   return {
     ...host,
+    ...look,
+    preview: null,
     adhoc: {
       enabled: adhocEnabled === true,
       minCents: Number(adhocMinCents ?? 0),
@@ -185,6 +223,45 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
             maxPaymentCents: Number(payToMaxPaymentCents),
             payIdDomain: payToPayIdDomain,
           },
+  };
+}
+
+const ASSET_EXTENSIONS: Record<BrandAssetType, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+};
+
+/** Where a brand version's files are served (routes/brand-assets.$versionId.$file.ts). */
+export const brandAssetsDirectory = (versionId: string) => `/brand-assets/${versionId}`;
+
+/**
+ * The addresses a brand's pages use (issue 16). A version's uploaded logo and favicon are served
+ * from `/brand-assets/<version>/logo.<ext>` and `favicon.<ext>` (ext from the stored type), a custom
+ * colour's stylesheet from `…/theme.css`; without an upload, the static logo directory's SVGs. The
+ * logo directory (bootstrap's field) is `/brand-assets/<version>` when the logo is uploaded.
+ * `logoDirectory` here is always the static one (`/brands/<name>`).
+ */
+export function brandLook(brand: {
+  versionId: string | null;
+  logoDirectory: string;
+  custom: boolean;
+  logoType: BrandAssetType | null;
+  faviconType: BrandAssetType | null;
+}): Pick<HostBranding, "logoDirectory" | "logoUrl" | "faviconUrl" | "faviconType" | "customCss"> {
+  const staticDirectory = brand.logoDirectory.replace(/\/+$/, "");
+  const assets = brand.versionId ? brandAssetsDirectory(brand.versionId) : null;
+  return {
+    logoDirectory: assets && brand.logoType ? assets : staticDirectory,
+    logoUrl:
+      assets && brand.logoType ? `${assets}/logo.${ASSET_EXTENSIONS[brand.logoType]}` : `${staticDirectory}/logo.svg`,
+    faviconUrl:
+      assets && brand.faviconType
+        ? `${assets}/favicon.${ASSET_EXTENSIONS[brand.faviconType]}`
+        : `${staticDirectory}/favicon.svg`,
+    faviconType: assets && brand.faviconType ? brand.faviconType : "image/svg+xml",
+    customCss: assets && brand.custom ? `${assets}/theme.css` : null,
   };
 }
 
@@ -216,6 +293,6 @@ export function emailBrandOf(branding: HostBranding): EmailBrand {
   return {
     businessName: branding.businessName,
     theme: branding.theme,
-    logoUrl: publicLink(branding, `${branding.logoDirectory.replace(/\/+$/, "")}/logo.svg`),
+    logoUrl: publicLink(branding, branding.logoUrl),
   };
 }

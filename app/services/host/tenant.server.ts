@@ -5,6 +5,10 @@ import { controlCharactersInAddress, urlHasControlCharacters } from "../platform
 import { findHostBranding, hostnameFromRequest, type HostBranding } from "./host.server";
 import { logger } from "../platform/logger.server";
 import { perRequest } from "../platform/request-scope.server";
+import { isHostAdmin } from "../auth/access.server";
+import { getRequestSession, hasSessionCookie } from "../auth/session.server";
+import { findBrandVersionLook } from "../branding/brands.server";
+import type { Db } from "../platform/db.server";
 
 /** Why a page could not be served for this host; read by the shared error boundary. */
 export type ShellErrorReason = "unknown-host" | "unavailable";
@@ -30,13 +34,36 @@ export async function requireHostBranding(request: Request): Promise<HostBrandin
   let branding: HostBranding | null;
   try {
     // Several loaders of one page ask; they share one lookup (request-scope.server.ts).
-    branding = await perRequest(request, `host-branding ${hostname}`, async () =>
-      findHostBranding(await getDb(), hostname),
-    );
+    branding = await perRequest(request, `host-branding ${hostname}`, async () => {
+      const db = await getDb();
+      const published = await findHostBranding(db, hostname);
+      return published ? withPreview(request, db, published) : null;
+    });
   } catch (error) {
     logger.error("host lookup failed", { hostname, error });
     throw serviceUnavailable();
   }
   if (!branding) throw unknownHost();
   return branding;
+}
+
+/**
+ * A host admin previewing a draft brand (issue 16) sees it on every page: when this request's
+ * session (of this business: sessions never cross hosts) names a version in `brandPreview`, its
+ * contact is a verified, enabled host admin, and the version is one of this business's, the brand
+ * fields are the version's and `preview` is set. Anyone else, and every request without a session
+ * cookie, gets the published brand; so do emails, the back office and bootstrap, which never come
+ * here (findHostBranding, findBusinessBranding). The session is the one the page context reads
+ * (getRequestSession), so a signed-in page costs no extra query unless it previews. Documents are
+ * `private, no-store` already (entry.server.tsx), so no cache keeps a preview.
+ */
+async function withPreview(request: Request, db: Db, branding: HostBranding): Promise<HostBranding> {
+  if (!hasSessionCookie(request)) return branding;
+  const session = await getRequestSession(request, branding.businessId);
+  const versionId = session?.data.brandPreview;
+  if (!session || typeof versionId !== "string" || !session.contact.verified || !isHostAdmin(session.contact)) {
+    return branding;
+  }
+  const look = await findBrandVersionLook(db, branding.businessId, versionId);
+  return look ? { ...branding, ...look, preview: { versionId } } : branding;
 }
