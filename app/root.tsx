@@ -14,7 +14,6 @@ import {
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AppShell, NeutralShell } from "~/components/AppShell";
-import { BrandingPreviewBanner } from "~/components/BrandingPreviewBanner";
 import { FullPageLoading } from "~/components/FullPageLoading";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useNonce } from "~/components/nonce";
@@ -77,8 +76,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The page's language's messages: the browser's dictionary (no messages ship as JavaScript).
     messages: messagesFor(language),
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
-    // A host admin's session previewing a draft brand (issue 16): every page says so.
-    brandPreview: branding.preview !== null,
     brand: {
       businessName: branding.businessName,
       businessLabel: branding.businessLabel,
@@ -182,8 +179,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { brand, brandPreview, user, accounts, customerMenu, productFruits, language, languages } =
-    useLoaderData<typeof loader>();
+  const { brand, user, accounts, customerMenu, productFruits, language, languages } = useLoaderData<typeof loader>();
   const nonce = useNonce();
   const navigation = useNavigation();
   // Going home re-runs the start-up (host, session, accounts): show spec §2's full-page
@@ -197,7 +193,6 @@ export default function App() {
       <ProgressBar />
       {startingUp ? <FullPageLoading /> : null}
       <SessionSync signedIn={user !== null} />
-      {brandPreview ? <BrandingPreviewBanner /> : null}
       <AppShell
         brand={brand}
         user={user}
@@ -227,17 +222,14 @@ export function ErrorBoundary() {
     );
   }
   return (
-    <>
-      {data.brandPreview ? <BrandingPreviewBanner /> : null}
-      <AppShell
-        brand={data.brand}
-        user={data.user}
-        customerMenu={data.customerMenu}
-        language={data.language}
-        languages={data.languages}
-      >
-        <GeneralErrorBoundary backHref={data.backHref} />
-      </AppShell>
-    </>
+    <AppShell
+      brand={data.brand}
+      user={data.user}
+      customerMenu={data.customerMenu}
+      language={data.language}
+      languages={data.languages}
+    >
+      <GeneralErrorBoundary backHref={data.backHref} />
+    </AppShell>
   );
 }

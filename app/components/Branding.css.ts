@@ -1,6 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
-import { STACKED, WIDE } from "./breakpoints";
+import { WIDE } from "./breakpoints";
 
 /**
  * The host admin's branding pages (issue 16). Phone first: one column at 360 px; the theme
@@ -51,6 +51,19 @@ export const currentImage = style({
   borderRadius: 4,
 });
 
+export const contrast = style({ margin: "0 0 1.5rem", maxWidth: "40rem" });
+
+export const contrastSummary = style({
+  cursor: "pointer",
+  fontWeight: 600,
+  minHeight: 44,
+  display: "flex",
+  alignItems: "center",
+  color: vars.color.link,
+});
+
+export const contrastCaption = style({ display: "block", textAlign: "left", margin: "0.5rem 0", fontWeight: 600 });
+
 export const pairSample = style({ display: "inline-block", verticalAlign: "middle" });
 
 export const pass = style({ fontWeight: 600, color: vars.surface.text });
@@ -67,20 +80,24 @@ export const historyItem = style({
   overflowWrap: "anywhere",
 });
 
+/** Compact on a phone (text and link wrap beside the button), so the page's heading stays in the first screen. */
 export const banner = style({
   background: "#fff4e5",
   color: "#3d2600",
   borderBottom: "2px solid #b54708",
-  padding: "0.5rem 1rem",
-  display: "flex",
-  flexWrap: "wrap",
-  gap: "0.25rem 1rem",
+  padding: "0.3rem 0.75rem",
+  display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr) auto",
+  gap: "0.5rem",
   alignItems: "center",
-  justifyContent: "center",
-  fontWeight: 600,
+  fontSize: "0.875rem",
+  lineHeight: 1.3,
+  "@media": { [WIDE]: { display: "flex", justifyContent: "center", gap: "1rem" } },
 });
 
-globalStyle(`${banner} a`, { color: "#3d2600", textDecoration: "underline" });
+export const bannerText = style({ margin: 0, fontWeight: 600 });
+
+globalStyle(`${banner} a`, { color: "#3d2600", textDecoration: "underline", fontWeight: 400 });
 
 export const bannerButton = style({
   font: "inherit",
@@ -89,8 +106,8 @@ export const bannerButton = style({
   background: "transparent",
   border: "2px solid #3d2600",
   borderRadius: 6,
-  minHeight: 44,
-  padding: "0.3rem 0.8rem",
+  minHeight: 36,
+  padding: "0.2rem 0.6rem",
   cursor: "pointer",
 });
 
@@ -158,5 +175,3 @@ export const pagePicker = style({
 });
 
 export const shareLink = style({ overflowWrap: "anywhere", fontFamily: "monospace" });
-
-export const stackedOnPhone = style({ "@media": { [STACKED]: { display: "block" } } });

@@ -28,58 +28,68 @@ export function BrandingContrast({ checks, caption }: { checks: PairCheck[]; cap
   const t = useT();
   const ratio = (value: number) =>
     t("branding.contrast.ratio", { ratio: formatNumber(value, { maximumFractionDigits: 2 }) });
+  const failing = checks.filter((check) => !check.passes).length;
+  // Thirteen pairs make a long list on a phone: folded (a native disclosure, no script), and
+  // open when one fails.
   return (
-    <div className={table.scroll}>
-      <table className={`${table.table} ${table.stacked}`} role="table">
-        <caption>{caption}</caption>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th role="columnheader" scope="col">
-              {t("branding.contrast.pair")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("branding.contrast.sample")}
-            </th>
-            <th role="columnheader" scope="col" className={table.number}>
-              {t("branding.contrast.contrast")}
-            </th>
-            <th role="columnheader" scope="col" className={table.number}>
-              {t("branding.contrast.minimum")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("branding.contrast.result")}
-            </th>
-          </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {checks.map((check) => {
-            const key = Object.hasOwn(CONTRAST_PAIR_KEYS, check.name)
-              ? (CONTRAST_PAIR_KEYS[check.name as keyof typeof CONTRAST_PAIR_KEYS] as MessageKey)
-              : null;
-            return (
-              <tr role="row" key={check.name}>
-                <td role="cell" className={table.cellTitle} data-label={t("branding.contrast.pair")}>
-                  {key ? t(key) : check.name}
-                </td>
-                <td role="cell" data-label={t("branding.contrast.sample")}>
-                  <PairSample foreground={check.foreground} background={check.background} />
-                </td>
-                <td role="cell" className={table.number} data-label={t("branding.contrast.contrast")}>
-                  {ratio(check.ratio)}
-                </td>
-                <td role="cell" className={table.number} data-label={t("branding.contrast.minimum")}>
-                  {ratio(check.minimum)}
-                </td>
-                <td role="cell" data-label={t("branding.contrast.result")}>
-                  <span className={check.passes ? styles.pass : styles.fail}>
-                    {check.passes ? t("branding.contrast.passes") : t("branding.contrast.fails")}
-                  </span>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <details className={styles.contrast} open={failing > 0}>
+      <summary className={styles.contrastSummary}>
+        {failing > 0
+          ? t("branding.contrast.summaryFails", { failing, total: checks.length })
+          : t("branding.contrast.summaryPasses", { total: checks.length })}
+      </summary>
+      <div className={table.scroll}>
+        <table className={`${table.table} ${table.stacked}`} role="table">
+          <caption className={styles.contrastCaption}>{caption}</caption>
+          <thead role="rowgroup">
+            <tr role="row">
+              <th role="columnheader" scope="col">
+                {t("branding.contrast.pair")}
+              </th>
+              <th role="columnheader" scope="col">
+                {t("branding.contrast.sample")}
+              </th>
+              <th role="columnheader" scope="col" className={table.number}>
+                {t("branding.contrast.contrast")}
+              </th>
+              <th role="columnheader" scope="col" className={table.number}>
+                {t("branding.contrast.minimum")}
+              </th>
+              <th role="columnheader" scope="col">
+                {t("branding.contrast.result")}
+              </th>
+            </tr>
+          </thead>
+          <tbody role="rowgroup">
+            {checks.map((check) => {
+              const key = Object.hasOwn(CONTRAST_PAIR_KEYS, check.name)
+                ? (CONTRAST_PAIR_KEYS[check.name as keyof typeof CONTRAST_PAIR_KEYS] as MessageKey)
+                : null;
+              return (
+                <tr role="row" key={check.name}>
+                  <td role="cell" className={table.cellTitle} data-label={t("branding.contrast.pair")}>
+                    {key ? t(key) : check.name}
+                  </td>
+                  <td role="cell" data-label={t("branding.contrast.sample")}>
+                    <PairSample foreground={check.foreground} background={check.background} />
+                  </td>
+                  <td role="cell" className={table.number} data-label={t("branding.contrast.contrast")}>
+                    {ratio(check.ratio)}
+                  </td>
+                  <td role="cell" className={table.number} data-label={t("branding.contrast.minimum")}>
+                    {ratio(check.minimum)}
+                  </td>
+                  <td role="cell" data-label={t("branding.contrast.result")}>
+                    <span className={check.passes ? styles.pass : styles.fail}>
+                      {check.passes ? t("branding.contrast.passes") : t("branding.contrast.fails")}
+                    </span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }

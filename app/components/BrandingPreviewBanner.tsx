@@ -10,8 +10,9 @@ export function BrandingPreviewBanner() {
   const t = useT();
   return (
     <div className={styles.banner} role="region" aria-label={t("branding.banner.label")}>
-      <span>{t("branding.banner.text")}</span>
-      <Link to="/admin/branding/preview">{t("branding.banner.open")}</Link>
+      <p className={styles.bannerText}>
+        {t("shell.preview.banner")} <Link to="/admin/branding">{t("shell.preview.manage")}</Link>
+      </p>
       <Form method="post" action="/admin/branding/preview">
         <button type="submit" name="intent" value="stop" className={styles.bannerButton}>
           {t("branding.preview.stop")}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { THEME_NAMES, type ThemeName } from "~/themes/names";
+import { BRAND_LABEL_MAX_LENGTH, BRAND_NAME_MAX_LENGTH, checkBrandText } from "./brand-text";
 
 /**
  * The host admin's branding pages (issue 16): the draft form's schema and the shapes the
@@ -10,19 +11,29 @@ import { THEME_NAMES, type ThemeName } from "~/themes/names";
 /** The colour choice: one of the fifteen themes, or a custom brand colour. */
 export const CUSTOM_COLOUR_CHOICE = "custom";
 
-/** As the brand service allows (brands.server.ts): at most 120 characters, no control characters. */
-export const BRAND_TEXT_MAX = 120;
-
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
-
-const brandText = (required: boolean) => {
-  const base = z
+/**
+ * A business name (required) or label: the brand service's own rule (app/lib/brand-text.ts:
+ * at most 120 characters, no control, bidirectional or separator characters; markup is text),
+ * checked here too so that a refused field stops the save before any upload is stored.
+ */
+const brandText = (required: boolean) =>
+  z
     .string({ required_error: required ? "branding.error.businessName.required" : undefined })
-    .trim()
-    .max(BRAND_TEXT_MAX, "branding.error.text.tooLong")
-    .refine((value) => !CONTROL.test(value), "branding.error.text.control");
-  return required ? base.pipe(z.string().min(1, "branding.error.businessName.required")) : base;
-};
+    .max(BRAND_NAME_MAX_LENGTH, "branding.error.text.tooLong")
+    .transform((raw, context) => {
+      const checked = checkBrandText(raw, { max: required ? BRAND_NAME_MAX_LENGTH : BRAND_LABEL_MAX_LENGTH, required });
+      if (checked.ok) return checked.value;
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        message:
+          checked.problem === "required"
+            ? "branding.error.businessName.required"
+            : checked.problem === "tooLong"
+              ? "branding.error.text.tooLong"
+              : "branding.error.businessName.invalidText",
+      });
+      return z.NEVER;
+    });
 
 export const BrandDraftSchema = z.object({
   theme: z.enum([...THEME_NAMES, CUSTOM_COLOUR_CHOICE], {

@@ -76,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, session, actor } = await requireHostAdminPage(request);
+  const { session, actor } = await requireHostAdminPage(request);
   const form = await readBrandAdminForm(request);
   if (!form.ok) {
     return data(

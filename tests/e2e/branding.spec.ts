@@ -2,7 +2,19 @@ import type { FrameLocator, Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { themeTokens } from "../../app/themes/tokens";
 import { brandBusinessName, brandEmail, brandHost, type BrandSlot } from "../support/e2e-brands";
-import { ACME, expect, expectAccessible, hostCall, KIWI, PHONE, PORT, signInAs, test, UNKNOWN } from "./fixtures";
+import {
+  ACME,
+  allowConsoleError,
+  expect,
+  expectAccessible,
+  hostCall,
+  KIWI,
+  PHONE,
+  PORT,
+  signInAs,
+  test,
+  UNKNOWN,
+} from "./fixtures";
 
 const BRANDS = [
   { origin: ACME, name: "Acme Plumbing Supplies", logoDirectory: "/brands/acme" },
@@ -155,6 +167,13 @@ test.describe("host admins brand their portal", () => {
     browser,
     jsEnabled,
   }, testInfo) => {
+    // Three people in three browsers, and four frames of real pages checked with axe twice.
+    test.setTimeout(150_000);
+    allowConsoleError(
+      page,
+      /Blocked script execution in '.*' because the document's frame is sandboxed/,
+      "the preview's JavaScript-off frames are sandboxed without scripts on purpose",
+    );
     const project = testInfo.project.name;
     const origin = brandOrigin("journey", project);
     const customerContext = await browser.newContext({ javaScriptEnabled: jsEnabled, viewport: PHONE });
@@ -177,6 +196,8 @@ test.describe("host admins brand their portal", () => {
       });
       await page.getByRole("button", { name: "Save draft" }).click();
       await expect(page.getByText("Draft saved. Customers still see the published brand.")).toBeVisible();
+      // The draft's contrast, folded: every pair passes.
+      await page.getByText(/^Contrast: all 13 text and background pairs meet WCAG AA$/).click();
       await expect(page.getByRole("cell", { name: "Body text on the page" })).toBeVisible();
 
       // Customers still see the published brand.
@@ -199,7 +220,7 @@ test.describe("host admins brand their portal", () => {
         "sandbox",
         "allow-same-origin",
       );
-      await expectAccessible(page);
+      await expectAccessible(page, { skipFrames: true });
 
       // …and the pay page.
       await page.getByLabel("Page").selectOption("pay");
@@ -291,6 +312,16 @@ test.describe("host admins brand their portal", () => {
     await expect(page.getByLabel("Brand colour", { exact: true })).toHaveAccessibleDescription(
       /Enter a colour as # and 3 or 6 hex digits/,
     );
+
+    // A colour that cannot be the brand's own (too light for text on white): refused, with the
+    // nearest that works and the pairs that fail shown.
+    await page.getByLabel("Brand colour", { exact: true }).fill("#ffee00");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page.getByLabel("Brand colour", { exact: true })).toHaveAccessibleDescription(
+      /This colour cannot be used.*The nearest colour that works is #[0-9a-f]{6}\./,
+    );
+    await expect(page.getByText(/^Contrast: \d+ of 13 pairs are too faint$/)).toBeVisible();
+    await expect(page.getByRole("cell", { name: "Fails" }).first()).toBeVisible();
 
     // A 30 MB upload: with JavaScript refused at the field before it is sent; without, by the
     // front door before it is read.
