@@ -29,6 +29,7 @@ import { messagesFor } from "~/lib/i18n/catalog";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth/auth.server";
 import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
+import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
 
 const SWITCHER_SIZE = 25;
@@ -143,9 +144,8 @@ function htmlLang(language: LanguageCode | undefined) {
 
 /**
  * The base theme's class, and for a custom brand colour also `brand-custom`, which the brand's
- * stylesheet (`customCss`) sets every colour role for (CUSTOM_BRAND_CLASS of the colours module).
+ * stylesheet (`customCss`) sets every colour role for.
  */
-const CUSTOM_BRAND_CLASS = "brand-custom";
 function htmlClass(brand: { theme: RootLoaderData["brand"]["theme"]; customCss: string | null }) {
   return brand.customCss ? `${themeClass[brand.theme]} ${CUSTOM_BRAND_CLASS}` : themeClass[brand.theme];
 }

@@ -37,8 +37,7 @@ import { AA_LARGE_OR_NON_TEXT, AA_TEXT, contrastRatio, measureTheme } from "~/th
 import { THEME_NAMES, type ThemeName } from "~/themes/names";
 import { themeTokens, type ThemeColors, type ThemeSurface, type ThemeTokens } from "~/themes/tokens";
 
-/** The class on `<html>` while a custom brand stylesheet applies. */
-export const CUSTOM_BRAND_CLASS = "brand-custom";
+export { CUSTOM_BRAND_CLASS } from "./brand-class";
 
 /** The eleven colour roles of spec §3, in the spec's order. */
 export const BRAND_COLOUR_ROLES = [

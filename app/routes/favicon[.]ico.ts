@@ -10,6 +10,6 @@ import { requireHostBranding } from "~/services/host/tenant.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const branding = await requireHostBranding(request).catch(() => null);
   return redirect(branding ? branding.faviconUrl : "/favicon.svg", {
-    headers: { "Cache-Control": branding?.preview ? "private, no-store" : "public, max-age=3600" },
+    headers: { "Cache-Control": branding?.preview ? "private, no-store" : "public, max-age=300" },
   });
 }

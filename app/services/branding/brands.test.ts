@@ -278,6 +278,12 @@ function brandSuite(open: () => Promise<Opened>) {
       logoUrl: `/brand-assets/${draftId}/logo.png`,
       preview: { versionId: draftId },
     });
+    // An action (which may send email built from the brand) never gets the draft, even the admin's.
+    const post = new Request("http://acme.localhost/", {
+      method: "POST",
+      headers: { host: "acme.localhost", cookie: adminCookie },
+    });
+    expect(await requireHostBranding(post)).toMatchObject({ theme: "navy-blue", preview: null });
     // Everyone else, and every reader without a request, sees the published brand.
     expect((await requireHostBranding(page("acme.localhost", oliviaCookie))).theme).toBe("navy-blue");
     expect((await requireHostBranding(page("acme.localhost"))).preview).toBeNull();

@@ -58,6 +58,10 @@ export async function requireHostBranding(request: Request): Promise<HostBrandin
  * `private, no-store` already (entry.server.tsx), so no cache keeps a preview.
  */
 async function withPreview(request: Request, db: Db, branding: HostBranding): Promise<HostBranding> {
+  // Only pages being read: an action (a payment, a password reset) may send email built from this
+  // brand, and a draft must never reach anyone but the admin. A no-JS post's own answer shows the
+  // published brand; the page it leads to (GET) shows the draft again.
+  if (request.method !== "GET" && request.method !== "HEAD") return branding;
   if (!hasSessionCookie(request)) return branding;
   const session = await getRequestSession(request, branding.businessId);
   const versionId = session?.data.brandPreview;
