@@ -49,9 +49,6 @@ export const BrandDraftSchema = z.object({
 
 export type BrandDraftInput = z.infer<typeof BrandDraftSchema>;
 
-export const BRAND_ADMIN_INTENTS = ["save", "publish", "restore", "discard"] as const;
-export type BrandAdminIntent = (typeof BRAND_ADMIN_INTENTS)[number];
-
 /** The pages a preview shows, each the real route customers get. */
 export const PREVIEW_PAGES = {
   signin: "/auth/signin",
