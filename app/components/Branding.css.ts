@@ -34,6 +34,9 @@ export const swatch = style({ display: "block", maxWidth: "100%", height: "auto"
 
 export const customFields = style({ display: "grid", gap: "0.75rem", gridColumn: "1 / -1", marginTop: "0.5rem" });
 
+// Show only what applies: the colour fields while "My own brand colour" is chosen (CSS, no script).
+globalStyle(`${swatchOption}:has(> input[type="radio"]:not(:checked)) ${customFields}`, { display: "none" });
+
 export const colourRow = style({ display: "flex", flexWrap: "wrap", gap: "0.5rem", alignItems: "end" });
 
 export const picker = style({ width: 56, height: 44, padding: 2, border: `2px solid ${vars.surface.mutedText}` });

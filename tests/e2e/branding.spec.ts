@@ -306,7 +306,10 @@ test.describe("host admins brand their portal", () => {
     await expectAccessible(page);
 
     // A colour like `red;}`: refused at the field.
+    // Only what applies: the colour fields show once "My own brand colour" is chosen (CSS only).
+    await expect(page.getByLabel("Brand colour", { exact: true })).toBeHidden();
     await page.getByLabel("My own brand colour").check();
+    await expect(page.getByLabel("Brand colour", { exact: true })).toBeVisible();
     await page.getByLabel("Brand colour", { exact: true }).fill("red;}");
     await page.getByRole("button", { name: "Save draft" }).click();
     await expect(page.getByLabel("Brand colour", { exact: true })).toHaveAccessibleDescription(
