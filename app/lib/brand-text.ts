@@ -9,10 +9,12 @@ export type BrandTextProblem = "required" | "tooLong" | "invalidText";
 
 /**
  * Characters a one-line name may not hold: control characters (C0, C1, DEL), line and paragraph
- * separators, bidirectional overrides and isolates (they reorder the text around them), the byte
- * order mark and lone surrogates. Markup is not refused: it is text, and every page escapes it.
+ * separators, bidirectional overrides, isolates and marks (they reorder the text around them),
+ * invisible spaces and joiners of words (U+200B, U+2060…: they make two names look alike; the
+ * joiners U+200C/U+200D stay, as scripts and emoji need them), the byte order mark and lone
+ * surrogates. Markup is not refused: it is text, and every page escapes it.
  */
-const FORBIDDEN = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
+const FORBIDDEN = /[\p{Cc}\p{Cs}\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/u;
 
 /**
  * The value to store (trimmed, NFC), or why it cannot be: empty when required, longer than `max`

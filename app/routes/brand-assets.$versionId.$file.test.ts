@@ -216,9 +216,32 @@ function routeSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect((await get(`/brand-assets/${ids.live}/..%2Flogo.png`)).status).toBe(404);
     expect((await get(`/brand-assets/not-a-uuid/logo.png`)).status).toBe(404);
     expect((await get(`/brand-assets/00000000-0000-4000-8000-000000000000/logo.png`)).status).toBe(404);
-    const missing = await get(`/brand-assets/${ids.draft}/logo.svg`, { cookie: cookies.admin });
+    const missing = await get(`/brand-assets/${ids.draft}/logo.webp`, { cookie: cookies.admin });
     expect(missing.status).toBe(404);
     expect(missing.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("answers bootstrap's `<logo directory>/logo.svg` and `favicon.svg` with the version's real files", async () => {
+    // An uploaded PNG logo: logo.svg leads to it; no favicon uploaded: the static directory's.
+    const logo = await get(`/brand-assets/${ids.live}/logo.svg`);
+    expect(logo.status).toBe(302);
+    expect(logo.headers.get("location")).toBe(`/brand-assets/${ids.live}/logo.png`);
+    expect(logo.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const favicon = await get(`/brand-assets/${ids.live}/favicon.svg`);
+    expect(favicon.status).toBe(302);
+    expect(favicon.headers.get("location")).toBe("/brands/acme/favicon.svg");
+    // A draft's, only for its admin, never cached.
+    expect((await get(`/brand-assets/${ids.draft}/logo.svg`)).status).toBe(404);
+    const draft = await get(`/brand-assets/${ids.draft}/logo.svg`, { cookie: cookies.admin });
+    expect(draft.status).toBe(302);
+    expect(draft.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("lets other origins load a published file (emails, bootstrap clients), a draft's only this origin", async () => {
+    const published = await get(brandAssetPath(ids.live!, "logo", "image/png"));
+    expect(published.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    const draft = await get(brandAssetPath(ids.draft!, "logo", "image/png"), { cookie: cookies.admin });
+    expect(draft.headers.get("cross-origin-resource-policy")).toBe("same-origin");
   });
 }
 

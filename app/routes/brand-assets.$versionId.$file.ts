@@ -61,7 +61,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const headers = new Headers({
     "Cache-Control": found.published ? PUBLISHED_CACHE : DRAFT_CACHE,
     "X-Content-Type-Options": "nosniff",
-    "Cross-Origin-Resource-Policy": "same-origin",
+    // Published files are the brand's public face (emails' logos, bootstrap clients on other origins).
+    "Cross-Origin-Resource-Policy": found.published ? "cross-origin" : "same-origin",
   });
 
   if (!file[1]) {
@@ -81,8 +82,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 
   const asset = found.asset;
+  const kind = file[1] as BrandUploadKind;
+  if (!asset || BRAND_ASSET_EXTENSIONS[asset.content_type] !== file[2]) {
+    // Bootstrap's logo directory promises `logo.svg` and `favicon.svg` (spec §1): those names
+    // lead to the version's real file, or to its static directory's when none was uploaded.
+    if (file[2] !== "svg") return notFound();
+    const target = asset
+      ? `/brand-assets/${versionId}/${kind}.${BRAND_ASSET_EXTENSIONS[asset.content_type]}`
+      : `${found.logoDirectory}/${kind}.svg`;
+    headers.set("Location", target);
+    return new Response(null, { status: 302, headers });
+  }
   // The address names the stored type: `logo.png` for a stored JPEG is not this file.
-  if (!asset || BRAND_ASSET_EXTENSIONS[asset.content_type] !== file[2]) return notFound();
   headers.set("Content-Type", asset.content_type);
   headers.set("Content-Length", String(asset.bytes.byteLength));
   headers.set("ETag", `"${asset.sha256}"`);
@@ -103,6 +114,7 @@ async function findVersionFile(businessId: string, versionId: string, kind: Bran
       "brand_versions.tokens",
       "brand_versions.logo_asset_id",
       "brand_versions.favicon_asset_id",
+      "brand_versions.logo_directory",
       "businesses.brand_version_id",
     ])
     .where("brand_versions.id", "=", versionId)
@@ -130,5 +142,5 @@ async function findVersionFile(businessId: string, versionId: string, kind: Bran
         .where("kind", "=", kind!)
         .executeTakeFirst()
     : undefined;
-  return { published, tokens: version.tokens, asset: asset ?? null };
+  return { published, tokens: version.tokens, asset: asset ?? null, logoDirectory: version.logo_directory };
 }

@@ -139,15 +139,17 @@ const ANIMATION_ELEMENTS = new Set(["animate", "set", "animatemotion", "animatet
 /**
  * True when CSS or an attribute value reaches outside the file or runs script: `url(` to
  * anything but `#…`, `@import`, `image-set(`, `javascript:`, `expression(`; and CSS escapes
- * (a backslash), which could spell any of those without the letters.
+ * (a backslash), which could spell any of those without the letters — in any attribute, since
+ * SVG reads presentation attributes (`fill`, `filter`, `mask`, `clip-path`, `marker-*`,
+ * `cursor`…) as CSS too.
  */
-function unsafeValue(value: string, isCss: boolean): boolean {
+function unsafeValue(value: string): boolean {
   // Browsers ignore whitespace and control characters inside a scheme (`java\tscript:`).
   const squeezed = value.replace(/[\s\u0000-\u001F\u007F]+/g, "").toLowerCase();
   if (squeezed.includes("javascript:") || squeezed.includes("vbscript:")) return true;
   if (/url\((?!['"]?#)/.test(squeezed)) return true;
   if (squeezed.includes("@import") || squeezed.includes("image-set(") || squeezed.includes("expression(")) return true;
-  return isCss && value.includes("\\");
+  return value.includes("\\");
 }
 
 /** The first reason an SVG document is unsafe, or null. */
@@ -156,7 +158,7 @@ function svgHazard(root: Element): string | null {
     const name = element.localName.toLowerCase();
     if (UNSAFE_ELEMENTS.has(name)) return `element ${name}`;
     if (element.namespaceURI === XHTML_NS || element.namespaceURI === MATHML_NS) return `element ${name} (HTML)`;
-    if (name === "style" && unsafeValue(element.textContent ?? "", true)) return "style sheet";
+    if (name === "style" && unsafeValue(element.textContent ?? "")) return "style sheet";
     for (const attribute of Array.from(element.attributes)) {
       const attributeName = attribute.localName.toLowerCase();
       if (attributeName.startsWith("on")) return `attribute ${attributeName}`;
@@ -166,10 +168,37 @@ function svgHazard(root: Element): string | null {
       if (ANIMATION_ELEMENTS.has(name) && attributeName === "attributename" && /href/i.test(attribute.value)) {
         return "animated reference";
       }
-      if (unsafeValue(attribute.value, attributeName === "style")) return `attribute ${attributeName}`;
+      if (unsafeValue(attribute.value)) return `attribute ${attributeName}`;
     }
   }
   return null;
+}
+
+/** Limits no logo comes near: markup, attributes of one element, nesting. */
+export const SVG_COMPLEXITY = { maxTags: 4000, maxAttributes: 64, maxTotalAttributes: 8000, maxDepth: 64 } as const;
+
+/** A cheap scan of the text (no parsing): more tags, attributes or depth than a logo has. */
+function svgTooComplex(text: string): boolean {
+  let tags = 0;
+  let depth = 0;
+  let attributes = 0;
+  for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) {
+    if (++tags > SVG_COMPLEXITY.maxTags) return true;
+    const next = text[at + 1];
+    if (next === "/") {
+      depth = Math.max(0, depth - 1);
+      continue;
+    }
+    if (next === "!" || next === "?") continue;
+    const end = text.indexOf(">", at);
+    if (end === -1) return false;
+    const tag = text.slice(at, end);
+    const here = tag.match(/=/g)?.length ?? 0;
+    attributes += here;
+    if (here > SVG_COMPLEXITY.maxAttributes || attributes > SVG_COMPLEXITY.maxTotalAttributes) return true;
+    if (!tag.endsWith("/") && ++depth > SVG_COMPLEXITY.maxDepth) return true;
+  }
+  return false;
 }
 
 async function checkSvg(bytes: Buffer, limits: Limits): Promise<BrandUploadCheck> {
@@ -184,6 +213,10 @@ async function checkSvg(bytes: Buffer, limits: Limits): Promise<BrandUploadCheck
   if (/<!ENTITY/i.test(text) || /<!DOCTYPE[^>]*\[/i.test(text) || /<\?(?!xml\s)/i.test(text)) {
     return { ok: false, problem: "svgUnsafe" };
   }
+  // A logo is a few hundred elements: a document far bigger than any logo (thousands of elements,
+  // an element with hundreds of attributes, nesting hundreds deep) is refused before it is parsed,
+  // because parsing and sanitising it would hold this process for seconds.
+  if (svgTooComplex(text)) return { ok: false, problem: "svgUnsafe" };
   let dom: JSDOM;
   try {
     // An XML document: never run, nothing fetched (jsdom loads no resources unless told to).

@@ -224,7 +224,28 @@ ${svg(
       "<?xml-stylesheet?>",
       `<?xml version="1.0"?><?xml-stylesheet href="https://evil.example/s.css"?>${svg("<rect/>")}`,
     ],
+    // Presentation attributes are CSS too: an escape there spells url( without the letters.
+    ["an escaped url( in fill", svg('<rect width="5" height="5" fill="\\000075rl(https://evil.example/p.svg#g)"/>')],
+    ["an escaped url( in filter", svg('<rect width="5" height="5" filter="\\75 rl(https://evil.example/f.svg#f)"/>')],
+    // Far more than any logo: refused before it is parsed (parsing would hold the process for seconds).
+    ["60,000 elements", svg('<rect x="1"/>'.repeat(60_000))],
+    [
+      "one element with 40,000 attributes",
+      svg(`<rect ${Array.from({ length: 40_000 }, (_, i) => `a${i}="1"`).join(" ")}/>`),
+    ],
+    ["100,000 nested groups", svg(`${"<g>".repeat(100_000)}${"</g>".repeat(100_000)}`)],
+    [
+      "2,000 elements of 10 attributes",
+      svg(`<rect ${Array.from({ length: 10 }, (_, i) => `a${i}="1"`).join(" ")}/>`.repeat(2_000)),
+    ],
   ];
+
+  it("refuses an over-complex SVG at once, without parsing it", async () => {
+    const started = performance.now();
+    expect(await problem("logo", svg('<rect x="1"/>'.repeat(60_000)), "logo.svg", "image/svg+xml")).toBe("svgUnsafe");
+    expect(await problem("logo", svg(`${"<g>".repeat(100_000)}${"</g>".repeat(100_000)}`))).toBe("svgUnsafe");
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 
   it.each(attacks)("refuses an SVG with %s", async (_name, input) => {
     expect(await problem("logo", input, "logo.svg", "image/svg+xml")).toBe("svgUnsafe");

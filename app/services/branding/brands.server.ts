@@ -8,6 +8,7 @@ import { updateSessionData, type PortalSession } from "../auth/session.server";
 import { brandLook, type HostBranding } from "../host/host.server";
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
+import { logger } from "../platform/logger.server";
 import type { Db } from "../platform/db.server";
 import type { BrandAssetKind, BrandAssetType, BrandChange, DB } from "../platform/db-schema.server";
 
@@ -609,19 +610,28 @@ async function makeLive(
   };
 }
 
+/** The audit event of a publish or roll back, after its commit: the publication row is the record, so a failure here is logged, not the admin's error. */
 async function recordPublication(actor: BrandActor, publication: BrandPublicationView) {
-  await audit({
-    businessId: actor.businessId,
-    contactId: actor.contactId,
-    action: publication.kind === "publish" ? "brand.publish" : "brand.rollback",
-    clientIp: actor.clientIp,
-    details: {
+  try {
+    await audit({
+      businessId: actor.businessId,
+      contactId: actor.contactId,
+      action: publication.kind === "publish" ? "brand.publish" : "brand.rollback",
+      clientIp: actor.clientIp,
+      details: {
+        publicationId: publication.id,
+        versionId: publication.versionId,
+        previousId: publication.previousId,
+        changes: publication.changes,
+      },
+    });
+  } catch (error) {
+    logger.error("brand publication not written to the audit log (brand_publications has it)", {
+      businessId: actor.businessId,
       publicationId: publication.id,
-      versionId: publication.versionId,
-      previousId: publication.previousId,
-      changes: publication.changes,
-    },
-  });
+      error,
+    });
+  }
 }
 
 /**
@@ -656,7 +666,14 @@ export async function publishDraft(actor: BrandActor, input: { expectedDraftId: 
  * Restores the brand that was live before `publicationId` (one of this business's): publishes
  * that version again, as a "rollback" publication. The draft, if any, is left alone.
  */
-export async function rollBack(actor: BrandActor, input: { publicationId: string }): Promise<PublishResult> {
+export async function rollBack(
+  actor: BrandActor,
+  /**
+   * expectedLiveVersionId: the live version the page showed (null: none yet). Another admin's
+   * publish since then makes this `stale`, never silently undone.
+   */
+  input: { publicationId: string; expectedLiveVersionId: string | null },
+): Promise<PublishResult> {
   const db = await getDb();
   const result = await db.transaction().execute(async (tx): Promise<PublishResult> => {
     const business = await readBusiness(tx, actor.businessId, true);
@@ -670,6 +687,9 @@ export async function rollBack(actor: BrandActor, input: { publicationId: string
       .executeTakeFirst();
     if (!publication?.previous_id) return { ok: false, problem: "notFound" };
     if (publication.previous_id === business.brand_version_id) return { ok: false, problem: "alreadyLive" };
+    if ((input.expectedLiveVersionId ?? null) !== (business.brand_version_id ?? null)) {
+      return { ok: false, problem: "stale" };
+    }
     const target = await readVersion(tx, business.id, publication.previous_id);
     if (!target) return { ok: false, problem: "notFound" };
     return { ok: true, publication: await makeLive(tx, business, target, "rollback", actor) };

@@ -183,6 +183,8 @@ function brandSuite(open: () => Promise<Opened>) {
       [{ businessName: 42 }, { businessName: "required" }],
       [{ businessName: "Acme \ud800" }, { businessName: "invalidText" }],
       [{ businessName: "Acme\u2028Two" }, { businessName: "invalidText" }],
+      [{ businessName: "Acme\u200fPlumbing" }, { businessName: "invalidText" }],
+      [{ businessName: "Ac\u200bme" }, { businessName: "invalidText" }],
       [{ label: "L".repeat(121) }, { label: "tooLong" }],
       [{ label: "line\nbreak" }, { label: "invalidText" }],
       [{ theme: "hotpink" }, { theme: "unknownTheme" }],
@@ -396,7 +398,15 @@ function brandSuite(open: () => Promise<Opened>) {
       businessLabel: "",
     });
 
-    const back = await rollBack(acmeAdmin, { publicationId: published.publication.id });
+    // Another admin's publish since the page was shown: refused, nothing undone.
+    expect(
+      await rollBack(acmeAdmin, { publicationId: published.publication.id, expectedLiveVersionId: draftId }),
+    ).toEqual({ ok: false, problem: "stale" });
+    expect(await findHostBranding(db, "acme.localhost")).toMatchObject({ faviconType: "image/svg+xml" });
+    const back = await rollBack(acmeAdmin, {
+      publicationId: published.publication.id,
+      expectedLiveVersionId: saved.draft.id,
+    });
     if (!back.ok) throw new Error(`roll back failed: ${back.problem}`);
     expect(back.publication).toMatchObject({ kind: "rollback", versionId: draftId, previousId: saved.draft.id });
     expect(await findHostBranding(db, "acme.localhost")).toMatchObject({
@@ -406,14 +416,16 @@ function brandSuite(open: () => Promise<Opened>) {
       businessLabel: "Acme Trade Accounts",
     });
     // Again: that brand is live already.
-    expect(await rollBack(acmeAdmin, { publicationId: published.publication.id })).toEqual({
+    expect(
+      await rollBack(acmeAdmin, { publicationId: published.publication.id, expectedLiveVersionId: draftId }),
+    ).toEqual({
       ok: false,
       problem: "alreadyLive",
     });
 
     // The first publication rolls back to the seed's own brand (kept as a version of its own).
     const first = (await getBrandState(acmeAdmin.businessId))!.publications.at(-1)!;
-    const original = await rollBack(acmeAdmin, { publicationId: first.id });
+    const original = await rollBack(acmeAdmin, { publicationId: first.id, expectedLiveVersionId: draftId });
     if (!original.ok) throw new Error(`roll back failed: ${original.problem}`);
     expect(await findHostBranding(db, "acme.localhost")).toMatchObject({
       theme: "navy-blue",
@@ -429,9 +441,21 @@ function brandSuite(open: () => Promise<Opened>) {
     ]);
 
     // Another business's publication, or none at all: not found, nothing changes.
-    expect(await rollBack(kiwiAdmin, { publicationId: first.id })).toEqual({ ok: false, problem: "notFound" });
-    expect(await rollBack(acmeAdmin, { publicationId: "1 OR 1=1" })).toEqual({ ok: false, problem: "notFound" });
-    expect(await rollBack({ ...acmeAdmin, contactId: ids.olivia! }, { publicationId: first.id })).toEqual({
+    const live = (await getBrandState(acmeAdmin.businessId))!.published.id;
+    expect(await rollBack(kiwiAdmin, { publicationId: first.id, expectedLiveVersionId: live })).toEqual({
+      ok: false,
+      problem: "notFound",
+    });
+    expect(await rollBack(acmeAdmin, { publicationId: "1 OR 1=1", expectedLiveVersionId: live })).toEqual({
+      ok: false,
+      problem: "notFound",
+    });
+    expect(
+      await rollBack(
+        { ...acmeAdmin, contactId: ids.olivia! },
+        { publicationId: first.id, expectedLiveVersionId: live },
+      ),
+    ).toEqual({
       ok: false,
       problem: "forbidden",
     });
