@@ -112,7 +112,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect("/admin/branding?done=published");
     }
     case "restore": {
-      const outcome = await restoreBrand(actor, form.fields.publicationId);
+      const outcome = await restoreBrand(actor, form.fields.publicationId, form.fields.liveVersionId);
       if (!outcome.ok) return data({ intent, result: null, formError: outcome.message }, { status: 409 });
       return redirect("/admin/branding?done=restored");
     }
@@ -252,6 +252,7 @@ export default function BrandingPage() {
                 {entry.restorable ? (
                   <Form method="post">
                     <input type="hidden" name="publicationId" value={entry.id} />
+                    <input type="hidden" name="liveVersionId" value={published.versionId ?? ""} />
                     <button type="submit" name="intent" value="restore" className={buttons.secondaryButton}>
                       {t("branding.history.restore")}
                     </button>

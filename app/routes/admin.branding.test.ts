@@ -296,15 +296,30 @@ describe("a draft, its preview link, publish and restore", () => {
       .executeTakeFirstOrThrow();
     expect(live.theme).toBe("crimson");
 
-    const after = (await load(branding, get("/admin/branding", cookies.admin))).body as {
+    const view = (await load(branding, get("/admin/branding", cookies.admin))).body as {
+      published: { versionId: string };
       history: { id: string; restorable: boolean }[];
     };
+    const after = { ...view, liveId: view.published.versionId };
     expect(after.history[0]!.restorable).toBe(true);
+    // The page a restore came from showed another live brand (another admin published since): refused.
+    const stale = await act(
+      branding,
+      post(
+        "/admin/branding",
+        new URLSearchParams({ intent: "restore", publicationId: after.history[0]!.id, liveVersionId: "" }),
+        { cookie: cookies.admin },
+      ),
+    );
+    expect(stale.status).toBe(409);
+    expect((stale.body as { formError: string }).formError).toBe("branding.error.restore.stale");
     const restored = await act(
       branding,
-      post("/admin/branding", new URLSearchParams({ intent: "restore", publicationId: after.history[0]!.id }), {
-        cookie: cookies.admin,
-      }),
+      post(
+        "/admin/branding",
+        new URLSearchParams({ intent: "restore", publicationId: after.history[0]!.id, liveVersionId: after.liveId }),
+        { cookie: cookies.admin },
+      ),
     );
     expect(restored).toMatchObject({ status: 302, location: "/admin/branding?done=restored" });
     const back = await handle.db

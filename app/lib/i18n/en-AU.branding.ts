@@ -138,5 +138,7 @@ export const brandingEnAU = {
   "branding.error.upload.svgUnsafe":
     "The SVG holds a script, an event handler or a link to another site, so it cannot be used.",
   "branding.error.publish.stale": "The draft changed since you opened this page. Check it, then publish again.",
+  "branding.error.restore.stale":
+    "Another admin published since you opened this page. Check what customers see now, then restore again.",
   "branding.error.publish.none": "There is no draft to publish.",
 };

@@ -142,5 +142,7 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
   "branding.error.upload.svgUnsafe":
     "SVG berisi skrip, penangan peristiwa atau tautan ke situs lain, sehingga tidak bisa dipakai.",
   "branding.error.publish.stale": "Draf berubah sejak Anda membuka halaman ini. Periksa, lalu terbitkan lagi.",
+  "branding.error.restore.stale":
+    "Admin lain menerbitkan sejak Anda membuka halaman ini. Periksa yang dilihat pelanggan sekarang, lalu pulihkan lagi.",
   "branding.error.publish.none": "Tidak ada draf untuk diterbitkan.",
 };

@@ -211,12 +211,12 @@ export async function saveBrandDraft(
 
 type PublishOutcome = { ok: true } | { ok: false; message: MessageKey };
 
-function publishOutcome(result: PublishResult): PublishOutcome {
+function publishOutcome(result: PublishResult, staleMessage: MessageKey): PublishOutcome {
   if (result.ok) return { ok: true };
   if (result.problem === "forbidden") throw pageNotFound();
   const messages: Record<Exclude<typeof result.problem, "forbidden">, MessageKey> = {
     noDraft: "branding.error.publish.none",
-    stale: "branding.error.publish.stale",
+    stale: staleMessage,
     notFound: "branding.error.publish.notFound",
     alreadyLive: "branding.error.publish.alreadyLive",
   };
@@ -227,15 +227,23 @@ function publishOutcome(result: PublishResult): PublishOutcome {
 export async function publishBrandDraft(actor: BrandAdminActor, session: PortalSession, draftId: unknown) {
   const outcome = publishOutcome(
     await publishDraft(actor, { expectedDraftId: typeof draftId === "string" ? draftId : "" }),
+    "branding.error.publish.stale",
   );
   if (outcome.ok) await stopPreview(session);
   return outcome;
 }
 
-/** Restores the brand that was live before a publication, in one step. */
-export async function restoreBrand(actor: BrandAdminActor, publicationId: unknown) {
+/**
+ * Restores the brand that was live before a publication, in one step, provided the live brand
+ * is still the one the page showed (`liveVersionId`; empty when none was published yet).
+ */
+export async function restoreBrand(actor: BrandAdminActor, publicationId: unknown, liveVersionId: unknown) {
   return publishOutcome(
-    await rollBack(actor, { publicationId: typeof publicationId === "string" ? publicationId : "" }),
+    await rollBack(actor, {
+      publicationId: typeof publicationId === "string" ? publicationId : "",
+      expectedLiveVersionId: typeof liveVersionId === "string" && liveVersionId !== "" ? liveVersionId : null,
+    }),
+    "branding.error.restore.stale",
   );
 }
 
