@@ -13,6 +13,8 @@ export type BenchPage = {
   path: string;
   /** Needs a signed-in contact with portal access (else the page is fetched signed out). */
   signedIn: boolean;
+  /** Signed in as a host admin of the brand instead of the customer (issue 16's /admin/* pages). */
+  login?: "hostAdmin";
   /** Loaded in throttled mobile Chromium (Lighthouse's mobile settings), five times. */
   mobile?: boolean;
   /**
@@ -155,6 +157,17 @@ export const PAGES: BenchPage[] = [
   // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
   { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },
   { name: "change-password", path: "/auth/password", signedIn: true },
+  // A host admin's branding pages (issue 16): the draft form with its 15 swatches and contrast
+  // table, and the preview page (its frames are the pages above, measured on their own).
+  {
+    name: "admin-branding",
+    path: "/admin/branding",
+    signedIn: true,
+    login: "hostAdmin",
+    mobile: true,
+    submit: 'main form[method="post"] button[value="save"]',
+  },
+  { name: "admin-branding-preview", path: "/admin/branding/preview", signedIn: true, login: "hostAdmin" },
   { name: "privacy-policy", path: "/privacy-policy", signedIn: false },
   { name: "terms", path: "/terms-and-conditions", signedIn: false },
   { name: "heartbeat", path: "/heartbeat", signedIn: false },
@@ -172,11 +185,24 @@ export const BUDGETS_FILE = "bench/budgets.json";
 /** The demo brand and contact the browser and load runs use (db/seed/demo.ts). */
 export const DEMO_HOST = "acme.localhost";
 export const DEMO_LOGIN = { email: "olivia@coastal.example", password: "Portal!2026" };
+/** The demo brand's host admin (db/seed/demo.ts), for the pages with `login: "hostAdmin"`. */
+export const DEMO_ADMIN_LOGIN = { email: "admin@acme.example", password: "Portal!2026" };
+
+/** The session cookies a run signs in for: the demo customer's and the host admin's. */
+export type BenchCookies = { customer: string; hostAdmin: string };
+
+/** The cookie a page is fetched with: none signed out, else its login's. */
+export function cookieFor(page: Pick<BenchPage, "signedIn" | "login">, cookies: BenchCookies): string | undefined {
+  if (!page.signedIn) return undefined;
+  return page.login === "hostAdmin" ? cookies.hostAdmin : cookies.customer;
+}
 
 /** The bench's own brand, with one small and one large account, for "queries per page". */
 export const BENCH_HOST = "bench.localhost";
 export const QUERY_SIZES = [10, 5_000] as const;
 export const benchEmail = (rows: number) => `rows-${rows}@bench.example`;
+/** The bench brand's host admin (bench/seed.ts), for the pages with `login: "hostAdmin"`. */
+export const BENCH_ADMIN_EMAIL = "admin@bench.example";
 
 /** Lighthouse's mobile preset ("Moto G Power" on slow 4G). */
 export const MOBILE = {

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { BENCH_PORT, DEMO_HOST, MOBILE, type BenchPage } from "./config";
+import { BENCH_PORT, cookieFor, DEMO_HOST, MOBILE, type BenchCookies, type BenchPage } from "./config";
 import { median, round } from "./lib/stats";
 
 /**
@@ -119,7 +119,7 @@ async function noJsSubmitOnce(
   }
 }
 
-export async function measureMobile(pages: BenchPage[], cookie: string): Promise<MobileResult[]> {
+export async function measureMobile(pages: BenchPage[], cookies: BenchCookies): Promise<MobileResult[]> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -136,11 +136,11 @@ export async function measureMobile(pages: BenchPage[], cookie: string): Promise
   try {
     for (const page of pages) {
       const url = `http://${DEMO_HOST}:${BENCH_PORT}${page.path}`;
+      const cookie = cookieFor(page, cookies);
       // One unmeasured load warms the server (first-use caches, JIT), not the browser.
-      await loadOnce(browser, url, page.signedIn ? cookie : undefined);
+      await loadOnce(browser, url, cookie);
       const runs: MobileRun[] = [];
-      for (let i = 0; i < MOBILE.runs; i += 1)
-        runs.push(await loadOnce(browser, url, page.signedIn ? cookie : undefined));
+      for (let i = 0; i < MOBILE.runs; i += 1) runs.push(await loadOnce(browser, url, cookie));
       const result: MobileResult = {
         page: page.name,
         path: page.path,
@@ -155,8 +155,7 @@ export async function measureMobile(pages: BenchPage[], cookie: string): Promise
       };
       if (page.submit) {
         const noJsRuns: number[] = [];
-        for (let i = 0; i < MOBILE.runs; i += 1)
-          noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, page.signedIn ? cookie : undefined));
+        for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, cookie));
         result.noJsRuns = noJsRuns;
         result.noJsSubmitMs = median(noJsRuns);
       }

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { measureBytes } from "./bytes";
-import { BENCH_DATA_DIR, BENCH_PORT, DEMO_HOST, DEMO_LOGIN, PAGES, RESULTS_FILE } from "./config";
+import { BENCH_DATA_DIR, BENCH_PORT, DEMO_ADMIN_LOGIN, DEMO_HOST, DEMO_LOGIN, PAGES, RESULTS_FILE } from "./config";
 import { measureGrowth } from "./growth";
 import { signIn, waitForPortal } from "./lib/http";
 import { measureMobile } from "./mobile";
@@ -72,7 +72,10 @@ async function stopServer() {
 let results: BenchResults;
 try {
   await waitForPortal(120_000);
-  const cookie = await signIn(DEMO_HOST, DEMO_LOGIN.email, DEMO_LOGIN.password);
+  const cookie = {
+    customer: await signIn(DEMO_HOST, DEMO_LOGIN.email, DEMO_LOGIN.password),
+    hostAdmin: await signIn(DEMO_HOST, DEMO_ADMIN_LOGIN.email, DEMO_ADMIN_LOGIN.password),
+  };
 
   step("1. bytes per route (manifest) and 4. documents and SQL statements per page");
   const bytes = measureBytes();

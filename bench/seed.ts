@@ -10,6 +10,7 @@ import {
   BENCH_AGREEMENT_REFERENCE,
   BENCH_DATA_DIR,
   BENCH_HOST,
+  BENCH_ADMIN_EMAIL,
   benchEmail,
   benchLinkToken,
   DEMO_HOST,
@@ -31,6 +32,17 @@ export async function prepareBenchDatabase() {
     await migrate(handle);
     await seedDemoData(handle.db);
     const businessId = await createBenchBusiness(handle.db, BENCH_HOST);
+    // The bench brand's host admin (issue 16), for the /admin/* pages: on an account of its own.
+    const admin = await createBenchAccount(handle.db, businessId, {
+      number: "ADMIN",
+      email: BENCH_ADMIN_EMAIL,
+      password: DEMO_PASSWORD,
+    });
+    await handle.db
+      .updateTable("contacts")
+      .set({ permissions: ["accessCustomerPortal", "hostAdmin"] })
+      .where("id", "=", admin.contactId)
+      .execute();
     for (const rows of QUERY_SIZES) {
       const { accountId, contactId } = await createBenchAccount(handle.db, businessId, {
         number: `ROWS-${rows}`,

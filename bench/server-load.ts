@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import autocannon from "autocannon";
-import { BENCH_PORT, DEMO_HOST, FLOOR_PATH, LOAD, type BenchPage } from "./config";
+import { BENCH_PORT, cookieFor, DEMO_HOST, FLOOR_PATH, LOAD, type BenchCookies, type BenchPage } from "./config";
 import { median, round } from "./lib/stats";
 
 /**
@@ -43,18 +43,18 @@ export function peakRssMb(pid: number): number {
   return round(kb / 1024);
 }
 
-export async function measureLoad(pages: BenchPage[], cookie: string, serverPid: number): Promise<LoadResult> {
+export async function measureLoad(pages: BenchPage[], cookies: BenchCookies, serverPid: number): Promise<LoadResult> {
   const targets = [{ name: "heartbeat", path: FLOOR_PATH, signedIn: false }, ...pages];
   const runs: LoadRun[] = [];
   for (const connections of LOAD.connections) {
     // A short unmeasured burst first, so every target starts warm.
     for (const target of targets)
-      await hammer(target.path, connections, LOAD.warmupSeconds, target.signedIn ? cookie : undefined);
+      await hammer(target.path, connections, LOAD.warmupSeconds, cookieFor(target, cookies));
     const byTarget = targets.map(() => ({ rounds: [] as Round[], errors: 0, non2xx: 0 }));
     for (let i = 0; i < LOAD.rounds; i += 1) {
       let floor = Number.NaN;
       for (const [index, target] of targets.entries()) {
-        const result = await hammer(target.path, connections, LOAD.roundSeconds, target.signedIn ? cookie : undefined);
+        const result = await hammer(target.path, connections, LOAD.roundSeconds, cookieFor(target, cookies));
         const requestsPerSecond = result.requests.average;
         if (index === 0) floor = requestsPerSecond;
         const entry = byTarget[index]!;

@@ -48,27 +48,6 @@ export const brandLink = style({
   },
 });
 
-/** Above the header while a host admin's session previews a draft brand (issue 16). */
-export const previewBanner = style({
-  background: vars.color.button,
-  color: vars.surface.buttonText,
-});
-
-export const previewBannerInner = style({
-  maxWidth: "72rem",
-  margin: "0 auto",
-  padding: "0.5rem 1rem",
-});
-
-export const previewBannerLink = style({
-  color: vars.surface.buttonText,
-  textDecoration: "underline",
-  selectors: {
-    "&:hover, &:visited": { color: vars.surface.buttonText },
-    "&:focus-visible": { outlineColor: vars.surface.buttonText },
-  },
-});
-
 export const logo = style({
   // Fixed box: the logo never shifts the layout while it loads; an uploaded one keeps its shape.
   width: 40,

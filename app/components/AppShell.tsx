@@ -3,6 +3,7 @@ import { useEffect, useRef, type FocusEvent, type KeyboardEvent, type ReactNode 
 import type { LanguageCode } from "~/lib/i18n";
 import { AccountLink, AccountSwitcher, type ShellAccounts } from "./AccountSwitcher";
 import * as styles from "./AppShell.css";
+import { BrandingPreviewBanner } from "./BrandingPreviewBanner";
 import { useT } from "./useT";
 
 export type ShellBrand = {
@@ -101,16 +102,7 @@ export function AppShell({
       <a className={styles.skipLink} href="#main">
         {t("shell.skip")}
       </a>
-      {brand.preview ? (
-        <div className={styles.previewBanner}>
-          <p className={styles.previewBannerInner}>
-            <strong>{t("shell.preview.banner")}</strong>{" "}
-            <a className={styles.previewBannerLink} href="/admin/branding">
-              {t("shell.preview.manage")}
-            </a>
-          </p>
-        </div>
-      ) : null}
+      {brand.preview ? <BrandingPreviewBanner /> : null}
       <header className={styles.header}>
         <div className={styles.headerInner}>
           <Link to="/" className={styles.brandLink}>

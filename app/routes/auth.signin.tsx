@@ -17,8 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session } = await getPageContext(request);
   const url = new URL(request.url);
   const callbackUrl = safeSameOriginPath(url.searchParams.get("callbackUrl"), requestOrigin(request), "/");
-  // Spec §4 step 6: a verified user on an auth route goes home (or where they were going).
-  if (session?.contact.verified) throw redirect(callbackUrl);
+  // Spec §4 step 6: a verified user on an auth route goes home (or where they were going),
+  // except a host admin previewing a draft brand, who is shown the sign-in page customers get (issue 16).
+  if (session?.contact.verified && !branding.preview) throw redirect(callbackUrl);
   const code = url.searchParams.get("error");
   const rawCallback = url.searchParams.get("callbackUrl");
   const unsafeCallback = rawCallback !== null && rawCallback !== "" && callbackUrl === "/" && rawCallback !== "/";

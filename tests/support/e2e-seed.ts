@@ -15,6 +15,7 @@ import { seedCustomerStyleJourneys } from "./e2e-customer-style";
 import { seedAgreementJourneys } from "./e2e-agreements";
 import { seedScheduleJourneys } from "./e2e-schedules";
 import { seedInstalmentJourneys } from "./e2e-instalments";
+import { seedBrandJourneys } from "./e2e-brands";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -145,6 +146,7 @@ try {
   await seedAgreementJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedScheduleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedInstalmentJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
+  await seedBrandJourneys(db, { passwordHash, projects: E2E_PROJECTS, port });
 } finally {
   await handle.close();
 }

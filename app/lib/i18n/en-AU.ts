@@ -15,6 +15,7 @@ import { adhocEnAU } from "./en-AU.adhoc";
 import { requestPagesEnAU } from "./en-AU.request-pages";
 import { agreementsEnAU } from "./en-AU.agreements";
 import { schedulesEnAU } from "./en-AU.schedules";
+import { brandingEnAU } from "./en-AU.branding";
 
 export const enAU = {
   ...coreEnAU,
@@ -226,6 +227,7 @@ export const enAU = {
   ...agreementsEnAU,
   ...schedulesEnAU,
   ...instalmentsEnAU,
+  ...brandingEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

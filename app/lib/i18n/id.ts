@@ -10,6 +10,7 @@ import { adhocId } from "./id.adhoc";
 import { requestPagesId } from "./id.request-pages";
 import { agreementsId } from "./id.agreements";
 import { schedulesId } from "./id.schedules";
+import { brandingId } from "./id.branding";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -263,4 +264,5 @@ export const id: Messages = {
   ...agreementsId,
   ...schedulesId,
   ...instalmentsId,
+  ...brandingId,
 };

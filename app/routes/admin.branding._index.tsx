@@ -1,0 +1,347 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { BrandingChanges } from "~/components/BrandingChanges";
+import { BrandingContrast } from "~/components/BrandingContrast";
+import { BrandingThemeChooser } from "~/components/BrandingThemeChooser";
+import * as styles from "~/components/Branding.css";
+import * as buttons from "~/components/Button.css";
+import { ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
+import { FormMessage, formStyles } from "~/components/Form";
+import * as table from "~/components/Table.css";
+import { useT } from "~/components/useT";
+import { BrandDraftSchema, CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
+import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
+import { formatFileSize } from "~/lib/format";
+import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import {
+  brandAdminView,
+  publishBrandDraft,
+  readBrandAdminForm,
+  restoreBrand,
+  saveBrandDraft,
+} from "~/services/branding/admin-page.server";
+import { requireHostAdminPage } from "~/services/branding/admin-page.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+
+const MESSAGES: ConstraintMessages = {
+  businessName: { required: "branding.error.businessName.required", invalid: "branding.error.text.tooLong" },
+  label: { invalid: "branding.error.text.tooLong" },
+  brandColour: { invalid: "branding.error.colour.invalid" },
+  logo: { invalid: "branding.error.upload.tooLarge" },
+  favicon: { invalid: "branding.error.upload.tooLarge" },
+};
+
+type DraftFields = "theme" | "brandColour" | "brandColourPicker" | "businessName" | "label" | "logo" | "favicon";
+
+/** What the page says after a POST/redirect/GET, by `?done=`. */
+const DONE: Record<string, MessageKey> = {
+  saved: "branding.done.saved",
+  published: "branding.done.published",
+  restored: "branding.done.restored",
+  stopped: "branding.done.stopped",
+};
+
+/**
+ * /admin/branding (issue 16): a host admin's draft brand (a theme or a custom colour, name,
+ * label, logo, favicon), its contrast, the way to preview it, publish it with its changes
+ * listed, and the history with "Restore" on the previous brand. Nothing here changes what
+ * customers see until "Publish".
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { branding } = await requireHostAdminPage(request);
+  const view = await brandAdminView(branding);
+  const done = new URL(request.url).searchParams.get("done");
+  return {
+    ...view,
+    done: done && Object.hasOwn(DONE, done) ? done : null,
+    constraint: getZodConstraint(BrandDraftSchema),
+    limits: {
+      logo: {
+        size: formatFileSize(BRAND_UPLOAD_LIMITS.logo.maxBytes),
+        width: BRAND_UPLOAD_LIMITS.logo.maxWidth,
+        height: BRAND_UPLOAD_LIMITS.logo.maxHeight,
+      },
+      favicon: {
+        size: formatFileSize(BRAND_UPLOAD_LIMITS.favicon.maxBytes),
+        width: BRAND_UPLOAD_LIMITS.favicon.maxWidth,
+        height: BRAND_UPLOAD_LIMITS.favicon.maxHeight,
+      },
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { session, actor } = await requireHostAdminPage(request);
+  const form = await readBrandAdminForm(request);
+  if (!form.ok) {
+    return data(
+      { intent: "save" as const, result: null, formError: `branding.error.form.${form.problem}` as MessageKey },
+      { status: form.problem === "tooLarge" ? 413 : 400 },
+    );
+  }
+  const intent = form.fields.intent;
+  switch (intent) {
+    case "save": {
+      const submission = parseWithZod(form.formData, { schema: BrandDraftSchema });
+      if (submission.status !== "success") {
+        return data({ intent, result: submission.reply(), formError: null }, { status: 400 });
+      }
+      const outcome = await saveBrandDraft(actor, submission.value, form.files);
+      if (!outcome.ok) {
+        return data(
+          {
+            intent,
+            result: submission.reply({ fieldErrors: outcome.fieldErrors }),
+            formError: null,
+            suggestion: outcome.suggestion,
+            checks: outcome.checks,
+          },
+          { status: 400 },
+        );
+      }
+      return redirect("/admin/branding?done=saved");
+    }
+    case "publish": {
+      const outcome = await publishBrandDraft(actor, session, form.fields.draftId);
+      if (!outcome.ok) return data({ intent, result: null, formError: outcome.message }, { status: 409 });
+      return redirect("/admin/branding?done=published");
+    }
+    case "restore": {
+      const outcome = await restoreBrand(actor, form.fields.publicationId, form.fields.liveVersionId);
+      if (!outcome.ok) return data({ intent, result: null, formError: outcome.message }, { status: 409 });
+      return redirect("/admin/branding?done=restored");
+    }
+    default:
+      return data({ intent: null, result: null, formError: "branding.error.intent" as MessageKey }, { status: 400 });
+  }
+}
+
+type ActionData = {
+  intent: string | null;
+  result: SubmissionResult<string[]> | null;
+  formError: MessageKey | null;
+  suggestion?: string | null;
+  checks?: ReturnType<typeof useLoaderData<typeof loader>>["checks"];
+};
+
+export default function BrandingPage() {
+  const view = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const t = useT();
+  const { draft, published } = view;
+  const current = draft ?? published;
+  const reply = actionData?.intent === "save" ? actionData.result : null;
+  const [form, fields] = useConstraintForm<DraftFields>({
+    id: "brand-draft-form",
+    lastResult: reply,
+    constraint: view.constraint,
+    messages: MESSAGES,
+    defaultValue: {
+      theme: current.brandColour ? CUSTOM_COLOUR_CHOICE : current.theme,
+      brandColour: current.brandColour ?? "",
+      businessName: current.businessName,
+      label: current.label,
+    },
+  });
+  const errorOf = (name: DraftFields) => fields[name].errors?.[0] ?? null;
+  const fieldErrors = Object.keys(form.allErrors).length > 0;
+  const checks = actionData?.checks ?? view.checks;
+
+  return (
+    <>
+      <h1>{t("branding.title")}</h1>
+      {view.done ? <FormMessage kind="notice">{t(DONE[view.done]!)}</FormMessage> : null}
+      {actionData?.formError ? <FormMessage kind="error">{t(actionData.formError)}</FormMessage> : null}
+      {reply && fieldErrors ? <FormMessage kind="error">{t("branding.error.summary")}</FormMessage> : null}
+      <p>{t("branding.intro")}</p>
+
+      <section className={styles.section} aria-labelledby="brand-live">
+        <h2 id="brand-live">{t("branding.live.title")}</h2>
+        <BrandDetails brand={published} />
+      </section>
+
+      <section className={styles.section} aria-labelledby="brand-draft">
+        <h2 id="brand-draft">{t("branding.draft.title")}</h2>
+        <p>{draft ? t("branding.draft.savedAt", { when: draft.savedAt }) : t("branding.draft.none")}</p>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className={styles.formWide}>
+          <BrandingThemeChooser
+            theme={fields.theme.initialValue ?? current.theme}
+            brandColour={fields.brandColour.initialValue ?? ""}
+            themeError={errorOf("theme")}
+            colourError={errorOf("brandColour")}
+            suggestion={actionData?.suggestion ?? null}
+          />
+          <ConformField
+            meta={fields.businessName}
+            label={t("branding.field.businessName")}
+            hint={t("branding.text.hint")}
+            autoComplete="organization"
+          />
+          <ConformField
+            meta={fields.label}
+            label={t("branding.field.label")}
+            hint={t("branding.text.hint")}
+            autoComplete="off"
+          />
+          <UploadField kind="logo" current={current.logoUrl} limits={view.limits.logo} error={errorOf("logo")} />
+          <UploadField
+            kind="favicon"
+            current={current.faviconUrl}
+            limits={view.limits.favicon}
+            error={errorOf("favicon")}
+          />
+          <div className={formStyles.actions}>
+            <button type="submit" name="intent" value="save" className={buttons.button}>
+              {t("branding.save")}
+            </button>
+          </div>
+        </Form>
+        <BrandingContrast
+          checks={checks}
+          caption={actionData?.checks ? t("branding.contrast.captionRefused") : t("branding.contrast.caption")}
+        />
+      </section>
+
+      {draft ? (
+        <section className={styles.section} aria-labelledby="brand-preview">
+          <h2 id="brand-preview">{t("branding.preview.title")}</h2>
+          <p>{t("branding.preview.intro")}</p>
+          <Form method="post" action="/admin/branding/preview">
+            <input type="hidden" name="versionId" value={draft.versionId ?? ""} />
+            <button type="submit" name="intent" value="start" className={buttons.secondaryButton}>
+              {view.previewing ? t("branding.preview.open") : t("branding.preview.start")}
+            </button>
+          </Form>
+        </section>
+      ) : null}
+
+      {draft && view.changes.length > 0 ? (
+        <section className={styles.section} aria-labelledby="brand-publish">
+          <h2 id="brand-publish">{t("branding.publish.title")}</h2>
+          <p>{t("branding.publish.intro")}</p>
+          <BrandingChanges changes={view.changes} />
+          <Form method="post">
+            <input type="hidden" name="draftId" value={draft.versionId ?? ""} />
+            <button type="submit" name="intent" value="publish" className={buttons.button}>
+              {t("branding.publish.submit")}
+            </button>
+          </Form>
+        </section>
+      ) : null}
+
+      <section className={styles.section} aria-labelledby="brand-history">
+        <h2 id="brand-history">{t("branding.history.title")}</h2>
+        {view.history.length === 0 ? (
+          <p>{t("branding.history.none")}</p>
+        ) : (
+          <ol className={styles.history}>
+            {view.history.map((entry) => (
+              <li key={entry.id} className={styles.historyItem}>
+                <p>
+                  {t(entry.kind === "rollback" ? "branding.history.restored" : "branding.history.published", {
+                    when: entry.at,
+                    who: entry.by ?? t("branding.history.someone"),
+                  })}
+                </p>
+                <BrandingChanges changes={entry.changes} />
+                {entry.restorable ? (
+                  <Form method="post">
+                    <input type="hidden" name="publicationId" value={entry.id} />
+                    <input type="hidden" name="liveVersionId" value={published.versionId ?? ""} />
+                    <button type="submit" name="intent" value="restore" className={buttons.secondaryButton}>
+                      {t("branding.history.restore")}
+                    </button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}
+
+function BrandDetails({ brand }: { brand: BrandSummary }) {
+  const t = useT();
+  return (
+    <dl className={table.details}>
+      <dt>{t("branding.field.theme")}</dt>
+      <dd>
+        {brand.brandColour
+          ? t("branding.customColour", { colour: brand.brandColour })
+          : t(`branding.theme.${brand.theme}` as MessageKey)}
+      </dd>
+      <dt>{t("branding.field.businessName")}</dt>
+      <dd>{brand.businessName}</dd>
+      <dt>{t("branding.field.label")}</dt>
+      <dd>{brand.label || t("branding.changes.none")}</dd>
+      <dt>{t("branding.field.logo")}</dt>
+      <dd>
+        <img className={styles.currentImage} src={brand.logoUrl} alt={t("branding.logo.alt")} />
+      </dd>
+    </dl>
+  );
+}
+
+function UploadField({
+  kind,
+  current,
+  limits,
+  error: serverError,
+}: {
+  kind: "logo" | "favicon";
+  current: string;
+  limits: { size: string; width: number; height: number };
+  error: string | null;
+}) {
+  const t = useT();
+  // With JavaScript a file over the limit is refused before it is sent (the browser's own
+  // constraint check stops the submit); without it, the front door answers 413 unread.
+  const [tooLarge, setTooLarge] = useState(false);
+  const error = tooLarge ? "branding.error.upload.tooLarge" : serverError;
+  const id = `brand-${kind}`;
+  const hintId = `${id}-hint`;
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <div className={formStyles.field}>
+      <label className={formStyles.label} htmlFor={id}>
+        {t(`branding.field.${kind}`)}
+      </label>
+      <p id={hintId} className={formStyles.hint}>
+        {t("branding.upload.hint", { size: limits.size, width: limits.width, height: limits.height })}
+      </p>
+      <img className={styles.currentImage} src={current} alt={t(`branding.${kind}.current`)} />
+      <input
+        id={id}
+        name={kind}
+        type="file"
+        accept={BRAND_UPLOAD_ACCEPT}
+        onChange={(event) => {
+          const input = event.currentTarget;
+          const over = (input.files?.[0]?.size ?? 0) > BRAND_UPLOAD_LIMITS[kind].maxBytes;
+          input.setCustomValidity(over ? t("branding.error.upload.tooLarge") : "");
+          setTooLarge(over);
+        }}
+        className={formStyles.input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(" ")}
+      />
+      {error ? (
+        <p id={errorId} className={formStyles.error}>
+          {t(error as MessageKey)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  return [{ title: data ? `${t("branding.title")} · ${data.published.businessName}` : t("errors.notFound.title") }];
+};
