@@ -43,12 +43,14 @@ export const picker = style({ width: 56, height: 44, padding: 2, border: `2px so
 
 export const formWide = style({ display: "grid", gap: "1.25rem", maxWidth: "40rem", margin: "0 0 1.5rem" });
 
+/** A fixed box (the image's own shape kept inside it), so nothing moves when it arrives. */
 export const currentImage = style({
   display: "block",
-  maxWidth: 160,
-  maxHeight: 64,
-  width: "auto",
-  height: "auto",
+  boxSizing: "border-box",
+  width: 160,
+  height: 64,
+  objectFit: "contain",
+  objectPosition: "left center",
   background: vars.surface.surface,
   padding: 4,
   borderRadius: 4,
@@ -81,37 +83,6 @@ export const historyItem = style({
   padding: "0.75rem 0",
   borderBottom: `1px solid ${vars.surface.border}`,
   overflowWrap: "anywhere",
-});
-
-/** Compact on a phone (text and link wrap beside the button), so the page's heading stays in the first screen. */
-export const banner = style({
-  background: "#fff4e5",
-  color: "#3d2600",
-  borderBottom: "2px solid #b54708",
-  padding: "0.3rem 0.75rem",
-  display: "grid",
-  gridTemplateColumns: "minmax(0, 1fr) auto",
-  gap: "0.5rem",
-  alignItems: "center",
-  fontSize: "0.875rem",
-  lineHeight: 1.3,
-  "@media": { [WIDE]: { display: "flex", justifyContent: "center", gap: "1rem" } },
-});
-
-export const bannerText = style({ margin: 0, fontWeight: 600 });
-
-globalStyle(`${banner} a`, { color: "#3d2600", textDecoration: "underline", fontWeight: 400 });
-
-export const bannerButton = style({
-  font: "inherit",
-  fontWeight: 600,
-  color: "#3d2600",
-  background: "transparent",
-  border: "2px solid #3d2600",
-  borderRadius: 6,
-  minHeight: 36,
-  padding: "0.2rem 0.6rem",
-  cursor: "pointer",
 });
 
 export const frames = style({

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import * as styles from "./Branding.css";
+import * as styles from "./BrandingPreviewBanner.css";
 import { useT } from "./useT";
 
 /**

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { THEME_SWATCHES } from "~/lib/brand-colours";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
 import type { MessageKey } from "~/lib/i18n";
 import { THEME_NAMES } from "~/themes/names";
@@ -58,12 +57,15 @@ export function BrandingSwatch({ colours }: { colours: Readonly<ThemeColors> }) 
  * the same without JavaScript). The server derives every role from it and says why it refuses.
  */
 export function BrandingThemeChooser({
+  swatches,
   theme,
   brandColour,
   themeError,
   colourError,
   suggestion,
 }: {
+  /** Each theme's colour roles, from the loader (the colour module stays on the server). */
+  swatches: Readonly<Record<(typeof THEME_NAMES)[number], Readonly<ThemeColors>>>;
   theme: string;
   brandColour: string;
   themeError?: string | null;
@@ -97,7 +99,7 @@ export function BrandingThemeChooser({
             />
             <label htmlFor={`brand-theme-${name}`} className={styles.swatchLabel}>
               {t(`branding.theme.${name}` as MessageKey)}
-              <BrandingSwatch colours={THEME_SWATCHES[name]} />
+              <BrandingSwatch colours={swatches[name]} />
             </label>
           </div>
         ))}

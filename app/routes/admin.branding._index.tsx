@@ -13,7 +13,8 @@ import { ConformField, useConstraintForm, type ConstraintMessages } from "~/comp
 import { FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { BrandDraftSchema, CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
+import { CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
+import { BrandDraftSchema } from "~/lib/brand-draft-schema";
 import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
 import { formatFileSize } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
@@ -24,7 +25,7 @@ import {
   restoreBrand,
   saveBrandDraft,
 } from "~/services/branding/admin-page.server";
-import { requireHostAdminPage } from "~/services/branding/admin-page.server";
+import { requireHostAdminPage, themeSwatches } from "~/services/branding/admin-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 
 const MESSAGES: ConstraintMessages = {
@@ -59,6 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...view,
     done: done && Object.hasOwn(DONE, done) ? done : null,
     constraint: getZodConstraint(BrandDraftSchema),
+    swatches: themeSwatches(),
     limits: {
       logo: {
         size: formatFileSize(BRAND_UPLOAD_LIMITS.logo.maxBytes),
@@ -170,6 +172,7 @@ export default function BrandingPage() {
         <p>{draft ? t("branding.draft.savedAt", { when: draft.savedAt }) : t("branding.draft.none")}</p>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className={styles.formWide}>
           <BrandingThemeChooser
+            swatches={view.swatches}
             theme={fields.theme.initialValue ?? current.theme}
             brandColour={fields.brandColour.initialValue ?? ""}
             themeError={errorOf("theme")}
@@ -283,7 +286,7 @@ function BrandDetails({ brand }: { brand: BrandSummary }) {
       <dd>{brand.label || t("branding.changes.none")}</dd>
       <dt>{t("branding.field.logo")}</dt>
       <dd>
-        <img className={styles.currentImage} src={brand.logoUrl} alt={t("branding.logo.alt")} />
+        <img className={styles.currentImage} src={brand.logoUrl} alt={t("branding.logo.alt")} width={160} height={64} />
       </dd>
     </dl>
   );
@@ -316,7 +319,7 @@ function UploadField({
       <p id={hintId} className={formStyles.hint}>
         {t("branding.upload.hint", { size: limits.size, width: limits.width, height: limits.height })}
       </p>
-      <img className={styles.currentImage} src={current} alt={t(`branding.${kind}.current`)} />
+      <img className={styles.currentImage} src={current} alt={t(`branding.${kind}.current`)} width={160} height={64} />
       <input
         id={id}
         name={kind}

@@ -5,7 +5,7 @@ import * as styles from "~/components/Branding.css";
 import * as buttons from "~/components/Button.css";
 import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
-import { isPreviewPage, PREVIEW_PAGES, type PreviewPage } from "~/lib/brand-admin";
+import { isPreviewPage, PREVIEW_PAGES, type PreviewPage } from "~/lib/brand-preview";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { requireHostAdminPage, startBrandPreview, stopBrandPreview } from "~/services/branding/admin-page.server";
 import { readForm } from "~/services/platform/http.server";

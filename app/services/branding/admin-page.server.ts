@@ -1,6 +1,7 @@
-import type { BrandChangeView, BrandDraftInput, BrandSummary } from "~/lib/brand-admin";
+import type { BrandChangeView, BrandSummary } from "~/lib/brand-admin";
+import type { BrandDraftInput } from "~/lib/brand-draft-schema";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
-import { deriveBrand, parseBrandColour, themeChecks, type PairCheck } from "~/lib/brand-colours";
+import { deriveBrand, parseBrandColour, THEME_SWATCHES, themeChecks, type PairCheck } from "~/lib/brand-colours";
 import { BRAND_FORM_MAX_BYTES, BRAND_UPLOAD_KINDS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { MessageKey } from "~/lib/i18n";
 import { themeTokens } from "~/themes/tokens";
@@ -260,4 +261,9 @@ export async function findBrandVersionOf(businessId: string, versionId: unknown)
   if (!isBrandId(versionId)) return null;
   const look = await findBrandVersionLook(await getDb(), businessId, versionId);
   return look ? { id: versionId } : null;
+}
+
+/** The fifteen themes' colour roles for the swatches, sent with the page (the colour module stays here). */
+export function themeSwatches() {
+  return THEME_SWATCHES;
 }
