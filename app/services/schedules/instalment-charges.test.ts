@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../../db/seed/demo";
@@ -16,6 +18,8 @@ import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { migrate } from "../platform/migrate.server";
 import { payInstalment } from "./instalment-charges.server";
+import { sendInstalmentEmail } from "./instalment-email.server";
+import type { InstalmentEmail } from "./instalment-outcomes.server";
 
 /**
  * payInstalment and the engine's instalment payments (decision 035) on a real database with the
@@ -640,9 +644,23 @@ function chargesSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
     ]);
     // Paid once by the schedule; the other 60.00 is credit, and the business is told to refund or apply it.
     expect(await fx.schedule(made.schedule.id)).toMatchObject({ paid_cents: 120_00, status: "completed" });
-    expect(await fx.emailJobs((d) => d.kind === "paid-twice-business")).toEqual([
-      { kind: "paid-twice-business", businessId: acme, paymentId: expect.any(String) },
-    ]);
+    const twice = await fx.emailJobs((d) => d.kind === "paid-twice-business");
+    expect(twice).toEqual([{ kind: "paid-twice-business", businessId: acme, paymentId: expect.any(String) }]);
+    // The email itself: to the business, naming the payment, the amount and what to do.
+    expect(await sendInstalmentEmail(twice[0] as InstalmentEmail)).toBe("sent");
+    const reference = await handle.db
+      .selectFrom("payments")
+      .select("reference")
+      .where("id", "=", twice[0]!.paymentId!)
+      .executeTakeFirstOrThrow();
+    const outbox = path.join(process.env.DATA_DIR!, "outbox");
+    const mail = fs
+      .readdirSync(outbox)
+      .map((name) => fs.readFileSync(path.join(outbox, name), "utf8"))
+      .filter((text) => text.includes("was paid twice") && text.includes(reference.reference));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toContain("$60.00");
+    expect(mail[0]).toMatch(/refund it to the payer or apply it/);
   });
 
   it("refuses bad input and other businesses' or accounts' instalments, changing nothing", async () => {

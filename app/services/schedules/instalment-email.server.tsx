@@ -249,11 +249,22 @@ async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Tr
     [t("instalmentEmail.fact.amount"), money(Number(facts.amountCents))],
     [t("instalmentEmail.fact.paidSoFar"), `${money(Number(facts.paidCents))} / ${money(Number(facts.totalCents))}`],
   ];
+  const { html, text } = await businessNotice(brand, { title, lead, next, facts: facts_ }, facts);
+  return { subject, html, text };
+}
+
+/** An email to the business: a title, what happened, what to do, and the facts of it. */
+async function businessNotice(
+  brand: ReturnType<typeof emailBrandOf>,
+  words: { title: string; lead: string; next: string; facts: [string, string][] },
+  contact: { supportEmail: string | null; supportPhone: string | null },
+) {
+  const { title, lead, next, facts } = words;
   const html = await renderEmailHtml(
     <BrandedEmail
       brand={brand}
       preview={lead}
-      contact={{ supportEmail: facts.supportEmail, supportPhone: facts.supportPhone }}
+      contact={{ supportEmail: contact.supportEmail, supportPhone: contact.supportPhone }}
     >
       <Heading
         as="h1"
@@ -263,11 +274,11 @@ async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Tr
       </Heading>
       <Text style={emailText(brand.theme)}>{lead}</Text>
       <Text style={emailText(brand.theme)}>{next}</Text>
-      <EmailFacts brand={brand} facts={facts_} />
+      <EmailFacts brand={brand} facts={facts} />
     </BrandedEmail>,
   );
-  const text = [lead, "", next, "", ...facts_.map(([label, value]) => `${label}: ${value}`)].join("\n");
-  return { subject, html, text };
+  const text = [lead, "", next, "", ...facts.map(([label, value]) => `${label}: ${value}`)].join("\n");
+  return { html, text };
 }
 
 /** The business's notice of an instalment paid twice: which payment, how much, and what to do. */
@@ -338,24 +349,7 @@ async function sendPaidTwice(
     [t("instalmentEmail.fact.payment"), row.paymentReference],
     [t("instalmentEmail.fact.amount"), amount],
   ];
-  const html = await renderEmailHtml(
-    <BrandedEmail
-      brand={brand}
-      preview={lead}
-      contact={{ supportEmail: row.supportEmail, supportPhone: row.supportPhone }}
-    >
-      <Heading
-        as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
-      >
-        {title}
-      </Heading>
-      <Text style={emailText(brand.theme)}>{lead}</Text>
-      <Text style={emailText(brand.theme)}>{next}</Text>
-      <EmailFacts brand={brand} facts={facts} />
-    </BrandedEmail>,
-  );
-  const text = [lead, "", next, "", ...facts.map(([label, value]) => `${label}: ${value}`)].join("\n");
+  const { html, text } = await businessNotice(brand, { title, lead, next, facts }, row);
   await sendMail({ to, fromName: branding.businessName, subject, html, text });
   return "sent" as const;
 }
