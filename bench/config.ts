@@ -3,9 +3,12 @@
  * "Bytes per route" needs not even that, because it walks every route in the build's
  * manifest by itself. See docs/performance.md and docs/decisions/020-benchmark.md.
  */
+import { createHash } from "node:crypto";
 import { DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../db/seed/demo";
 import { DEMO_ACCEPTED_AGREEMENT_REFERENCE, DEMO_AGREEMENT_TOKEN } from "../db/seed/agreements";
 import { DEMO_SCHEDULE_REFERENCE, DEMO_SCHEDULE_TOKEN } from "../db/seed/schedules";
+import { DEMO_TRADE_REFERENCE_TOKEN } from "../db/seed/credit";
+import { DEMO_ANSWERED_RESPONSE_TOKEN, DEMO_RESPONSE_TOKENS } from "../db/seed/responses";
 
 export type BenchPage = {
   /** Short name used in tables, results and budgets. */
@@ -32,11 +35,18 @@ export type BenchPage = {
 };
 
 /**
- * The bench brand's link tokens (bench/seed.ts makes them), one per account size. Bench data
- * only: 59 URL-safe characters like a real token, but chosen, so the bench can open them.
+ * The bench brand's link tokens (bench/seed.ts makes them), one per kind and account size. Bench
+ * data only: 59 URL-safe characters like a real token, but derived from the kind and the size, so
+ * the bench can open them. Hashed, so every kind and size has a selector (the first 16
+ * characters) of its own, however long the kind's name.
  */
-export const benchLinkToken = (kind: "request" | "invoice" | "agreement" | "schedule", rows: number) =>
-  `Bench${kind}${rows}`.padEnd(59, "0").slice(0, 59);
+export const benchLinkToken = (
+  kind: "request" | "invoice" | "agreement" | "schedule" | "trade-reference" | "response" | "responded",
+  rows: number,
+) => {
+  const part = (salt: string) => createHash("sha256").update(`bench link ${kind} ${rows} ${salt}`).digest("base64url");
+  return (part("selector") + part("verifier")).slice(0, 59);
+};
 
 /**
  * The accounts the ad-hoc page is measured on (bench/seed.ts makes them, with these fixed ids):
@@ -47,6 +57,15 @@ export const BENCH_ADHOC_ACCOUNT = {
   demo: "00000000-0000-4000-8000-00000000ad0c",
   rows: (rows: number) => `00000000-0000-4000-8000-${String(rows).padStart(12, "0")}`,
 };
+
+/**
+ * The preference centre's signed links (decision 039): signed by bench/seed.ts with the key the
+ * bench's portal will use, for the demo login on acme and for the bench brand's first contact
+ * (the page does not grow with an account), so they exist only once the seed has run.
+ */
+export const BENCH_COMMUNICATION_LINKS = { demo: "", bench: "" };
+const communicationLink = (which: "demo" | "bench") =>
+  BENCH_COMMUNICATION_LINKS[which] || "/communication/not-signed-yet-run-the-bench-seed-first";
 
 /** The accepted agreement offer bench/seed.ts makes on the bench brand, one per account size. */
 export const BENCH_AGREEMENT_REFERENCE = (rows: number) => `AG-BENCH${rows}`;
@@ -154,6 +173,52 @@ export const PAGES: BenchPage[] = [
     benchPath: (rows) => `/customer/payment-schedule/PS-BENCHA${rows}`,
   },
   { name: "schedules", path: "/customer/payment-schedule", signedIn: true },
+  // A trade referee's page (decision 041): acme's fixed demo link (CA-DEMO0001's second referee); on the
+  // bench brand, one application per account size (its size does not matter to a referee: the count stays flat).
+  {
+    name: "trade-reference-link",
+    path: `/credit-trade-reference/${DEMO_TRADE_REFERENCE_TOKEN}`,
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+    benchPath: (rows) => `/credit-trade-reference/${benchLinkToken("trade-reference", rows)}`,
+  },
+  // Response requests (decision 040): acme's fixed demo links — a credit proposed on a disputed
+  // invoice (the question with the most facts) and an acknowledged statement's complete page; on
+  // the bench brand, an open one (benchLinkToken "response") and an answered one ("responded") per size.
+  {
+    name: "response-link",
+    path: `/response/${DEMO_RESPONSE_TOKENS.dispute}`,
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+    benchPath: (rows) => `/response/${benchLinkToken("response", rows)}`,
+  },
+  {
+    name: "response-complete",
+    path: `/response/complete/${DEMO_ANSWERED_RESPONSE_TOKEN}`,
+    signedIn: false,
+    mobile: true,
+    benchPath: (rows) => `/response/complete/${benchLinkToken("responded", rows)}`,
+  },
+  // Communication preferences (decision 039): signed in, and from the signed link in any email.
+  {
+    name: "communication",
+    path: "/communication",
+    signedIn: true,
+    mobile: true,
+    submit: 'main form[method="post"] button[value="save"]',
+  },
+  {
+    name: "communication-link",
+    get path() {
+      return communicationLink("demo");
+    },
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[value="save"]',
+    benchPath: () => communicationLink("bench"),
+  },
   // The PayTo sandbox's stand-in for the payer's banking app: not the portal, but served by it.
   { name: "sandbox-bank", path: "/sandbox/payto-bank", signedIn: false },
   { name: "change-password", path: "/auth/password", signedIn: true },
@@ -168,6 +233,16 @@ export const PAGES: BenchPage[] = [
     submit: 'main form[method="post"] button[value="save"]',
   },
   { name: "admin-branding-preview", path: "/admin/branding/preview", signedIn: true, login: "hostAdmin" },
+  // The public trade-credit application (issue 17; decision 038), signed out: the start page and its first step
+  // (a browser without the draft's cookie sees the empty form; the draft is made only by that form's POST).
+  { name: "credit", path: "/credit", signedIn: false, mobile: true },
+  {
+    name: "credit-business",
+    path: "/credit/business",
+    signedIn: false,
+    mobile: true,
+    submit: 'main form[method="post"] button[type="submit"]',
+  },
   { name: "privacy-policy", path: "/privacy-policy", signedIn: false },
   { name: "terms", path: "/terms-and-conditions", signedIn: false },
   { name: "heartbeat", path: "/heartbeat", signedIn: false },

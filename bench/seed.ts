@@ -8,6 +8,7 @@ import type { Db } from "../app/services/platform/db.server";
 import {
   BENCH_ADHOC_ACCOUNT,
   BENCH_AGREEMENT_REFERENCE,
+  BENCH_COMMUNICATION_LINKS,
   BENCH_DATA_DIR,
   BENCH_HOST,
   BENCH_ADMIN_EMAIL,
@@ -17,6 +18,9 @@ import {
   QUERY_SIZES,
 } from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
+import { insertSubmittedApplication } from "../db/seed/credit";
+import { loadOrCreateSecrets } from "../app/services/platform/env.server";
+import { linkKeyFrom, preferencesLinkPath, signLink } from "../app/services/communication/preference-links.server";
 
 /**
  * A fresh embedded database for the bench's portal: migrations, the demo hosts (for the
@@ -53,6 +57,21 @@ export async function prepareBenchDatabase() {
       await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
       await createBenchAgreements(handle.db, { businessId, accountId, contactId }, rows);
       await createBenchSchedules(handle.db, { businessId, accountId, contactId }, rows);
+      await insertSubmittedApplication(handle.db, {
+        businessId,
+        reference: `CA-BENCH${rows}`,
+        legalName: `Bench Applicant ${rows} Pty Ltd`,
+        applicantEmail: `applicant-${rows}@bench.example`,
+        referees: [
+          {
+            refereeBusiness: "Bench Supplies",
+            contactName: "Bench Referee",
+            email: `referee-${rows}@bench.example`,
+            token: benchLinkToken("trade-reference", rows),
+          },
+        ],
+      });
+      await createBenchResponses(handle.db, { businessId, accountId, contactId }, rows);
       // The bench brand shows no child accounts: its own account, joined to the contact (named to sort after ROWS-…).
       await createAdhocAccount(handle.db, { businessId, contactId }, BENCH_ADHOC_ACCOUNT.rows(rows), `ADHOC-${rows}`);
     }
@@ -75,6 +94,7 @@ export async function prepareBenchDatabase() {
       .insertInto("adhoc_settings")
       .values({ business_id: businessId, enabled: true, min_cents: 1_000, max_cents: 500_000 })
       .execute();
+    await signCommunicationLinks(handle.db, dataDir, businessId);
   } finally {
     await handle.close();
   }
@@ -320,4 +340,105 @@ async function createBenchAgreements(
       expires_at: expiresAt,
     })
     .execute();
+}
+
+/**
+ * The preference page's signed links (decision 039) for the demo login on acme and the bench brand's
+ * smallest account's contact, with the key the portal will derive: its secrets file is made here, in
+ * the data folder the portal is about to open, unless the environment gives the secrets.
+ */
+async function signCommunicationLinks(db: Db, dataDir: string, benchBusinessId: string) {
+  const key = linkKeyFrom({
+    COMMUNICATION_LINK_SECRET: process.env.COMMUNICATION_LINK_SECRET || undefined,
+    SESSION_SECRET: process.env.SESSION_SECRET || loadOrCreateSecrets(dataDir).sessionSecret,
+  });
+  const demo = await db
+    .selectFrom("contacts")
+    .innerJoin("hosts", "hosts.business_id", "contacts.business_id")
+    .select(["contacts.id", "contacts.business_id"])
+    .where("hosts.hostname", "=", DEMO_HOST)
+    .where("contacts.email", "=", "olivia@coastal.example")
+    .executeTakeFirstOrThrow();
+  const bench = await db
+    .selectFrom("contacts")
+    .select("id")
+    .where("business_id", "=", benchBusinessId)
+    .where("email", "=", benchEmail(QUERY_SIZES[0]!))
+    .executeTakeFirstOrThrow();
+  BENCH_COMMUNICATION_LINKS.demo = preferencesLinkPath(
+    signLink(demo.business_id, demo.id, { kind: "preferences" }, { key }),
+  );
+  BENCH_COMMUNICATION_LINKS.bench = preferencesLinkPath(
+    signLink(benchBusinessId, bench.id, { kind: "preferences" }, { key }),
+  );
+}
+
+/**
+ * A response request waiting for its answer, with the link `benchLinkToken("response", rows)`, and
+ * one answered, with `benchLinkToken("responded", rows)`: the response pages' "queries per page".
+ * Statements of two dates, as the back office would ask them.
+ */
+async function createBenchResponses(
+  db: Db,
+  scope: { businessId: string; accountId: string; contactId: string },
+  rows: number,
+) {
+  const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+  const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+  for (const [kind, periodEnd] of [
+    ["response", "2026-01-31"],
+    ["responded", "2025-12-31"],
+  ] as const) {
+    const answered = kind === "responded";
+    const request = await db
+      .insertInto("response_requests")
+      .values({
+        business_id: scope.businessId,
+        account_id: scope.accountId,
+        contact_id: scope.contactId,
+        reference: `RR-BENCH${answered ? "A" : "O"}${rows}`,
+        kind: "statement",
+        details: JSON.stringify({ statement: { periodStart: null, periodEnd, closingBalanceCents: 12_345 } }),
+        invoice_id: null,
+        email: benchEmail(rows),
+        status: answered ? "answered" : "open",
+        expires_at: expiresAt,
+        sent_at: new Date(),
+        send_count: 1,
+        answered_at: answered ? new Date() : null,
+        created_at: new Date(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const token = benchLinkToken(kind, rows);
+    const link = await db
+      .insertInto("link_tokens")
+      .values({
+        business_id: scope.businessId,
+        purpose: "response",
+        subject_id: request.id,
+        contact_id: scope.contactId,
+        selector: token.slice(0, 16),
+        verifier_hash: sha256(token.slice(16)),
+        expires_at: expiresAt,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (answered) {
+      await db
+        .insertInto("response_answers")
+        .values({
+          business_id: scope.businessId,
+          request_id: request.id,
+          account_id: scope.accountId,
+          contact_id: scope.contactId,
+          link_token_id: link.id,
+          choice: "acknowledged",
+          typed_name: "Bench Contact",
+          ip_address: "192.0.2.1",
+          user_agent: "bench",
+        })
+        .execute();
+    }
+  }
 }

@@ -8,7 +8,8 @@
  * - A declared body over the largest any route reads (64 KB) is a 413 at once, unread.
  *   (Chunked bodies declare no length: the capped readers in http.server.ts stop those.)
  *   The back-office calls that publish an agreement's text take up to 512 KB (decision 036);
- *   the branding form with its logo and favicon, 1.5 MB (issue 16).
+ *   the branding form with its logo and favicon, 1.5 MB (issue 16); a credit application's
+ *   documents step, one 10 MB file and its fields (decision 038).
  * - Control characters in the path or query string (U+0000 made PostgreSQL fail a query):
  *   a 400 that says why. Tab, line feed and carriage return are let through, as in bodies;
  *   keep this rule in step with CONTROL_CHARACTERS in app/services/platform/http.server.ts.
@@ -30,13 +31,23 @@ const AGREEMENT_TEXT_PATH = /^\/api\/back-office\/agreements(\/[^/?#]+\/versions
  * BRAND_FORM_MAX_BYTES in app/lib/brand-uploads.ts, which the route's own capped reader applies.
  */
 export const BRAND_FORM_BODY_BYTES = 1536 * 1024;
-const BRAND_FORM_PATH = /^\/admin\/branding\/?(\?|$)/;
+const BRAND_FORM_PATH = /^\/admin\/branding(\.data)?\/?(\?|$)/;
+
+/**
+ * A credit application's documents step (POST /credit/documents, issue 17; decision 038): one
+ * file of at most 10 MB with the step's few fields and the multipart framing. Keep in step with
+ * DOCUMENT_FORM_MAX_BYTES in app/lib/credit-steps.ts, which the step's own capped reader applies.
+ * `.data` is the same POST sent by the page's script (Remix's single fetch).
+ */
+export const CREDIT_DOCUMENT_BODY_BYTES = 10 * 1024 * 1024 + 256 * 1024;
+const CREDIT_DOCUMENT_PATH = /^\/credit\/documents(\.data)?\/?(\?|$)/;
 
 /** The largest body a request to this target may declare. */
 export function maxBodyBytesFor(target) {
   const path = String(target ?? "");
   if (AGREEMENT_TEXT_PATH.test(path)) return AGREEMENT_TEXT_BODY_BYTES;
   if (BRAND_FORM_PATH.test(path)) return BRAND_FORM_BODY_BYTES;
+  if (CREDIT_DOCUMENT_PATH.test(path)) return CREDIT_DOCUMENT_BODY_BYTES;
   return MAX_BODY_BYTES;
 }
 
@@ -50,6 +61,10 @@ const MESSAGES = {
 
 /** The branding form's 413 names the limits (app/lib/brand-uploads.ts). */
 const BRAND_FORM_TOO_LARGE = "The upload is too large: a logo may be at most 1 MB and a favicon at most 256 KB.";
+
+/** The credit documents step's 413 names its limit (app/lib/credit-steps.ts) and leads back to the step. */
+const CREDIT_DOCUMENT_TOO_LARGE =
+  "The file is too large: each document may be at most 10 MB (PDF, PNG or JPEG). Nothing was saved: choose a smaller file.";
 
 /**
  * Decodes each run of %XX escapes on its own, so one malformed escape elsewhere (`/a/%00%ZZ`)
@@ -91,7 +106,8 @@ export function edgeRefusal(method, target, headers) {
 /** The answer's head and body: JSON (with `message`) for the API, a small HTML page otherwise. */
 export function edgeAnswer(status, target) {
   const brandForm = status === 413 && BRAND_FORM_PATH.test(String(target ?? ""));
-  const message = brandForm ? BRAND_FORM_TOO_LARGE : MESSAGES[status];
+  const creditDocument = status === 413 && CREDIT_DOCUMENT_PATH.test(String(target ?? ""));
+  const message = brandForm ? BRAND_FORM_TOO_LARGE : creditDocument ? CREDIT_DOCUMENT_TOO_LARGE : MESSAGES[status];
   const isApi = String(target ?? "").startsWith("/api/");
   const headers = {
     "Cache-Control": "no-store",
@@ -108,7 +124,13 @@ export function edgeAnswer(status, target) {
   } else {
     headers["Content-Type"] = "text/html; charset=utf-8";
     const title = status === 405 ? "Method not allowed" : status === 413 ? "Request too large" : "Bad request";
-    body = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><h1>${title}</h1><p>${message} Nothing was changed.</p><p><a href="${brandForm ? "/admin/branding" : "/"}">${brandForm ? "Back to branding" : "Go to the home page"}</a></p></html>`;
+    const [backHref, backText] = brandForm
+      ? ["/admin/branding", "Back to branding"]
+      : creditDocument
+        ? ["/credit/documents", "Back to your documents"]
+        : ["/", "Go to the home page"];
+    const unchanged = creditDocument ? "" : " Nothing was changed.";
+    body = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><h1>${title}</h1><p>${message}${unchanged}</p><p><a href="${backHref}">${backText}</a></p></html>`;
   }
   headers["Content-Length"] = String(Buffer.byteLength(body));
   return { headers, body };

@@ -6,6 +6,7 @@
  *
  *   npm run request:create -- --host acme.localhost --account ACME-1000 --invoice ACME-1000-INV-023 --to olivia@coastal.example
  *   npm run request:list -- --host acme.localhost --state sent
+ *   npm run request:remind -- --host acme.localhost --request PR-DEMO0001
  *
  * Links live only in the emails; --print-link also prints them (demos only).
  */
@@ -21,6 +22,8 @@ const requests = await import("../app/services/requests/payment-requests.server"
 const { revokeAdhocLinks, sendAdhocLink } = await import("../app/services/requests/adhoc-links.server");
 const { isRequestProblem } = await import("../app/services/requests/problems.server");
 const { API_SCOPES, createApiKey } = await import("../app/services/backoffice/api-keys.server");
+const { contactMailLinks } = await import("../app/services/communication/contact-mail.server");
+const { findContact } = await import("../app/services/requests/lookups.server");
 
 const USAGE = `Back-office commands (npm run <command> -- <options>):
 
@@ -33,12 +36,18 @@ const USAGE = `Back-office commands (npm run <command> -- <options>):
                   [--account <number|id>] [--limit <1-100>] [--cursor <from the last page>] [--json]
   request:send    --host <host> --request <PR-…|id> [--print-link] [--json]   email a request never sent
   request:resend  --host <host> --request <PR-…|id> [--print-link] [--json]   new links; old ones stop working
+  request:remind  --host <host> --request <PR-…|id> [--print-link] [--json]   a payment reminder to each recipient
+                  who has not opted out and was not reminded in the last 24 hours (an extra link: the
+                  earlier ones keep working); says who was skipped
   request:cancel  --host <host> --request <PR-…|id> [--json]                  cancel; every link stops working
   adhoc:link      --host <host> --account <number|id> --to <contact email|id> [--expires <30d>] [--print-link] [--json]
                   Emails a link to pay the business any amount (where it takes ad-hoc payments); the
                   contact's earlier ad-hoc links for that account stop working.
   adhoc:revoke    --host <host> --account <number|id> --contact <contact email|id> [--json]
                   Every live ad-hoc link of that contact for that account stops working.
+  communication:link --host <host> --contact <contact email|id>
+                  Prints the contact's signed link to their communication preferences (as every email to
+                  them carries): for support staff to send on, and for demos.
   apikey:create   --host <host> --name <name> --scope <scope> [--scope …]
                   Prints a new back-office API key once. Scopes: ${Object.keys(API_SCOPES).join(", ")}.
 
@@ -92,9 +101,11 @@ const ALLOWED: Record<string, (keyof typeof OPTIONS)[]> = {
   "request:list": ["host", "state", "account", "limit", "cursor", "json"],
   "request:send": ["host", "request", "print-link", "json"],
   "request:resend": ["host", "request", "print-link", "json"],
+  "request:remind": ["host", "request", "print-link", "json"],
   "request:cancel": ["host", "request", "json"],
   "adhoc:link": ["host", "account", "to", "expires", "print-link", "json"],
   "adhoc:revoke": ["host", "account", "contact", "json"],
+  "communication:link": ["host", "contact"],
   "apikey:create": ["host", "name", "scope"],
 };
 
@@ -125,6 +136,12 @@ function expiry(value: string | undefined): { expiresInDays?: number; expiresAt?
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
+const SKIP_REASONS: Record<"opted-out" | "not-a-contact" | "reminded-recently", string> = {
+  "opted-out": "opted out of payment reminders",
+  "not-a-contact": "no longer a contact of the account",
+  "reminded-recently": "reminded less than 24 hours ago",
+};
+
 const money = (cents: number, currency: string) => formatMoney(cents, { currency });
 
 type View = Awaited<ReturnType<typeof requests.getPaymentRequest>> & object;
@@ -141,7 +158,9 @@ function printRequest(view: View) {
   for (const invoice of view.invoices)
     out(`  invoice:   ${invoice.number} ${money(invoice.amountCents, view.currency)}`);
   for (const r of view.recipients) {
-    out(`  to:        ${r.email} (sent ${r.sendCount}×${r.opened ? ", opened" : ""})`);
+    out(
+      `  to:        ${r.email} (sent ${r.sendCount}×${r.remindCount ? `, reminded ${r.remindCount}×` : ""}${r.opened ? ", opened" : ""})`,
+    );
   }
 }
 
@@ -175,7 +194,11 @@ async function main(argv: string[]): Promise<number> {
   const businessId = branding.businessId;
   const json = values.json === true;
   const links: [string, string][] = [];
-  const onLink = values["print-link"] ? (email: string, link: string) => links.push([email, link]) : undefined;
+  const onLink = values["print-link"]
+    ? (email: string, link: string) => {
+        links.push([email, link]);
+      }
+    : undefined;
   const printLinks = () => {
     for (const [email, link] of links) out(`  link for ${email}: ${link}`);
   };
@@ -212,6 +235,27 @@ async function main(argv: string[]): Promise<number> {
         onLink,
       });
       return report(sent, command === "request:send" ? "Sent:" : "Sent again (the earlier links no longer work):");
+    }
+    case "request:remind": {
+      const result = await requests.remindPaymentRequest(businessId, required(values, "request"), { onLink });
+      if (json) {
+        out(JSON.stringify({ ...result, ...(links.length ? { links: Object.fromEntries(links) } : {}) }, null, 2));
+      } else {
+        out("Reminder:");
+        printRequest(result.request);
+        for (const s of result.sent) out(`  reminded: ${s.email}`);
+        for (const s of result.skipped) out(`  skipped:  ${s.email} (${SKIP_REASONS[s.reason]})`);
+        for (const f of result.failed) out(`  NOT emailed: ${f.email} (${f.error})`);
+        printLinks();
+      }
+      return result.failed.length ? 1 : 0;
+    }
+    case "communication:link": {
+      const contact = await findContact(db, businessId, required(values, "contact"));
+      if (!contact) throw new UsageError(`No contact ${JSON.stringify(required(values, "contact"))} at ${hostname}.`);
+      out(`Communication preferences of ${contact.email} (a key to them: send it to that person only):`);
+      out(`  ${contactMailLinks(branding, contact.id, "account").preferences}`);
+      return 0;
     }
     case "request:cancel": {
       const cancelled = await requests.cancelPaymentRequest(businessId, required(values, "request"));

@@ -120,7 +120,7 @@ export function AgreementText({ body, label }: { body: string; label: string }) 
 const noSubscription = () => () => {};
 
 /** The browser's Print: the hint always, and a button once JavaScript can press Print for you. */
-function PrintControls() {
+export function PrintControls() {
   const t = useT();
   // False on the server and while hydrating (so the markup matches), true once React runs the page.
   const canPrint = useSyncExternalStore(

@@ -117,6 +117,10 @@ export function AppShell({
             <>
               <nav aria-label={t("shell.yourLogin")} className={styles.userNav}>
                 <span className={styles.userName}>{t("shell.signedInAs", { name: user.name || user.email })}</span>
+                {/* The login's own settings: which messages this person gets (decision 039). */}
+                <Link className={styles.headerAction} to="/communication">
+                  {t("shell.communication")}
+                </Link>
                 {user.hasPassword ? (
                   <Link className={styles.headerAction} to="/auth/password">
                     {t("shell.changePassword")}
@@ -146,6 +150,9 @@ export function AppShell({
                   </nav>
                 ) : null}
                 <div className={styles.menuGroup}>
+                  <NavLink className={styles.menuItem} to="/communication">
+                    {t("shell.communication")}
+                  </NavLink>
                   {user.hasPassword ? (
                     <NavLink className={styles.menuItem} to="/auth/password">
                       {t("shell.changePassword")}

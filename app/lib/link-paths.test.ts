@@ -16,6 +16,10 @@ describe("redactLinkPath", () => {
     expect(redactLinkPath(`/agreements/acceptance/${TOKEN}/download?format=text`)).toBe(
       "/agreements/acceptance/Zx9-_a…/download",
     );
+    // A response request's question and its complete page (decision 040): the token, not "complete".
+    expect(redactLinkPath(`/response/${TOKEN}`)).toBe("/response/Zx9-_a…");
+    expect(redactLinkPath(`/response/complete/${TOKEN}`)).toBe("/response/complete/Zx9-_a…");
+    expect(redactLinkPath(`/response/complete/${TOKEN}.data`)).toBe("/response/complete/Zx9-_a….data");
     // A single-fetch request keeps its .data suffix, not the token.
     expect(redactLinkPath(`/customer/payment-request/${TOKEN}.data`)).toBe("/customer/payment-request/Zx9-_a….data");
     // Whatever case the address is typed in (routes match without case).
@@ -57,6 +61,8 @@ describe("redactLinkPath", () => {
     expect(isLinkPagePath(`/customer/adhoc/${TOKEN}.data`)).toBe(true);
     expect(isLinkPagePath(`/agreements/acceptance/${TOKEN}`)).toBe(true);
     expect(isLinkPagePath(`/agreements/acceptance/${TOKEN}/download`)).toBe(true);
+    expect(isLinkPagePath(`/response/${TOKEN}`)).toBe(true);
+    expect(isLinkPagePath(`/response/complete/${TOKEN}`)).toBe(true);
     // A reference typed in lower case is no reference: its page treats it as a (bad) token too.
     expect(isLinkPagePath("/agreements/acceptance/ag-demo0002")).toBe(true);
   });
@@ -75,5 +81,26 @@ describe("payment schedules' paths (decision 034)", () => {
     }
     expect(isLinkPagePath("/customer/payment-schedule")).toBe(false);
     expect(isLinkPagePath("/customer/payment-schedule/")).toBe(false);
+  });
+});
+
+describe("the preference centre's paths (decision 039)", () => {
+  const SIGNED = "xDhhhGTaStKmP7KN2036aA.prefs.tp12vu.4q4zI8ZvWO8Yg7J2vHj7kw";
+
+  it("treats /communication/<token> as a link page and logs six characters of it", () => {
+    expect(isLinkPagePath(`/communication/${SIGNED}`)).toBe(true);
+    expect(redactLinkPath(`/communication/${SIGNED}`)).toBe("/communication/xDhhhG…");
+    expect(redactLinkPath(`/communication/${SIGNED}.data`)).toBe("/communication/xDhhhG….data");
+  });
+
+  it("treats the unsubscribe page as a link page (its token is in the query, which no log keeps)", () => {
+    expect(isLinkPagePath("/communication/unsubscribe")).toBe(true);
+    expect(isLinkPagePath("/communication/unsubscribe.data")).toBe(true);
+    expect(redactLinkPath(`/communication/unsubscribe?token=${SIGNED}`)).toBe("/communication/unsubscribe");
+  });
+
+  it("leaves the signed-in page alone: the shell shows the session there", () => {
+    expect(isLinkPagePath("/communication")).toBe(false);
+    expect(redactLinkPath("/communication?saved=1")).toBe("/communication");
   });
 });

@@ -5,7 +5,10 @@
  * `/agreements/acceptance/<token>` (and `…/<token>/download`; decision 036) beside the same page
  * opened signed in by the offer's reference (`AG-…`, never a token: 59 characters are), and a
  * payment schedule's `/payment-schedule/acceptance/<token>` and `/customer/payment-schedule/<token>`
- * (beside the signed-in pages of the same folders, named by the schedule's reference `PS-…`).
+ * (beside the signed-in pages of the same folders, named by the schedule's reference `PS-…`), and a
+ * response request's `/response/<token>` and `/response/complete/<token>` (decision 040).
+ * The preference centre's signed links (decision 039): `/communication/<token>`, and the one-click
+ * unsubscribe page `/communication/unsubscribe`, whose token is in its query (which no log keeps).
  *
  * The token must never be written whole into a log, nor sent on in a Referer: the request log,
  * the access line and the error log write `redactLinkPath(path)`, and these pages answer
@@ -20,7 +23,18 @@ const LINK_FOLDERS = [
   // Payment schedules (decision 034): a token, or a reference (PS-…) for a signed-in contact.
   "/payment-schedule/acceptance/",
   "/customer/payment-schedule/",
+  // A trade referee's link (issue 17; decision 041): always a token, never a reference.
+  "/credit-trade-reference/",
+  // Communication preferences (decision 039): a signed link; `unsubscribe` names a page, not a token.
+  "/communication/",
+  // Response requests (decision 040): the question and, once answered, what was recorded. The
+  // complete page first: its folder sits inside the question's.
+  "/response/complete/",
+  "/response/",
 ] as const;
+
+/** Link pages whose token travels in the query string (RFC 8058's List-Unsubscribe URL). */
+const QUERY_TOKEN_PAGES = /^\/communication\/unsubscribe(\.data)?\/?$/i;
 
 /** The signed-in pages of `/customer/invoices-and-payments/` (decision 016): not tokens. */
 const SIGNED_IN_PAGES = new Set(["invoices", "invoice", "pay"]);
@@ -45,6 +59,7 @@ function tokenSegment(path: string): { start: number; end: number } | null {
     if (folder === "/agreements/acceptance/" && AGREEMENT_REFERENCE.test(segment)) return null;
     // A schedule's reference names its signed-in page: no token (59 characters) looks like one.
     if (/^PS-[0-9A-Z]{6,12}$/.test(segment)) return null;
+    if (folder === "/communication/" && segment.toLowerCase() === "unsubscribe") return null;
     return { start, end: start + segment.length };
   }
   return null;
@@ -52,7 +67,7 @@ function tokenSegment(path: string): { start: number; end: number } | null {
 
 /** Is this the path of a page opened by a link token (it carries the token)? */
 export function isLinkPagePath(pathname: string): boolean {
-  return tokenSegment(pathname) !== null;
+  return tokenSegment(pathname) !== null || QUERY_TOKEN_PAGES.test(pathname);
 }
 
 /**

@@ -35,7 +35,7 @@ async function context(request: Request, slug: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const found = await context(request, params.slug);
-  if (found.wayIn.kind === "link") await recordLinkOpened(found.wayIn.link.id);
+  if (found.wayIn.kind === "link") await recordLinkOpened(found.wayIn.link.businessId, found.wayIn.link.id);
   return agreementView(request, found);
 }
 

@@ -7,20 +7,28 @@ import {
   requireCaller,
   withIdempotency,
 } from "~/services/backoffice/api.server";
-import { cancelPaymentRequest, sendPaymentRequest } from "~/services/requests/payment-requests.server";
+import {
+  cancelPaymentRequest,
+  remindPaymentRequest,
+  sendPaymentRequest,
+} from "~/services/requests/payment-requests.server";
 import { invalid } from "~/services/requests/problems.server";
 
 /**
- * POST /api/back-office/payment-requests/:id/send | resend | cancel (payment-requests:write).
+ * POST /api/back-office/payment-requests/:id/send | resend | remind | cancel (payment-requests:write).
  * send: email a request that was never sent; resend: new links for every recipient, the old
- * ones revoked; cancel: the request is closed and every link revoked (again: no change).
+ * ones revoked; remind: a payment reminder to each recipient who has not opted out of reminders
+ * and was not reminded in the last 24 hours, with an extra link (none revoked), `{request, sent,
+ * skipped, failed}` — 409 when nobody is due one (decision 039); cancel: the request is closed and
+ * every link revoked (again: no change).
  */
-const VERBS = ["send", "resend", "cancel"] as const;
+const VERBS = ["send", "resend", "remind", "cancel"] as const;
+const USE = "Use send, resend, remind or cancel.";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return answer(async () => {
     const verb = VERBS.find((v) => v === params.verb);
-    if (!verb) return apiProblem(404, "not_found", "Use send, resend or cancel.");
+    if (!verb) return apiProblem(404, "not_found", USE);
     if (request.method !== "POST") return notAllowed(["POST"]);
     const caller = await requireCaller(request, "payment-requests:write");
     // An empty body is fine; anything sent must be a JSON object with no fields yet.
@@ -39,6 +47,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const cancelled = await cancelPaymentRequest(caller.businessId, id, { beforeCommit: onCommit });
         return { status: 200, body: { request: cancelled } };
       }
+      if (verb === "remind") {
+        const reminded = await remindPaymentRequest(caller.businessId, id, { beforeCommit: onCommit });
+        return { status: 200, body: reminded };
+      }
       const sent = await sendPaymentRequest(caller.businessId, id, {
         resend: verb === "resend",
         beforeCommit: onCommit,
@@ -49,6 +61,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export async function loader({ params }: { params: { verb?: string } }) {
-  if (!VERBS.some((v) => v === params.verb)) return apiProblem(404, "not_found", "Use send, resend or cancel.");
+  if (!VERBS.some((v) => v === params.verb)) return apiProblem(404, "not_found", USE);
   return notAllowed(["POST"]);
 }

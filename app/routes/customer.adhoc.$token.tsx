@@ -37,7 +37,7 @@ async function linkContext(request: Request, token: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, check } = await linkContext(request, params.token);
-  await recordLinkOpened(check.link.id);
+  await recordLinkOpened(branding.businessId, check.link.id);
   if (check.status !== "valid") {
     return {
       kind: "closed" as const,

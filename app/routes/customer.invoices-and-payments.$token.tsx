@@ -76,7 +76,7 @@ async function linkContext(request: Request, token: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, link, linked, actor, closedLink, live } = await linkContext(request, params.token);
-  await recordLinkOpened(link.id);
+  await recordLinkOpened(branding.businessId, link.id);
   if (!live) {
     // Expired, replaced or withdrawn: the reason, the invoice's number and whom to ask. No
     // account, no amounts.

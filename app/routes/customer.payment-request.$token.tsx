@@ -69,7 +69,7 @@ function payerOf(request: Request, context: Awaited<ReturnType<typeof linkContex
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const context = await linkContext(request, params.token);
-  await recordLinkOpened(context.link.id);
+  await recordLinkOpened(context.branding.businessId, context.link.id);
   if (context.reason) {
     return closedView(context.branding, context.request.reference, context.reason);
   }

@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return progressSignedIn(request, await requireSignedInSchedule(request, params.slug));
   }
   const { page, access } = await progressByLink(request, params.slug);
-  await recordLinkOpened(access.link.id);
+  await recordLinkOpened(access.link.businessId, access.link.id);
   return page;
 }
 

@@ -21,6 +21,9 @@ import * as m0012 from "./0012-job-queue";
 import * as m0012a from "./0012a-schedule-references";
 import * as m0013 from "./0013-attempt-way-to-pay";
 import * as m0014 from "./0014-brands";
+import * as m0015 from "./0015-credit-applications";
+import * as m0016 from "./0016-communication-preferences";
+import * as m0017 from "./0017-response-requests";
 
 export type Migration = { name: string; up: string };
 
@@ -42,4 +45,7 @@ export const migrations: Migration[] = [
   m0012a,
   m0013,
   m0014,
+  m0015,
+  m0016,
+  m0017,
 ];

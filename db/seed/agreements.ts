@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 
 /**
- * The demo agreements (issue 15; decision 036), for acme only: a "Terms of trade" document in two
+ * The demo agreements (issue 15; decision 036), for acme: a "Terms of trade" document in two
  * versions; Olivia's acceptance of version 1 (AG-DEMO0001, decided seven weeks ago); and a newer
  * offer of the same document, waiting for her (AG-DEMO0002), whose emailed link is fixed so the
  * README can link to it. Stored like every link and every decision: a selector and the SHA-256
@@ -59,6 +59,50 @@ We set your account's credit limit and may change it with 14 days' notice.
 We keep your account details as our privacy policy says.
 `;
 
+/**
+ * Terms of trade for the demo hosts that have no agreements of their own (issue 17): a credit
+ * application at /credit is accepted against the business's terms of trade (decision 038), so
+ * every demo host can take one.
+ */
+const OTHER_TERMS: Record<string, { title: string; body: string }> = {
+  "kiwi.localhost": {
+    title: "Terms of trade",
+    body: `# Terms of trade
+
+These terms apply to every freight booking you make with Kiwi Freight Co. on your trade account.
+
+## Payment
+
+- Invoices are due on the 20th of the month after the month of the invoice.
+- Card payments carry a 1.5% surcharge.
+
+## Liability
+
+Goods are carried at limited carrier's risk under the Contract and Commercial Law Act 2017 unless you declare a value and pay for cover.
+
+## Credit limit
+
+We set your account's credit limit and may change it with 14 days' notice.
+`,
+  },
+  "harbour.localhost": {
+    title: "Trade account terms",
+    body: `# Trade account terms
+
+These terms apply to energy supplied to your business on a Harbour Energy trade account.
+
+## Payment
+
+- Bills are due 14 days after they are issued.
+- We may ask for a security deposit when a bill is paid late twice in a year.
+
+## Credit limit
+
+We set your account's credit limit from your application and your trade references.
+`,
+  },
+};
+
 export async function seedDemoAgreements(
   tx: Kysely<DB>,
   businessId: string,
@@ -66,6 +110,31 @@ export async function seedDemoAgreements(
   accountIds: Map<string, string>,
   contactIds: Map<string, string>,
 ) {
+  const other = OTHER_TERMS[hostname];
+  if (other) {
+    const document = await tx
+      .insertInto("agreement_documents")
+      .values({
+        business_id: businessId,
+        kind: "terms-of-trade",
+        title: other.title,
+        created_at: new Date(Date.now() - 90 * DAY_MS),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto("agreement_versions")
+      .values({
+        business_id: businessId,
+        document_id: document.id,
+        version: 1,
+        body: other.body,
+        body_sha256: sha256Hex(other.body),
+        published_at: new Date(Date.now() - 90 * DAY_MS),
+      })
+      .execute();
+    return;
+  }
   if (hostname !== "acme.localhost") return;
   const now = Date.now();
   const ago = (days: number) => new Date(now - days * DAY_MS);

@@ -3,7 +3,9 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { seedDemoAgreements } from "./agreements";
+import { seedDemoResponses } from "./responses";
 import { seedPaymentSchedules } from "./schedules";
+import { seedDemoCreditApplication } from "./credit";
 
 /** Every demo contact who signs in with a password uses this one (README). */
 export const DEMO_PASSWORD = "Portal!2026";
@@ -576,6 +578,8 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
       }
       await seedBackOffice(tx, businessId, demo, accountIds, contactIds);
       await seedDemoAgreements(tx, businessId, demo.hostnames[0]!, accountIds, contactIds);
+      await seedDemoCreditApplication(tx, businessId, demo.hostnames[0]!);
+      await seedDemoResponses(tx, businessId, demo.hostnames[0]!, accountIds, contactIds);
     });
     created.push(...demo.hostnames);
   }
@@ -676,6 +680,12 @@ const DEMO_SCOPES = [
   "schedules:write",
   "contacts:read",
   "contacts:write",
+  "credit:read",
+  "credit:write",
+  "communication:read",
+  "communication:write",
+  "responses:read",
+  "responses:write",
 ];
 
 /** The back-office side: API key, ad-hoc settings and (acme) payment requests in every state. */

@@ -16,6 +16,9 @@ import { seedAgreementJourneys } from "./e2e-agreements";
 import { seedScheduleJourneys } from "./e2e-schedules";
 import { seedInstalmentJourneys } from "./e2e-instalments";
 import { seedBrandJourneys } from "./e2e-brands";
+import { seedCreditJourneys } from "./e2e-credit";
+import { seedCommunicationJourneys } from "./e2e-communication";
+import { seedResponseJourneys } from "./e2e-responses";
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir) throw new Error("DATA_DIR must be set");
@@ -147,6 +150,18 @@ try {
   await seedScheduleJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedInstalmentJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedBrandJourneys(db, { passwordHash, projects: E2E_PROJECTS, port });
+  // Credit applications with trade referees (issue 17), on acme and kiwi.
+  const kiwi = await db
+    .selectFrom("hosts")
+    .select("business_id")
+    .where("hostname", "=", "kiwi.localhost")
+    .executeTakeFirstOrThrow();
+  await seedCreditJourneys(db, {
+    businesses: { acme: acme.business_id, kiwi: kiwi.business_id },
+    projects: E2E_PROJECTS,
+  });
+  await seedCommunicationJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
+  await seedResponseJourneys(db, { businessId: acme.business_id, projects: E2E_PROJECTS });
 } finally {
   await handle.close();
 }

@@ -28,6 +28,8 @@ export type CaughtMail = {
   /** When the catcher received it, epoch ms (the catcher's clock). */
   receivedAt: number;
   messageId: string | null;
+  /** Every header field by its lower-cased name, unfolded (the last one where a name repeats). */
+  headers: Record<string, string>;
 };
 
 export type WaitForMailOptions = {
@@ -49,6 +51,11 @@ export type SmtpCatcher = {
   httpUrl?: string;
   /** Everything caught so far, oldest first (a live array). */
   messages: CaughtMail[];
+  /**
+   * Addresses the server refuses at RCPT TO (550), as a mail server refuses an unknown mailbox:
+   * a sender sees a real SMTP failure for that recipient. Lower-case; a live set.
+   */
+  refused: Set<string>;
   waitForMail(to: string, options?: WaitForMailOptions): Promise<CaughtMail>;
   clear(): void;
   close(): Promise<void>;
@@ -111,6 +118,7 @@ function listen(
 
 export async function startSmtpCatcher(options: { smtpPort?: number; httpPort?: number } = {}): Promise<SmtpCatcher> {
   const messages: CaughtMail[] = [];
+  const refused = new Set<string>();
   const arrivals = new EventEmitter();
 
   const smtp = new SMTPServer({
@@ -126,6 +134,12 @@ export async function startSmtpCatcher(options: { smtpPort?: number; httpPort?: 
     banner: "smtp catcher",
     size: 25 * 1024 * 1024,
     closeTimeout: 2_000,
+    onRcptTo(address, _session, callback) {
+      if (!refused.has(address.address.toLowerCase())) return callback();
+      const error = new Error("No such mailbox here") as Error & { responseCode: number };
+      error.responseCode = 550;
+      callback(error);
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
@@ -141,6 +155,15 @@ export async function startSmtpCatcher(options: { smtpPort?: number; httpPort?: 
             links: linksIn(text, html),
             receivedAt: Date.now(),
             messageId: parsed.messageId ?? null,
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [
+                key.toLowerCase(),
+                line
+                  .slice(line.indexOf(":") + 1)
+                  .replace(/\r?\n[ \t]+/g, " ")
+                  .trim(),
+              ]),
+            ),
           };
           messages.push(mail);
           arrivals.emit("mail", mail);
@@ -195,6 +218,7 @@ export async function startSmtpCatcher(options: { smtpPort?: number; httpPort?: 
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
     httpUrl: api ? `http://127.0.0.1:${(api.address() as AddressInfo).port}` : undefined,
     messages,
+    refused,
     waitForMail(to, opts = {}) {
       const timeoutMs = opts.timeoutMs ?? 10_000;
       const existing = messages.find((m, i) => mailMatches(m, i, to, opts));

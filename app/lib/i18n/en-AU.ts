@@ -16,6 +16,10 @@ import { requestPagesEnAU } from "./en-AU.request-pages";
 import { agreementsEnAU } from "./en-AU.agreements";
 import { schedulesEnAU } from "./en-AU.schedules";
 import { brandingEnAU } from "./en-AU.branding";
+import { creditReferenceEnAU } from "./en-AU.credit-reference";
+import { communicationEnAU } from "./en-AU.communication";
+import { responsesEnAU } from "./en-AU.responses";
+import { creditEnAU } from "./en-AU.credit";
 
 export const enAU = {
   ...coreEnAU,
@@ -228,6 +232,10 @@ export const enAU = {
   ...schedulesEnAU,
   ...instalmentsEnAU,
   ...brandingEnAU,
+  ...creditReferenceEnAU,
+  ...communicationEnAU,
+  ...responsesEnAU,
+  ...creditEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

@@ -11,6 +11,10 @@ import { requestPagesId } from "./id.request-pages";
 import { agreementsId } from "./id.agreements";
 import { schedulesId } from "./id.schedules";
 import { brandingId } from "./id.branding";
+import { creditReferenceId } from "./id.credit-reference";
+import { communicationId } from "./id.communication";
+import { responsesId } from "./id.responses";
+import { creditId } from "./id.credit";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -265,4 +269,8 @@ export const id: Messages = {
   ...schedulesId,
   ...instalmentsId,
   ...brandingId,
+  ...creditReferenceId,
+  ...communicationId,
+  ...responsesId,
+  ...creditId,
 };

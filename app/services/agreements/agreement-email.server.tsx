@@ -7,8 +7,10 @@ import {
   emailColors,
   EmailFacts,
   emailText,
+  preferenceTextLines,
   renderEmailHtml,
   type EmailContact,
+  type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
 import type { AgreementOfferView } from "./agreements.server";
 
@@ -27,6 +29,8 @@ export async function renderAgreementOfferEmail(input: {
   version: { number: number; publishedAt: Date };
   kindLabel: string;
   link: string;
+  /** The contact's preference links for the footer (decision 039). */
+  preferences?: EmailPreferenceLinks | null;
 }): Promise<{ subject: string; html: string; text: string }> {
   const { branding, offer, link } = input;
   const brand = emailBrandOf(branding);
@@ -48,7 +52,7 @@ export async function renderAgreementOfferEmail(input: {
   ];
 
   const html = await renderEmailHtml(
-    <BrandedEmail brand={brand} preview={ask} contact={input.support}>
+    <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {title}
       </Heading>
@@ -90,6 +94,7 @@ export async function renderAgreementOfferEmail(input: {
     `Questions? Contact ${branding.businessName}${input.support.supportEmail || input.support.supportPhone ? ":" : "."}`,
     ...(input.support.supportEmail ? [`Email: ${input.support.supportEmail}`] : []),
     ...(input.support.supportPhone ? [`Phone: ${input.support.supportPhone}`] : []),
+    ...preferenceTextLines(branding.businessName, input.preferences),
   ].join("\n");
   return { subject, html, text };
 }

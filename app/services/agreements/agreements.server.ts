@@ -25,7 +25,7 @@ import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendContactMail } from "../communication/contact-mail.server";
 import { clip, findAccount, UUID } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { renderAgreementOfferEmail } from "./agreement-email.server";
@@ -823,22 +823,22 @@ async function emailOffer(
   const url = publicLink(branding, `/agreements/acceptance/${token}`);
   options.onLink?.(offer.contact.email, url);
   try {
-    const mail = await renderAgreementOfferEmail({
+    await sendContactMail({
       branding,
-      support: business,
-      recipientName: firstName,
-      offer,
-      version: { number: latest.version, publishedAt: new Date(latest.publishedAt) },
-      kindLabel: KIND_LABELS[offer.document.kind],
-      link: url,
-    });
-    await sendMail({
-      to: offer.contact.email,
-      fromName: branding.businessName,
-      replyTo: business.supportEmail ?? undefined,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
+      contact: offer.contact,
+      category: "agreements",
+      replyTo: business.supportEmail,
+      render: (preferences) =>
+        renderAgreementOfferEmail({
+          branding,
+          support: business,
+          recipientName: firstName,
+          offer,
+          version: { number: latest.version, publishedAt: new Date(latest.publishedAt) },
+          kindLabel: KIND_LABELS[offer.document.kind],
+          link: url,
+          preferences,
+        }),
     });
     // The reference and the recipient, never the link.
     logger.info("agreement offer emailed", {

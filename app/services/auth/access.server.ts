@@ -63,7 +63,15 @@ function toMatcher(pattern: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-const PUBLIC_MATCHERS = [...PUBLIC_ROUTES, ...AUTH_PLUMBING].map(toMatcher);
+/**
+ * The public forms' own sub-paths (issue 17): the credit application's steps (`/credit/<step>`),
+ * a trade referee's link (`/credit-trade-reference/<token>`) and the preference centre's signed
+ * links (`/communication/<…>`, including RFC 8058 one-click unsubscribe). Public as their spec
+ * routes are; each page checks its own token or draft.
+ */
+const PUBLIC_FORM_PATHS = ["/credit/[...slug]", "/credit-trade-reference/[slug]", "/communication/[...slug]"] as const;
+
+const PUBLIC_MATCHERS = [...PUBLIC_ROUTES, ...AUTH_PLUMBING, ...PUBLIC_FORM_PATHS].map(toMatcher);
 const CUSTOMER_MATCHERS = CUSTOMER_STYLE_ROUTES.map(toMatcher);
 
 /** How much a path needs. Public wins where a path is on both lists (spec §2 lists some twice). */

@@ -64,6 +64,20 @@ describe("the spec §2 route lists", () => {
     expect(routeAccess(path)).toBe("portal");
   });
 
+  it("keeps the public forms' sub-paths public, and nothing beside them", () => {
+    for (const path of [
+      "/credit/business",
+      "/credit/check-your-answers",
+      "/credit-trade-reference/abc",
+      "/communication/unsubscribe",
+    ]) {
+      expect(routeAccess(path)).toBe("public");
+    }
+    for (const path of ["/credit-x", "/credit-trade-reference/a/b", "/communications"]) {
+      expect(routeAccess(path)).toBe("portal");
+    }
+  });
+
   it("treats a trailing slash like the path without it", () => {
     expect(routeAccess("/auth/signin/")).toBe("public");
     expect(routeAccess("/payment/complete/abc/")).toBe("customer");

@@ -95,6 +95,7 @@ describe("links in mail", () => {
     expect(mail.links.find((l) => l.includes("/auth/verify?"))).toMatch(
       /^https:\/\/pay\.acme\.example\/auth\/verify\?token=[\w-]+$/,
     );
+    expect(mail.links.every((l) => l.startsWith(`${CANONICAL}/`))).toBe(true);
   });
 
   it("receipts", async () => {
@@ -131,7 +132,11 @@ describe("links in mail", () => {
     const since = catcher.messages.length;
     await sendReceipt(acme, payment.id);
     const mail = await catcher.waitForMail("olivia@coastal.example", { after: since });
-    expect(mail.links).toEqual(["https://pay.acme.example/payment/complete/RCPT-LINK-1"]);
+    // The receipt's link, and (decision 039) the signed link to the contact's preferences: both canonical.
+    expect(mail.links).toEqual([
+      "https://pay.acme.example/payment/complete/RCPT-LINK-1",
+      expect.stringMatching(/^https:\/\/pay\.acme\.example\/communication\/[\w-]+\.prefs\.[0-9a-z]+\.[\w-]+$/),
+    ]);
     // The HTML part is the same receipt in the host's branded frame, its link on the same origin.
     expect(mail.html).toContain('href="https://pay.acme.example/payment/complete/RCPT-LINK-1"');
     expect(mail.html).toContain('src="https://pay.acme.example/brands/acme/logo.svg"');

@@ -5,7 +5,7 @@ import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
 import { getDb } from "../platform/database.server";
 import { publicLink, type HostBranding } from "../host/host.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendContactMail } from "../communication/contact-mail.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import {
   clearLimits,
@@ -74,20 +74,26 @@ async function sendResetMailIfContact(branding: HostBranding, email: string, ip:
     action: "password reset requested",
     clientIp: ip,
   });
-  await sendMail({
-    to: email,
-    fromName: branding.businessName,
-    subject: t("mail.reset.subject", { businessName: branding.businessName }),
-    text: [
-      contact.first_name ? t("mail.hello", { name: contact.first_name }) : t("mail.helloAnon"),
-      "",
-      t("mail.reset.asked", { email, businessName: branding.businessName }),
-      "",
-      t("mail.reset.choose"),
-      link,
-      "",
-      t("mail.reset.ignore"),
-    ].join("\n"),
+  // About the contact's own login: transactional, always sent (decision 039).
+  await sendContactMail({
+    branding,
+    contact: { id: contact.id, email },
+    category: "account",
+    render: (links) => ({
+      subject: t("mail.reset.subject", { businessName: branding.businessName }),
+      text: [
+        contact.first_name ? t("mail.hello", { name: contact.first_name }) : t("mail.helloAnon"),
+        "",
+        t("mail.reset.asked", { email, businessName: branding.businessName }),
+        "",
+        t("mail.reset.choose"),
+        link,
+        "",
+        t("mail.reset.ignore"),
+        "",
+        t("communication.mail.manage", { business: branding.businessName, link: links.preferences }),
+      ].join("\n"),
+    }),
   });
 }
 
@@ -214,16 +220,21 @@ export async function sendVerificationMail(
   }
   const token = await issueToken(branding.businessId, session.contact.id, "email-verify");
   const link = publicLink(branding, `/auth/verify?${new URLSearchParams({ token })}`);
-  const sent = await sendMail({
-    to: session.contact.email,
-    fromName: branding.businessName,
-    subject: t("mail.verify.subject", { businessName: branding.businessName }),
-    text: [
-      session.contact.firstName ? t("mail.hello", { name: session.contact.firstName }) : t("mail.helloAnon"),
-      "",
-      t("mail.verify.text", { email: session.contact.email }),
-      link,
-    ].join("\n"),
+  const sent = await sendContactMail({
+    branding,
+    contact: { id: session.contact.id, email: session.contact.email },
+    category: "account",
+    render: (links) => ({
+      subject: t("mail.verify.subject", { businessName: branding.businessName }),
+      text: [
+        session.contact.firstName ? t("mail.hello", { name: session.contact.firstName }) : t("mail.helloAnon"),
+        "",
+        t("mail.verify.text", { email: session.contact.email }),
+        link,
+        "",
+        t("communication.mail.manage", { business: branding.businessName, link: links.preferences }),
+      ].join("\n"),
+    }),
   }).then(
     () => true,
     () => false,

@@ -21,6 +21,15 @@ export const API_SCOPES = {
   "schedules:write": "Propose, send, resend, withdraw and cancel payment schedules.",
   "contacts:read": "Read a contact's permissions.",
   "contacts:write": "Grant and revoke a contact's permissions (accessCustomerPortal, hostAdmin).",
+  "credit:read":
+    "List credit applications and trade references, and read one application with its answers, references and documents.",
+  "credit:write": "Accept or decline credit applications, and email a trade referee a new link.",
+  "communication:read": "Read a contact's communication preferences (email, post) and their history.",
+  "communication:write":
+    "Record communication preferences a contact gave the business (by phone, on paper), with a note.",
+  "responses:read": "List response requests and read one with its answer.",
+  "responses:write":
+    "Ask a contact to answer (confirm an address, acknowledge a statement, respond to a dispute), resend and withdraw.",
 } as const;
 
 export type ApiScope = keyof typeof API_SCOPES;

@@ -352,6 +352,9 @@ describe("readBrandForm: multipart with hard limits", () => {
     );
     expect(maxBodyBytesFor("/admin/branding")).toBe(BRAND_FORM_BODY_BYTES);
     expect(maxBodyBytesFor("/admin/branding?index")).toBe(BRAND_FORM_BODY_BYTES);
+    // The same POST sent by the page's script (Remix's single fetch): with JavaScript on, too.
+    expect(maxBodyBytesFor("/admin/branding.data?index")).toBe(BRAND_FORM_BODY_BYTES);
+    expect(maxBodyBytesFor("/admin/branding/preview.data")).toBe(64 * 1024);
     expect(maxBodyBytesFor("/admin/branding/preview")).toBe(64 * 1024);
     expect(maxBodyBytesFor("/admin/brandingx")).toBe(64 * 1024);
     expect(edgeRefusal("POST", "/admin/branding", { "content-length": String(30 * 1024 * 1024) })).toBe(413);

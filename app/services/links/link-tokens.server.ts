@@ -21,7 +21,14 @@ import { isSecureRequest } from "../platform/request-context.server";
 export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{59}$/;
 const SELECTOR_LENGTH = 16;
 
-export type LinkPurpose = "payment-request" | "invoice" | "adhoc" | "payment-schedule" | "agreement";
+export type LinkPurpose =
+  | "payment-request"
+  | "invoice"
+  | "adhoc"
+  | "payment-schedule"
+  | "agreement"
+  // A response request (issue 17; decision 040): the contact answers at /response/<token>.
+  | "response";
 
 export type LinkToken = {
   id: string;
@@ -46,6 +53,34 @@ export type LinkCheck =
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 const DUMMY_HASH = sha256("no link has this verifier");
+
+/**
+ * A new link secret: the token (given out once), and what a table keeps of it (the selector and
+ * the SHA-256 of the verifier). For links kept outside link_tokens — a trade referee is not a
+ * contact (issue 17) — with the same format, so logs redact it the same way.
+ */
+export function mintLinkSecret(): { token: string; selector: string; verifierHash: string } {
+  const selector = randomBytes(12).toString("base64url");
+  const verifier = randomBytes(32).toString("base64url");
+  return { token: selector + verifier, selector, verifierHash: sha256(verifier).toString("hex") };
+}
+
+/** A token split for lookup: its selector ("" when malformed, which finds nothing). */
+export function linkSelectorOf(token: unknown): string {
+  return typeof token === "string" && LINK_TOKEN_PATTERN.test(token) ? token.slice(0, SELECTOR_LENGTH) : "";
+}
+
+/**
+ * Whether `token` matches a stored verifier hash (null: no row was found). Always does the same
+ * constant-time work, so "no such selector" and "wrong verifier" cannot be told apart by timing.
+ */
+export function linkSecretMatches(token: unknown, verifierHash: string | null | undefined): boolean {
+  const wellFormed = typeof token === "string" && LINK_TOKEN_PATTERN.test(token);
+  const verifier = wellFormed ? token.slice(SELECTOR_LENGTH) : "";
+  const expected = verifierHash ? Buffer.from(verifierHash, "hex") : DUMMY_HASH;
+  const matches = expected.length === 32 && timingSafeEqual(expected, sha256(verifier));
+  return wellFormed && !!verifierHash && matches;
+}
 
 /** A new token for one record and one contact of one business. The token is returned once. */
 export async function createLinkToken(
@@ -140,8 +175,11 @@ export async function checkLinkAccess<T extends { accountId: string }>(
   return { status: mayAct ? check.status : "withdrawn", link: check.link, record };
 }
 
-/** Counts an opening (GET). The link stays usable: opening is not using. */
-export async function recordLinkOpened(linkId: string) {
+/**
+ * Counts an opening (GET). The link stays usable: opening is not using. By business and id, as
+ * every query of a business's rows is: a link id from elsewhere changes nothing here.
+ */
+export async function recordLinkOpened(businessId: string, linkId: string) {
   const db = await getDb();
   await db
     .updateTable("link_tokens")
@@ -150,6 +188,7 @@ export async function recordLinkOpened(linkId: string) {
       last_opened_at: sql`now()`,
       open_count: sql`open_count + 1`,
     })
+    .where("business_id", "=", businessId)
     .where("id", "=", linkId)
     .execute();
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSeededPglite } from "../../../tests/support/test-db";
+import { seedDemoData } from "../../../db/seed/demo";
+import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../platform/database.server";
+import { migrate } from "../platform/migrate.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
 import {
@@ -9,6 +11,9 @@ import {
   checkLinkToken,
   createLinkToken,
   LINK_TOKEN_PATTERN,
+  linkSecretMatches,
+  linkSelectorOf,
+  mintLinkSecret,
   recordLinkOpened,
   redactLinkToken,
   rememberLinkInBrowser,
@@ -130,7 +135,7 @@ describe("link tokens", () => {
     for (let i = 0; i < 3; i++) {
       const check = await checkLinkToken(acme, "payment-request", token);
       expect(check.status).toBe("valid");
-      await recordLinkOpened(id);
+      await recordLinkOpened(acme, id);
     }
     const row = await handle.db
       .selectFrom("link_tokens")
@@ -139,6 +144,10 @@ describe("link tokens", () => {
       .executeTakeFirstOrThrow();
     expect(row.open_count).toBe(3);
     expect(row.first_opened_at).not.toBeNull();
+  });
+
+  it("count an opening only under their own business", async () => {
+    await expectOpeningsOfOwnBusiness(handle);
   });
 
   it("checked against their record: withdrawn once the contact may no longer act for its account", async () => {
@@ -254,4 +263,74 @@ describe("link tokens", () => {
     expect(median(timings.nearMiss)).toBeGreaterThan(real50 / 2);
     expect(median(timings.nearMiss)).toBeLessThan(real50 * 2);
   }, 120_000);
+});
+
+/** Another business's id with a link's id counts nothing; the link's own business counts. */
+async function expectOpeningsOfOwnBusiness(database: DatabaseHandle) {
+  const business = async (host: string) =>
+    (await database.db.selectFrom("hosts").select("business_id").where("hostname", "=", host).executeTakeFirstOrThrow())
+      .business_id;
+  const [own, other] = [await business("acme.localhost"), await business("kiwi.localhost")];
+  const contact = await database.db
+    .selectFrom("contacts")
+    .select("id")
+    .where("business_id", "=", own)
+    .executeTakeFirstOrThrow();
+  const { id } = await createLinkToken(database.db, {
+    businessId: own,
+    purpose: "payment-request",
+    subjectId,
+    contactId: contact.id,
+    expiresAt: inAnHour(),
+  });
+  const opened = async () =>
+    database.db
+      .selectFrom("link_tokens")
+      .select(["open_count", "first_opened_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+  await recordLinkOpened(other, id);
+  expect(await opened()).toEqual({ open_count: 0, first_opened_at: null });
+  await recordLinkOpened(own, id);
+  expect((await opened()).open_count).toBe(1);
+}
+
+describe.skipIf(!TEST_DATABASE_URL)("link openings on PostgreSQL (TEST_DATABASE_URL)", () => {
+  let postgres: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  beforeAll(async () => {
+    postgres = await createPostgresDatabase();
+    await migrate(postgres.handle);
+    await seedDemoData(postgres.handle.db);
+    setDatabaseForTesting(postgres.handle);
+  });
+  afterAll(async () => {
+    setDatabaseForTesting(handle);
+    await postgres?.drop();
+  });
+
+  it("count an opening only under their own business", async () => {
+    await expectOpeningsOfOwnBusiness(postgres.handle);
+  });
+});
+
+describe("link secrets kept outside link_tokens", () => {
+  it("mints a token whose selector finds it and whose verifier alone matches", () => {
+    const minted = mintLinkSecret();
+    expect(minted.token).toMatch(LINK_TOKEN_PATTERN);
+    expect(linkSelectorOf(minted.token)).toBe(minted.selector);
+    expect(linkSecretMatches(minted.token, minted.verifierHash)).toBe(true);
+    const other = mintLinkSecret();
+    expect(linkSecretMatches(other.token, minted.verifierHash)).toBe(false);
+    expect(linkSecretMatches(minted.selector + other.token.slice(16), minted.verifierHash)).toBe(false);
+  });
+
+  it("refuses malformed tokens and missing rows without throwing", () => {
+    const minted = mintLinkSecret();
+    for (const bad of [undefined, null, 42, "", "short", `${minted.token}x`, minted.token.replace(/.$/, "!")]) {
+      expect(linkSelectorOf(bad)).toBe("");
+      expect(linkSecretMatches(bad, minted.verifierHash)).toBe(false);
+    }
+    expect(linkSecretMatches(minted.token, null)).toBe(false);
+    expect(linkSecretMatches(minted.token, "not hex")).toBe(false);
+  });
 });

@@ -7,6 +7,7 @@ import {
   emailText,
   renderEmailHtml,
   type EmailContact,
+  type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
 
 /**
@@ -19,6 +20,7 @@ export async function renderReceiptHtml(input: {
   title: string;
   lines: string[];
   link: string;
+  preferences?: EmailPreferenceLinks | null;
 }): Promise<string> {
   const brand = emailBrandOf(input.branding);
   const paragraphs = input.lines
@@ -27,7 +29,12 @@ export async function renderReceiptHtml(input: {
     .map((block) => block.trim())
     .filter(Boolean);
   return renderEmailHtml(
-    <BrandedEmail brand={brand} preview={paragraphs[1] ?? input.title} contact={input.support}>
+    <BrandedEmail
+      brand={brand}
+      preview={paragraphs[1] ?? input.title}
+      contact={input.support}
+      preferences={input.preferences}
+    >
       <Heading
         as="h1"
         style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}

@@ -1,8 +1,9 @@
 import { formatDate, formatMoney } from "~/lib/format";
 import { getDb } from "../platform/database.server";
 import { publicLink, type HostBranding } from "../host/host.server";
+import { sendContactMail } from "../communication/contact-mail.server";
+import { preferenceTextLines } from "../platform/email-layout.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
 import { renderReceiptHtml } from "./receipt-email.server";
 
 /**
@@ -41,6 +42,7 @@ export async function sendReceipt(
         "payments.payer_reference",
         "payments.note",
         "payments.schedule_instalment_id as instalmentId",
+        "contacts.id as contactId",
         "contacts.email",
         "contacts.first_name",
       ])
@@ -120,24 +122,28 @@ export async function sendReceipt(
       "",
       `See this receipt in the portal: ${receiptLink}`,
     ];
-    // The same lines in the host's branded frame (the link becomes the button).
-    const html = await renderReceiptHtml({
+    // A receipt is transactional (decision 039): sent whatever the contact's preferences, with a
+    // link to them. The same lines in the host's branded frame (the link becomes the button).
+    await sendContactMail({
       branding,
-      support: { supportEmail: payment.supportEmail, supportPhone: payment.supportPhone },
-      title: promised ? "Your promise to pay" : "Receipt",
-      lines: lines.slice(0, -1),
-      link: receiptLink,
-    });
-    await sendMail({
-      to: payment.email,
-      fromName: branding.businessName,
-      subject: promised
-        ? `Your promise to pay ${branding.businessName} (${payment.reference})`
-        : instalment
-          ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
-          : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
-      text: lines.join("\n"),
-      html,
+      contact: { id: payment.contactId, email: payment.email },
+      category: "receipts",
+      render: async (preferences) => ({
+        subject: promised
+          ? `Your promise to pay ${branding.businessName} (${payment.reference})`
+          : instalment
+            ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
+            : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
+        text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
+        html: await renderReceiptHtml({
+          branding,
+          support: { supportEmail: payment.supportEmail, supportPhone: payment.supportPhone },
+          title: promised ? "Your promise to pay" : "Receipt",
+          lines: lines.slice(0, -1),
+          link: receiptLink,
+          preferences,
+        }),
+      }),
     });
   } catch (error) {
     logger.error("receipt email failed", { paymentId, error });

@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from "kysely";
 import type { CardBrand } from "~/lib/payment-method-types";
 import type { InstalmentStatus, ScheduleStatus } from "~/lib/schedule-states";
 import type { ThemeName } from "~/themes/names";
+import type { Channel, ChangeVia, PreferenceTopic } from "~/lib/communication";
 
 /** Kysely's view of the schema in db/migrations. Keep the two in step. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -523,6 +524,9 @@ export interface PaymentRequestRecipientsTable {
   email: string;
   send_count: Generated<number>;
   last_sent_at: Timestamp | null;
+  /** Reminders sent (migration 0016). */
+  remind_count: Generated<number>;
+  last_reminded_at: Timestamp | null;
 }
 
 export interface LinkTokensTable {
@@ -610,6 +614,13 @@ export interface DB {
   brand_versions: BrandVersionsTable;
   brand_drafts: BrandDraftsTable;
   brand_publications: BrandPublicationsTable;
+  credit_applications: CreditApplicationsTable;
+  credit_application_documents: CreditApplicationDocumentsTable;
+  credit_trade_references: CreditTradeReferencesTable;
+  communication_preferences: CommunicationPreferencesTable;
+  communication_preference_changes: CommunicationPreferenceChangesTable;
+  response_requests: ResponseRequestsTable;
+  response_answers: ResponseAnswersTable;
 }
 
 // Issue 15: agreements and payment schedules (db/migrations/0011-schedules-and-agreements.ts).
@@ -796,4 +807,143 @@ export interface BrandPublicationsTable {
   published_by: string | null;
   client_ip: Generated<string>;
   published_at: Generated<Timestamp>;
+}
+
+// Issue 17: credit applications (db/migrations/0015-credit-applications.ts).
+
+export type CreditApplicationStatus = "draft" | "submitted" | "accepted" | "declined";
+export type CreditDocumentKind = "financial-statements" | "identification" | "trust-deed" | "other";
+export type CreditDocumentType = "application/pdf" | "image/png" | "image/jpeg";
+type JsonObject = ColumnType<Record<string, unknown>, string | undefined, string>;
+
+export interface CreditApplicationsTable {
+  id: Generated<string>;
+  business_id: string;
+  status: Generated<CreditApplicationStatus>;
+  draft_key_hash: string | null;
+  country: "AU" | "NZ";
+  answers: JsonObject;
+  reference: string | null;
+  legal_name: string | null;
+  applicant_email: string | null;
+  requested_limit_cents: number | null;
+  terms_version_id: string | null;
+  terms_sha256: string | null;
+  terms_name_typed: string | null;
+  terms_accepted_at: Timestamp | null;
+  client_ip: string | null;
+  user_agent: string | null;
+  submitted_at: Timestamp | null;
+  decided_at: Timestamp | null;
+  decision_reason: string | null;
+  approved_limit_cents: number | null;
+  decided_by: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CreditApplicationDocumentsTable {
+  id: Generated<string>;
+  business_id: string;
+  application_id: string;
+  kind: CreditDocumentKind;
+  file_name: string;
+  content_type: CreditDocumentType;
+  byte_size: number;
+  sha256: string;
+  storage_key: string;
+  created_at: Timestamp;
+}
+
+export interface CreditTradeReferencesTable {
+  id: Generated<string>;
+  business_id: string;
+  application_id: string;
+  position: number;
+  referee_business: string;
+  contact_name: string;
+  email: string;
+  phone: string | null;
+  selector: string;
+  verifier_hash: string;
+  link_expires_at: Timestamp;
+  first_opened_at: Timestamp | null;
+  open_count: Generated<number>;
+  answered_at: Timestamp | null;
+  answer: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  answered_by_name: string | null;
+  answer_ip: string | null;
+  answer_user_agent: string | null;
+  created_at: Timestamp;
+}
+
+// Issue 17: communication preferences (db/migrations/0016-communication-preferences.ts).
+
+export interface CommunicationPreferencesTable {
+  business_id: string;
+  contact_id: string;
+  topic: PreferenceTopic;
+  channel: Channel;
+  enabled: boolean;
+  updated_at: Timestamp;
+}
+
+/** A consent record: never updated or deleted (a trigger refuses). */
+export interface CommunicationPreferenceChangesTable {
+  id: Generated<string>;
+  business_id: string;
+  contact_id: string;
+  topic: PreferenceTopic;
+  channel: Channel;
+  enabled: boolean;
+  via: ChangeVia;
+  changed_by_contact_id: string | null;
+  api_key_id: string | null;
+  note: string | null;
+  changed_at: Timestamp;
+}
+
+// Issue 17: response requests (db/migrations/0017-response-requests.ts; decision 040).
+
+export type ResponseKind = "delivery-address" | "statement" | "dispute";
+export type ResponseRequestStatus = "open" | "answered" | "withdrawn";
+export type ResponseChoice = "confirmed" | "corrected" | "acknowledged" | "disputed" | "accepted" | "rejected";
+
+/** What a business asked one contact; the question never changes (a trigger), only its state. */
+export interface ResponseRequestsTable {
+  id: Generated<string>;
+  business_id: string;
+  account_id: string;
+  contact_id: string;
+  reference: string;
+  kind: ResponseKind;
+  details: ColumnType<Record<string, unknown>, string, string>;
+  invoice_id: string | null;
+  message: Generated<string>;
+  email: string;
+  status: Generated<ResponseRequestStatus>;
+  expires_at: Timestamp;
+  sent_at: Timestamp | null;
+  send_count: Generated<number>;
+  answered_at: Timestamp | null;
+  withdrawn_at: Timestamp | null;
+  created_by_api_key: string | null;
+  created_at: Timestamp;
+}
+
+/** The contact's answer, once per request: never updated or deleted (a trigger refuses). */
+export interface ResponseAnswersTable {
+  id: Generated<string>;
+  business_id: string;
+  request_id: string;
+  account_id: string;
+  contact_id: string;
+  link_token_id: string | null;
+  choice: ResponseChoice;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  typed_name: string | null;
+  ip_address: string;
+  user_agent: Generated<string>;
+  answered_at: Timestamp;
 }

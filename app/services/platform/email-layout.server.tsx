@@ -15,6 +15,7 @@ import {
 } from "@react-email/components";
 import { render } from "@react-email/render";
 import type { CSSProperties, ReactElement, ReactNode } from "react";
+import type { PreferenceTopic } from "~/lib/communication";
 import type { ThemeName } from "~/themes/names";
 import { themeTokens } from "~/themes/tokens";
 
@@ -37,6 +38,34 @@ export type EmailBrand = {
 
 export type EmailContact = { supportEmail: string | null; supportPhone: string | null };
 
+/**
+ * The signed links at the foot of every email to a contact (decision 039): their preferences, and
+ * for a message that is their choice, one-click unsubscribe from its topic.
+ */
+export type EmailPreferenceLinks = {
+  preferences: string;
+  unsubscribe: string | null;
+  topic: PreferenceTopic | null;
+};
+
+/** The topics as an email's footer names them ("Unsubscribe from payment reminders"). */
+const TOPIC_WORDS: Record<PreferenceTopic, string> = {
+  statements: "statements by email",
+  invoices: "invoices by email",
+  reminders: "payment reminders",
+  marketing: "news and offers",
+};
+
+/** The footer's lines for a plain-text part: the same links as the HTML's footer. */
+export function preferenceTextLines(businessName: string, links: EmailPreferenceLinks | null | undefined): string[] {
+  if (!links) return [];
+  return [
+    "",
+    `Choose which emails you get from ${businessName}: ${links.preferences}`,
+    ...(links.unsubscribe && links.topic ? [`Unsubscribe from ${TOPIC_WORDS[links.topic]}: ${links.unsubscribe}`] : []),
+  ];
+}
+
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
 export function emailColors(theme: ThemeName) {
@@ -49,9 +78,12 @@ export function BrandedEmail(props: {
   /** The inbox's preview line. */
   preview: string;
   contact: EmailContact;
+  /** Mail to a contact: links to their preferences (and to unsubscribe from a message they chose). */
+  preferences?: EmailPreferenceLinks | null;
   children: ReactNode;
 }) {
   const c = emailColors(props.brand.theme);
+  const links = props.preferences ?? null;
   const { supportEmail, supportPhone } = props.contact;
   return (
     <Html lang="en" dir="ltr">
@@ -107,6 +139,21 @@ export function BrandedEmail(props: {
                 >
                   {supportPhone}
                 </Link>
+              </Text>
+            ) : null}
+            {links ? (
+              <Text style={{ ...small(c.mutedText), margin: "12px 0 0" }}>
+                <Link href={links.preferences} style={{ color: c.link, textDecoration: "underline" }}>
+                  Choose which emails you get
+                </Link>
+                {links.unsubscribe && links.topic ? (
+                  <>
+                    {" · "}
+                    <Link href={links.unsubscribe} style={{ color: c.link, textDecoration: "underline" }}>
+                      Unsubscribe from {TOPIC_WORDS[links.topic]}
+                    </Link>
+                  </>
+                ) : null}
               </Text>
             ) : null}
           </Section>

@@ -82,6 +82,21 @@ export const EnvSchema = z.object({
       (value) => value === undefined || /^[^\s@<>]+@[^\s@<>]+$/.test(value),
       "must be a plain email address such as no-reply@portal.example",
     ),
+  /**
+   * Where credit applications' supporting documents are kept (decision 038): the storage port's
+   * adapter. `filesystem` (files under DOCUMENTS_DIR) is the only one in this build.
+   */
+  DOCUMENT_STORAGE: z
+    .enum(["filesystem"], {
+      errorMap: () => ({ message: "must be filesystem (the only document storage adapter in this build)" }),
+    })
+    .default("filesystem"),
+  /** The filesystem adapter's folder. Unset: DATA_DIR/documents. */
+  DOCUMENTS_DIR: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value === "" ? undefined : value)),
   /** Which card gateway adapter to use. Only the sandbox ships here (decision 015). */
   CARD_GATEWAY: z
     .enum(["sandbox"], {
@@ -106,6 +121,15 @@ export const EnvSchema = z.object({
    * SESSION_SECRET, which is what the in-process sandbox uses too.
    */
   PAYTO_WEBHOOK_SECRET: z.string().min(32, "must be at least 32 characters (leave it unset to derive one)").optional(),
+  /**
+   * The key of the signed preference and unsubscribe links in emails (decision 039). Unset: derived
+   * from SESSION_SECRET. Set it in production, so that rotating SESSION_SECRET does not turn every
+   * unsubscribe link already in people's inboxes into "This link isn't valid".
+   */
+  COMMUNICATION_LINK_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters (leave it unset to derive one)")
+    .optional(),
   /** How often each portal process asks the provider about agreements and payments still moving. */
   PAYTO_POLL_MS: millis("30000", 100, 3_600_000),
   /** The sandbox provider's answer time, like a real provider's round trip. */

@@ -26,6 +26,7 @@ describe("parseEnv: mail and Auth0 variables", () => {
     ["AUTH0_CLIENT_SECRETS", "not json"],
     ["AUTH0_CLIENT_SECRETS", '["a"]'],
     ["AUTH0_CLIENT_SECRETS", '{"abc":""}'],
+    ["DOCUMENT_STORAGE", "s3"],
   ])("%s=%j stops start-up naming the variable", (name, value) => {
     const error = configurationError(() => parseEnv({ [name]: value }));
     expect(error.problems.join("\n")).toContain(name);
@@ -45,6 +46,8 @@ describe("parseEnv", () => {
       PORTAL_TEST_CLOCK: "off",
       DATABASE_URL: undefined,
       AUTH0_CLIENT_SECRETS: {},
+      DOCUMENT_STORAGE: "filesystem",
+      DOCUMENTS_DIR: undefined,
       CARD_GATEWAY: "sandbox",
       SANDBOX_GATEWAY_DELAY_MS: 250,
       PAYTO_PROVIDER: "sandbox",
@@ -78,6 +81,8 @@ describe("parseEnv", () => {
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: '{"abc":"shh"}',
+      DOCUMENT_STORAGE: "filesystem",
+      DOCUMENTS_DIR: "/var/lib/portal-documents",
       CARD_GATEWAY: "sandbox",
       SANDBOX_GATEWAY_DELAY_MS: "40",
       PAYTO_PROVIDER: "sandbox",
@@ -102,6 +107,8 @@ describe("parseEnv", () => {
       SMTP_URL: "smtp://127.0.0.1:2525",
       MAIL_FROM: "no-reply@portal.example",
       AUTH0_CLIENT_SECRETS: { abc: "shh" },
+      DOCUMENT_STORAGE: "filesystem",
+      DOCUMENTS_DIR: "/var/lib/portal-documents",
       CARD_GATEWAY: "sandbox",
       SANDBOX_GATEWAY_DELAY_MS: 40,
       PAYTO_PROVIDER: "sandbox",

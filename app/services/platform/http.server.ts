@@ -138,6 +138,42 @@ function formError(status: 400 | 413 | 415, reason = "bad-form") {
  */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
+/**
+ * A `Content-Disposition` for a download saved as `fileName` (RFC 6266): `filename` in plain ASCII,
+ * which every client understands, and — when the name is more than that — the name itself in
+ * UTF-8 as `filename*` (RFC 8187, which replaced RFC 5987), which browsers prefer. `fileName`
+ * must already be safe to save (no path, no control characters: see the caller's own rule); the
+ * ASCII name keeps its extension, and is "document" plus it when nothing of the name is ASCII.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = asciiFileName(fileName);
+  if (ascii === fileName) return `attachment; filename="${ascii}"`;
+  // encodeURIComponent leaves ' ( ) * as they are; RFC 8187's attr-char does not allow them.
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Letters without their accents, digits, spaces, dots, dashes and underscores; the extension kept. */
+function asciiFileName(fileName: string): string {
+  const dot = fileName.lastIndexOf(".");
+  const extension = dot > 0 && /^\.[A-Za-z0-9]{1,8}$/.test(fileName.slice(dot)) ? fileName.slice(dot) : "";
+  const base = (extension ? fileName.slice(0, dot) : fileName)
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[^A-Za-z0-9 ._-]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/^[ ._-]+|[ ._-]+$/g, "");
+  return `${/[A-Za-z0-9]/.test(base) ? base : "document"}${extension}`;
+}
+
+/** `value` with every refused character taken out: what a form shows back after refusing it. */
+export function withoutControlCharacters(value: string): string {
+  return value.replace(new RegExp(CONTROL_CHARACTERS.source, "g"), "");
+}
+
 export const CONTROL_CHARACTERS_MESSAGE =
   "The request contains control characters (such as U+0000), which no field accepts. Nothing was changed.";
 

@@ -53,6 +53,7 @@ describe("sendMail with SMTP_URL", () => {
     setEnv({ SMTP_URL: catcher.smtpUrl, MAIL_FROM: "billing@acme.example" });
     const link = "https://acme.localhost/auth/password/reset?token=abc&email=jo%40example.com";
     const result = await sendMail({
+      category: "account",
       to: "Jo@Example.com",
       fromName: "Acme Plumbing",
       subject: "Reset your Acme Plumbing portal password",
@@ -76,7 +77,7 @@ describe("sendMail with SMTP_URL", () => {
 
   it("uses the default sender without MAIL_FROM or a sender name, and sends text-only mail", async () => {
     setEnv({ SMTP_URL: catcher.smtpUrl });
-    await sendMail({ to: "plain@example.com", subject: "Plain", text: "Just text" });
+    await sendMail({ category: "non-contact", to: "plain@example.com", subject: "Plain", text: "Just text" });
     const mail = await catcher.waitForMail("plain@example.com");
     expect(mail.from).toBe('"Customer portal" <no-reply@portal.localhost>');
     expect(mail.text.trim()).toBe("Just text");
@@ -87,9 +88,9 @@ describe("sendMail with SMTP_URL", () => {
     const other = await startSmtpCatcher();
     try {
       setEnv({ SMTP_URL: catcher.smtpUrl });
-      await sendMail({ to: "first@example.com", subject: "One", text: "1" });
+      await sendMail({ category: "non-contact", to: "first@example.com", subject: "One", text: "1" });
       setEnv({ SMTP_URL: other.smtpUrl });
-      await sendMail({ to: "second@example.com", subject: "Two", text: "2" });
+      await sendMail({ category: "non-contact", to: "second@example.com", subject: "Two", text: "2" });
       expect(catcher.messages.map((m) => m.subject)).toEqual(["One"]);
       expect(other.messages.map((m) => m.subject)).toEqual(["Two"]);
     } finally {
@@ -106,9 +107,9 @@ describe("sendMail with SMTP_URL", () => {
     setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     const errorLog = vi.spyOn(logger, "error");
 
-    await expect(sendMail({ to: "down@example.com", subject: "Down", text: "secret-token-123" })).rejects.toThrow(
-      /ECONNREFUSED|connect/i,
-    );
+    await expect(
+      sendMail({ category: "non-contact", to: "down@example.com", subject: "Down", text: "secret-token-123" }),
+    ).rejects.toThrow(/ECONNREFUSED|connect/i);
     expect(errorLog).toHaveBeenCalledTimes(1);
     const [message, fields] = errorLog.mock.calls[0]!;
     expect(message).toBe("mail could not be sent");
@@ -122,6 +123,7 @@ describe("sendMail without SMTP_URL", () => {
     setEnv({ MAIL_FROM: "hello@kiwi.example" });
     const infoLog = vi.spyOn(logger, "info");
     const result = await sendMail({
+      category: "account",
       to: "sam@example.com",
       fromName: "Kiwi Gardens",
       subject: "Confirm your email for the Kiwi Gardens portal",
@@ -152,7 +154,11 @@ describe("sendMail without SMTP_URL", () => {
   });
 
   it("gives every message its own file", async () => {
-    await Promise.all(["a", "b", "c"].map((n) => sendMail({ to: `${n}@example.com`, subject: `Mail ${n}`, text: n })));
+    await Promise.all(
+      ["a", "b", "c"].map((n) =>
+        sendMail({ category: "non-contact", to: `${n}@example.com`, subject: `Mail ${n}`, text: n }),
+      ),
+    );
     expect(outboxFiles().filter((f) => f.endsWith(".eml"))).toHaveLength(3);
     expect(outboxFiles().filter((f) => !f.endsWith(".eml"))).toEqual([]);
   });
@@ -172,29 +178,74 @@ describe("header injection guard", () => {
 
   it.each(attempts)("refuses %j over SMTP and sends nothing", async (to) => {
     setEnv({ SMTP_URL: catcher.smtpUrl });
-    await expect(sendMail({ to, subject: "Injected", text: "x" })).rejects.toThrow(
+    await expect(sendMail({ category: "non-contact", to, subject: "Injected", text: "x" })).rejects.toThrow(
       /"to" must be a single plain email address/,
     );
     // A good mail sent afterwards is the only one the server sees.
-    await sendMail({ to: "after@example.com", subject: "After", text: "y" });
+    await sendMail({ category: "non-contact", to: "after@example.com", subject: "After", text: "y" });
     await catcher.waitForMail("after@example.com");
     expect(catcher.messages.map((m) => [m.to, m.subject])).toEqual([[["after@example.com"], "After"]]);
   });
 
   it.each(attempts)("refuses %j for the outbox and writes nothing", async (to) => {
-    await expect(sendMail({ to, subject: "Injected", text: "x" })).rejects.toThrow(
+    await expect(sendMail({ category: "non-contact", to, subject: "Injected", text: "x" })).rejects.toThrow(
       /"to" must be a single plain email address/,
     );
     expect(outboxFiles()).toEqual([]);
   });
 
   it("refuses line breaks in the subject and the sender name", async () => {
-    await expect(sendMail({ to: "a@b.example", subject: "Hi\r\nBcc: x@y.example", text: "x" })).rejects.toThrow(
-      /subject/,
-    );
     await expect(
-      sendMail({ to: "a@b.example", subject: "Hi", text: "x", fromName: "Acme\r\nBcc: x@y.example" }),
+      sendMail({ category: "non-contact", to: "a@b.example", subject: "Hi\r\nBcc: x@y.example", text: "x" }),
+    ).rejects.toThrow(/subject/);
+    await expect(
+      sendMail({
+        category: "non-contact",
+        to: "a@b.example",
+        subject: "Hi",
+        text: "x",
+        fromName: "Acme\r\nBcc: x@y.example",
+      }),
     ).rejects.toThrow(/sender name/);
+    expect(outboxFiles()).toEqual([]);
+  });
+
+  it("adds only the listed header fields, each one line of printable ASCII", async () => {
+    setEnv({ SMTP_URL: catcher.smtpUrl });
+    const base = { category: "receipts", to: "a@b.example", subject: "Hi", text: "x" } as const;
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ Bcc: "x@y.example" }, /may not be set/],
+      [{ "Content-Type": "text/html" }, /may not be set/],
+      [{ "List-Unsubscribe\r\nBcc": "x" }, /may not be set/],
+      [{ "List-Unsubscribe": "<https://a.example/u>\r\nBcc: x@y.example" }, /one line of printable ASCII/],
+      [{ "List-Unsubscribe": "<https://a.example/ü>" }, /one line of printable ASCII/],
+      [{ "List-Unsubscribe": "" }, /one line of printable ASCII/],
+      [{ "List-Unsubscribe": `<https://a.example/${"x".repeat(2_000)}>` }, /one line of printable ASCII/],
+    ];
+    for (const [headers, message] of refused) {
+      await expect(sendMail({ ...base, headers: headers as never })).rejects.toThrow(message);
+    }
+    const url = "https://acme.localhost/communication/unsubscribe?token=abc.unsub-reminders.x.y";
+    await sendMail({
+      ...base,
+      to: "list@example.com",
+      headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
+    const mail = await catcher.waitForMail("list@example.com");
+    expect(mail.headers["list-unsubscribe"]).toBe(`<${url}>`);
+    expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    expect(catcher.messages.map((m) => m.to)).toEqual([["list@example.com"]]);
+  });
+
+  it("refuses a message that is the contact's choice unless its preferences were asked, and unknown categories", async () => {
+    for (const category of ["reminders", "statements", "invoices", "marketing"] as const) {
+      await expect(sendMail({ category, to: "a@b.example", subject: "Hi", text: "x" })).rejects.toThrow(
+        /sendContactMail/,
+      );
+    }
+    await expect(sendMail({ category: "spam" as never, to: "a@b.example", subject: "Hi", text: "x" })).rejects.toThrow(
+      /unknown mail category/,
+    );
     expect(outboxFiles()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { isOptionalCategory, MAIL_CATEGORIES, type MailCategory } from "~/lib/communication";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 
@@ -23,7 +24,30 @@ export type OutgoingMail = {
   fromName?: string;
   /** Where replies go (the business's support address), since the sender is a no-reply address. */
   replyTo?: string;
+  /**
+   * What the message is about (decision 039): a contact's choice (statements, invoices, reminders,
+   * marketing), a transactional message to a contact, or mail to someone who is not a contact.
+   * Mail that is a contact's choice leaves only through `sendContactMail`
+   * (communication/contact-mail.server.ts), which asks the contact's preferences first.
+   */
+  category: MailCategory;
+  /** Set by `sendContactMail` alone, once it has found that the contact wants this message. */
+  preferenceChecked?: boolean;
+  /**
+   * Extra header fields, from a short list (MAIL_HEADERS): RFC 2369 / RFC 8058's List-Unsubscribe
+   * and List-Unsubscribe-Post. Each value one line of printable ASCII.
+   */
+  headers?: Partial<Record<MailHeader, string>>;
 };
+
+/**
+ * The header fields a caller may add. A list, not a pattern: nothing a caller passes can name
+ * From, To, Bcc, Content-Type or any field nodemailer writes itself.
+ */
+export const MAIL_HEADERS = ["List-Unsubscribe", "List-Unsubscribe-Post", "List-Id"] as const;
+export type MailHeader = (typeof MAIL_HEADERS)[number];
+const MAX_HEADER_VALUE = 2_000;
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 export type SentMail = { messageId: string; transport: "smtp" | "outbox" };
 
@@ -89,6 +113,20 @@ function assertHeaderSafe(mail: OutgoingMail) {
   if (mail.fromName !== undefined && LINE_BREAK_OR_CONTROL.test(mail.fromName)) {
     throw new Error("sendMail: the sender name must not contain line breaks or control characters");
   }
+  if (!(MAIL_CATEGORIES as readonly string[]).includes(mail.category)) {
+    throw new Error(`sendMail: unknown mail category ${JSON.stringify(mail.category)}`);
+  }
+  if (isOptionalCategory(mail.category) && mail.preferenceChecked !== true) {
+    throw new Error(`sendMail: ${mail.category} mail is the contact's choice: send it with sendContactMail`);
+  }
+  for (const [name, value] of Object.entries(mail.headers ?? {})) {
+    if (!(MAIL_HEADERS as readonly string[]).includes(name)) {
+      throw new Error(`sendMail: the header ${JSON.stringify(name.slice(0, 40))} may not be set`);
+    }
+    if (typeof value !== "string" || value.length > MAX_HEADER_VALUE || !PRINTABLE_ASCII.test(value)) {
+      throw new Error(`sendMail: the ${name} header must be one line of printable ASCII`);
+    }
+  }
 }
 
 function outboxFileName(now = new Date()) {
@@ -111,12 +149,13 @@ export async function sendMail(mail: OutgoingMail): Promise<SentMail> {
     subject: mail.subject,
     text: mail.text,
     ...(mail.html !== undefined ? { html: mail.html } : {}),
+    ...(mail.headers && Object.keys(mail.headers).length ? { headers: { ...mail.headers } } : {}),
   };
   const via = env.SMTP_URL ? "smtp" : "outbox";
   try {
     if (env.SMTP_URL) {
       const info = await smtpTransport(env.SMTP_URL).sendMail(message);
-      logger.info("mail sent", { to: mail.to, messageId: info.messageId });
+      logger.info("mail sent", { to: mail.to, category: mail.category, messageId: info.messageId });
       return { messageId: info.messageId, transport: "smtp" };
     }
     const info = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);

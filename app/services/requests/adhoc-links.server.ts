@@ -4,7 +4,7 @@ import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendContactMail } from "../communication/contact-mail.server";
 import { clip, findAccount, findContact, resolveRecipients } from "./lookups.server";
 import { invalid, RequestProblem, zodFields } from "./problems.server";
 import { renderAdhocLinkEmail } from "./request-email.server";
@@ -110,23 +110,23 @@ export async function sendAdhocLink(
   const url = publicLink(branding, `/customer/adhoc/${token}`);
   options.onLink?.(contact!.email, url);
   try {
-    const mail = await renderAdhocLinkEmail({
+    await sendContactMail({
       branding,
-      support: business,
-      recipientName: contact!.firstName,
-      account,
-      minCents: settings.minCents,
-      maxCents: settings.maxCents,
-      expiresAt,
-      link: url,
-    });
-    await sendMail({
-      to: contact!.email,
-      fromName: branding.businessName,
-      replyTo: business.supportEmail ?? undefined,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
+      contact: { id: contact!.id, email: contact!.email },
+      category: "payment-requests",
+      replyTo: business.supportEmail,
+      render: (preferences) =>
+        renderAdhocLinkEmail({
+          branding,
+          support: business,
+          recipientName: contact!.firstName,
+          account,
+          minCents: settings.minCents,
+          maxCents: settings.maxCents,
+          expiresAt,
+          link: url,
+          preferences,
+        }),
     });
     logger.info("ad-hoc link emailed", { account: account.number, to: contact!.email });
   } catch (error) {

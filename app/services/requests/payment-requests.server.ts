@@ -9,6 +9,8 @@ import {
   requestOwingCents,
   type PaymentRequestState,
 } from "~/lib/payment-request-state";
+import { sendContactMail } from "../communication/contact-mail.server";
+import { contactsWantingEmail } from "../communication/preferences.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
 import { decodeCursor, encodeCursor } from "../platform/cursor.server";
@@ -16,7 +18,6 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
 import { clip, findAccount, resolveRecipients, UUID } from "./lookups.server";
 import { invalid, RequestProblem, zodFields } from "./problems.server";
 import { renderPaymentRequestEmail } from "./request-email.server";
@@ -71,6 +72,9 @@ export type PaymentRequestView = {
     lastSentAt: string | null;
     opened: boolean;
     openedAt: string | null;
+    /** Reminders sent to this recipient (`remindPaymentRequest`), and when the last one was. */
+    remindCount: number;
+    lastRemindedAt: string | null;
   }[];
   createdAt: string;
   sentAt: string | null;
@@ -414,6 +418,8 @@ async function toViews(db: Db, businessId: string, rows: RequestRow[], now: Date
         "r.email",
         "r.send_count as sendCount",
         "r.last_sent_at as lastSentAt",
+        "r.remind_count as remindCount",
+        "r.last_reminded_at as lastRemindedAt",
         // Opened through any link this recipient was sent (an older one before a resend counts).
         eb
           .selectFrom("link_tokens as lt")
@@ -460,6 +466,8 @@ async function toViews(db: Db, businessId: string, rows: RequestRow[], now: Date
           lastSentAt: iso(recipient.lastSentAt),
           opened: recipient.openedAt !== null,
           openedAt: iso(recipient.openedAt as Date | null),
+          remindCount: recipient.remindCount,
+          lastRemindedAt: iso(recipient.lastRemindedAt),
         })),
       createdAt: iso(row.createdAt)!,
       sentAt: iso(row.sentAt),
@@ -690,7 +698,7 @@ export async function sendPaymentRequest(
       .where("r.request_id", "=", row.id)
       .orderBy("c.email")
       .execute();
-    const out: { email: string; firstName: string; token: string | null }[] = [];
+    const out: { contactId: string; email: string; firstName: string; token: string | null }[] = [];
     for (const recipient of recipients) {
       await revokeLinkTokens(tx, {
         businessId,
@@ -699,7 +707,12 @@ export async function sendPaymentRequest(
         contactId: recipient.contactId,
       });
       if (recipient.disabledAt || !recipient.linked) {
-        out.push({ email: recipient.email, firstName: recipient.firstName, token: null });
+        out.push({
+          contactId: recipient.contactId,
+          email: recipient.email,
+          firstName: recipient.firstName,
+          token: null,
+        });
         continue;
       }
       const link = await createLinkToken(tx, {
@@ -709,7 +722,12 @@ export async function sendPaymentRequest(
         contactId: recipient.contactId,
         expiresAt: new Date(row.expiresAt),
       });
-      out.push({ email: recipient.email, firstName: recipient.firstName, token: link.token });
+      out.push({
+        contactId: recipient.contactId,
+        email: recipient.email,
+        firstName: recipient.firstName,
+        token: link.token,
+      });
     }
     const sentTo = recipients.filter((r) => !r.disabledAt && r.linked).map((r) => r.contactId);
     if (sentTo.length) {
@@ -741,20 +759,21 @@ export async function sendPaymentRequest(
     const url = publicLink(branding, `/customer/payment-request/${link.token}`);
     options.onLink?.(link.email, url);
     try {
-      const mail = await renderPaymentRequestEmail({
+      // Transactional: sent whatever the contact's preferences, with a link to them (decision 039).
+      await sendContactMail({
         branding,
-        support: business,
-        recipientName: link.firstName,
-        request,
-        link: url,
-      });
-      await sendMail({
-        to: link.email,
-        fromName: branding.businessName,
-        replyTo: business.supportEmail ?? undefined,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
+        contact: { id: link.contactId, email: link.email },
+        category: "payment-requests",
+        replyTo: business.supportEmail,
+        render: (preferences) =>
+          renderPaymentRequestEmail({
+            branding,
+            support: business,
+            recipientName: link.firstName,
+            request,
+            link: url,
+            preferences,
+          }),
       });
       deliveries.push({ email: link.email, sent: true });
       // The reference and the recipient, never the link.
@@ -769,6 +788,201 @@ export async function sendPaymentRequest(
     }
   }
   return { request, deliveries };
+}
+
+export type RemindSkip = { email: string; reason: "opted-out" | "not-a-contact" | "reminded-recently" };
+export type RemindResult = {
+  request: PaymentRequestView;
+  /** Recipients the reminder was emailed to. */
+  sent: { email: string }[];
+  /**
+   * Recipients who got none: they opted out of payment reminders, left the account, or were
+   * reminded less than REMINDER_SPACING_MS ago (while another recipient was due one).
+   */
+  skipped: RemindSkip[];
+  /** Recipients whose reminder the mail server did not take (a later reminder may try again). */
+  failed: { email: string; error: string }[];
+};
+
+/**
+ * At most one reminder a day to each recipient: an integration calling remind in a loop must not
+ * fill a contact's inbox. A retry after a failure uses the same Idempotency-Key instead.
+ */
+export const REMINDER_SPACING_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Reminds the recipients of an open request that was sent before (issue 17; decision 039). A
+ * reminder is the contact's choice, unlike the request itself: a recipient who opted out of
+ * payment reminders is skipped. Every other recipient still a contact of the account, and not
+ * reminded in the last 24 hours, gets an additional link with the request's expiry — a reminder
+ * never revokes: the request email they already have keeps working whatever becomes of this one
+ * (revoking is resend's job). When nobody is due one because each wanting recipient was reminded
+ * within 24 hours, the reminder is refused (409) and nothing is sent. Paid, expired, cancelled and
+ * never-sent requests are refused. A recipient is counted (`remind_count`, `last_reminded_at`)
+ * only once their message has left, after sending: a failed send or an opt-out found at sending
+ * counts nothing. The answer says who was sent, who was skipped and why, and whose mail failed.
+ */
+export async function remindPaymentRequest(
+  businessId: string,
+  idOrReference: string,
+  options: {
+    now?: Date;
+    beforeCommit?: BeforeCommit;
+    /** Called before each message leaves, and awaited (the CLI's --print-link). */
+    onLink?: (email: string, link: string) => void | Promise<void>;
+  } = {},
+): Promise<RemindResult> {
+  const now = options.now ?? new Date();
+  const found = await getPaymentRequest(businessId, idOrReference, { now });
+  if (!found) throw new RequestProblem("not-found", "No such payment request.");
+  const db = await getDb();
+  const branding = await findBusinessBranding(db, businessId);
+  if (!branding) {
+    throw new RequestProblem("conflict", "This business has no host name, so no link to the request can be made.");
+  }
+  const business = await db
+    .selectFrom("businesses")
+    .select(["support_email as supportEmail", "support_phone as supportPhone"])
+    .where("id", "=", businessId)
+    .executeTakeFirstOrThrow();
+
+  const planned = await db.transaction().execute(async (tx) => {
+    const row = await lockForChange(tx, businessId, found.id);
+    const state = paymentRequestState(row, now);
+    if (state === "paid" && row.status !== "paid") {
+      throw new RequestProblem(
+        "conflict",
+        "Nothing is owing on this request any more (its invoices have been paid): there is nothing to remind about.",
+      );
+    }
+    if (!isPayableState(state)) {
+      throw new RequestProblem("conflict", `The request is ${state}: there is nothing to remind about.`);
+    }
+    if (row.status === "created") {
+      throw new RequestProblem("conflict", "The request has not been sent yet: send it first.");
+    }
+    const recipients = await tx
+      .selectFrom("payment_request_recipients as r")
+      .innerJoin("payment_requests as pr", "pr.id", "r.request_id")
+      .innerJoin("contacts as c", "c.id", "r.contact_id")
+      .leftJoin("account_contacts as ac", (join) =>
+        join
+          .onRef("ac.contact_id", "=", "r.contact_id")
+          .onRef("ac.account_id", "=", "pr.account_id")
+          .onRef("ac.business_id", "=", "r.business_id"),
+      )
+      .select([
+        "r.contact_id as contactId",
+        "r.last_reminded_at as lastRemindedAt",
+        "c.email",
+        "c.first_name as firstName",
+        "c.disabled_at as disabledAt",
+        "ac.contact_id as linked",
+      ])
+      .where("r.business_id", "=", businessId)
+      .where("r.request_id", "=", row.id)
+      .orderBy("c.email")
+      .execute();
+    const reachable = recipients.filter((r) => !r.disabledAt && r.linked);
+    const wanting = await contactsWantingEmail(
+      tx,
+      businessId,
+      reachable.map((r) => r.contactId),
+      "reminders",
+    );
+    const skipped: RemindSkip[] = [];
+    const recent: Date[] = [];
+    const remind: { contactId: string; email: string; firstName: string; token: string }[] = [];
+    for (const recipient of recipients) {
+      const last = recipient.lastRemindedAt ? new Date(recipient.lastRemindedAt) : null;
+      if (recipient.disabledAt || !recipient.linked) {
+        skipped.push({ email: recipient.email, reason: "not-a-contact" });
+      } else if (!wanting.has(recipient.contactId)) {
+        skipped.push({ email: recipient.email, reason: "opted-out" });
+      } else if (last && now.getTime() - last.getTime() < REMINDER_SPACING_MS) {
+        skipped.push({ email: recipient.email, reason: "reminded-recently" });
+        recent.push(last);
+      } else {
+        // An additional link: the ones the recipient already has keep working.
+        const link = await createLinkToken(tx, {
+          businessId,
+          purpose: "payment-request",
+          subjectId: row.id,
+          contactId: recipient.contactId,
+          expiresAt: new Date(row.expiresAt),
+        });
+        remind.push({
+          contactId: recipient.contactId,
+          email: recipient.email,
+          firstName: recipient.firstName,
+          token: link.token,
+        });
+      }
+    }
+    if (!remind.length && recent.length) {
+      const latest = new Date(Math.max(...recent.map((d) => d.getTime())));
+      const next = new Date(latest.getTime() + REMINDER_SPACING_MS);
+      throw new RequestProblem(
+        "conflict",
+        `A reminder was sent less than 24 hours ago (at ${latest.toISOString()}): the next one can be sent from ${next.toISOString()}. Nothing was sent.`,
+      );
+    }
+    await options.beforeCommit?.(tx, row.id);
+    return { remind, skipped };
+  });
+
+  // The request as it is now (a payment may have landed meanwhile), for the emails.
+  const current = (await getPaymentRequest(businessId, found.id, { now }))!;
+  const sentTo: string[] = [];
+  const sent: RemindResult["sent"] = [];
+  const skipped = [...planned.skipped];
+  const failed: RemindResult["failed"] = [];
+  for (const recipient of planned.remind) {
+    const url = publicLink(branding, `/customer/payment-request/${recipient.token}`);
+    await options.onLink?.(recipient.email, url);
+    try {
+      const outcome = await sendContactMail({
+        branding,
+        contact: { id: recipient.contactId, email: recipient.email },
+        category: "reminders",
+        replyTo: business.supportEmail,
+        render: (preferences) =>
+          renderPaymentRequestEmail({
+            branding,
+            support: business,
+            recipientName: recipient.firstName,
+            request: current,
+            link: url,
+            preferences,
+            reminder: { now },
+          }),
+      });
+      if (outcome.sent) {
+        sentTo.push(recipient.contactId);
+        sent.push({ email: recipient.email });
+        logger.info("payment reminder emailed", { reference: current.reference, to: recipient.email });
+      } else {
+        // Opted out between the plan and the send: the one check at sending has the last word.
+        skipped.push({ email: recipient.email, reason: "opted-out" });
+      }
+    } catch (error) {
+      logger.warn("payment reminder email failed", { reference: current.reference, to: recipient.email, error });
+      failed.push({ email: recipient.email, error: "The mail server did not take the message." });
+    }
+  }
+  // Counted once sent, and only those: the count and the spacing are of mail that left.
+  if (sentTo.length) {
+    await db
+      .updateTable("payment_request_recipients")
+      .set({ remind_count: sql`remind_count + 1`, last_reminded_at: now })
+      .where("business_id", "=", businessId)
+      .where("request_id", "=", found.id)
+      .where("contact_id", "in", sentTo)
+      .execute();
+  }
+  skipped.sort((a, b) => a.email.localeCompare(b.email));
+  const request = (await getPaymentRequest(businessId, found.id, { now }))!;
+  return { request, sent, skipped, failed };
 }
 
 /**

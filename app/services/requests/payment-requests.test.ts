@@ -154,7 +154,15 @@ function requestSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       expect(view.dueDate).toBe(invoices.map((i) => i.due_date).sort()[1]);
       expect(view.invoices.map((i) => i.number).sort()).toEqual(["ACME-1000-INV-022", "ACME-1000-INV-024"]);
       expect(view.recipients).toEqual([
-        { email: "olivia@coastal.example", sendCount: 0, lastSentAt: null, opened: false, openedAt: null },
+        {
+          email: "olivia@coastal.example",
+          sendCount: 0,
+          lastSentAt: null,
+          opened: false,
+          openedAt: null,
+          remindCount: 0,
+          lastRemindedAt: null,
+        },
       ]);
       expect(view.account.number).toBe("ACME-1000");
       expect(new Date(view.expiresAt).getTime() - Date.now()).toBeGreaterThan(13.9 * 86_400_000);

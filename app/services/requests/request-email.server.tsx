@@ -7,9 +7,11 @@ import {
   emailColors,
   EmailFacts,
   emailText,
+  preferenceTextLines,
   renderEmailHtml,
   type EmailBrand,
   type EmailContact,
+  type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
 import type { PaymentRequestView } from "./payment-requests.server";
 
@@ -30,6 +32,13 @@ export async function renderPaymentRequestEmail(input: {
   recipientName: string;
   request: PaymentRequestView;
   link: string;
+  /** The contact's preference links for the footer (decision 039). */
+  preferences?: EmailPreferenceLinks | null;
+  /**
+   * A reminder of a request sent before (`POST …/remind`): the same facts and a new link, said as
+   * a reminder, with "overdue" once the due date has passed (in the business's time zone).
+   */
+  reminder?: { now: Date };
 }): Promise<RenderedEmail> {
   const { branding, request, link } = input;
   const brand = emailBrandOf(branding);
@@ -65,16 +74,30 @@ export async function renderPaymentRequestEmail(input: {
     ["Link works until", expires],
   ];
   const greeting = `Hello ${input.recipientName.trim() || "there"},`;
-  const ask = `${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`;
-  const subject = `Payment request from ${branding.businessName}: ${money(toPay)}${due ? ` due ${due}` : ""} (${request.reference})`;
+  const overdue =
+    input.reminder !== undefined &&
+    request.dueDate !== null &&
+    request.dueDate < todayIn(branding.timeZone, input.reminder.now);
+  const ask = !input.reminder
+    ? `${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`
+    : overdue
+      ? `This is a reminder that ${money(toPay)} to ${branding.businessName} was due on ${due}.`
+      : `This is a reminder that ${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`;
+  const subject = !input.reminder
+    ? `Payment request from ${branding.businessName}: ${money(toPay)}${due ? ` due ${due}` : ""} (${request.reference})`
+    : overdue
+      ? `Overdue: ${money(toPay)} to ${branding.businessName}, due ${due} (${request.reference})`
+      : `Reminder: ${money(toPay)} to ${branding.businessName}${due ? ` due ${due}` : ""} (${request.reference})`;
+  const title = !input.reminder ? "Payment request" : overdue ? "Payment overdue" : "Payment reminder";
+  const paidAlready = "If you have paid already, thank you: there is nothing more to do.";
 
   const html = await renderEmailHtml(
-    <BrandedEmail brand={brand} preview={ask} contact={input.support}>
+    <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
         style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
       >
-        Payment request
+        {title}
       </Heading>
       <Text style={emailText(brand.theme)}>{greeting}</Text>
       <Text style={emailText(brand.theme)}>{ask}</Text>
@@ -91,6 +114,7 @@ export async function renderPaymentRequestEmail(input: {
       ) : null}
       <EmailFacts brand={brand} facts={facts} />
       {request.invoices.length ? <InvoiceList brand={brand} request={request} money={money} /> : null}
+      {input.reminder ? <Text style={emailText(brand.theme)}>{paidAlready}</Text> : null}
       <LinkFallback brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
@@ -100,6 +124,7 @@ export async function renderPaymentRequestEmail(input: {
     "",
     ask,
     "",
+    ...(input.reminder ? [paidAlready, ""] : []),
     ...(request.description ? [request.description, ""] : []),
     ...facts.map(([label, value]) => `${label}: ${value}`),
     ...(request.invoices.length
@@ -112,8 +137,14 @@ export async function renderPaymentRequestEmail(input: {
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
     ...contactLines(branding.businessName, input.support),
+    ...preferenceTextLines(branding.businessName, input.preferences),
   ].join("\n");
   return { subject, html, text };
+}
+
+/** Today's date (YYYY-MM-DD) where the business is. */
+function todayIn(timeZone: string, now: Date) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 export async function renderAdhocLinkEmail(input: {
@@ -125,6 +156,7 @@ export async function renderAdhocLinkEmail(input: {
   maxCents: number;
   expiresAt: Date;
   link: string;
+  preferences?: EmailPreferenceLinks | null;
 }): Promise<RenderedEmail> {
   const { branding, link } = input;
   const brand = emailBrandOf(branding);
@@ -139,7 +171,7 @@ export async function renderAdhocLinkEmail(input: {
     ["Link works until", expires],
   ];
   const html = await renderEmailHtml(
-    <BrandedEmail brand={brand} preview={ask} contact={input.support}>
+    <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
         style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
@@ -168,6 +200,7 @@ export async function renderAdhocLinkEmail(input: {
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
     ...contactLines(branding.businessName, input.support),
+    ...preferenceTextLines(branding.businessName, input.preferences),
   ].join("\n");
   return { subject, html, text };
 }

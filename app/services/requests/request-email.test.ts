@@ -170,3 +170,66 @@ describe("the ad-hoc link email", () => {
     expect(mail.text).toContain("Questions? Contact Acme & Sons <Plumbing>.");
   });
 });
+
+describe("the payment reminder (decision 039)", () => {
+  const preferences = {
+    preferences: "https://pay.example.test/communication/abc.prefs.x.mac",
+    unsubscribe: "https://pay.example.test/communication/unsubscribe?token=abc.unsub-reminders.x.mac",
+    topic: "reminders" as const,
+  };
+
+  it("reminds before the due date, and says overdue after it (in the business's time zone)", async () => {
+    const before = await renderPaymentRequestEmail({
+      branding: branding("navy-blue"),
+      support,
+      recipientName: "Olivia",
+      request,
+      link,
+      preferences,
+      // 14 December, 23:00 in Sydney: not yet due.
+      reminder: { now: new Date("2026-12-14T12:00:00Z") },
+    });
+    expect(before.subject).toBe("Reminder: $1,000.00 to Acme & Sons <Plumbing> due Dec 15, 2026 (PR-AB12CD34)");
+    expect(before.text).toContain(
+      "This is a reminder that Acme & Sons <Plumbing> asks you to pay $1,000.00 by Dec 15, 2026.",
+    );
+    expect(before.html).toContain("Payment reminder");
+    // 16 December, 00:30 in Sydney (still the 15th in UTC): overdue where the business is.
+    const after = await renderPaymentRequestEmail({
+      branding: branding("navy-blue"),
+      support,
+      recipientName: "Olivia",
+      request,
+      link,
+      preferences,
+      reminder: { now: new Date("2026-12-15T13:30:00Z") },
+    });
+    expect(after.subject).toBe("Overdue: $1,000.00 to Acme & Sons <Plumbing>, due Dec 15, 2026 (PR-AB12CD34)");
+    expect(after.text).toContain("was due on Dec 15, 2026");
+    expect(after.html).toContain("Payment overdue");
+    for (const mail of [before, after]) {
+      expect(mail.text).toContain("If you have paid already, thank you: there is nothing more to do.");
+      expect(mail.text).toContain(
+        `Choose which emails you get from Acme & Sons <Plumbing>: ${preferences.preferences}`,
+      );
+      expect(mail.text).toContain(`Unsubscribe from payment reminders: ${preferences.unsubscribe}`);
+      expect(mail.html).toContain(`href="${preferences.unsubscribe.replace(/&/g, "&amp;")}"`);
+      expect(mail.html.replace(/<!-- -->/g, "")).toContain("Unsubscribe from payment reminders");
+    }
+  });
+
+  it("a transactional email carries the preferences link but no unsubscribe", async () => {
+    const mail = await renderPaymentRequestEmail({
+      branding: branding("navy-blue"),
+      support,
+      recipientName: "Olivia",
+      request,
+      link,
+      preferences: { preferences: preferences.preferences, unsubscribe: null, topic: null },
+    });
+    expect(mail.text).toContain(`Choose which emails you get from Acme & Sons <Plumbing>: ${preferences.preferences}`);
+    expect(mail.text).not.toContain("Unsubscribe");
+    expect(mail.html).toContain(`href="${preferences.preferences}"`);
+    expect(mail.html).not.toContain("Unsubscribe");
+  });
+});

@@ -10,11 +10,14 @@ import {
   emailColors,
   EmailFacts,
   emailText,
+  preferenceTextLines,
   renderEmailHtml,
   type EmailContact,
+  type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
 import { logger } from "../platform/logger.server";
 import { sendMail } from "../platform/mail.server";
+import { sendContactMail } from "../communication/contact-mail.server";
 import { sendReceipt } from "../payments/receipts.server";
 import type { InstalmentEmail } from "./instalment-outcomes.server";
 import { createScheduleLink } from "./schedules.server";
@@ -61,16 +64,17 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
       return "skipped" as const;
     }
     const rendered = await renderBusinessArrears(branding, facts, t);
-    await sendMail({ to, fromName: branding.businessName, ...rendered });
+    await sendMail({ to, fromName: branding.businessName, category: "business", ...rendered });
     return "sent" as const;
   }
   const link = await createScheduleLink(db, facts.scheduleId, facts.contactId);
-  const rendered = await renderContactEmail(email.kind, branding, facts, link, t);
-  await sendMail({
-    to: facts.contactEmail,
-    fromName: branding.businessName,
-    ...(facts.supportEmail ? { replyTo: facts.supportEmail } : {}),
-    ...rendered,
+  // About a schedule the contact agreed to: transactional, sent whatever their preferences (decision 039).
+  await sendContactMail({
+    branding,
+    contact: { id: facts.contactId, email: facts.contactEmail },
+    category: "schedules",
+    replyTo: facts.supportEmail,
+    render: (preferences) => renderContactEmail(email.kind, branding, facts, link, t, preferences),
   });
   return "sent" as const;
 }
@@ -147,6 +151,7 @@ async function renderContactEmail(
   facts: Facts,
   link: { url: string | null; expiresAt: Date } | null,
   t: Translate,
+  preferences: EmailPreferenceLinks,
 ) {
   const brand = emailBrandOf(branding);
   const { money, day, params } = wordsOf(branding, facts, t);
@@ -180,7 +185,7 @@ async function renderContactEmail(
   const expires = link ? day(link.expiresAt) : "";
   const c = emailColors(brand.theme);
   const html = await renderEmailHtml(
-    <BrandedEmail brand={brand} preview={lead} contact={support}>
+    <BrandedEmail brand={brand} preview={lead} contact={support} preferences={preferences}>
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {title}
       </Heading>
@@ -226,6 +231,7 @@ async function renderContactEmail(
     t("instalmentEmail.questions", { business: branding.businessName }),
     ...(facts.supportEmail ? [facts.supportEmail] : []),
     ...(facts.supportPhone ? [facts.supportPhone] : []),
+    ...preferenceTextLines(branding.businessName, preferences),
   ].join("\n");
   return { subject, html, text };
 }
@@ -350,6 +356,6 @@ async function sendPaidTwice(
     [t("instalmentEmail.fact.amount"), amount],
   ];
   const { html, text } = await businessNotice(brand, { title, lead, next, facts }, row);
-  await sendMail({ to, fromName: branding.businessName, subject, html, text });
+  await sendMail({ to, fromName: branding.businessName, category: "business", subject, html, text });
   return "sent" as const;
 }

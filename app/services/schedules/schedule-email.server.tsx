@@ -10,6 +10,8 @@ import {
   renderEmailHtml,
   type EmailBrand,
   type EmailContact,
+  type EmailPreferenceLinks,
+  preferenceTextLines,
 } from "../platform/email-layout.server";
 import type { ScheduleView } from "./schedules.server";
 
@@ -27,6 +29,8 @@ export async function renderScheduleProposalEmail(input: {
   recipientName: string;
   schedule: ScheduleView;
   link: string;
+  /** The contact's preference links for the footer (decision 039). */
+  preferences?: EmailPreferenceLinks | null;
 }): Promise<RenderedEmail> {
   const { branding, schedule, link } = input;
   const brand = emailBrandOf(branding);
@@ -56,7 +60,7 @@ export async function renderScheduleProposalEmail(input: {
     ["Review and accept by", expires],
   ];
   const html = await renderEmailHtml(
-    <BrandedEmail brand={brand} preview={ask} contact={input.support}>
+    <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
         style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
@@ -100,6 +104,7 @@ export async function renderScheduleProposalEmail(input: {
     `Questions? Contact ${branding.businessName}${input.support.supportEmail || input.support.supportPhone ? ":" : "."}`,
     ...(input.support.supportEmail ? [`Email: ${input.support.supportEmail}`] : []),
     ...(input.support.supportPhone ? [`Phone: ${input.support.supportPhone}`] : []),
+    ...preferenceTextLines(branding.businessName, input.preferences),
   ].join("\n");
   return { subject, html, text };
 }

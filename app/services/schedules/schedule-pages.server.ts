@@ -339,7 +339,7 @@ export async function acceptanceByLink(request: Request, token: string | undefin
     now(),
   );
   if (access.status === "unknown") throw linkInvalid();
-  await recordLinkOpened(access.link.id);
+  await recordLinkOpened(branding.businessId, access.link.id);
   const schedule = access.record;
   if (access.status === "withdrawn") return closedAcceptance(branding, schedule, "linkWithdrawn");
   const closed = proposalClosed(schedule);

@@ -37,7 +37,7 @@ import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendContactMail } from "../communication/contact-mail.server";
 import { clip, findAccount, findContact, UUID } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { renderScheduleProposalEmail } from "./schedule-email.server";
@@ -1071,20 +1071,20 @@ export async function sendSchedule(
   const url = publicLink(branding, `/payment-schedule/acceptance/${token}`);
   options.onLink?.(schedule.contact.email, url);
   try {
-    const mail = await renderScheduleProposalEmail({
+    await sendContactMail({
       branding,
-      support,
-      recipientName: contact?.firstName ?? "",
-      schedule,
-      link: url,
-    });
-    await sendMail({
-      to: schedule.contact.email,
-      fromName: branding.businessName,
-      replyTo: support.supportEmail ?? undefined,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
+      contact: { id: schedule.contact.id, email: schedule.contact.email },
+      category: "schedules",
+      replyTo: support.supportEmail,
+      render: (preferences) =>
+        renderScheduleProposalEmail({
+          branding,
+          support,
+          recipientName: contact?.firstName ?? "",
+          schedule,
+          link: url,
+          preferences,
+        }),
     });
     // The reference and the recipient, never the link.
     logger.info("payment schedule emailed", {

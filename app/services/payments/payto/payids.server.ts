@@ -6,7 +6,8 @@ import type { StatementLinesTable } from "../../platform/db-schema.server";
 import { formatDate, formatMoney } from "~/lib/format";
 import { findHostBranding, publicLink } from "../../host/host.server";
 import { logger } from "../../platform/logger.server";
-import { sendMail } from "../../platform/mail.server";
+import { sendContactMail } from "../../communication/contact-mail.server";
+import { preferenceTextLines } from "../../platform/email-layout.server";
 import { PAYABLE_STATUSES } from "../payments.server";
 import { getPayToProvider } from "./index.server";
 import type { IncomingPayment } from "./payto-provider.server";
@@ -314,7 +315,7 @@ export async function sendPayIdReceipt(businessId: string, paymentId: string) {
       db
         .selectFrom("account_contacts as ac")
         .innerJoin("contacts as c", "c.id", "ac.contact_id")
-        .select(["c.email", "c.first_name"])
+        .select(["c.id", "c.email", "c.first_name"])
         .where("ac.business_id", "=", businessId)
         .where("ac.account_id", "=", payment.account_id)
         .where("c.verified_at", "is not", null)
@@ -340,11 +341,15 @@ export async function sendPayIdReceipt(businessId: string, paymentId: string) {
         ...(credit > 0 ? [`Kept on your account as credit: ${money(credit)}`, ""] : []),
         `See your statement in the portal: ${publicLink(branding, "/statements")}`,
       ];
-      await sendMail({
-        to: contact.email,
-        fromName: branding.businessName,
-        subject: `Payment received by ${branding.businessName} (${payment.reference})`,
-        text: lines.join("\n"),
+      // A receipt: transactional, sent whatever the preferences, with a link to them (decision 039).
+      await sendContactMail({
+        branding,
+        contact: { id: contact.id, email: contact.email },
+        category: "receipts",
+        render: (preferences) => ({
+          subject: `Payment received by ${branding.businessName} (${payment.reference})`,
+          text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
+        }),
       });
     }
   } catch (error) {

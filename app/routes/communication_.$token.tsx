@@ -1,0 +1,43 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { PreferencesPage } from "~/components/CommunicationPreferences";
+import type { PreferencesPageData } from "~/lib/communication";
+import { metaTranslator } from "~/lib/i18n";
+import { getPageContext } from "~/services/auth/auth.server";
+import { preferencesByLink, saveByLink } from "~/services/communication/preference-page.server";
+import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+
+/**
+ * `/communication/<token>`: a contact's communication preferences from the signed link at the foot
+ * of every email to them (issue 17; decision 039). No session: the link stands in for one, for
+ * that contact's preferences alone — no account, no menu, nothing of whoever may be signed in in
+ * this browser (the shell ignores the session on link pages). A link that does not check out
+ * (tampered, expired, another host's) is one page, "This link isn't valid", and changes nothing.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding } = await getPageContext(request);
+  return preferencesByLink(branding, params.token, request);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { branding } = await getPageContext(request);
+  return saveByLink(branding, params.token, request);
+}
+
+/** The token is in the path: no Referer carries it on, no cache keeps the page (decision 031). */
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export default function CommunicationByLink() {
+  const loaded = useLoaderData<typeof loader>() as PreferencesPageData;
+  const data = (useActionData<typeof action>() as PreferencesPageData | undefined) ?? loaded;
+  return <PreferencesPage data={data} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  const page = data as PreferencesPageData | undefined;
+  const title = page?.kind === "invalid" ? t("communication.invalid.title") : t("communication.title");
+  return [{ title: `${title}${page?.businessName ? ` · ${page.businessName}` : ""}` }];
+};

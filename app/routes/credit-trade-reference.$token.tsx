@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { TradeReferenceClosed, TradeReferenceOpen, type TradeReferenceReply } from "~/components/TradeReference";
+import { metaTranslator } from "~/lib/i18n";
+import { getPageContext } from "~/services/auth/auth.server";
+import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import { refereeAction, refereePage, requireRefereeLink } from "~/services/credit/trade-reference-page.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+
+/**
+ * A trade referee answers about a credit applicant (spec §2 public `/credit-trade-reference`;
+ * issue 17; decision 041), signed out, from the link in the email the business sent them. The
+ * token stands in for a session for exactly one referee of one application of this host's
+ * business (decision 031's rules: a token that does not check out is "This link isn't valid"; a
+ * GET shows the page and counts the opening, never spends the link; the answer is written once).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { branding } = await getPageContext(request);
+  const link = await requireRefereeLink(request, branding, params.token);
+  return refereePage(request, branding, link);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const { branding } = await getPageContext(request);
+  const link = await requireRefereeLink(request, branding, params.token);
+  return refereeAction(request, branding, link);
+}
+
+/** The path carries the token: no Referer may carry it on, and no cache may keep the page (decision 031). */
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export default function TradeReferencePage() {
+  const data = useLoaderData<typeof loader>();
+  const reply = (useActionData<typeof action>() as TradeReferenceReply | undefined) ?? null;
+  if (data.kind === "closed") return <TradeReferenceClosed data={data} />;
+  return <TradeReferenceOpen data={data} reply={reply} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  if (!data) return [{ title: t("link.invalid.title") }];
+  const title =
+    data.kind === "open" || data.reason === "thanks"
+      ? t("tradeReference.title", { applicant: data.applicant })
+      : t(`tradeReference.${data.reason}.title`);
+  return [{ title: `${title} · ${data.businessName}` }, { name: "robots", content: "noindex" }];
+};

@@ -1,0 +1,50 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { questionTitle, ResponseClosed, ResponseOpen, type ResponseReplyData } from "~/components/ResponseRequest";
+import { metaTranslator } from "~/lib/i18n";
+import { getPageContext } from "~/services/auth/auth.server";
+import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import { recordLinkOpened } from "~/services/links/link-tokens.server";
+import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { answerAction, questionView, responseByLink } from "~/services/responses/response-page.server";
+
+/**
+ * A question a business asks by emailed link (spec §2 public `/response/[...slug]`; issue 17;
+ * decisions 031 and 040): confirm a delivery address, acknowledge a statement, or respond to a
+ * proposal on a disputed invoice. No session: the token stands in for one, for exactly this
+ * request, and its contact answers — once. A GET counts the opening and changes nothing else;
+ * any token that does not check out is "This link isn't valid"; an expired, replaced, withdrawn
+ * or already answered link says so with the business's contact details. Once answered, the link
+ * opens `/response/complete/<token>`, which shows exactly what was recorded.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  // The root loader reads the same context: one host lookup for the request.
+  const { branding } = await getPageContext(request);
+  const context = await responseByLink(branding, params.slug);
+  await recordLinkOpened(context.branding.businessId, context.link.id);
+  return questionView(context);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  // The root loader reads the same context: one host lookup for the request.
+  const { branding } = await getPageContext(request);
+  return answerAction(request, await responseByLink(branding, params.slug));
+}
+
+/** The token stays out of any Referer and out of caches (decision 031). */
+export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+export default function ResponseQuestionPage() {
+  const data = useLoaderData<typeof loader>();
+  const reply = (useActionData<typeof action>() as ResponseReplyData | undefined) ?? null;
+  if (data.kind === "closed") return <ResponseClosed data={data} />;
+  return <ResponseOpen data={data} reply={reply} />;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaTranslator(matches);
+  if (!data) return [{ title: t("errors.notFound.title") }];
+  if (data.kind === "closed") return [{ title: `${t(`response.closed.${data.reason}.title`)} · ${data.businessName}` }];
+  return [{ title: `${questionTitle(t, data.question)} · ${data.question.businessName}` }];
+};
