@@ -61,6 +61,9 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Show" }).click();
     await expect(page).toHaveURL(/type=payment/);
     await expect(page).toHaveURL(/sort=amount-desc/);
+    // Without JavaScript the URL changes as the new page starts to arrive: wait for all of it,
+    // or the last row may be read with only its first cell parsed.
+    await page.waitForLoadState("load");
     const rows = page.getByRole("region", { name: "Statement lines" }).locator("tbody tr");
     await expect(rows.first()).toContainText("Payment");
     for (const text of await rows.allInnerTexts()) expect(text).toContain("Payment");
