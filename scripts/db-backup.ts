@@ -31,7 +31,8 @@ const USAGE = `Database backups (npm run <command> -- <options>):
   db:restore  --from <file> --into <database name | postgres:// URL> [--replace]
               Restores a .dump into that database on the DATABASE_URL server (or the URL's), creating it
               when it does not exist. A database that already holds tables is refused unless --replace
-              is given: then it is dropped and made again, once no one is connected to it.
+              is given: then the backup is restored beside it and swapped in once the restore has
+              succeeded, and only while no one is connected to it.
   db:restore  --from <file.tar.gz> --into-data-dir <folder> [--replace]
               Restores an embedded backup as <folder>/pglite (start the portal with DATA_DIR=<folder>).
               An existing one is refused unless --replace: then it is moved aside, not deleted.
@@ -247,38 +248,39 @@ async function restorePostgres(file: string, into: string, replace: boolean) {
 
   const admin = new pg.Client({ connectionString: onDatabase(connection, "postgres") });
   await admin.connect();
-  let made = false;
+  const openConnections = async (database: string) => {
+    const result = await admin.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [database],
+    );
+    return result.rows[0]?.n ?? 0;
+  };
+  const refuseWhileOpen = async () => {
+    const open = await openConnections(name);
+    if (open > 0) {
+      throw new BackupError(
+        `database ${name} has ${open} open connection(s): stop the portal processes (and anything else using it) before --replace. Nothing was changed.`,
+      );
+    }
+  };
   try {
     const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
-    if (exists) {
-      const relations = await userRelations(connection);
-      if (relations > 0 && !replace) {
-        throw new BackupError(
-          `database ${name} is not empty (${relations} tables, views or sequences): restore into a new name, or add --replace to drop it and restore in its place.`,
-        );
-      }
-      if (relations > 0) {
-        const others = await admin.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-          [name],
-        );
-        const open = others.rows[0]?.n ?? 0;
-        if (open > 0) {
-          throw new BackupError(
-            `database ${name} has ${open} open connection(s): stop the portal processes (and anything else using it) before --replace.`,
-          );
-        }
-        await admin.query(`DROP DATABASE ${quoteIdent(name)}`);
-        process.stdout.write(`Dropped database ${name} (--replace).\n`);
-        await admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0`);
-        made = true;
-      }
-    } else {
-      await admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0`);
-      made = true;
+    const relations = exists ? await userRelations(connection) : 0;
+    if (relations > 0 && !replace) {
+      throw new BackupError(
+        `database ${name} is not empty (${relations} tables, views or sequences): restore into a new name, or add --replace to drop it and restore in its place.`,
+      );
     }
+    if (relations > 0) await refuseWhileOpen();
 
-    const { url, password } = withoutPassword(connection);
+    // --replace restores beside the old database and swaps only once the restore has succeeded:
+    // a bad file, or a restore that fails half-way, leaves the old database as it was.
+    const replacing = relations > 0;
+    const target = replacing ? `${name.slice(0, 40)}_restoring_${process.pid.toString(36)}` : name;
+    const made = replacing || !exists;
+    if (made) await admin.query(`CREATE DATABASE ${quoteIdent(target)} TEMPLATE template0`);
+
+    const { url, password } = withoutPassword(onDatabase(connection, target));
     const started = Date.now();
     // One transaction: a restore that fails part-way leaves the database as empty as it was.
     // Owners and grants are the restoring role's: a managed server's roles differ between accounts.
@@ -288,14 +290,29 @@ async function restorePostgres(file: string, into: string, replace: boolean) {
       password,
     );
     if (restore.code !== 0) {
-      if (made) await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`).catch(() => {});
-      throw new BackupError(
-        `pg_restore failed; ${made ? `database ${name} was removed again` : `database ${name} is as empty as it was`}:\n${toolMessage(restore)}`,
-      );
+      if (made) await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(target)}`).catch(() => {});
+      const outcome = replacing
+        ? `database ${name} is unchanged`
+        : made
+          ? `database ${name} was removed again`
+          : `database ${name} is as empty as it was`;
+      throw new BackupError(`pg_restore failed; ${outcome}:\n${toolMessage(restore)}`);
     }
-    const relations = await userRelations(connection);
+    if (replacing) {
+      // Someone may have connected while the restore ran: then the old database stays.
+      try {
+        await refuseWhileOpen();
+      } catch (error) {
+        await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(target)}`).catch(() => {});
+        throw error;
+      }
+      await admin.query(`DROP DATABASE ${quoteIdent(name)}`);
+      await admin.query(`ALTER DATABASE ${quoteIdent(target)} RENAME TO ${quoteIdent(name)}`);
+      process.stdout.write(`Replaced database ${name} (--replace): the old one was dropped.\n`);
+    }
+    const restored = await userRelations(connection);
     process.stdout.write(
-      `Restored ${file} into database ${name} (${relations} tables, views and sequences, ${((Date.now() - started) / 1000).toFixed(1)} s).\n` +
+      `Restored ${file} into database ${name} (${restored} tables, views and sequences, ${((Date.now() - started) / 1000).toFixed(1)} s).\n` +
         "Point DATABASE_URL at it and start the portal: start-up applies any migration newer than the backup.\n",
     );
   } finally {
