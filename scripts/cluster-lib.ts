@@ -80,6 +80,8 @@ export type Cluster = {
   dir: string;
   /** HAProxy's view of each process: UP, DOWN, MAINT, … (its stats socket). */
   serverStates(): Promise<Record<string, string>>;
+  /** How many requests HAProxy has sent each process so far (its `stot`). */
+  serverSessions(): Promise<Record<string, number>>;
   /** Waits (bounded) until HAProxy reports this process in this state. */
   waitForState(name: string, state: "UP" | "DOWN", timeoutMs?: number): Promise<void>;
   /** Drains every process (SIGTERM, then SIGKILL after 30 s), stops HAProxy, removes temp files. */
@@ -117,7 +119,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   // Every process shares the session secret (a cookie signed by one is read by another) and the
   // data folder (the mail outbox, credit documents on the filesystem adapter).
   const sessionSecret = options.env?.SESSION_SECRET ?? process.env.SESSION_SECRET ?? sharedSecret(dataDir);
-  const childEnv: Record<string, string> = {};
+  const childEnv: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries({ ...process.env, ...options.env })) {
     if (value !== undefined) childEnv[key] = value;
   }
@@ -135,12 +137,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   // The e2e suite's clock is refused behind a proxy (env.server.ts).
   delete childEnv.PORTAL_TEST_CLOCK;
 
-  function spawnLogged(name: string, command: string, args: string[], env: Record<string, string>) {
+  function spawnLogged(name: string, command: string, args: string[], env: Record<string, string | undefined>) {
     const logPath = path.join(dir, `${name}.log`);
     const log = fs.createWriteStream(logPath, { flags: "a" });
     // Its own process group: a terminal's Ctrl-C reaches only the launcher, which drains the
     // processes in order (a second signal would cut a process's drain short).
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child: ChildProcess = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.add(child);
     for (const stream of [child.stdout!, child.stderr!]) {
       let rest = "";
@@ -165,18 +167,26 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let proxy: ReturnType<typeof spawnLogged> | undefined;
   const socketPath = path.join(dir, "admin.sock");
 
-  async function serverStates(): Promise<Record<string, string>> {
+  /** One column of HAProxy's statistics for each process (`show stat`, servers of the backend). */
+  async function serverColumn(column: string): Promise<Record<string, string>> {
     const csv = await adminCommand(socketPath, "show stat -1 4 -1");
-    const states: Record<string, string> = {};
+    const values: Record<string, string> = {};
     const [header, ...rows] = csv.split("\n").filter(Boolean);
     const columns = (header ?? "").replace(/^# /, "").split(",");
     const svname = columns.indexOf("svname");
-    const status = columns.indexOf("status");
+    const wanted = columns.indexOf(column);
     for (const row of rows) {
       const fields = row.split(",");
-      if (fields[0] === "portal") states[fields[svname]!] = fields[status]!;
+      if (fields[0] === "portal") values[fields[svname]!] = fields[wanted]!;
     }
-    return states;
+    return values;
+  }
+
+  const serverStates = () => serverColumn("status");
+
+  async function serverSessions(): Promise<Record<string, number>> {
+    const totals = await serverColumn("stot");
+    return Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, Number(value)]));
   }
 
   async function waitForState(name: string, state: "UP" | "DOWN", timeoutMs = 15_000) {
@@ -291,6 +301,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     dir,
     serverStates,
+    serverSessions,
     waitForState,
     stop,
   };
@@ -371,7 +382,7 @@ export async function createDatabaseIfMissing(databaseUrl: string) {
 }
 
 /** Migrates once (before any process starts) and seeds the demo hosts, their links on the proxy's port. */
-async function prepareDatabase(databaseUrl: string, seed: boolean, publicPort: number) {
+export async function prepareDatabase(databaseUrl: string, seed: boolean, publicPort: number) {
   const handle = openPostgres(databaseUrl, { max: 2 });
   try {
     await migrate(handle);
