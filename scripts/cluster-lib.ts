@@ -142,7 +142,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const log = fs.createWriteStream(logPath, { flags: "a" });
     // Its own process group: a terminal's Ctrl-C reaches only the launcher, which drains the
     // processes in order (a second signal would cut a process's drain short).
-    const child: ChildProcess = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child: ChildProcess = spawn(command, args, {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     children.add(child);
     for (const stream of [child.stdout!, child.stderr!]) {
       let rest = "";
@@ -318,7 +322,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
  * - idle connections to a process are closed by HAProxy well before the process's own 65 s
  *   keep-alive timeout, so a request never meets a connection the process is closing.
  */
-export function haproxyConfig(input: { proxyPort: number; ports: number[]; socketPath: string; checkIntervalMs: number }) {
+export function haproxyConfig(input: {
+  proxyPort: number;
+  ports: number[];
+  socketPath: string;
+  checkIntervalMs: number;
+}) {
   const servers = input.ports.map((port, index) => `  server p${index} 127.0.0.1:${port}`).join("\n");
   return `# Written by scripts/cluster-lib.ts; see docs/decisions/045-many-processes-behind-haproxy.md
 global

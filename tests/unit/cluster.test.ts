@@ -8,7 +8,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { SIGN_IN_PER_ACCOUNT_AND_ADDRESS } from "../../app/services/platform/rate-limit.server";
-import { createDatabaseIfMissing, prepareDatabase, startCluster, waitForHttp, type Cluster } from "../../scripts/cluster-lib";
+import {
+  createDatabaseIfMissing,
+  prepareDatabase,
+  startCluster,
+  waitForHttp,
+  type Cluster,
+} from "../../scripts/cluster-lib";
 import { TEST_DATABASE_URL } from "../support/test-db";
 
 /**
@@ -323,6 +329,34 @@ describe.skipIf(!TEST_DATABASE_URL || (!fs.existsSync(HAPROXY) && !process.env.C
       expect(after.status).toBe(200);
       expect(after.body).toContain("ACME-2000-INV");
       expect(after.body).not.toContain("ACME-1000-INV");
+    });
+
+    it("drains one process under traffic without a failed request, and takes it back after a restart", async () => {
+      const cookie = cookieFrom(await signIn(proxy, "olivia@coastal.example", DEMO_PASSWORD));
+      // Kept-alive connections to the proxy, as browsers hold them.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+      const statuses: number[] = [];
+      let running = true;
+      const loops = Array.from({ length: 4 }, async () => {
+        while (running) statuses.push((await send(`${proxy}/accounts`, { cookie, agent })).status);
+      });
+      const p1Process = cluster.processes[1]!;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const exit = await p1Process.kill("SIGTERM");
+      await cluster.waitForState("p1", "DOWN");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      running = false;
+      await Promise.all(loops);
+      agent.destroy();
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(statuses.length).toBeGreaterThan(8);
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+
+      await p1Process.restart();
+      const before = await cluster.serverSessions();
+      for (let i = 0; i < 4; i++) expect((await send(`${proxy}/accounts`, { cookie })).status).toBe(200);
+      const after = await cluster.serverSessions();
+      expect(after.p1! - before.p1!).toBe(2);
     });
 
     it("takes a payment whose form came from one process and whose post goes to the other, once", async () => {
