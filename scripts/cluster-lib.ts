@@ -271,9 +271,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await Promise.all(processes.map((portal) => waitUntilReady(portal, readyTimeoutMs)));
 
     const configPath = path.join(dir, "haproxy.cfg");
+    const errorPagePath = path.join(dir, "503.http");
+    fs.writeFileSync(errorPagePath, UNAVAILABLE_PAGE);
     fs.writeFileSync(
       configPath,
-      haproxyConfig({ proxyPort: options.proxyPort, ports: processes.map((p) => p.port), socketPath, checkIntervalMs }),
+      haproxyConfig({
+        proxyPort: options.proxyPort,
+        ports: processes.map((p) => p.port),
+        socketPath,
+        checkIntervalMs,
+        errorPagePath,
+      }),
     );
     proxy = spawnLogged("haproxy", haproxyPath, ["-db", "-f", configPath], {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -327,6 +335,7 @@ export function haproxyConfig(input: {
   ports: number[];
   socketPath: string;
   checkIntervalMs: number;
+  errorPagePath: string;
 }) {
   const servers = input.ports.map((port, index) => `  server p${index} 127.0.0.1:${port}`).join("\n");
   return `# Written by scripts/cluster-lib.ts; see docs/decisions/045-many-processes-behind-haproxy.md
@@ -342,6 +351,7 @@ defaults
   timeout http-request 15s
   timeout http-keep-alive 15s
   timeout queue 10s
+  errorfile 503 ${input.errorPagePath}
   retries 2
   option redispatch 1
   retry-on conn-failure
@@ -371,6 +381,26 @@ function sharedSecret(dataDir: string) {
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
   return fs.readFileSync(file, "utf8").trim();
 }
+
+/**
+ * HAProxy's own answer when no process is ready (all draining, or the database away from all of
+ * them): a plain page that says to try again, never HAProxy's default text. It names no tenant,
+ * because no process was there to resolve the host.
+ */
+const UNAVAILABLE_BODY =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Temporarily unavailable</title><h1>Temporarily unavailable</h1><p>The portal cannot answer just now. Nothing was changed. Please try again in a minute.</p></html>';
+const UNAVAILABLE_PAGE = [
+  "HTTP/1.1 503 Service Unavailable",
+  "Content-Type: text/html; charset=utf-8",
+  "Cache-Control: no-store",
+  "Retry-After: 30",
+  "X-Content-Type-Options: nosniff",
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+  "Connection: close",
+  `Content-Length: ${Buffer.byteLength(UNAVAILABLE_BODY)}`,
+  "",
+  UNAVAILABLE_BODY,
+].join("\r\n");
 
 /** Creates the database named in the URL when it does not exist (through the `postgres` database). */
 export async function createDatabaseIfMissing(databaseUrl: string) {

@@ -402,5 +402,17 @@ describe.skipIf(!TEST_DATABASE_URL || (!fs.existsSync(HAPROXY) && !process.env.C
         await db.end();
       }
     });
+
+    // Last: it stops both processes.
+    it("answers a plain 503 page of its own when no process is ready", async () => {
+      await Promise.all(cluster.processes.map((portal) => portal.kill("SIGTERM")));
+      await cluster.waitForState("p0", "DOWN");
+      await cluster.waitForState("p1", "DOWN");
+      const answer = await send(`${proxy}/accounts`);
+      expect(answer.status).toBe(503);
+      expect(answer.headers["retry-after"]).toBe("30");
+      expect(answer.headers["cache-control"]).toBe("no-store");
+      expect(visibleText(answer.body)).toContain("Nothing was changed. Please try again in a minute.");
+    });
   },
 );
