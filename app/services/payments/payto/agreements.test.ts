@@ -19,7 +19,6 @@ import {
   getAgreement,
   listAgreements,
   pollAgreements,
-  startAgreementPoller,
   type AgreementActor,
 } from "./agreements.server";
 import { getPayToProvider, setPayToProviderForTesting, webhookSecret } from "./index.server";
@@ -649,25 +648,5 @@ describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
     await migrate(database.handle);
     await seedDemoData(database.handle.db);
     return { handle: database.handle, close: database.drop };
-  });
-});
-
-describe("the agreement poller's timer", () => {
-  it("sweeps on its interval, one sweep at a time, until stopped", async () => {
-    let calls = 0;
-    let release!: () => void;
-    const stop = startAgreementPoller(5, () => {
-      calls += 1;
-      return new Promise<void>((resolve) => (release = resolve));
-    });
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(calls).toBe(1);
-    release();
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    stop();
-    const after = calls;
-    expect(after).toBeGreaterThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(calls).toBe(after);
   });
 });
