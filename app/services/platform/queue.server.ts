@@ -123,6 +123,16 @@ export async function enqueue(
   });
 }
 
+/**
+ * Puts a failed job back to be tried again (pg-boss's own retry: one more try allowed). Returns
+ * false when the job is not failed (or not of that queue): nothing changed.
+ */
+export async function retryFailedJob(db: Db, queue: string, id: string): Promise<boolean> {
+  // pg-boss 10 answers { jobs, requested, affected } here, though its types say void.
+  const result = (await jobWriter().retry(queue, id, { db: adapterOver(db) })) as unknown as { affected?: number };
+  return result?.affected === 1;
+}
+
 export type JobHandler = (job: { id: string; data: unknown }) => Promise<unknown>;
 
 export type QueueOptions = {
