@@ -429,7 +429,48 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       // The `payment-reconcile` job's handler, as every process's queue worker runs it (decision 043).
       await BACKGROUND_HANDLERS[QUEUES.reconcile]!({ id: randomUUID(), data: {} }, handle);
       expect(await status()).toBe("succeeded");
+      return { guid, invoiceId: invoice!.id };
     }
+
+    it("the payment-reconcile job run twice (a retry, a second process's slot): settled once; the second run changes nothing", async () => {
+      const { guid, invoiceId } = await cardBehind();
+      const state = async () => {
+        const payment = await handle.db
+          .selectFrom("payments")
+          .select(["id", "status", "reference", "amount_cents"])
+          .where("request_guid", "=", guid)
+          .executeTakeFirstOrThrow();
+        return {
+          payment,
+          balance: (
+            await handle.db
+              .selectFrom("invoices")
+              .select("balance_cents")
+              .where("id", "=", invoiceId)
+              .executeTakeFirstOrThrow()
+          ).balance_cents,
+          allocations: (
+            await handle.db
+              .selectFrom("payment_allocations")
+              .select("invoice_id")
+              .where("payment_id", "=", payment.id)
+              .execute()
+          ).length,
+          lines: (
+            await handle.db
+              .selectFrom("statement_lines")
+              .select("id")
+              .where("reference", "=", payment.reference)
+              .execute()
+          ).length,
+          charges: await charges(),
+        };
+      };
+      const once = await state();
+      expect(once.payment.status).toBe("succeeded");
+      await BACKGROUND_HANDLERS[QUEUES.reconcile]!({ id: randomUUID(), data: {} }, handle);
+      expect(await state()).toEqual(once);
+    });
 
     it("a promise to pay moves the invoice to Promise with the date; no money moves", async () => {
       const [invoice] = await invoices(actor.accountId, [1, 3]);

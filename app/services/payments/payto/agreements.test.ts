@@ -8,9 +8,11 @@ import {
   TERMINAL_AGREEMENT_STATUSES,
   type AgreementStatus,
 } from "~/lib/payto-states";
+import { BACKGROUND_HANDLERS } from "../../platform/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { migrate } from "../../platform/migrate.server";
+import { QUEUES } from "../../platform/queue.server";
 import { parseTokenRequest } from "./agreement-request.server";
 import {
   applyAgreementSnapshot,
@@ -570,6 +572,37 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
       expect((await eventsOf(outcome.agreement.id)).some((e) => e.to_status === "ACTIVE" && e.source === "poll")).toBe(
         true,
       );
+    });
+  });
+
+  describe("the payto-agreement-poll job", () => {
+    it("run twice (a retry, a second process's slot): the bank's approval recorded once; the second run changes nothing", async () => {
+      const outcome = await createAgreement(
+        actor,
+        { requestGuid: randomUUID(), debtor: payId("approve") },
+        { hostname },
+      );
+      if (!outcome.ok) throw new Error("not created");
+      const id = outcome.agreement.id;
+      await sandbox.runDue(new Date(Date.now() + 60_000));
+      // First in the poll's order (least recently checked), whatever the other tests left.
+      await handle.db
+        .updateTable("payto_agreements")
+        .set({ updated_at: new Date(Date.now() - 86_400_000) })
+        .where("id", "=", id)
+        .execute();
+      const poll = () => BACKGROUND_HANDLERS[QUEUES.paytoAgreements]!({ id: randomUUID(), data: {} }, handle);
+      await poll();
+      const once = { state: await stateOf(id), events: await eventsOf(id) };
+      expect(once.state.status).toBe("ACTIVE");
+      expect(once.events.filter((e) => e.to_status === "ACTIVE")).toHaveLength(1);
+      await handle.db
+        .updateTable("payto_agreements")
+        .set({ updated_at: new Date(Date.now() - 86_400_000) })
+        .where("id", "=", id)
+        .execute();
+      await poll();
+      expect({ state: await stateOf(id), events: await eventsOf(id) }).toEqual(once);
     });
   });
 
