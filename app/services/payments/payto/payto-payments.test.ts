@@ -310,8 +310,13 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
         status: row.status,
         balance: (await balances([invoice!.id]))[invoice!.id],
         lines: (
-          await handle.db.selectFrom("statement_lines").select("id").where("reference", "=", row.reference).execute()
-        ).length,
+          await handle.db
+            .selectFrom("statement_lines")
+            .select(["type", "credit_cents"])
+            .where("reference", "=", row.reference)
+            .orderBy("id")
+            .execute()
+        ).map((line) => `${line.type}:${line.credit_cents}`),
         audits: (
           await handle.db
             .selectFrom("audit_events")
@@ -329,9 +334,10 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(once).toMatchObject({
       status: "succeeded",
       balance: invoice!.availableCents - 1_500,
-      lines: 1,
       receipts: 1,
     });
+    const settled = (await paymentRow(guid))!;
+    expect(once.lines.filter((line) => line.startsWith("payment:"))).toEqual([`payment:${settled.amount_cents}`]);
     await poll();
     // Give a stray second receipt time to arrive: there must be none.
     await new Promise((resolve) => setTimeout(resolve, 300));
