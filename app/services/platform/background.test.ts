@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../../db/seed/demo";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { BACKGROUND_HANDLERS, startBackgroundWork, type BackgroundWork } from "./background.server";
+import { setPayToProviderForTesting } from "../payments/payto/index.server";
+import type { PayToProvider } from "../payments/payto/payto-provider.server";
 import { setDatabaseForTesting } from "./database.server";
 import { openPostgres, type DatabaseHandle } from "./db.server";
 import { expireStale } from "./expiry.server";
@@ -157,6 +159,72 @@ function backgroundSuite(
       output: { sessions: number };
     }>`SELECT output FROM pgboss.job WHERE id = ${id}::uuid`.execute(handle.db);
     expect(output.rows[0]!.output.sessions).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a job waiting on a provider holds no connection: the process's queries (on PGlite, its one connection) go on meanwhile", async () => {
+    // The agreement poll, with a provider that does not answer until the test lets it.
+    let entered!: () => void;
+    const asked = new Promise<void>((resolve) => (entered = resolve));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const waits = async () => {
+      entered();
+      await answered;
+      return null;
+    };
+    setPayToProviderForTesting({ getAgreement: waits, findAgreement: waits } as unknown as PayToProvider);
+    const account = await handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("number", "=", "ACME-1000")
+      .executeTakeFirstOrThrow();
+    const agreement = await handle.db
+      .insertInto("payto_agreements")
+      .values({
+        business_id: acme.businessId,
+        account_id: account.id,
+        request_guid: randomUUID(),
+        request_hash: hex(),
+        status: "ACTIVE",
+        provider_agreement_id: `held-${randomUUID()}`,
+        party_name: "Olivia Nguyen",
+        alias_type: "EMAL",
+        alias_value: "held@payto.test",
+        max_amount_cents: 100_000,
+        // First in the poll's order.
+        updated_at: new Date(Date.now() - 86_400_000),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    try {
+      const work = await startBackgroundWork(handle, {
+        handlers: { [QUEUES.paytoAgreements]: BACKGROUND_HANDLERS[QUEUES.paytoAgreements] },
+        periodic: {},
+        pollingIntervalSeconds: 0.5,
+      });
+      running.push(work);
+      const id = await work.queue.boss.send(QUEUES.paytoAgreements, {}, { singletonKey: "held", singletonSeconds: 1 });
+      await asked;
+      // The job is inside its sweep, waiting on the provider: a request's query is answered now.
+      const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sessions`.execute(handle.db);
+      expect(row.rows).toHaveLength(1);
+      answer();
+      await expect
+        .poll(
+          async () =>
+            (
+              await sql<{ state: string }>`SELECT state::text AS state FROM pgboss.job WHERE id = ${id}::uuid`.execute(
+                handle.db,
+              )
+            ).rows[0]?.state,
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe("completed");
+    } finally {
+      answer();
+      setPayToProviderForTesting(undefined);
+      await handle.db.deleteFrom("payto_agreements").where("id", "=", agreement.id).execute();
+    }
   });
 
   it("two processes offering the same periodic job in the same slots: one job per slot, each run once", async () => {
