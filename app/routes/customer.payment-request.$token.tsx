@@ -73,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (context.reason) {
     return closedView(context.branding, context.request.reference, context.reason);
   }
-  await markPaymentRequestOpened(context.request.id);
+  await markPaymentRequestOpened(context.branding.businessId, context.request.id);
   const token = params.token!;
   return openView(payerOf(request, context), {
     invoiceHref: (id) => `/customer/payment-request/${token}/invoice/${id}`,

@@ -1060,13 +1060,17 @@ async function lockForChange(tx: Db, businessId: string, requestId: string) {
   return { ...row, amountCents, paidCents, owingCents };
 }
 
-/** The link page opened the request: the first time is kept, later openings change nothing. */
-export async function markPaymentRequestOpened(requestId: string): Promise<void> {
-  if (!UUID.test(requestId)) return;
+/**
+ * The link page opened the request: the first time is kept, later openings change nothing.
+ * Scoped to the link's business like every other read and write of a request.
+ */
+export async function markPaymentRequestOpened(businessId: string, requestId: string): Promise<void> {
+  if (!UUID.test(requestId) || !UUID.test(businessId)) return;
   const db = await getDb();
   await db
     .updateTable("payment_requests")
     .set({ opened_at: sql`now()` })
+    .where("business_id", "=", businessId)
     .where("id", "=", requestId)
     .where("opened_at", "is", null)
     .execute();

@@ -428,14 +428,17 @@ function requestSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
         .set({ first_opened_at: new Date() })
         .where("id", "=", check.status === "valid" ? check.link.id : "")
         .execute();
-      await markPaymentRequestOpened(request.id);
+      // Another business's id opens nothing.
+      await markPaymentRequestOpened(kiwi, request.id);
+      expect((await getPaymentRequest(acme, request.id))!.openedAt).toBeNull();
+      await markPaymentRequestOpened(acme, request.id);
       const opened = (await getPaymentRequest(acme, request.id))!;
       expect(opened.state).toBe("opened");
-      await markPaymentRequestOpened(request.id);
+      await markPaymentRequestOpened(acme, request.id);
       expect((await getPaymentRequest(acme, request.id))!.openedAt).toBe(opened.openedAt);
       expect(opened.recipients.find((r) => r.email === "olivia@coastal.example")!.opened).toBe(true);
       expect(opened.recipients.find((r) => r.email === "new@coastal.example")!.opened).toBe(false);
-      await markPaymentRequestOpened("not-a-uuid");
+      await markPaymentRequestOpened(acme, "not-a-uuid");
     });
 
     it("cancels: every link answers revoked; cancelling again changes nothing; no more sending", async () => {
