@@ -10,11 +10,8 @@ import { getDatabaseHandle } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
 import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
-import { startReconciler } from "~/services/payments/payments.server";
-import { startPayToPaymentPoller } from "~/services/payments/payto/payto-payments.server";
-import { startAgreementPoller } from "~/services/payments/payto/agreements.server";
 import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
-import { startProcessRunner, stopProcessRunner } from "~/services/schedules/instalment-runner.server";
+import { startProcessBackgroundWork, stopProcessBackgroundWork } from "~/services/platform/background.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
@@ -40,14 +37,16 @@ installRequestScope();
 try {
   const handle = await getDatabaseHandle();
   logger.info("portal ready", { database: handle.kind });
-  // Payments whose outcome was lost (a crash, a time-out) are settled from the gateway's record.
-  startReconciler();
-  // PayTo payments waiting to settle, asked about every PAYTO_POLL_MS (webhooks may be lost).
-  startPayToPaymentPoller();
-  startAgreementPoller();
-  // Instalments charged on their day, and the outbox's emails: the job queue (decision 035).
-  await startProcessRunner(handle).catch((error: unknown) =>
-    logger.error("the instalment runner did not start; instalments are not charged by this process", { error }),
+  // Background work on the job queue (decisions 035 and 043): this process offers each periodic
+  // job once per slot — the card reconciler (RECONCILE_EVERY_MS: payments whose outcome was lost
+  // are settled from the gateway's record), the PayTo payment and agreement polls (PAYTO_POLL_MS:
+  // webhooks may be lost), the instalment sweep (every minute) and the expiry sweep
+  // (EXPIRY_EVERY_MS) — and pg-boss keeps one per slot across all processes; this process also
+  // works every queue (instalment charges, emails), taking whichever jobs it fetches first.
+  await startProcessBackgroundWork(handle).catch((error: unknown) =>
+    logger.error("the background work did not start; this process reconciles, polls and charges nothing (others may)", {
+      error,
+    }),
   );
   if (env.PORTAL_TEST_CLOCK === "on") {
     logger.warn(
@@ -70,11 +69,12 @@ try {
 }
 
 /**
- * Called by scripts/serve.js on SIGTERM/SIGINT before the server closes: the job queue stops
- * fetching and lets the jobs in hand finish (or hands them back to be retried).
+ * Called by scripts/serve.js on SIGTERM/SIGINT before the server closes: the periodic offers
+ * stop, the job queue stops fetching and lets the jobs in hand finish (or hands them back to be
+ * retried, by another process or after a restart).
  */
 export async function shutdown() {
-  await stopProcessRunner();
+  await stopProcessBackgroundWork();
 }
 
 /**

@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { apiError, apiJson } from "~/services/platform/http.server";
 import { now } from "~/services/platform/clock.server";
 import { requireTestClock } from "~/services/platform/test-clock.server";
-import { processRunner } from "~/services/schedules/instalment-runner.server";
+import { processBackgroundWork } from "~/services/platform/background.server";
 
 /**
  * The e2e suite's "it is that day now" (decision 035): sweeps for due instalments at the test
@@ -19,8 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   requireTestClock(request);
-  const runner = processRunner();
-  if (!runner) return apiError(503, "The instalment runner is not running in this process.");
-  const result = await (await runner).runDueNow();
+  const work = processBackgroundWork();
+  if (!work) return apiError(503, "The background work (and so the instalment runner) is not running in this process.");
+  const result = await (await work).runDueInstalmentsNow();
   return apiJson({ now: now().toISOString(), ...result });
 }

@@ -1342,27 +1342,8 @@ export async function findPaymentByGuid(actor: Actor, requestGuid: string): Prom
 /**
  * The card reconciler's sweep: card payments only. PayTo payments have their own poller, and a
  * backlog of them submitted for days must not take the places of a card payment left unknown.
- * Promises are never swept (they are "promised", not unsettled).
+ * Promises are never swept (they are "promised", not unsettled). Run as the `payment-reconcile`
+ * job, once per RECONCILE_EVERY_MS across processes (decision 043): a payment is settled or
+ * failed at most once, whoever sweeps (the status guard in each write).
  */
 export const reconcileCardPayments = () => reconcileUnsettled({ method: "card" });
-
-/**
- * The reconciler's timer: every `intervalMs`, settle payments left pending or unknown (a
- * crash or a lost answer between "charged" and "recorded"). Several portal processes may
- * each run one: a payment is settled or failed at most once (the status guard in each
- * write). The timer never keeps the process alive.
- */
-export function startReconciler(intervalMs = 60_000, sweep: () => Promise<unknown> = reconcileCardPayments) {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    sweep()
-      .catch((error: unknown) => logger.error("reconciler sweep failed", { error }))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}

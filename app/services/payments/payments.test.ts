@@ -2,16 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoData } from "../../../db/seed/demo";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { BACKGROUND_HANDLERS } from "../platform/background.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { migrate } from "../platform/migrate.server";
-import {
-  reconcilePayment,
-  reconcileUnsettled,
-  startReconciler,
-  submitPayment,
-  type PayMethod,
-} from "./payments.server";
+import { QUEUES } from "../platform/queue.server";
+import { reconcilePayment, reconcileUnsettled, submitPayment, type PayMethod } from "./payments.server";
 
 function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
   let handle: DatabaseHandle;
@@ -394,7 +390,7 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       }
     });
 
-    /** A card payment whose answer was lost; the reconciler as entry.server starts it must settle it. */
+    /** A card payment whose answer was lost; the reconciler's job, as the queue runs it, must settle it. */
     async function cardBehind() {
       const [invoice] = await invoices();
       const guid = randomUUID();
@@ -430,17 +426,51 @@ function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
             .where("request_guid", "=", guid)
             .executeTakeFirstOrThrow()
         ).status;
-      // The reconciler as entry.server starts it: its default sweep.
-      const stop = startReconciler(10);
-      try {
-        for (let waited = 0; waited < 5_000 && (await status()) === "unknown"; waited += 50) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      } finally {
-        stop();
-      }
+      // The `payment-reconcile` job's handler, as every process's queue worker runs it (decision 043).
+      await BACKGROUND_HANDLERS[QUEUES.reconcile]!({ id: randomUUID(), data: {} }, handle);
       expect(await status()).toBe("succeeded");
+      return { guid, invoiceId: invoice!.id };
     }
+
+    it("the payment-reconcile job run twice (a retry, a second process's slot): settled once; the second run changes nothing", async () => {
+      const { guid, invoiceId } = await cardBehind();
+      const state = async () => {
+        const payment = await handle.db
+          .selectFrom("payments")
+          .select(["id", "status", "reference", "amount_cents"])
+          .where("request_guid", "=", guid)
+          .executeTakeFirstOrThrow();
+        return {
+          payment,
+          balance: (
+            await handle.db
+              .selectFrom("invoices")
+              .select("balance_cents")
+              .where("id", "=", invoiceId)
+              .executeTakeFirstOrThrow()
+          ).balance_cents,
+          allocations: (
+            await handle.db
+              .selectFrom("payment_allocations")
+              .select("invoice_id")
+              .where("payment_id", "=", payment.id)
+              .execute()
+          ).length,
+          lines: (
+            await handle.db
+              .selectFrom("statement_lines")
+              .select("id")
+              .where("reference", "=", payment.reference)
+              .execute()
+          ).length,
+          charges: await charges(),
+        };
+      };
+      const once = await state();
+      expect(once.payment.status).toBe("succeeded");
+      await BACKGROUND_HANDLERS[QUEUES.reconcile]!({ id: randomUUID(), data: {} }, handle);
+      expect(await state()).toEqual(once);
+    });
 
     it("a promise to pay moves the invoice to Promise with the date; no money moves", async () => {
       const [invoice] = await invoices(actor.accountId, [1, 3]);
@@ -510,25 +540,5 @@ describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
     await migrate(database.handle);
     await seedDemoData(database.handle.db);
     return { handle: database.handle, close: database.drop };
-  });
-});
-
-describe("the reconciler's timer", () => {
-  it("sweeps on its interval, one sweep at a time, until stopped", async () => {
-    let calls = 0;
-    let release!: () => void;
-    const stop = startReconciler(5, () => {
-      calls += 1;
-      return new Promise<void>((resolve) => (release = resolve));
-    });
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(calls).toBe(1); // the first sweep has not finished: no second one starts
-    release();
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    stop();
-    const after = calls;
-    expect(after).toBeGreaterThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(calls).toBe(after);
   });
 });

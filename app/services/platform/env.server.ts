@@ -130,8 +130,18 @@ export const EnvSchema = z.object({
     .string()
     .min(32, "must be at least 32 characters (leave it unset to derive one)")
     .optional(),
-  /** How often each portal process asks the provider about agreements and payments still moving. */
+  /**
+   * How often the provider is asked about PayTo agreements and payments still moving: one job
+   * per interval across all portal processes (decision 043), counted in whole seconds.
+   */
   PAYTO_POLL_MS: millis("30000", 100, 3_600_000),
+  /** How often card payments whose outcome was lost are settled from the gateway: one job per interval. */
+  RECONCILE_EVERY_MS: millis("60000", 1_000, 3_600_000),
+  /**
+   * How often expired sessions, link sessions, old rate-limit hits and expired drafts are deleted:
+   * one job per interval, at most 12 hours (pg-boss keeps a slot's job that long).
+   */
+  EXPIRY_EVERY_MS: millis("3600000", 60_000, 43_200_000),
   /** The sandbox provider's answer time, like a real provider's round trip. */
   SANDBOX_PAYTO_DELAY_MS: millis("250", 0, 99_999),
   /** How long after it is accepted a sandbox PayTo payment settles (or is rejected). */

@@ -27,6 +27,14 @@ export const QUEUES = {
   charge: "instalment-charge",
   /** Sends one email about an instalment (receipt, declined, arrears): the outbox. */
   email: "instalment-email",
+  /** Settles card payments whose outcome was lost (migration 0018); one per RECONCILE_EVERY_MS. */
+  reconcile: "payment-reconcile",
+  /** Asks the PayTo provider about payments still moving; one per PAYTO_POLL_MS. */
+  paytoPayments: "payto-payment-poll",
+  /** Asks the PayTo provider about agreements that can still change; one per PAYTO_POLL_MS. */
+  paytoAgreements: "payto-agreement-poll",
+  /** Deletes expired sessions, link sessions, old rate-limit hits and drafts; one per EXPIRY_EVERY_MS. */
+  expiry: "expiry-sweep",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -115,6 +123,16 @@ export async function enqueue(
   });
 }
 
+/**
+ * Puts a failed job back to be tried again (pg-boss's own retry: one more try allowed). Returns
+ * false when the job is not failed (or not of that queue): nothing changed.
+ */
+export async function retryFailedJob(db: Db, queue: string, id: string): Promise<boolean> {
+  // pg-boss 10 answers { jobs, requested, affected } here, though its types say void.
+  const result = (await jobWriter().retry(queue, id, { db: adapterOver(db) })) as unknown as { affected?: number };
+  return result?.affected === 1;
+}
+
 export type JobHandler = (job: { id: string; data: unknown }) => Promise<unknown>;
 
 export type QueueOptions = {
@@ -156,7 +174,10 @@ export async function startQueue(handle: DatabaseHandle, options: QueueOptions):
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
   for (const [queue, handler] of Object.entries(options.handlers) as [QueueName, JobHandler][]) {
     await boss.work(queue, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
-      for (const job of jobs) await handler({ id: job.id, data: job.data });
+      // One job per fetch: what its handler returns is kept as the job's output (the jobs CLI shows it).
+      let output: unknown;
+      for (const job of jobs) output = await handler({ id: job.id, data: job.data });
+      return output;
     });
   }
   let stopped = false;
@@ -173,6 +194,19 @@ export async function startQueue(handle: DatabaseHandle, options: QueueOptions):
     },
   };
 }
+
+/**
+ * Offers one job of `queue` for the current time slot of `everyMs` (at least a second): each
+ * process offers its own, and pg-boss keeps one per slot and key across all of them (its
+ * singleton index on the slot the database's clock names), so the work is done once per slot
+ * whichever process fetches it. Returns the job's id, or null when this slot has one already.
+ */
+export function offerSlotJob(boss: PgBoss, queue: QueueName, everyMs: number): Promise<string | null> {
+  return boss.send(queue, {}, { singletonKey: queue, singletonSeconds: slotSeconds(everyMs) });
+}
+
+/** pg-boss counts slots in whole seconds. */
+export const slotSeconds = (everyMs: number) => Math.max(1, Math.round(everyMs / 1000));
 
 /** The state of jobs by id (created, retry, active, completed, failed, cancelled), for tests and the test clock. */
 export async function jobStates(db: Db, queue: QueueName, ids: string[]): Promise<Map<string, string>> {

@@ -35,8 +35,12 @@ export const PASSWORD_CHECKS = { max: 10, windowMs: MINUTES_15 };
 /** How long an address stays "known" for a contact after a successful sign-in from it. */
 export const KNOWN_ADDRESS_MS = 90 * 24 * 3_600_000;
 
-/** Counted attempts are kept this long (four of the longest window), then pruned in batches. */
-const PRUNE_AFTER_MS = 60 * 60_000;
+/**
+ * Counted attempts are kept this long (four of the longest window), then pruned in batches: now
+ * and then by a request, and by the expiry job (expiry.server.ts).
+ */
+export const RATE_LIMIT_PRUNE_AFTER_MS = 60 * 60_000;
+const PRUNE_AFTER_MS = RATE_LIMIT_PRUNE_AFTER_MS;
 const PRUNE_BATCH = 5_000;
 
 let clock: () => number = () => Date.now();

@@ -2,7 +2,15 @@ import { sql } from "kysely";
 import { now } from "../platform/clock.server";
 import type { DatabaseHandle, Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
-import { enqueue, jobsInHand, jobStates, QUEUES, startQueue, type RunningQueue } from "../platform/queue.server";
+import {
+  enqueue,
+  jobsInHand,
+  jobStates,
+  offerSlotJob,
+  QUEUES,
+  startQueue,
+  type RunningQueue,
+} from "../platform/queue.server";
 import { ABANDONED_AFTER_MS, payInstalment } from "./instalment-charges.server";
 import { sendInstalmentEmail } from "./instalment-email.server";
 import type { InstalmentEmail } from "./instalment-outcomes.server";
@@ -11,7 +19,8 @@ import type { InstalmentEmail } from "./instalment-outcomes.server";
  * The instalment runner (issue 15; decision 035), on the job queue:
  *
  * - every minute each portal process offers a `instalment-sweep` job keyed to that minute; pg-boss
- *   keeps one per minute (its singleton by time slot), so one process sweeps, whichever fetches it;
+ *   keeps one per minute (its singleton by time slot), so one process sweeps, whichever fetches it
+ *   (the portal's background work, background.server.ts, offers it with the other periodic jobs);
  * - the sweep finds the instalments whose try day has come in their business's time zone (from the
  *   portal's clock) and the tries left unresolved, and writes one `instalment-charge` job for each
  *   instalment's try (named by it, so a second sweep adds nothing);
@@ -91,6 +100,37 @@ export async function runChargeJob(data: unknown) {
   return outcome;
 }
 
+/** The instalment queues' handlers, as the background registry (and the runner's tests) work them. */
+export const instalmentHandlers = (handle: DatabaseHandle) => ({
+  [QUEUES.sweep]: async () => {
+    await sweepInstalments(handle.db);
+  },
+  [QUEUES.charge]: async (job: { data: unknown }) => {
+    await runChargeJob(job.data);
+  },
+  [QUEUES.email]: async (job: { data: unknown }) => {
+    await sendInstalmentEmail(job.data as InstalmentEmail);
+  },
+});
+
+/**
+ * Sweeps now (not waiting for the minute) and waits until the jobs it wrote — and any other
+ * charges due, and the emails they wrote — have run in whichever process works the queues.
+ */
+export async function runDueInstalmentsNow(db: Db, timeoutMs = 60_000) {
+  const ids = await sweepInstalments(db);
+  const deadline = Date.now() + timeoutMs;
+  for (const name of [QUEUES.charge, QUEUES.email]) {
+    while ((await jobsInHand(db, name)) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const states = await jobStates(db, QUEUES.charge, ids);
+  const counts: Record<string, number> = {};
+  for (const state of states.values()) counts[state] = (counts[state] ?? 0) + 1;
+  return { jobs: ids.length, states: counts };
+}
+
 export type InstalmentRunner = {
   queue: RunningQueue;
   /** Sweeps now (not waiting for the minute) and waits until the jobs it wrote have run. */
@@ -99,8 +139,9 @@ export type InstalmentRunner = {
 };
 
 /**
- * Starts this process's share of the runner: a PgBoss working the three queues and the minute
- * timer that offers the sweep. `sweepEveryMs: 0` leaves the timer off (tests sweep by hand).
+ * The instalment queues alone in a PgBoss of their own: a runner "process" for the runner's
+ * tests. The portal works them with everything else (background.server.ts).
+ * `sweepEveryMs: 0` leaves the minute's offer off (tests sweep by hand).
  */
 export async function startInstalmentRunner(
   handle: DatabaseHandle,
@@ -108,30 +149,13 @@ export async function startInstalmentRunner(
 ): Promise<InstalmentRunner> {
   const queue = await startQueue(handle, {
     pollingIntervalSeconds: options.pollingIntervalSeconds,
-    handlers: {
-      [QUEUES.sweep]: async () => {
-        await sweepInstalments(handle.db);
-      },
-      [QUEUES.charge]: async (job) => {
-        await runChargeJob(job.data);
-      },
-      [QUEUES.email]: async (job) => {
-        await sendInstalmentEmail(job.data as InstalmentEmail);
-      },
-    },
+    handlers: instalmentHandlers(handle),
   });
-  const offerSweep = () =>
-    queue.boss
-      .send(
-        QUEUES.sweep,
-        {},
-        {
-          singletonKey: "sweep",
-          singletonSeconds: Math.max(1, Math.round((options.sweepEveryMs ?? SWEEP_EVERY_MS) / 1000)),
-        },
-      )
-      .catch((error: unknown) => logger.error("instalment sweep could not be offered", { error }));
   const every = options.sweepEveryMs ?? SWEEP_EVERY_MS;
+  const offerSweep = () =>
+    offerSlotJob(queue.boss, QUEUES.sweep, every).catch((error: unknown) =>
+      logger.error("instalment sweep could not be offered", { error }),
+    );
   let timer: NodeJS.Timeout | undefined;
   if (every > 0) {
     void offerSweep();
@@ -140,45 +164,10 @@ export async function startInstalmentRunner(
   }
   return {
     queue,
-    async runDueNow(timeoutMs = 60_000) {
-      const ids = await sweepInstalments(handle.db);
-      const deadline = Date.now() + timeoutMs;
-      // Until the charges (these and any others due) and the emails they wrote have run.
-      for (const name of [QUEUES.charge, QUEUES.email]) {
-        while ((await jobsInHand(handle.db, name)) > 0 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-      const states = await jobStates(handle.db, QUEUES.charge, ids);
-      const counts: Record<string, number> = {};
-      for (const state of states.values()) counts[state] = (counts[state] ?? 0) + 1;
-      return { jobs: ids.length, states: counts };
-    },
+    runDueNow: (timeoutMs) => runDueInstalmentsNow(handle.db, timeoutMs),
     async stop() {
       if (timer) clearInterval(timer);
       await queue.stop();
     },
   };
-}
-
-// One runner per process (the portal's), kept on globalThis like the database.
-const globalKey = Symbol.for("portal.instalment-runner");
-const store = globalThis as unknown as { [globalKey]?: Promise<InstalmentRunner> };
-
-/** Starts the process's runner once (entry.server.tsx); later calls get the same one. */
-export function startProcessRunner(handle: DatabaseHandle): Promise<InstalmentRunner> {
-  store[globalKey] ??= startInstalmentRunner(handle);
-  return store[globalKey];
-}
-
-export function processRunner(): Promise<InstalmentRunner> | undefined {
-  return store[globalKey];
-}
-
-/** Graceful stop on SIGTERM/SIGINT: jobs in hand finish (or are handed back for a retry). */
-export async function stopProcessRunner() {
-  const running = store[globalKey];
-  if (!running) return;
-  delete store[globalKey];
-  await (await running).stop();
 }

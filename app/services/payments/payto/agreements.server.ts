@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { decideSnapshot, type AgreementStatus } from "~/lib/payto-states";
 import { getDb } from "../../platform/database.server";
 import type { Db } from "../../platform/db.server";
-import { getEnv } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
 import { getPayToProvider } from "./index.server";
 import {
@@ -467,23 +466,4 @@ async function pollOne(row: Row, provider: ReturnType<typeof getPayToProvider>, 
     return "lost";
   }
   return "waiting";
-}
-
-/** Polls every `intervalMs` (PAYTO_POLL_MS), one sweep at a time; the timer never keeps the process alive. */
-export function startAgreementPoller(
-  intervalMs = getEnv().PAYTO_POLL_MS,
-  sweep: () => Promise<unknown> = () => pollAgreements(),
-) {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    sweep()
-      .catch((error: unknown) => logger.error("payto agreement poll failed", { error }))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -8,9 +8,11 @@ import {
   TERMINAL_AGREEMENT_STATUSES,
   type AgreementStatus,
 } from "~/lib/payto-states";
+import { BACKGROUND_HANDLERS } from "../../platform/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { migrate } from "../../platform/migrate.server";
+import { QUEUES } from "../../platform/queue.server";
 import { parseTokenRequest } from "./agreement-request.server";
 import {
   applyAgreementSnapshot,
@@ -19,7 +21,6 @@ import {
   getAgreement,
   listAgreements,
   pollAgreements,
-  startAgreementPoller,
   type AgreementActor,
 } from "./agreements.server";
 import { getPayToProvider, setPayToProviderForTesting, webhookSecret } from "./index.server";
@@ -574,6 +575,37 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
     });
   });
 
+  describe("the payto-agreement-poll job", () => {
+    it("run twice (a retry, a second process's slot): the bank's approval recorded once; the second run changes nothing", async () => {
+      const outcome = await createAgreement(
+        actor,
+        { requestGuid: randomUUID(), debtor: payId("approve") },
+        { hostname },
+      );
+      if (!outcome.ok) throw new Error("not created");
+      const id = outcome.agreement.id;
+      await sandbox.runDue(new Date(Date.now() + 60_000));
+      // First in the poll's order (least recently checked), whatever the other tests left.
+      await handle.db
+        .updateTable("payto_agreements")
+        .set({ updated_at: new Date(Date.now() - 86_400_000) })
+        .where("id", "=", id)
+        .execute();
+      const poll = () => BACKGROUND_HANDLERS[QUEUES.paytoAgreements]!({ id: randomUUID(), data: {} }, handle);
+      await poll();
+      const once = { state: await stateOf(id), events: await eventsOf(id) };
+      expect(once.state.status).toBe("ACTIVE");
+      expect(once.events.filter((e) => e.to_status === "ACTIVE")).toHaveLength(1);
+      await handle.db
+        .updateTable("payto_agreements")
+        .set({ updated_at: new Date(Date.now() - 86_400_000) })
+        .where("id", "=", id)
+        .execute();
+      await poll();
+      expect({ state: await stateOf(id), events: await eventsOf(id) }).toEqual(once);
+    });
+  });
+
   describe("webhooks through receiveWebhook", () => {
     const sign = (body: string, at = Math.floor(Date.now() / 1000), secret = webhookSecret()) => {
       const signature = createHmac("sha256", secret).update(`${at}.${body}`).digest("hex");
@@ -649,25 +681,5 @@ describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
     await migrate(database.handle);
     await seedDemoData(database.handle.db);
     return { handle: database.handle, close: database.drop };
-  });
-});
-
-describe("the agreement poller's timer", () => {
-  it("sweeps on its interval, one sweep at a time, until stopped", async () => {
-    let calls = 0;
-    let release!: () => void;
-    const stop = startAgreementPoller(5, () => {
-      calls += 1;
-      return new Promise<void>((resolve) => (release = resolve));
-    });
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(calls).toBe(1);
-    release();
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    stop();
-    const after = calls;
-    expect(after).toBeGreaterThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(calls).toBe(after);
   });
 });

@@ -2,15 +2,8 @@ import type { PayToPaymentFailure } from "~/lib/payto-states";
 import { findHostBranding } from "../../host/host.server";
 import { audit } from "../../platform/audit.server";
 import { getDb } from "../../platform/database.server";
-import { getEnv } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
-import {
-  failPayment,
-  reconcileUnsettled,
-  settleFailedPayToPayment,
-  settlePayment,
-  startReconciler,
-} from "../payments.server";
+import { failPayment, reconcileUnsettled, settleFailedPayToPayment, settlePayment } from "../payments.server";
 import { sendReceipt } from "../receipts.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
@@ -314,14 +307,13 @@ export async function reconcilePayToPayment(
 }
 
 /**
- * The PayTo poller (decision 027 "Polling"): every PAYTO_POLL_MS, ask the provider about PayTo
- * payments still submitted, pending or unknown a few seconds after they were made (younger
- * ones are still with the request that made them). Webhooks usually get there first; this is
- * the fallback when one is lost. It shares the card reconciler's timer and sweep.
+ * The PayTo poller's sweep (decision 027 "Polling"; decision 043): asks the provider about PayTo
+ * payments still submitted, pending or unknown a few seconds after they were made (younger ones
+ * are still with the request that made them). Webhooks usually get there first; this is the
+ * fallback when one is lost. Run as the `payto-payment-poll` job, once per PAYTO_POLL_MS across
+ * processes; each payment's outcome is recorded at most once (the status guard in each write).
  */
-export function startPayToPaymentPoller(intervalMs = getEnv().PAYTO_POLL_MS) {
-  return startReconciler(intervalMs, () => reconcileUnsettled({ method: "payto", olderThanMs: 3_000 }));
-}
+export const pollPayToPayments = () => reconcileUnsettled({ method: "payto", olderThanMs: 3_000 });
 
 /**
  * Which of these invoice ids are this account's (in any status): the API answers 404 for one

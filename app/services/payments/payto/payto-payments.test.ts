@@ -1,13 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoData } from "../../../../db/seed/demo";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../../tests/support/smtp-catcher";
 import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
+import { BACKGROUND_HANDLERS } from "../../platform/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { resetEnvForTesting } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
 import { migrate } from "../../platform/migrate.server";
+import { QUEUES } from "../../platform/queue.server";
 import {
   failPayment,
   loadPayable,
@@ -283,6 +286,62 @@ function payToSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(
       await handle.db.selectFrom("statement_lines").select("id").where("reference", "=", settled.reference).execute(),
     ).toHaveLength(lines.length);
+  });
+
+  it("the payto-payment-poll job run twice (a retry, a second process's slot): settled once, one statement line, one receipt; the second run changes nothing", async () => {
+    const { id: agreementId } = await agreement("approve@payto.test");
+    const [invoice] = await invoices(1);
+    const guid = randomUUID();
+    const outcome = await pay(guid, [{ invoiceId: invoice!.id, amountCents: 1_500 }], { kind: "payto", agreementId });
+    expect(outcome.kind).toBe("submitted");
+    // Old enough for the poll (it leaves payments younger than a few seconds to their request).
+    await handle.db
+      .updateTable("payments")
+      .set({ created_at: new Date(Date.now() - 60_000) })
+      .where("request_guid", "=", guid)
+      .execute();
+    const mailsBefore = catcher.messages.length;
+    // The bank settles it; its webhook is lost (never delivered): only the poll can tell us.
+    await bankRuns(SETTLE_MS);
+    const poll = () => BACKGROUND_HANDLERS[QUEUES.paytoPayments]!({ id: randomUUID(), data: {} }, handle);
+    const state = async () => {
+      const row = (await paymentRow(guid))!;
+      return {
+        status: row.status,
+        balance: (await balances([invoice!.id]))[invoice!.id],
+        lines: (
+          await handle.db
+            .selectFrom("statement_lines")
+            .select(["type", "credit_cents"])
+            .where("reference", "=", row.reference)
+            .orderBy("id")
+            .execute()
+        ).map((line) => `${line.type}:${line.credit_cents}`),
+        audits: (
+          await handle.db
+            .selectFrom("audit_events")
+            .select("id")
+            .where(sql<boolean>`details->>'paymentId' = ${row.id}`)
+            .execute()
+        ).length,
+        receipts: catcher.messages.slice(mailsBefore).filter((m) => m.subject.includes(row.reference)).length,
+      };
+    };
+    await poll();
+    const reference = (await paymentRow(guid))!.reference;
+    await catcher.waitForMail("olivia@coastal.example", { after: mailsBefore, subject: new RegExp(reference) });
+    const once = await state();
+    expect(once).toMatchObject({
+      status: "succeeded",
+      balance: invoice!.availableCents - 1_500,
+      receipts: 1,
+    });
+    const settled = (await paymentRow(guid))!;
+    expect(once.lines.filter((line) => line.startsWith("payment:"))).toEqual([`payment:${settled.amount_cents}`]);
+    await poll();
+    // Give a stray second receipt time to arrive: there must be none.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await state()).toEqual(once);
   });
 
   it("50 simultaneous submissions of one requestGuid: one provider payment, one payments row", async () => {
