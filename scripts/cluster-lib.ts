@@ -132,7 +132,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     SEED_DEMO_DATA: "false",
     DATA_DIR: dataDir,
     // Readiness says 503 for two health checks before the listener closes: HAProxy stops sending first.
-    DRAIN_DELAY_MS: options.env?.DRAIN_DELAY_MS ?? String(Math.min(checkIntervalMs * 2 + 500, 10_000)),
+    DRAIN_DELAY_MS: options.env?.DRAIN_DELAY_MS ?? String(Math.min(checkIntervalMs * CHECK_FALL + 500, 10_000)),
   });
   // The e2e suite's clock is refused behind a proxy (env.server.ts).
   delete childEnv.PORTAL_TEST_CLOCK;
@@ -330,6 +330,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
  * - idle connections to a process are closed by HAProxy well before the process's own 65 s
  *   keep-alive timeout, so a request never meets a connection the process is closing.
  */
+/**
+ * Requests one portal process works on at once. Node is single-threaded: past a handful of
+ * requests in flight it gets no faster, only later for each one, and its database pool has 10
+ * connections. 16 keeps the event loop free to answer /ready while work waits at the proxy.
+ */
+export const PROCESS_MAXCONN = 16;
+/** Failed checks (one per check interval, each allowed 3 s) before a process is taken out. */
+export const CHECK_FALL = 3;
+
 export function haproxyConfig(input: {
   proxyPort: number;
   ports: number[];
@@ -350,7 +359,8 @@ defaults
   timeout server 60s
   timeout http-request 15s
   timeout http-keep-alive 15s
-  timeout queue 10s
+  timeout queue 30s
+  timeout check 3s
   errorfile 503 ${input.errorPagePath}
   retries 2
   option redispatch 1
@@ -370,7 +380,11 @@ backend portal
   http-check send meth GET uri ${READY_PATH} ver HTTP/1.1 hdr Host health-check.invalid
   http-check expect status 200
   http-reuse safe
-  default-server check inter ${input.checkIntervalMs} fall 2 rise 2 pool-purge-delay 5s
+  # maxconn: at most PROCESS_MAXCONN requests in each process at once; the rest wait in HAProxy's
+  # queue (up to 30 s) for the first free slot on any process. A Node process given 200 requests
+  # at once answers all of them slowly, its readiness check too, and a busy process taken out
+  # as "down" turns overload into an outage (decision 045).
+  default-server check inter ${input.checkIntervalMs} fall ${CHECK_FALL} rise 2 maxconn ${PROCESS_MAXCONN} pool-purge-delay 5s
 ${servers}
 `;
 }
