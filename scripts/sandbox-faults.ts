@@ -12,6 +12,8 @@
  * and exits 0; bad arguments print the usage and exit 2, a database problem exits 1.
  */
 
+export {};
+
 // Before the services load: their log lines would otherwise mix with this command's output.
 process.env.LOG_LEVEL ??= "warn";
 
@@ -29,7 +31,7 @@ if (!process.env.DATABASE_URL) {
 }
 
 const { getDatabaseHandle } = await import("../app/services/platform/database.server");
-let status = 0;
+let exitCode = 0;
 try {
   const handle = await getDatabaseHandle();
   try {
@@ -40,6 +42,6 @@ try {
   }
 } catch (error) {
   process.stderr.write(`sandbox:faults failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  status = 1;
+  exitCode = 1;
 }
-process.exit(status);
+process.exit(exitCode);
