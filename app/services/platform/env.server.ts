@@ -44,7 +44,7 @@ export const EnvSchema = z.object({
    * PostgreSQL only (decision 046): how long to wait for a connection, and the most one statement
    * may run, so that a lost or stuck database makes pages fail fast with a 503 instead of hanging.
    */
-  DATABASE_CONNECT_TIMEOUT_MS: millis("2500", 100, 60_000),
+  DATABASE_CONNECT_TIMEOUT_MS: millis("5000", 100, 60_000),
   DATABASE_STATEMENT_TIMEOUT_MS: millis("15000", 100, 3_600_000),
   DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
   SESSION_SECRET: z
