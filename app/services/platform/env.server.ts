@@ -120,9 +120,9 @@ export const EnvSchema = z.object({
    * How long a call to the card gateway may take before the portal stops waiting (decision 046).
    * A charge that times out is recorded as pending and settled later from the gateway's record.
    */
-  CARD_GATEWAY_TIMEOUT_MS: millis("8000", 100, 120_000),
+  CARD_GATEWAY_TIMEOUT_MS: millis("15000", 100, 120_000),
   /** The same for the PayTo provider. */
-  PAYTO_PROVIDER_TIMEOUT_MS: millis("8000", 100, 120_000),
+  PAYTO_PROVIDER_TIMEOUT_MS: millis("15000", 100, 120_000),
   /**
    * The ports' circuit breakers (decision 046): this many failures or timeouts in a row, within
    * PORT_BREAKER_WINDOW_MS, and calls fail at once for PORT_BREAKER_COOLDOWN_MS; then one call
