@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/platform/database.server";
+import { checkHealth } from "~/services/platform/heartbeat.server";
 import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
 import { startReconciler } from "~/services/payments/payments.server";
@@ -74,6 +75,14 @@ try {
  */
 export async function shutdown() {
   await stopProcessRunner();
+}
+
+/**
+ * Called by scripts/serve.js for GET /ready (a load balancer's readiness check, decision 045):
+ * true when this process can serve, that is the database answers a round trip (at most 2 s).
+ */
+export async function isReady(): Promise<boolean> {
+  return (await checkHealth()).ok;
 }
 
 export default function handleRequest(
