@@ -1,6 +1,4 @@
 import { get } from "./resilience-http";
-import { percentile, round } from "./stats";
-import type { Portals } from "./resilience-portals";
 
 /** The pages every signed-in user cycles through (issue 18): dashboard, statements, invoices, pay. */
 export const LOAD_PAGES = [
@@ -12,7 +10,6 @@ export const LOAD_PAGES = [
 
 export type Sample = {
   page: string;
-  process: string;
   status: number;
   ms: number;
   /** Milliseconds since the run started, when the answer came. */
@@ -27,7 +24,8 @@ export type Sample = {
  * has arrived, for `seconds`. Every answer is kept (status, time, which process answered).
  */
 export async function runLoad(options: {
-  portals: Portals;
+  /** The proxy's port: every user's requests go through it. */
+  port: number;
   host: string;
   cookies: string[];
   seconds: number;
@@ -38,7 +36,7 @@ export async function runLoad(options: {
   const started = performance.now();
   const end = started + options.seconds * 1000;
   const user = async (index: number) => {
-    const port = options.portals.portFor(index);
+    const port = options.port;
     let next = index % LOAD_PAGES.length;
     while (performance.now() < end) {
       const page = LOAD_PAGES[next++ % LOAD_PAGES.length]!;
@@ -47,7 +45,6 @@ export async function runLoad(options: {
         const answer = await get(port, options.host, page.path, options.cookies[index], 30_000);
         samples.push({
           page: page.name,
-          process: options.portals.processOf(port, answer.headers),
           status: answer.status,
           ms: answer.ms,
           at: performance.now() - started,
@@ -56,7 +53,6 @@ export async function runLoad(options: {
       } catch (error) {
         samples.push({
           page: page.name,
-          process: options.portals.processOf(port, {}),
           status: 0,
           ms: performance.now() - sent,
           at: performance.now() - started,
@@ -75,35 +71,4 @@ export async function runLoad(options: {
     : Promise.resolve();
   await Promise.all([...options.cookies.map((_, i) => user(i)), during]);
   return { samples, seconds: (performance.now() - started) / 1000, duringResult };
-}
-
-export type LoadRow = {
-  process: string;
-  requests: number;
-  errors: number;
-  p50Ms: number;
-  p99Ms: number;
-  perSecond: number;
-};
-
-/** Per process, then all together: requests, errors (anything but a 200), p50/p99 and throughput. */
-export function summarise(samples: Sample[], seconds: number, isError = (s: Sample) => s.status !== 200): LoadRow[] {
-  const groups = new Map<string, Sample[]>();
-  for (const sample of samples) {
-    groups.set(sample.process, [...(groups.get(sample.process) ?? []), sample]);
-  }
-  const row = (process: string, group: Sample[]): LoadRow => {
-    const ok = group.filter((s) => s.status === 200).map((s) => s.ms);
-    return {
-      process,
-      requests: group.length,
-      errors: group.filter(isError).length,
-      p50Ms: round(percentile(ok, 50), 1),
-      p99Ms: round(percentile(ok, 99), 1),
-      perSecond: round(group.length / seconds, 1),
-    };
-  };
-  const rows = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, group]) => row(name, group));
-  if (rows.length > 1) rows.push(row("all", samples));
-  return rows;
 }
