@@ -116,8 +116,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   // Every process shares the session secret (a cookie signed by one is read by another) and the
   // data folder (the mail outbox, credit documents on the filesystem adapter).
-  const sessionSecret =
-    options.env?.SESSION_SECRET ?? process.env.SESSION_SECRET ?? randomBytes(32).toString("base64url");
+  const sessionSecret = options.env?.SESSION_SECRET ?? process.env.SESSION_SECRET ?? sharedSecret(dataDir);
   const childEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...process.env, ...options.env })) {
     if (value !== undefined) childEnv[key] = value;
@@ -130,6 +129,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     SESSION_SECRET: sessionSecret,
     SEED_DEMO_DATA: "false",
     DATA_DIR: dataDir,
+    // Readiness says 503 for two health checks before the listener closes: HAProxy stops sending first.
+    DRAIN_DELAY_MS: options.env?.DRAIN_DELAY_MS ?? String(Math.min(checkIntervalMs * 2 + 500, 10_000)),
   });
   // The e2e suite's clock is refused behind a proxy (env.server.ts).
   delete childEnv.PORTAL_TEST_CLOCK;
@@ -137,7 +138,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   function spawnLogged(name: string, command: string, args: string[], env: Record<string, string>) {
     const logPath = path.join(dir, `${name}.log`);
     const log = fs.createWriteStream(logPath, { flags: "a" });
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group: a terminal's Ctrl-C reaches only the launcher, which drains the
+    // processes in order (a second signal would cut a process's drain short).
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     children.add(child);
     for (const stream of [child.stdout!, child.stderr!]) {
       let rest = "";
@@ -310,12 +313,9 @@ export function haproxyConfig(input: { proxyPort: number; ports: number[]; socke
 global
   stats socket ${input.socketPath} mode 600 level admin
   maxconn 4096
-  log stderr format short local0 notice
 
 defaults
   mode http
-  log global
-  option dontlognull
   timeout connect 2s
   timeout client 60s
   timeout server 60s
@@ -343,6 +343,13 @@ backend portal
   default-server check inter ${input.checkIntervalMs} fall 2 rise 2 pool-purge-delay 5s
 ${servers}
 `;
+}
+
+/** The processes' session secret: one per data folder, made on first use (so a kept folder keeps sessions). */
+function sharedSecret(dataDir: string) {
+  const file = path.join(dataDir, "cluster-session-secret");
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  return fs.readFileSync(file, "utf8").trim();
 }
 
 /** Creates the database named in the URL when it does not exist (through the `postgres` database). */

@@ -32,9 +32,84 @@ async function importBuild() {
 let build = await importBuild();
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
+/**
+ * Draining (decision 045). On SIGTERM/SIGINT the process stops being ready at once (GET /ready
+ * answers 503, so a load balancer takes it out), keeps its listener open for DRAIN_DELAY_MS while
+ * the balancer notices (0 by default: HAProxy retries a refused connection elsewhere; the cluster
+ * launcher gives it two health checks), then stops accepting connections, lets the requests in
+ * flight finish and the job queue put down its jobs, and exits 0. Every answer given while
+ * draining carries `Connection: close`, and idle keep-alive connections are closed, so no client
+ * or proxy keeps sending on a connection that is about to go. All of it within DRAIN_BOUND_MS;
+ * past that, what is left is cut and the exit code is 1.
+ */
+const DRAIN_BOUND_MS = 25_000;
+const drainDelayMs = parseDrainDelay(process.env.DRAIN_DELAY_MS);
+const READY_PATH = "/ready";
+let draining = false;
+/** Responses not yet finished (or aborted): the requests in flight. */
+const inFlight = new Set();
+let whenNoneInFlight = () => {};
+
+function parseDrainDelay(value) {
+  if (value === undefined || value === "") return 0;
+  const ms = /^\d{1,5}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(ms >= 0 && ms <= 10_000)) {
+    console.error("[serve] DRAIN_DELAY_MS: must be a whole number of milliseconds, 0 to 10000");
+    process.exit(1);
+  }
+  return ms;
+}
+
+function trackInFlight(_req, res, next) {
+  inFlight.add(res);
+  res.once("close", () => {
+    inFlight.delete(res);
+    if (!draining) return;
+    // The connection this answer used is idle now (unless the client pipelined): let it go.
+    setImmediate(() => server.closeIdleConnections());
+    if (inFlight.size === 0) whenNoneInFlight();
+  });
+  if (draining) res.setHeader("Connection", "close");
+  next();
+}
+
+/** Concurrent readiness checks share one database round trip. */
+let readinessCheck = null;
+function checkReadiness() {
+  readinessCheck ??= Promise.resolve()
+    .then(() => build.entry?.module?.isReady?.() ?? true)
+    .catch(() => false)
+    .finally(() => {
+      readinessCheck = null;
+    });
+  return readinessCheck;
+}
+
+/**
+ * GET /ready: 200 when this process can serve (the database answers), 503 while it drains or
+ * while the database is away. Answered here for any Host (a proxy's health check names no
+ * tenant) and says nothing about any tenant; kept out of the access logs (one every second
+ * per process from the proxy). /heartbeat stays the liveness page a person reads.
+ */
+async function readiness(_req, res) {
+  const ok = draining ? false : await checkReadiness();
+  const state = draining ? "draining" : ok ? "ready" : "unavailable";
+  const status = state === "ready" ? 200 : 503;
+  const headers = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  };
+  if (status === 503) headers["Retry-After"] = "5";
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ status: state }));
+}
+
 const app = express();
 app.disable("x-powered-by");
+app.use(trackInFlight);
 app.use(edgeGuard);
+app.get(READY_PATH, (req, res, next) => readiness(req, res).catch(next));
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
@@ -75,16 +150,58 @@ const server = app.listen(port, host, () => {
   console.log(`[serve] http://${host}:${port}`);
   if (mode === "development") void broadcastDevReady(build);
 });
+// Behind a proxy, the proxy must be the one to close an idle connection (it knows not to send on
+// it then): Node's default of 5 s races the proxy's reuse and makes ECONNRESET. Headers must be
+// allowed a little longer than that, or a slow first request on a kept connection is cut.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.on("connect", answerConnect);
 server.on("clientError", answerClientError);
+
+let signalled = false;
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, () => {
-    // The build's own shutdown first (entry.server.tsx: the job queue finishes the jobs in hand),
-    // at most 25 s, then the server closes.
-    const stopping = Promise.resolve(build.entry?.module?.shutdown?.()).catch((error) =>
-      console.error("[serve] shutdown failed", error),
-    );
-    const limit = new Promise((resolve) => setTimeout(resolve, 25_000).unref());
-    void Promise.race([stopping, limit]).then(() => server.close(() => process.exit(0)));
+  process.on(signal, () => {
+    if (signalled) {
+      // A second Ctrl-C (or SIGTERM) does not wait for the drain.
+      console.error(`[serve] ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    signalled = true;
+    void drain(signal);
   });
+}
+
+async function drain(signal) {
+  const started = Date.now();
+  draining = true;
+  console.log(`[serve] ${signal}: draining (${inFlight.size} request(s) in flight)`);
+  for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+  server.closeIdleConnections();
+  const bound = new Promise((resolve) => setTimeout(() => resolve("cut"), DRAIN_BOUND_MS));
+  // The build's own shutdown (entry.server.tsx: the job queue finishes the jobs in hand).
+  const jobsDone = Promise.resolve()
+    .then(() => build.entry?.module?.shutdown?.())
+    .catch((error) => console.error("[serve] shutdown failed", error));
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const closed = (async () => {
+    if (drainDelayMs > 0) await wait(drainDelayMs);
+    const listenerClosed = new Promise((resolve) => server.close(resolve));
+    server.closeIdleConnections();
+    if (inFlight.size > 0) await new Promise((resolve) => (whenNoneInFlight = resolve));
+    await jobsDone;
+    // Every answer since the drain began said `Connection: close`, so the last sockets are closing;
+    // one that never sent a request is idle. Nothing is in flight: what is left after a second goes.
+    server.closeIdleConnections();
+    await Promise.race([listenerClosed, wait(1_000)]);
+    server.closeAllConnections();
+    return "drained";
+  })();
+  const outcome = await Promise.race([closed, bound]);
+  if (outcome === "cut") {
+    console.error(`[serve] drain bound of ${DRAIN_BOUND_MS} ms reached: cutting ${inFlight.size} request(s)`);
+    server.closeAllConnections();
+    process.exit(1);
+  }
+  console.log(`[serve] drained in ${Date.now() - started} ms`);
+  process.exit(0);
 }

@@ -53,6 +53,9 @@ export function recordLogToken(request: Request, logToken: string) {
  */
 export const LOG_PATH = Symbol.for("portal.log-path");
 
+/** scripts/serve.js answers this path itself (decision 045); keep the two in step. */
+export const READINESS_PATH = "/ready";
+
 type Started = { id: string; start: bigint; path: string };
 const started = new WeakMap<IncomingMessage, Started>();
 
@@ -71,6 +74,8 @@ export function installRequestLogging(log: Logger = defaultLogger) {
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket?.remoteAddress ?? "";
     const path = redactLinkPath(request.url ?? "/");
     (request as unknown as Record<symbol, string>)[LOG_PATH] = path;
+    // A proxy asks every second: its readiness checks would bury the requests worth reading.
+    if (path === READINESS_PATH) return;
     started.set(request, { id, start: process.hrtime.bigint(), path });
     if (!response.headersSent) response.setHeader("X-Request-Id", id);
   });
