@@ -160,7 +160,12 @@ function loadResult(processes: number, samples: Sample[], seconds: number, perPr
 
 async function measureLoad(cluster: Cluster, processes: number, cookies: string[], seconds: number) {
   const logs = markLogs(cluster);
-  const { samples, seconds: took } = await runLoad({ port: cluster.proxyPort, host: RESILIENCE_HOST, cookies, seconds });
+  const { samples, seconds: took } = await runLoad({
+    port: cluster.proxyPort,
+    host: RESILIENCE_HOST,
+    cookies,
+    seconds,
+  });
   await wait(300); // the processes' log streams flush
   return loadResult(processes, samples, took, processRows(logs.read(), took));
 }
@@ -185,27 +190,67 @@ function pay(port: number, cookie: string, user: ResilienceUser, slot: number, m
   );
 }
 
-type Submitted = { guid: string; method: "card" | "payto"; user: ResilienceUser; slot: number; answer: string; ms: number };
+type Submitted = {
+  guid: string;
+  method: "card" | "payto";
+  user: ResilienceUser;
+  slot: number;
+  answer: string;
+  ms: number;
+};
 
 /** PAYMENTS payments at once (alternately card and PayTo), each of its own user and invoice `slot`. */
-function submitPayments(port: number, cookies: string[], users: ResilienceUser[], slot: number) {
+function submitPayments(port: number, cookies: string[], users: ResilienceUser[], slot: number, guids: string[] = []) {
+  const chosen = users.slice(0, PAYMENTS).map((user) => ({ user, guid: randomUUID() }));
+  guids.push(...chosen.map((c) => c.guid));
   return Promise.all(
-    users.slice(0, PAYMENTS).map(async (user, i): Promise<Submitted> => {
+    chosen.map(async ({ user, guid }, i): Promise<Submitted> => {
       const method = i % 2 === 0 ? "card" : "payto";
-      const guid = randomUUID();
       const sent = performance.now();
       try {
         const answer = await pay(port, cookies[user.index - 1]!, user, slot, method, guid);
         const where = answer.headers.location ?? "";
-        return { guid, method, user, slot, answer: `${answer.status}${where ? ` → ${where.split("/")[1]}` : ""}`, ms: answer.ms };
+        return {
+          guid,
+          method,
+          user,
+          slot,
+          answer: `${answer.status}${where ? ` → ${where.split("/")[1]}` : ""}`,
+          ms: answer.ms,
+        };
       } catch (error) {
-        return { guid, method, user, slot, answer: error instanceof Error ? error.message : String(error), ms: performance.now() - sent };
+        return {
+          guid,
+          method,
+          user,
+          slot,
+          answer: error instanceof Error ? error.message : String(error),
+          ms: performance.now() - sent,
+        };
       }
     }),
   );
 }
 
 const UNSETTLED = ["pending", "unknown", "submitted"];
+
+/** How many of these payments are in each status now ("none": not in the database). */
+async function statusesOf(db: DatabaseHandle["db"], guids: string[]) {
+  const rows = await db.selectFrom("payments").select("status").where("request_guid", "in", guids).execute();
+  const counts: Record<string, number> = { none: guids.length - rows.length };
+  for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  return counts;
+}
+
+/** Waits (bounded) until at least `count` of these payments are pending: claimed, with the sandboxes. */
+async function waitForPending(db: DatabaseHandle["db"], guids: string[], count: number, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = (await statusesOf(db, guids)).pending ?? 0;
+    if (pending >= count || Date.now() > deadline) return pending;
+    await wait(25);
+  }
+}
 
 /**
  * The reconciler, run until nothing of ours is left unsettled (bounded): the PayTo sandbox's clock
@@ -238,7 +283,11 @@ async function reconcileAll(db: DatabaseHandle["db"], guids: string[], timeoutMs
  * "neither": no charge, no succeeded payment, the balance untouched. Anything else is lost
  * (charged, not recorded), doubled (recorded or charged twice), or not ended (still unsettled).
  */
-async function checkPayments(db: DatabaseHandle["db"], businessId: string, submitted: Submitted[]): Promise<PaymentCheck[]> {
+async function checkPayments(
+  db: DatabaseHandle["db"],
+  businessId: string,
+  submitted: Submitted[],
+): Promise<PaymentCheck[]> {
   const checks: PaymentCheck[] = [];
   for (const s of submitted) {
     const key = `${businessId}:${s.guid}`;
@@ -263,13 +312,18 @@ async function checkPayments(db: DatabaseHandle["db"], businessId: string, submi
             ).rows[0]!.n,
           );
     const invoice = s.user.payable[s.slot]!;
-    const now = await db.selectFrom("invoices").select("balance_cents").where("id", "=", invoice.id).executeTakeFirstOrThrow();
+    const now = await db
+      .selectFrom("invoices")
+      .select("balance_cents")
+      .where("id", "=", invoice.id)
+      .executeTakeFirstOrThrow();
     const recordedCents = invoice.cents - Number(now.balance_cents);
     const status = payment?.status ?? "none";
     let verdict: PaymentCheck["verdict"];
     if (UNSETTLED.includes(status)) verdict = "not ended";
     else if (charged > 1 || recordedCents > invoice.cents) verdict = "doubled";
-    else if (charged === 1 && status === "succeeded" && recordedCents === invoice.cents) verdict = "charged and recorded";
+    else if (charged === 1 && status === "succeeded" && recordedCents === invoice.cents)
+      verdict = "charged and recorded";
     else if (charged === 0 && status !== "succeeded" && recordedCents === 0) verdict = "neither";
     else verdict = charged > 0 ? "lost" : "doubled";
     checks.push({
@@ -298,7 +352,9 @@ async function checkTotals(db: DatabaseHandle["db"], businessId: string) {
     WHERE idempotency_key LIKE ${`${businessId}:%`} AND status = 'SETTLED'`);
   const paytoPaid = await one(sql`SELECT count(*) AS n FROM payments
     WHERE business_id = ${businessId} AND method = 'payto' AND status = 'succeeded'`);
-  const overpaid = await one(sql`SELECT count(*) AS n FROM invoices WHERE business_id = ${businessId} AND balance_cents < 0`);
+  const overpaid = await one(
+    sql`SELECT count(*) AS n FROM invoices WHERE business_id = ${businessId} AND balance_cents < 0`,
+  );
   return { captures, cardPaid, settled, paytoPaid, overpaid };
 }
 
@@ -313,15 +369,26 @@ function summarisePayments(name: string, checks: PaymentCheck[]) {
     doubled: count("doubled"),
     notEnded: count("not ended"),
   };
-  check(row.lost === 0 && row.doubled === 0 && row.notEnded === 0, `${name}: ${row.lost} lost, ${row.doubled} doubled, ${row.notEnded} not ended`);
+  check(
+    row.lost === 0 && row.doubled === 0 && row.notEnded === 0,
+    `${name}: ${row.lost} lost, ${row.doubled} doubled, ${row.notEnded} not ended`,
+  );
   return row;
+}
+
+function count(values: string[]) {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
 }
 
 function table(title: string, header: string[], rows: (string | number)[][]) {
   const cells = rows.map((r) => r.map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ");
-  process.stdout.write(`\n${title}\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${cells.map(line).join("\n")}\n`);
+  process.stdout.write(
+    `\n${title}\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${cells.map(line).join("\n")}\n`,
+  );
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -379,14 +446,27 @@ try {
   step(`${USERS} users for ${SECONDS} s on ${PROCESSES} processes`);
   const manyProcesses = await measureLoad(cluster, PROCESSES, cookies, SECONDS);
   for (const run of [oneProcess, manyProcesses]) {
-    check(run.errors === 0, `load on ${run.processes} process(es): ${run.errors} errors ${JSON.stringify(run.statuses)}`);
+    check(
+      run.errors === 0,
+      `load on ${run.processes} process(es): ${run.errors} errors ${JSON.stringify(run.statuses)}`,
+    );
   }
   results.load = { oneProcess, manyProcesses };
   table(
     `1. ${USERS} signed-in users, ${SECONDS} s, dashboard/statements/invoices/pay (through HAProxy)`,
     ["processes", "process", "requests", "errors", "p50 ms", "p99 ms", "req/s", "server p50 ms", "server p99 ms"],
     [oneProcess, manyProcesses].flatMap((run) => [
-      ...run.perProcess.map((p) => [run.processes, p.process, p.requests, "", "", "", p.perSecond, p.serverP50Ms, p.serverP99Ms]),
+      ...run.perProcess.map((p) => [
+        run.processes,
+        p.process,
+        p.requests,
+        "",
+        "",
+        "",
+        p.perSecond,
+        p.serverP50Ms,
+        p.serverP99Ms,
+      ]),
       [run.processes, "all (client)", run.requests, run.errors, run.p50Ms, run.p99Ms, run.perSecond, "", ""],
     ]),
   );
@@ -397,23 +477,46 @@ try {
   // 2. SIGKILL among payments in flight.
   step(`2. ${PAYMENTS} payments, ${cluster.processes[0]!.name} SIGKILLed among them`);
   const victim = cluster.processes[0]!;
-  const inFlight = submitPayments(port, cookies, users, 0);
-  await wait(SANDBOX_DELAY_MS / 2);
+  const killGuids: string[] = [];
+  const inFlight = submitPayments(port, cookies, users, 0, killGuids);
+  // The kill lands while payments are with the sandboxes (claimed, not yet answered): wait until
+  // half of them are pending in the database (bounded), whatever the machine's load.
+  const pendingAtKill = await waitForPending(handle.db, killGuids, PAYMENTS / 2, 15_000);
   const killedPid = victim.pid;
   await victim.kill("SIGKILL");
   const submittedKill = await inFlight;
+  const atKill = await statusesOf(handle.db, killGuids);
   step(`   restart ${victim.name}, then the reconciler`);
   await victim.restart();
-  everyGuid.push(...submittedKill.map((s) => s.guid));
-  const killReconcile = await reconcileAll(handle.db, submittedKill.map((s) => s.guid));
-  // The browser's resubmission of the same form (same requestGuid) after it all: answered, never charged again.
+  everyGuid.push(...killGuids);
+  const killReconcile = await reconcileAll(handle.db, killGuids);
+  // The browser's resubmission of the same form (same requestGuid), as a customer whose page
+  // failed would send it: answered with the payment's result; a submission that never reached a
+  // process is made now, once. Then the reconciler again, for those.
   const resubmitted = await Promise.all(
-    submittedKill.map((s) => pay(port, cookies[s.user.index - 1]!, s.user, s.slot, s.method, s.guid).then((a) => a.status, () => 0)),
+    submittedKill.map((s) =>
+      pay(port, cookies[s.user.index - 1]!, s.user, s.slot, s.method, s.guid).then(
+        (a) => a.status,
+        () => 0,
+      ),
+    ),
   );
+  const killReconcileAfter = await reconcileAll(handle.db, killGuids);
   const killChecks = await checkPayments(handle.db, businessId, submittedKill);
   const killRow = summarisePayments("SIGKILL mid-payment", killChecks);
-  check(resubmitted.every((status) => status === 302 || status === 402), `resubmissions after the SIGKILL answered ${JSON.stringify(resubmitted)}`);
-  results.kill = { killedPid, reconcile: killReconcile, resubmitted, summary: killRow, payments: killChecks };
+  check(
+    resubmitted.every((status) => status === 302 || status === 402),
+    `resubmissions after the SIGKILL answered ${JSON.stringify(resubmitted)}`,
+  );
+  results.kill = {
+    killedPid,
+    pendingAtKill,
+    afterKill: atKill,
+    reconcile: [killReconcile, killReconcileAfter],
+    resubmitted,
+    summary: killRow,
+    payments: killChecks,
+  };
 
   // 3. The database's connections terminated under load.
   step(`3. every connection to ${databaseName} terminated under load (${FAULT_SECONDS} s)`);
@@ -443,7 +546,10 @@ try {
   });
   const submittedDrop = await paymentsDuringDrop!;
   everyGuid.push(...submittedDrop.map((s) => s.guid));
-  const dropReconcile = await reconcileAll(handle.db, submittedDrop.map((s) => s.guid));
+  const dropReconcile = await reconcileAll(
+    handle.db,
+    submittedDrop.map((s) => s.guid),
+  );
   const dropChecks = await checkPayments(handle.db, businessId, submittedDrop);
   const dropRow = summarisePayments("database connections dropped", dropChecks);
   const bad = dropRun.samples.filter((s) => s.status !== 200 && s.status !== 503);
@@ -456,19 +562,37 @@ try {
     ok: dropRun.samples.length - bad.length - unavailable.length,
     unavailable503: unavailable.length,
     unavailableTitles: [...new Set(unavailable.map((s) => s.title ?? ""))],
-    unavailableP99Ms: round(percentile(unavailable.map((s) => s.ms), 99), 1),
+    unavailableP99Ms: round(
+      percentile(
+        unavailable.map((s) => s.ms),
+        99,
+      ),
+      1,
+    ),
     otherErrors: bad.length,
     otherStatuses: [...new Set(bad.map((s) => s.status || s.error))],
     recoveredAfterMs: unavailable.length || bad.length ? round(lastNot200 - terminateAt) : 0,
     lastFifthAll200: tail.every((s) => s.status === 200),
-    p99Ms: round(percentile(dropRun.samples.filter((s) => s.status === 200).map((s) => s.ms), 99), 1),
+    p99Ms: round(
+      percentile(
+        dropRun.samples.filter((s) => s.status === 200).map((s) => s.ms),
+        99,
+      ),
+      1,
+    ),
     perProcess: processRows(logs.read(), dropRun.seconds),
     reconcile: dropReconcile,
     summary: dropRow,
     payments: dropChecks,
   };
-  check(bad.length === 0, `database drop: ${bad.length} answers other than 200 or 503: ${JSON.stringify(dropResult.otherStatuses)}`);
-  check(dropResult.unavailableP99Ms < 5_000, `database drop: 503s took up to ${dropResult.unavailableP99Ms} ms (not fast)`);
+  check(
+    bad.length === 0,
+    `database drop: ${bad.length} answers other than 200 or 503: ${JSON.stringify(dropResult.otherStatuses)}`,
+  );
+  check(
+    dropResult.unavailableP99Ms < 5_000,
+    `database drop: 503s took up to ${dropResult.unavailableP99Ms} ms (not fast)`,
+  );
   check(dropResult.lastFifthAll200, "database drop: not all 200 again by the last fifth of the run");
   results.databaseDrop = dropResult;
 
@@ -500,10 +624,17 @@ try {
       const pendingBefore = await handle.db
         .selectFrom("payments")
         .select("id")
-        .where("request_guid", "in", submitted.map((s) => s.guid))
+        .where(
+          "request_guid",
+          "in",
+          submitted.map((s) => s.guid),
+        )
         .where("status", "in", UNSETTLED as never[])
         .execute();
-      const reconcile = await reconcileAll(handle.db, submitted.map((s) => s.guid));
+      const reconcile = await reconcileAll(
+        handle.db,
+        submitted.map((s) => s.guid),
+      );
       const checks = await checkPayments(handle.db, businessId, submitted);
       const summary = summarisePayments(`gateway and provider ${mode}`, checks);
       const ok = run.samples.filter((s) => s.status === 200).map((s) => s.ms);
@@ -513,7 +644,13 @@ try {
         errors: run.samples.filter((s) => s.status !== 200).length,
         p50Ms: round(percentile(ok, 50), 1),
         p99Ms: round(percentile(ok, 99), 1),
-        paymentAnswerP99Ms: round(percentile(submitted.map((s) => s.ms), 99), 1),
+        paymentAnswerP99Ms: round(
+          percentile(
+            submitted.map((s) => s.ms),
+            99,
+          ),
+          1,
+        ),
         answers: [...new Set(answers)],
         pendingAfterFault: pendingBefore.length,
         perProcess: processRows(logsFault.read(), run.seconds),
@@ -529,8 +666,14 @@ try {
   }
 
   const totals = await checkTotals(handle.db, businessId);
-  check(totals.captures === totals.cardPaid, `captures at the gateway ${totals.captures} ≠ card payments recorded ${totals.cardPaid}`);
-  check(totals.settled === totals.paytoPaid, `PayTo settlements ${totals.settled} ≠ PayTo payments recorded ${totals.paytoPaid}`);
+  check(
+    totals.captures === totals.cardPaid,
+    `captures at the gateway ${totals.captures} ≠ card payments recorded ${totals.cardPaid}`,
+  );
+  check(
+    totals.settled === totals.paytoPaid,
+    `PayTo settlements ${totals.settled} ≠ PayTo payments recorded ${totals.paytoPaid}`,
+  );
   check(totals.overpaid === 0, `${totals.overpaid} invoices paid below zero`);
   results.totals = totals;
 
@@ -541,15 +684,33 @@ try {
     paymentRows.map((r) => [r.scenario, r.payments, r.chargedAndRecorded, r.neither, r.lost, r.doubled, r.notEnded]),
   );
   table(
+    `2. ${PAYMENTS} payments (card and PayTo), ${victim.name} SIGKILLed with ${pendingAtKill} of them pending`,
+    ["answers to the payers", "statuses right after the kill", "resubmissions (same requestGuid)"],
+    [
+      [
+        Object.entries(count(submittedKill.map((s) => s.answer.replace(/ → .*/, ""))))
+          .map(([k, v]) => `${v}× ${k}`)
+          .join(", "),
+        Object.entries(atKill)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(", "),
+        Object.entries(count(resubmitted.map(String)))
+          .map(([k, v]) => `${v}× ${k}`)
+          .join(", "),
+      ],
+    ],
+  );
+  table(
     `3. Database connections terminated ${round(terminateAt / 1000, 1)} s into ${FAULT_SECONDS} s of load`,
-    ["requests", "200", "503", "503 p99 ms", "other errors", "all 200 again after", "200 p99 ms"],
+    ["requests", "200", "503", "503 p99 ms", "503 page", "other errors", "all 200 again after", "200 p99 ms"],
     [
       [
         dropResult.requests,
         dropResult.ok,
         dropResult.unavailable503,
         dropResult.unavailableP99Ms,
-        dropResult.otherErrors,
+        dropResult.unavailableTitles.join(" | ") || "–",
+        `${dropResult.otherErrors} ${dropResult.otherStatuses.join(", ")}`,
         `${dropResult.recoveredAfterMs} ms`,
         dropResult.p99Ms,
       ],
@@ -558,7 +719,16 @@ try {
   if (portRows.length) {
     table(
       "4. Card gateway and PayTo provider slow (5 s) and down",
-      ["sandboxes", "page requests", "errors", "page p50 ms", "page p99 ms", "payment answer p99 ms", "pending", "answers"],
+      [
+        "sandboxes",
+        "page requests",
+        "errors",
+        "page p50 ms",
+        "page p99 ms",
+        "payment answer p99 ms",
+        "pending",
+        "answers",
+      ],
       portRows.map((r) => [
         String(r.mode),
         Number(r.requests),

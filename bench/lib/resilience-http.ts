@@ -32,9 +32,7 @@ function send(
         agent,
         headers: {
           host: `${host}:${port}`,
-          ...(body
-            ? { "content-type": "application/x-www-form-urlencoded", origin: `http://${host}:${port}` }
-            : {}),
+          ...(body ? { "content-type": "application/x-www-form-urlencoded", origin: `http://${host}:${port}` } : {}),
           ...(options.cookie ? { cookie: options.cookie } : {}),
         },
         timeout: options.timeoutMs,

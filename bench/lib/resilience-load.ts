@@ -42,7 +42,7 @@ export async function runLoad(options: {
       const page = LOAD_PAGES[next++ % LOAD_PAGES.length]!;
       const sent = performance.now();
       try {
-        const answer = await get(port, options.host, page.path, options.cookies[index], 30_000);
+        const answer = await get(port, options.host, page.path, options.cookies[index], 60_000);
         samples.push({
           page: page.name,
           status: answer.status,

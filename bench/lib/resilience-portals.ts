@@ -58,7 +58,13 @@ function sizeOf(file: string) {
   }
 }
 
-export type ProcessRow = { process: string; requests: number; serverP50Ms: number; serverP99Ms: number; perSecond: number };
+export type ProcessRow = {
+  process: string;
+  requests: number;
+  serverP50Ms: number;
+  serverP99Ms: number;
+  perSecond: number;
+};
 
 export function processRows(times: Map<string, number[]>, seconds: number): ProcessRow[] {
   return [...times.entries()].map(([process, list]) => ({

@@ -189,7 +189,11 @@ export async function seedResilience(
     )
     .execute();
 
-  const cards = await db.selectFrom("cards").select(["id", "account_id"]).where("business_id", "=", businessId).execute();
+  const cards = await db
+    .selectFrom("cards")
+    .select(["id", "account_id"])
+    .where("business_id", "=", businessId)
+    .execute();
   const agreements = await db
     .selectFrom("payto_agreements")
     .select(["id", "account_id"])
