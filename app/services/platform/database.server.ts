@@ -17,7 +17,10 @@ const store = globalThis as unknown as { [globalKey]?: State };
 async function openConfigured(): Promise<DatabaseHandle> {
   const env = getEnv();
   const handle = env.DATABASE_URL
-    ? openPostgres(env.DATABASE_URL)
+    ? openPostgres(env.DATABASE_URL, {
+        connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      })
     : await openPglite(path.join(env.DATA_DIR, "pglite"));
   try {
     const applied = await migrate(handle);

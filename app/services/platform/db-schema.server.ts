@@ -258,6 +258,14 @@ export interface SandboxGatewayChargesTable {
   created_at: Timestamp;
 }
 
+/** The sandboxes' fault switch (migration 0020, decision 046). */
+export interface SandboxFaultsTable {
+  port: "gateway" | "payto";
+  mode: "normal" | "slow" | "down";
+  delay_ms: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface FeeRulesTable {
   business_id: string;
   surcharge: ColumnType<unknown, string | undefined, string>;
@@ -583,6 +591,7 @@ export interface DB {
   bank_accounts: BankAccountsTable;
   sandbox_gateway_tokens: SandboxGatewayTokensTable;
   sandbox_gateway_charges: SandboxGatewayChargesTable;
+  sandbox_faults: SandboxFaultsTable;
   payto_settings: PayToSettingsTable;
   payto_agreements: PayToAgreementsTable;
   payto_agreement_events: PayToAgreementEventsTable;

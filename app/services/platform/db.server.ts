@@ -5,6 +5,8 @@ import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { DB } from "./db-schema.server";
+import { guardDialect } from "./db-unavailable.server";
+import { logger } from "./logger.server";
 import { countQuery } from "./request-scope.server";
 
 export type Db = Kysely<DB>;
@@ -45,16 +47,31 @@ export const PGLITE_PARSERS = {
   [DATE_OID]: (value: string) => value,
 };
 
-export function openPostgres(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
+export type PostgresOptions = {
+  max?: number;
+  /** How long to wait for a connection (decision 046: fail fast when the database is lost). */
+  connectTimeoutMs?: number;
+  /** The most one statement may run (unset: no limit); migration scripts are never limited. */
+  statementTimeoutMs?: number;
+};
+
+export function openPostgres(connectionString: string, options: PostgresOptions = {}): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
-  // An idle client losing its connection must not crash the process; the next query reports it.
-  pool.on("error", () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: countQuery });
+  // A connection the server ends (pg_terminate_backend, a restart, a network cut) must not crash
+  // the process. Idle clients report through the pool; a client checked out between two queries
+  // (inside a transaction) reports on itself, and with no listener Node would throw. Its next
+  // query fails instead (DatabaseUnavailableError: a 503), and the pool drops it on release.
+  pool.on("error", (error) => logger.warn("database connection lost (idle)", { error }));
+  pool.on("connect", (client) => {
+    client.on("error", (error) => logger.warn("database connection lost", { error }));
+  });
+  const db = new Kysely<DB>({ dialect: guardDialect(new PostgresDialect({ pool })), log: countQuery });
   return {
     kind: "postgres",
     db,
@@ -62,6 +79,8 @@ export function openPostgres(connectionString: string, options: { max?: number }
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
+        // Migrations and the queue's maintenance may take longer than any page's statement.
+        if (options.statementTimeoutMs) await client.query("SET LOCAL statement_timeout = 0");
         const result = await fn({
           async exec(script) {
             await client.query(script);

@@ -40,6 +40,12 @@ export const EnvSchema = z.object({
       (value) => value === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(value),
       "must be a postgres:// or postgresql:// URL (leave it unset for the embedded database)",
     ),
+  /**
+   * PostgreSQL only (decision 046): how long to wait for a connection, and the most one statement
+   * may run, so that a lost or stuck database makes pages fail fast with a 503 instead of hanging.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: millis("2500", 100, 60_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: millis("15000", 100, 3_600_000),
   DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
   SESSION_SECRET: z
     .string()
@@ -110,6 +116,27 @@ export const EnvSchema = z.object({
     .regex(/^\d{1,5}$/, "must be a whole number of milliseconds, 0 to 99999")
     .default("250")
     .transform(Number),
+  /**
+   * How long a call to the card gateway may take before the portal stops waiting (decision 046).
+   * A charge that times out is recorded as pending and settled later from the gateway's record.
+   */
+  CARD_GATEWAY_TIMEOUT_MS: millis("4000", 100, 120_000),
+  /** The same for the PayTo provider. */
+  PAYTO_PROVIDER_TIMEOUT_MS: millis("4000", 100, 120_000),
+  /**
+   * The ports' circuit breakers (decision 046): this many failures or timeouts in a row, within
+   * PORT_BREAKER_WINDOW_MS, and calls fail at once for PORT_BREAKER_COOLDOWN_MS; then one call
+   * probes. Each process keeps its own breakers.
+   */
+  PORT_BREAKER_FAILURES: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, "must be a whole number from 1 to 100")
+    .default("5")
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= 100, "must be a whole number from 1 to 100"),
+  PORT_BREAKER_WINDOW_MS: millis("30000", 100, 3_600_000),
+  PORT_BREAKER_COOLDOWN_MS: millis("10000", 100, 3_600_000),
   /** Which PayTo provider adapter to use. Only the sandbox ships here (decision 027). */
   PAYTO_PROVIDER: z
     .enum(["sandbox"], {

@@ -1,5 +1,9 @@
 import { createHmac } from "node:crypto";
+import { createCircuitBreaker } from "../../platform/circuit-breaker.server";
+import { getDb } from "../../platform/database.server";
 import { getEnv } from "../../platform/env.server";
+import { cachedFaultReader } from "../../platform/sandbox-faults.server";
+import { guardPayToProvider, withPayToFaults } from "./guarded-provider.server";
 import type { PayToProvider } from "./payto-provider.server";
 import { createSandboxPayTo } from "./sandbox-provider.server";
 
@@ -13,14 +17,26 @@ export function webhookSecret(): string {
   );
 }
 
-/** The configured PayTo provider adapter (PAYTO_PROVIDER), made once per process. */
+/**
+ * The configured PayTo provider adapter (PAYTO_PROVIDER), made once per process, behind its
+ * timeout and circuit breaker (decision 046). The sandbox also obeys the fault switch.
+ */
 export function getPayToProvider(): PayToProvider {
   if (provider) return provider;
   const env = getEnv();
+  const breaker = createCircuitBreaker({
+    name: "PayTo provider",
+    timeoutMs: env.PAYTO_PROVIDER_TIMEOUT_MS,
+    failureThreshold: env.PORT_BREAKER_FAILURES,
+    windowMs: env.PORT_BREAKER_WINDOW_MS,
+    cooldownMs: env.PORT_BREAKER_COOLDOWN_MS,
+  });
   switch (env.PAYTO_PROVIDER) {
-    case "sandbox":
-      provider = createSandboxPayTo({ secret: webhookSecret() });
+    case "sandbox": {
+      const sandbox = createSandboxPayTo({ secret: webhookSecret() });
+      provider = guardPayToProvider(withPayToFaults(sandbox, cachedFaultReader(getDb)), breaker);
       return provider;
+    }
   }
 }
 
