@@ -36,7 +36,7 @@ import { post, signIn } from "./lib/resilience-http";
 import { runLoad, type Sample } from "./lib/resilience-load";
 import { markLogs, processRows, startPortals, type ProcessRow } from "./lib/resilience-portals";
 import { RESILIENCE_HOST, RESILIENCE_PASSWORD, seedResilience, type ResilienceUser } from "./lib/resilience-seed";
-import { setSandboxFault, sandboxFaultsAvailable } from "./lib/resilience-faults";
+import { setSandboxFault } from "./lib/resilience-faults";
 import { percentile, round } from "./lib/stats";
 
 const positive = (name: string, fallback: number, max: number) => {
@@ -58,8 +58,15 @@ const PAYMENTS = Math.min(20, USERS);
 const PORTS = { cluster: { base: 5200, proxy: 5290 }, single: { base: 5210, proxy: 5291 } };
 /** The sandboxes answer slowly enough that a SIGKILL lands while payments are with them. */
 const SANDBOX_DELAY_MS = 1_000;
+/** How slow the slow sandboxes are (issue 18: 5 s). */
+const SLOW_MS = 5_000;
 /** Scenarios 3 and 4 run a shorter load: long enough to see the fault come and go. */
 const FAULT_SECONDS = Math.max(8, Math.min(20, Math.round(SECONDS / 3)));
+/**
+ * …and with fewer users: they show what the fault does to a page, not what saturation does (on
+ * two shared cores, 200 users alone push p99 past the 5 s a slow port would add).
+ */
+const FAULT_USERS = Math.min(USERS, 20);
 
 const adminUrl =
   process.env.RESILIENCE_DATABASE_URL?.trim() ||
@@ -258,12 +265,12 @@ async function waitForPending(db: DatabaseHandle["db"], guids: string[], count: 
  * request is in flight: a payment with no charge is failed at once (no grace), which is right only
  * when nothing can still charge it.
  */
-async function reconcileAll(db: DatabaseHandle["db"], guids: string[], timeoutMs = 60_000) {
+async function reconcileAll(db: DatabaseHandle["db"], guids: string[], graceMs = 0, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   let sweeps = 0;
   for (;;) {
     await asSandboxPayTo(getPayToProvider())?.runDue(new Date());
-    await reconcileUnsettled({ olderThanMs: 0, graceMs: 0, limit: 1_000 });
+    await reconcileUnsettled({ olderThanMs: 0, graceMs, limit: 1_000 });
     sweeps++;
     const left = await db
       .selectFrom("payments")
@@ -526,7 +533,7 @@ try {
   const dropRun = await runLoad({
     port,
     host: RESILIENCE_HOST,
-    cookies,
+    cookies: cookies.slice(0, FAULT_USERS),
     seconds: FAULT_SECONDS,
     during: {
       at: terminateAt,
@@ -571,7 +578,11 @@ try {
     ),
     otherErrors: bad.length,
     otherStatuses: [...new Set(bad.map((s) => s.status || s.error))],
-    recoveredAfterMs: unavailable.length || bad.length ? round(lastNot200 - terminateAt) : 0,
+    recoveredAfterMs: !tail.every((s) => s.status === 200)
+      ? null
+      : unavailable.length || bad.length
+        ? round(lastNot200 - terminateAt)
+        : 0,
     lastFifthAll200: tail.every((s) => s.status === 200),
     p99Ms: round(
       percentile(
@@ -598,28 +609,25 @@ try {
 
   // 4. The card gateway and the PayTo provider slow, then down.
   const portRows: Record<string, unknown>[] = [];
-  if (!(await sandboxFaultsAvailable())) {
-    step("4. skipped: this build has no fault switch for the sandboxes");
-    results.ports = { skipped: "no fault switch for the sandboxes in this build" };
-  } else {
+  {
     for (const [mode, slot] of [
       ["slow", 2],
       ["down", 3],
     ] as const) {
       step(`4. card gateway and PayTo provider ${mode} (${FAULT_SECONDS} s of load, ${PAYMENTS} payments)`);
-      await setSandboxFault(handle.db, mode, 5_000);
+      await setSandboxFault(handle.db, mode, SLOW_MS);
       let paying: Promise<Submitted[]> | undefined;
       const logsFault = markLogs(cluster);
       const run = await runLoad({
         port,
         host: RESILIENCE_HOST,
-        cookies,
+        cookies: cookies.slice(0, FAULT_USERS),
         seconds: FAULT_SECONDS,
         during: { at: 1_000, run: async () => (paying = submitPayments(port, cookies, users, slot)) },
       });
       const submitted = await paying!;
       const answers = submitted.map((s) => s.answer);
-      await setSandboxFault(handle.db, "off", 0);
+      await setSandboxFault(handle.db, "normal", 0);
       everyGuid.push(...submitted.map((s) => s.guid));
       const pendingBefore = await handle.db
         .selectFrom("payments")
@@ -659,7 +667,7 @@ try {
         payments: checks,
       };
       check(row.errors === 0, `ports ${mode}: ${row.errors} page errors`);
-      check(row.p99Ms < 2_000, `ports ${mode}: page p99 ${row.p99Ms} ms (pages did not stay fast)`);
+      check(row.p99Ms < SLOW_MS, `ports ${mode}: page p99 ${row.p99Ms} ms (pages waited for the ${SLOW_MS} ms port)`);
       portRows.push(row);
     }
     results.ports = portRows;
@@ -711,7 +719,7 @@ try {
         dropResult.unavailableP99Ms,
         dropResult.unavailableTitles.join(" | ") || "–",
         `${dropResult.otherErrors} ${dropResult.otherStatuses.join(", ")}`,
-        `${dropResult.recoveredAfterMs} ms`,
+        dropResult.recoveredAfterMs === null ? "not within the run" : `${dropResult.recoveredAfterMs} ms`,
         dropResult.p99Ms,
       ],
     ],
@@ -762,7 +770,14 @@ try {
 const output = {
   at: new Date().toISOString(),
   machine: { cpus: os.availableParallelism(), node: process.version },
-  options: { seconds: SECONDS, users: USERS, processes: PROCESSES, payments: PAYMENTS, faultSeconds: FAULT_SECONDS },
+  options: {
+    seconds: SECONDS,
+    users: USERS,
+    processes: PROCESSES,
+    payments: PAYMENTS,
+    faultSeconds: FAULT_SECONDS,
+    faultUsers: FAULT_USERS,
+  },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   failures,
   ...results,
