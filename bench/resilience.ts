@@ -57,7 +57,7 @@ const PAYMENTS = Math.min(20, USERS);
 /** The bench's loopback ports (5200–5299): processes from 5200 (one process: 5210), proxies 5290/5291. */
 const PORTS = { cluster: { base: 5200, proxy: 5290 }, single: { base: 5210, proxy: 5291 } };
 /** The sandboxes answer slowly enough that a SIGKILL lands while payments are with them. */
-const SANDBOX_DELAY_MS = 1_000;
+const SANDBOX_DELAY_MS = 2_000;
 /** How slow the slow sandboxes are (issue 18: 5 s). */
 const SLOW_MS = 5_000;
 /** Scenarios 3 and 4 run a shorter load: long enough to see the fault come and go. */
@@ -249,13 +249,13 @@ async function statusesOf(db: DatabaseHandle["db"], guids: string[]) {
   return counts;
 }
 
-/** Waits (bounded) until at least `count` of these payments are pending: claimed, with the sandboxes. */
-async function waitForPending(db: DatabaseHandle["db"], guids: string[], count: number, timeoutMs: number) {
+/** Waits (bounded) until every one of these payments is claimed; how many are pending then. */
+async function waitForClaims(db: DatabaseHandle["db"], guids: string[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const pending = (await statusesOf(db, guids)).pending ?? 0;
-    if (pending >= count || Date.now() > deadline) return pending;
-    await wait(25);
+    const statuses = await statusesOf(db, guids);
+    if (statuses.none === 0 || Date.now() > deadline) return statuses.pending ?? 0;
+    await wait(20);
   }
 }
 
@@ -487,8 +487,9 @@ try {
   const killGuids: string[] = [];
   const inFlight = submitPayments(port, cookies, users, 0, killGuids);
   // The kill lands while payments are with the sandboxes (claimed, not yet answered): wait until
-  // half of them are pending in the database (bounded), whatever the machine's load.
-  const pendingAtKill = await waitForPending(handle.db, killGuids, PAYMENTS / 2, 15_000);
+  // every one of them is in the database (bounded), whatever the machine's load; the sandboxes
+  // take SANDBOX_DELAY_MS to answer, so those on the victim are still pending.
+  const pendingAtKill = await waitForClaims(handle.db, killGuids, 15_000);
   const killedPid = victim.pid;
   await victim.kill("SIGKILL");
   const submittedKill = await inFlight;
@@ -529,6 +530,7 @@ try {
   step(`3. every connection to ${databaseName} terminated under load (${FAULT_SECONDS} s)`);
   const terminateAt = (FAULT_SECONDS * 1000) / 3;
   let paymentsDuringDrop: Promise<Submitted[]> | undefined;
+  const dropGuids: string[] = [];
   const logs = markLogs(cluster);
   const dropRun = await runLoad({
     port,
@@ -538,8 +540,8 @@ try {
     during: {
       at: terminateAt,
       run: async () => {
-        paymentsDuringDrop = submitPayments(port, cookies, users, 1);
-        await wait(SANDBOX_DELAY_MS / 2);
+        paymentsDuringDrop = submitPayments(port, cookies, users, 1, dropGuids);
+        await waitForClaims(handle.db, dropGuids, 10_000);
         const admin = new pg.Client({ connectionString: adminUrl });
         await admin.connect();
         const terminated = await admin.query(
