@@ -80,6 +80,8 @@ export type Cluster = {
   dir: string;
   /** HAProxy's view of each process: UP, DOWN, MAINT, … (its stats socket). */
   serverStates(): Promise<Record<string, string>>;
+  /** How many requests HAProxy has sent each process so far (its `stot`). */
+  serverSessions(): Promise<Record<string, number>>;
   /** Waits (bounded) until HAProxy reports this process in this state. */
   waitForState(name: string, state: "UP" | "DOWN", timeoutMs?: number): Promise<void>;
   /** Drains every process (SIGTERM, then SIGKILL after 30 s), stops HAProxy, removes temp files. */
@@ -117,7 +119,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   // Every process shares the session secret (a cookie signed by one is read by another) and the
   // data folder (the mail outbox, credit documents on the filesystem adapter).
   const sessionSecret = options.env?.SESSION_SECRET ?? process.env.SESSION_SECRET ?? sharedSecret(dataDir);
-  const childEnv: Record<string, string> = {};
+  const childEnv: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries({ ...process.env, ...options.env })) {
     if (value !== undefined) childEnv[key] = value;
   }
@@ -135,12 +137,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   // The e2e suite's clock is refused behind a proxy (env.server.ts).
   delete childEnv.PORTAL_TEST_CLOCK;
 
-  function spawnLogged(name: string, command: string, args: string[], env: Record<string, string>) {
+  function spawnLogged(name: string, command: string, args: string[], env: Record<string, string | undefined>) {
     const logPath = path.join(dir, `${name}.log`);
     const log = fs.createWriteStream(logPath, { flags: "a" });
     // Its own process group: a terminal's Ctrl-C reaches only the launcher, which drains the
     // processes in order (a second signal would cut a process's drain short).
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child: ChildProcess = spawn(command, args, {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     children.add(child);
     for (const stream of [child.stdout!, child.stderr!]) {
       let rest = "";
@@ -165,18 +171,26 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   let proxy: ReturnType<typeof spawnLogged> | undefined;
   const socketPath = path.join(dir, "admin.sock");
 
-  async function serverStates(): Promise<Record<string, string>> {
+  /** One column of HAProxy's statistics for each process (`show stat`, servers of the backend). */
+  async function serverColumn(column: string): Promise<Record<string, string>> {
     const csv = await adminCommand(socketPath, "show stat -1 4 -1");
-    const states: Record<string, string> = {};
+    const values: Record<string, string> = {};
     const [header, ...rows] = csv.split("\n").filter(Boolean);
     const columns = (header ?? "").replace(/^# /, "").split(",");
     const svname = columns.indexOf("svname");
-    const status = columns.indexOf("status");
+    const wanted = columns.indexOf(column);
     for (const row of rows) {
       const fields = row.split(",");
-      if (fields[0] === "portal") states[fields[svname]!] = fields[status]!;
+      if (fields[0] === "portal") values[fields[svname]!] = fields[wanted]!;
     }
-    return states;
+    return values;
+  }
+
+  const serverStates = () => serverColumn("status");
+
+  async function serverSessions(): Promise<Record<string, number>> {
+    const totals = await serverColumn("stot");
+    return Object.fromEntries(Object.entries(totals).map(([name, value]) => [name, Number(value)]));
   }
 
   async function waitForState(name: string, state: "UP" | "DOWN", timeoutMs = 15_000) {
@@ -257,9 +271,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await Promise.all(processes.map((portal) => waitUntilReady(portal, readyTimeoutMs)));
 
     const configPath = path.join(dir, "haproxy.cfg");
+    const errorPagePath = path.join(dir, "503.http");
+    fs.writeFileSync(errorPagePath, UNAVAILABLE_PAGE);
     fs.writeFileSync(
       configPath,
-      haproxyConfig({ proxyPort: options.proxyPort, ports: processes.map((p) => p.port), socketPath, checkIntervalMs }),
+      haproxyConfig({
+        proxyPort: options.proxyPort,
+        ports: processes.map((p) => p.port),
+        socketPath,
+        checkIntervalMs,
+        errorPagePath,
+      }),
     );
     proxy = spawnLogged("haproxy", haproxyPath, ["-db", "-f", configPath], {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -291,6 +313,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     },
     dir,
     serverStates,
+    serverSessions,
     waitForState,
     stop,
   };
@@ -307,7 +330,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
  * - idle connections to a process are closed by HAProxy well before the process's own 65 s
  *   keep-alive timeout, so a request never meets a connection the process is closing.
  */
-export function haproxyConfig(input: { proxyPort: number; ports: number[]; socketPath: string; checkIntervalMs: number }) {
+export function haproxyConfig(input: {
+  proxyPort: number;
+  ports: number[];
+  socketPath: string;
+  checkIntervalMs: number;
+  errorPagePath: string;
+}) {
   const servers = input.ports.map((port, index) => `  server p${index} 127.0.0.1:${port}`).join("\n");
   return `# Written by scripts/cluster-lib.ts; see docs/decisions/045-many-processes-behind-haproxy.md
 global
@@ -322,6 +351,7 @@ defaults
   timeout http-request 15s
   timeout http-keep-alive 15s
   timeout queue 10s
+  errorfile 503 ${input.errorPagePath}
   retries 2
   option redispatch 1
   retry-on conn-failure
@@ -352,6 +382,26 @@ function sharedSecret(dataDir: string) {
   return fs.readFileSync(file, "utf8").trim();
 }
 
+/**
+ * HAProxy's own answer when no process is ready (all draining, or the database away from all of
+ * them): a plain page that says to try again, never HAProxy's default text. It names no tenant,
+ * because no process was there to resolve the host.
+ */
+const UNAVAILABLE_BODY =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Temporarily unavailable</title><h1>Temporarily unavailable</h1><p>The portal cannot answer just now. Nothing was changed. Please try again in a minute.</p></html>';
+const UNAVAILABLE_PAGE = [
+  "HTTP/1.1 503 Service Unavailable",
+  "Content-Type: text/html; charset=utf-8",
+  "Cache-Control: no-store",
+  "Retry-After: 30",
+  "X-Content-Type-Options: nosniff",
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+  "Connection: close",
+  `Content-Length: ${Buffer.byteLength(UNAVAILABLE_BODY)}`,
+  "",
+  UNAVAILABLE_BODY,
+].join("\r\n");
+
 /** Creates the database named in the URL when it does not exist (through the `postgres` database). */
 export async function createDatabaseIfMissing(databaseUrl: string) {
   const url = new URL(databaseUrl);
@@ -371,7 +421,7 @@ export async function createDatabaseIfMissing(databaseUrl: string) {
 }
 
 /** Migrates once (before any process starts) and seeds the demo hosts, their links on the proxy's port. */
-async function prepareDatabase(databaseUrl: string, seed: boolean, publicPort: number) {
+export async function prepareDatabase(databaseUrl: string, seed: boolean, publicPort: number) {
   const handle = openPostgres(databaseUrl, { max: 2 });
   try {
     await migrate(handle);

@@ -56,4 +56,3 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     );
   });
 }
-
