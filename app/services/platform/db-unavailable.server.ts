@@ -112,7 +112,8 @@ export function guardDialect(inner: Dialect): Dialect {
           ? (connection, name, compile) => driver.savepoint!(unwrap(connection), name, compile).catch(translate)
           : undefined,
         rollbackToSavepoint: driver.rollbackToSavepoint
-          ? (connection, name, compile) => driver.rollbackToSavepoint!(unwrap(connection), name, compile).catch(translate)
+          ? (connection, name, compile) =>
+              driver.rollbackToSavepoint!(unwrap(connection), name, compile).catch(translate)
           : undefined,
         releaseSavepoint: driver.releaseSavepoint
           ? (connection, name, compile) => driver.releaseSavepoint!(unwrap(connection), name, compile).catch(translate)
