@@ -150,7 +150,11 @@ const results: Record<string, unknown> = {};
 function loadResult(processes: number, samples: Sample[], seconds: number, perProcess: ProcessRow[]): LoadResult {
   const ok = samples.filter((s) => s.status === 200).map((s) => s.ms);
   const statuses: Record<string, number> = {};
-  for (const s of samples) statuses[s.status || s.error || "?"] = (statuses[s.status || s.error || "?"] ?? 0) + 1;
+  for (const s of samples) {
+    // A failed answer by its status and page title: whose 503 it was (the portal's or HAProxy's).
+    const key = s.status === 200 ? "200" : `${s.status || s.error || "?"}${s.title ? ` ${s.title}` : ""}`;
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  }
   return {
     processes,
     users: USERS,
@@ -603,7 +607,7 @@ try {
     `database drop: ${bad.length} answers other than 200 or 503: ${JSON.stringify(dropResult.otherStatuses)}`,
   );
   check(
-    dropResult.unavailableP99Ms < 5_000,
+    unavailable.length === 0 || dropResult.unavailableP99Ms < 5_000,
     `database drop: 503s took up to ${dropResult.unavailableP99Ms} ms (not fast)`,
   );
   check(dropResult.lastFifthAll200, "database drop: not all 200 again by the last fifth of the run");
@@ -712,9 +716,20 @@ try {
   );
   table(
     `3. Database connections terminated ${round(terminateAt / 1000, 1)} s into ${FAULT_SECONDS} s of load`,
-    ["requests", "200", "503", "503 p99 ms", "503 page", "other errors", "all 200 again after", "200 p99 ms"],
+    [
+      "connections ended",
+      "requests",
+      "200",
+      "503",
+      "503 p99 ms",
+      "503 page",
+      "other errors",
+      "all 200 again after",
+      "200 p99 ms",
+    ],
     [
       [
+        String(dropResult.terminated),
         dropResult.requests,
         dropResult.ok,
         dropResult.unavailable503,
