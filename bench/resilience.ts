@@ -514,6 +514,11 @@ try {
     ),
   );
   const killReconcileAfter = await reconcileAll(handle.db, killGuids);
+  // Without a payment pending at the kill the scenario proved nothing about a crash mid-payment.
+  check(
+    pendingAtKill > 0,
+    `SIGKILL: no payment was pending when ${victim.name} was killed (${JSON.stringify(atKill)})`,
+  );
   const killChecks = await checkPayments(handle.db, businessId, submittedKill);
   const killRow = summarisePayments("SIGKILL mid-payment", killChecks);
   check(
