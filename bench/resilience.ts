@@ -35,7 +35,13 @@ import type { Cluster } from "../scripts/cluster-lib";
 import { post, signIn } from "./lib/resilience-http";
 import { runLoad, type Sample } from "./lib/resilience-load";
 import { markLogs, processRows, startPortals, type ProcessRow } from "./lib/resilience-portals";
-import { RESILIENCE_HOST, RESILIENCE_PASSWORD, seedResilience, type ResilienceUser } from "./lib/resilience-seed";
+import {
+  RESILIENCE_BRAND,
+  RESILIENCE_HOST,
+  RESILIENCE_PASSWORD,
+  seedResilience,
+  type ResilienceUser,
+} from "./lib/resilience-seed";
 import { setSandboxFault } from "./lib/resilience-faults";
 import { percentile, round } from "./lib/stats";
 
@@ -174,6 +180,7 @@ async function measureLoad(cluster: Cluster, processes: number, cookies: string[
   const { samples, seconds: took } = await runLoad({
     port: cluster.proxyPort,
     host: RESILIENCE_HOST,
+    brand: RESILIENCE_BRAND,
     cookies,
     seconds,
   });
@@ -544,6 +551,7 @@ try {
   const dropRun = await runLoad({
     port,
     host: RESILIENCE_HOST,
+    brand: RESILIENCE_BRAND,
     cookies: cookies.slice(0, FAULT_USERS),
     seconds: FAULT_SECONDS,
     during: {
@@ -632,6 +640,7 @@ try {
       const run = await runLoad({
         port,
         host: RESILIENCE_HOST,
+        brand: RESILIENCE_BRAND,
         cookies: cookies.slice(0, FAULT_USERS),
         seconds: FAULT_SECONDS,
         during: { at: 1_000, run: async () => (paying = submitPayments(port, cookies, users, slot)) },

@@ -15,7 +15,7 @@ export type Sample = {
   /** Milliseconds since the run started, when the answer came. */
   at: number;
   error?: string;
-  /** A 503's page title, to show it was the portal's own page and not a proxy's. */
+  /** A failed answer's page: its title, and whose it was (the portal's, or the proxy's own page). */
   title?: string;
 };
 
@@ -27,6 +27,8 @@ export async function runLoad(options: {
   /** The proxy's port: every user's requests go through it. */
   port: number;
   host: string;
+  /** The brand's name: a page without it is not the portal's (HAProxy answers its own 503 page). */
+  brand: string;
   cookies: string[];
   seconds: number;
   /** Called once, `at` ms into the run (a fault to inject while the load runs). */
@@ -48,7 +50,7 @@ export async function runLoad(options: {
           status: answer.status,
           ms: answer.ms,
           at: performance.now() - started,
-          title: answer.status === 200 ? undefined : /<title>([^<]*)<\/title>/.exec(answer.body)?.[1],
+          title: answer.status === 200 ? undefined : pageOf(answer.body, options.brand),
         });
       } catch (error) {
         samples.push({
@@ -71,4 +73,10 @@ export async function runLoad(options: {
     : Promise.resolve();
   await Promise.all([...options.cookies.map((_, i) => user(i)), during]);
   return { samples, seconds: (performance.now() - started) / 1000, duringResult };
+}
+
+/** "portal: <title>" or "proxy: <title>": only the portal's pages carry the brand's name. */
+export function pageOf(body: string, brand: string) {
+  const title = /<title>([^<]*)<\/title>/.exec(body)?.[1] ?? "";
+  return `${body.includes(brand) ? "portal" : "proxy"}: ${title}`;
 }

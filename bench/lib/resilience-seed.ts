@@ -12,6 +12,7 @@ import { hashPassword } from "../../app/services/auth/password.server";
  * invoice's balance, so the bench can post the total the customer "saw" without asking for a quote.
  */
 export const RESILIENCE_HOST = "resilience.localhost";
+export const RESILIENCE_BRAND = "Resilience Supplies";
 export const RESILIENCE_PASSWORD = "Resilience!2026";
 export const resilienceEmail = (user: number) => `user-${user}@resilience.example`;
 
@@ -33,7 +34,7 @@ export async function seedResilience(
   const business = await db
     .insertInto("businesses")
     .values({
-      name: "Resilience Supplies",
+      name: RESILIENCE_BRAND,
       label: "Resilience",
       country: "AU",
       currency: "AUD",
