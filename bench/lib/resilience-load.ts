@@ -27,7 +27,7 @@ export async function runLoad(options: {
   /** The proxy's port: every user's requests go through it. */
   port: number;
   host: string;
-  /** The brand's name: a page without it is not the portal's (HAProxy answers its own 503 page). */
+  /** The brand's name: whether a failed page was the portal's branded one. */
   brand: string;
   cookies: string[];
   seconds: number;
@@ -75,8 +75,13 @@ export async function runLoad(options: {
   return { samples, seconds: (performance.now() - started) / 1000, duringResult };
 }
 
-/** "portal: <title>" or "proxy: <title>": only the portal's pages carry the brand's name. */
+/**
+ * "portal: <title>" or "proxy: <title>": HAProxy's own 503 page (scripts/cluster-lib.ts) says "The
+ * portal cannot answer just now"; every other page is the portal's, with the brand's name when the
+ * portal could still read its host ("portal (no brand)" otherwise).
+ */
 export function pageOf(body: string, brand: string) {
   const title = /<title>([^<]*)<\/title>/.exec(body)?.[1] ?? "";
-  return `${body.includes(brand) ? "portal" : "proxy"}: ${title}`;
+  if (body.includes("The portal cannot answer just now")) return `proxy: ${title}`;
+  return `${body.includes(brand) ? "portal" : "portal (no brand)"}: ${title}`;
 }
