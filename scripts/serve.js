@@ -46,6 +46,8 @@ const DRAIN_BOUND_MS = 25_000;
 const drainDelayMs = parseDrainDelay(process.env.DRAIN_DELAY_MS);
 const READY_PATH = "/ready";
 let draining = false;
+/** Set when the listener closes (after DRAIN_DELAY_MS): from then on an idle connection is closed at once. */
+let closing = false;
 /** Responses not yet finished (or aborted): the requests in flight. */
 const inFlight = new Set();
 let whenNoneInFlight = () => {};
@@ -66,7 +68,7 @@ function trackInFlight(_req, res, next) {
     inFlight.delete(res);
     if (!draining) return;
     // The connection this answer used is idle now (unless the client pipelined): let it go.
-    setImmediate(() => server.closeIdleConnections());
+    if (closing) setImmediate(() => server.closeIdleConnections());
     if (inFlight.size === 0) whenNoneInFlight();
   });
   if (draining) res.setHeader("Connection", "close");
@@ -176,7 +178,6 @@ async function drain(signal) {
   draining = true;
   console.log(`[serve] ${signal}: draining (${inFlight.size} request(s) in flight)`);
   for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
-  server.closeIdleConnections();
   const bound = new Promise((resolve) => setTimeout(() => resolve("cut"), DRAIN_BOUND_MS));
   // The build's own shutdown (entry.server.tsx: the job queue finishes the jobs in hand).
   const jobsDone = Promise.resolve()
@@ -184,7 +185,10 @@ async function drain(signal) {
     .catch((error) => console.error("[serve] shutdown failed", error));
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const closed = (async () => {
+    // While the balancer notices, idle connections stay: closing one it is about to reuse would fail
+    // that request. Each answer meanwhile says `Connection: close`, which retires its connection.
     if (drainDelayMs > 0) await wait(drainDelayMs);
+    closing = true;
     const listenerClosed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     if (inFlight.size > 0) await new Promise((resolve) => (whenNoneInFlight = resolve));

@@ -69,6 +69,16 @@ async function call(pathAndQuery: string, init: RequestInit = {}) {
 }
 
 describe("installRequestLogging", () => {
+  it("leaves the proxy's readiness checks out of the log, and logs the next request", async () => {
+    await call("/ready");
+    await call("/ready?probe=1");
+    await call("/readiness-is-not-ready");
+    const entries = await waitForEntries(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requestEntries()).toHaveLength(1);
+    expect(entries[0]!.path).toBe("/readiness-is-not-ready");
+  });
+
   it("logs one line per request with method, path, status, duration and a fresh request id", async () => {
     const { response, body } = await call("/accounts/123?token=secret&x=1", {
       headers: { [REQUEST_ID_HEADER]: "attacker" },
