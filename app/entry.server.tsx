@@ -107,6 +107,9 @@ export default function handleRequest(
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Cache-Control", DOCUMENT_CACHE_CONTROL);
+          // A 503 (the database lost: decision 046) tells browsers and proxies when to come back.
+          if (responseStatusCode === 503 && !responseHeaders.has("Retry-After"))
+            responseHeaders.set("Retry-After", "5");
           const rootData = remixContext.staticHandlerContext.loaderData?.root as
             { identityProviderOrigin?: string | null; productFruits?: unknown } | undefined;
           const formActionOrigins = rootData?.identityProviderOrigin ? [rootData.identityProviderOrigin] : [];

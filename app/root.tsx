@@ -1,6 +1,7 @@
 import { cssBundleHref } from "@remix-run/css-bundle";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
+  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -208,8 +209,15 @@ export default function App() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.brand.businessName ?? translatorFrom(data?.messages)("errors.notFound.title") },
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
+  {
+    title:
+      data?.brand.businessName ??
+      // With no brand (the host lookup failed), the tab says what the page says.
+      translatorFrom(data?.messages)(
+        isRouteErrorResponse(error) && error.status === 503 ? "errors.unavailable.title" : "errors.notFound.title",
+      ),
+  },
 ];
 
 export function ErrorBoundary() {

@@ -29,7 +29,7 @@ export const coreEnAU = {
   "errors.tooMany.text": "Please wait 15 minutes and try again. Nothing was changed.",
   "errors.unavailable.title": "Temporarily unavailable",
   "errors.unavailable.text":
-    "The portal can't reach its data right now. Nothing was charged or changed. Please try again in a minute.",
+    "The portal can't reach its data right now. Please try again in a minute. If you were paying, look at your payments before paying again: a payment is never taken twice.",
   "errors.other.title": "Something went wrong",
   "errors.other.text": "We couldn't show this page. Nothing was charged or changed. Please try again in a moment.",
   "errors.code": "Error {status}",

@@ -137,7 +137,7 @@ export const id: Messages = {
   "errors.tooMany.text": "Harap tunggu 15 menit lalu coba lagi. Tidak ada yang diubah.",
   "errors.unavailable.title": "Sementara tidak tersedia",
   "errors.unavailable.text":
-    "Portal tidak dapat menjangkau datanya saat ini. Tidak ada yang ditagih atau diubah. Silakan coba lagi sebentar lagi.",
+    "Portal tidak dapat menjangkau datanya saat ini. Silakan coba lagi sebentar lagi. Jika Anda sedang membayar, lihat pembayaran Anda sebelum membayar lagi: pembayaran tidak pernah ditarik dua kali.",
   "errors.other.title": "Terjadi kesalahan",
   "errors.other.text":
     "Kami tidak dapat menampilkan halaman ini. Tidak ada yang ditagih atau diubah. Silakan coba lagi sebentar lagi.",

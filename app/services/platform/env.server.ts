@@ -44,7 +44,7 @@ export const EnvSchema = z.object({
    * PostgreSQL only (decision 046): how long to wait for a connection, and the most one statement
    * may run, so that a lost or stuck database makes pages fail fast with a 503 instead of hanging.
    */
-  DATABASE_CONNECT_TIMEOUT_MS: millis("2500", 100, 60_000),
+  DATABASE_CONNECT_TIMEOUT_MS: millis("5000", 100, 60_000),
   DATABASE_STATEMENT_TIMEOUT_MS: millis("15000", 100, 3_600_000),
   DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
   SESSION_SECRET: z
@@ -120,9 +120,9 @@ export const EnvSchema = z.object({
    * How long a call to the card gateway may take before the portal stops waiting (decision 046).
    * A charge that times out is recorded as pending and settled later from the gateway's record.
    */
-  CARD_GATEWAY_TIMEOUT_MS: millis("4000", 100, 120_000),
+  CARD_GATEWAY_TIMEOUT_MS: millis("15000", 100, 120_000),
   /** The same for the PayTo provider. */
-  PAYTO_PROVIDER_TIMEOUT_MS: millis("4000", 100, 120_000),
+  PAYTO_PROVIDER_TIMEOUT_MS: millis("15000", 100, 120_000),
   /**
    * The ports' circuit breakers (decision 046): this many failures or timeouts in a row, within
    * PORT_BREAKER_WINDOW_MS, and calls fail at once for PORT_BREAKER_COOLDOWN_MS; then one call

@@ -56,6 +56,13 @@ describe("parseEnv", () => {
       SANDBOX_PAYTO_SETTLE_MS: 5000,
       SANDBOX_PAYTO_EXPIRE_MS: 600000,
       SANDBOX_PAYTO_SUSPEND_MS: 10000,
+      DATABASE_CONNECT_TIMEOUT_MS: 5000,
+      DATABASE_STATEMENT_TIMEOUT_MS: 15000,
+      CARD_GATEWAY_TIMEOUT_MS: 15000,
+      PAYTO_PROVIDER_TIMEOUT_MS: 15000,
+      PORT_BREAKER_FAILURES: 5,
+      PORT_BREAKER_WINDOW_MS: 30000,
+      PORT_BREAKER_COOLDOWN_MS: 10000,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SESSION_SECRET).toBeUndefined();
@@ -93,6 +100,13 @@ describe("parseEnv", () => {
       SANDBOX_PAYTO_EXPIRE_MS: "2000",
       SANDBOX_PAYTO_SUSPEND_MS: "300",
       SANDBOX_PAYTO_WEBHOOK_URL: "http://127.0.0.1:4310/api/payTo/webhook",
+      DATABASE_CONNECT_TIMEOUT_MS: "2000",
+      DATABASE_STATEMENT_TIMEOUT_MS: "5000",
+      CARD_GATEWAY_TIMEOUT_MS: "2500",
+      PAYTO_PROVIDER_TIMEOUT_MS: "3000",
+      PORT_BREAKER_FAILURES: "3",
+      PORT_BREAKER_WINDOW_MS: "10000",
+      PORT_BREAKER_COOLDOWN_MS: "5000",
     });
     expect(env).toEqual({
       NODE_ENV: "development",
@@ -119,6 +133,13 @@ describe("parseEnv", () => {
       SANDBOX_PAYTO_EXPIRE_MS: 2000,
       SANDBOX_PAYTO_SUSPEND_MS: 300,
       SANDBOX_PAYTO_WEBHOOK_URL: "http://127.0.0.1:4310/api/payTo/webhook",
+      DATABASE_CONNECT_TIMEOUT_MS: 2000,
+      DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+      CARD_GATEWAY_TIMEOUT_MS: 2500,
+      PAYTO_PROVIDER_TIMEOUT_MS: 3000,
+      PORT_BREAKER_FAILURES: 3,
+      PORT_BREAKER_WINDOW_MS: 10000,
+      PORT_BREAKER_COOLDOWN_MS: 5000,
     });
   });
 
@@ -131,6 +152,13 @@ describe("parseEnv", () => {
 
   it.each([
     ["CARD_GATEWAY", "stripe", /CARD_GATEWAY: must be sandbox/],
+    ["CARD_GATEWAY_TIMEOUT_MS", "0", /CARD_GATEWAY_TIMEOUT_MS: must be a whole number of milliseconds, 100/],
+    ["PAYTO_PROVIDER_TIMEOUT_MS", "5s", /PAYTO_PROVIDER_TIMEOUT_MS: must be a whole number/],
+    ["PORT_BREAKER_FAILURES", "0", /PORT_BREAKER_FAILURES: must be a whole number from 1 to 100/],
+    ["PORT_BREAKER_FAILURES", "many", /PORT_BREAKER_FAILURES: must be a whole number from 1 to 100/],
+    ["PORT_BREAKER_COOLDOWN_MS", "-1", /PORT_BREAKER_COOLDOWN_MS: must be a whole number/],
+    ["DATABASE_CONNECT_TIMEOUT_MS", "99", /DATABASE_CONNECT_TIMEOUT_MS: must be a whole number/],
+    ["DATABASE_STATEMENT_TIMEOUT_MS", "1e4", /DATABASE_STATEMENT_TIMEOUT_MS: must be a whole number/],
     ["SANDBOX_GATEWAY_DELAY_MS", "-5", /SANDBOX_GATEWAY_DELAY_MS: must be a whole number/],
     ["SANDBOX_GATEWAY_DELAY_MS", "1e3", /SANDBOX_GATEWAY_DELAY_MS: must be a whole number/],
     ["PAYTO_PROVIDER", "zepto", /PAYTO_PROVIDER: must be sandbox/],

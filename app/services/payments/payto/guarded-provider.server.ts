@@ -7,7 +7,7 @@ import { PayToTimeoutError, type PayToProvider, type ProviderResult } from "./pa
  * long for that, so this call gets at most this long. Registering is idempotent at the provider;
  * the next page asks again.
  */
-export const PAGE_CALL_TIMEOUT_MS = 1_500;
+export const PAGE_CALL_TIMEOUT_MS = 3_000;
 
 /**
  * The PayTo provider behind a timeout and a circuit breaker (decision 046), with the same meanings
