@@ -747,7 +747,7 @@ try {
         dropResult.requests,
         dropResult.ok,
         dropResult.unavailable503,
-        dropResult.unavailableP99Ms,
+        dropResult.unavailable503 ? dropResult.unavailableP99Ms : "–",
         dropResult.unavailableTitles.join(" | ") || "–",
         `${dropResult.otherErrors} ${dropResult.otherStatuses.join(", ")}`,
         dropResult.recoveredAfterMs === null ? "not within the run" : `${dropResult.recoveredAfterMs} ms`,
