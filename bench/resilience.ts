@@ -116,6 +116,10 @@ Object.assign(process.env, {
   SANDBOX_GATEWAY_DELAY_MS: "0",
   SANDBOX_PAYTO_DELAY_MS: "0",
   SANDBOX_PAYTO_SETTLE_MS: "1000",
+  // Shorter than the slow sandboxes' 5 s (the default is 15 s, decision 046): a slow port times the
+  // payment out as pending — for the reconciler to settle by its key — instead of just being waited on.
+  CARD_GATEWAY_TIMEOUT_MS: "2500",
+  PAYTO_PROVIDER_TIMEOUT_MS: "2500",
   SANDBOX_PAYTO_WEBHOOK_URL: `http://127.0.0.1:${PORTS.cluster.proxy}/api/payTo/webhook`,
   LOG_LEVEL: "error",
 });
@@ -125,6 +129,10 @@ const portalEnv = {
   SANDBOX_GATEWAY_DELAY_MS: String(SANDBOX_DELAY_MS),
   SANDBOX_PAYTO_DELAY_MS: String(SANDBOX_DELAY_MS),
   SANDBOX_PAYTO_SETTLE_MS: "1000",
+  // Shorter than the slow sandboxes' 5 s (the default is 15 s, decision 046): a slow port times the
+  // payment out as pending — for the reconciler to settle by its key — instead of just being waited on.
+  CARD_GATEWAY_TIMEOUT_MS: "2500",
+  PAYTO_PROVIDER_TIMEOUT_MS: "2500",
   SANDBOX_PAYTO_WEBHOOK_URL: `http://127.0.0.1:${PORTS.cluster.proxy}/api/payTo/webhook`,
 };
 
@@ -272,11 +280,24 @@ async function waitForClaims(db: DatabaseHandle["db"], guids: string[], timeoutM
 
 /**
  * The reconciler, run until nothing of ours is left unsettled (bounded): the PayTo sandbox's clock
- * (settlements), then the sweep over every payment pending, unknown or submitted. Run only once no
- * request is in flight: a payment with no charge is failed at once (no grace), which is right only
- * when nothing can still charge it.
+ * (settlements), then the sweep over every payment pending, unknown or submitted, with the grace
+ * below.
+ *
+ * How long a card payment the gateway has no record of stays unknown before the reconciler
+ * fails it. A charge may still be on its way to the gateway (a slow sandbox answers after 5 s,
+ * after our 2.5 s timeout gave up on it): failing it sooner would record "not charged" for a
+ * charge that lands a moment later — money taken and not recorded. The portal's own sweep
+ * waits 2 minutes; the bench waits well past the slowest charge it makes. (The first version
+ * failed them at once, and its slow-port run counted 10 captures with no payment recorded.)
  */
-async function reconcileAll(db: DatabaseHandle["db"], guids: string[], graceMs = 0, timeoutMs = 60_000) {
+const RECONCILE_GRACE_MS = SLOW_MS * 2 + 2_000;
+
+async function reconcileAll(
+  db: DatabaseHandle["db"],
+  guids: string[],
+  graceMs = RECONCILE_GRACE_MS,
+  timeoutMs = 60_000,
+) {
   const deadline = Date.now() + timeoutMs;
   let sweeps = 0;
   for (;;) {
