@@ -24,6 +24,7 @@ import * as m0014 from "./0014-brands";
 import * as m0015 from "./0015-credit-applications";
 import * as m0016 from "./0016-communication-preferences";
 import * as m0017 from "./0017-response-requests";
+import * as m0019 from "./0019-mail-outbox";
 
 export type Migration = { name: string; up: string };
 
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   m0015,
   m0016,
   m0017,
+  m0019,
 ];

@@ -130,6 +130,12 @@ export const EnvSchema = z.object({
     .string()
     .min(32, "must be at least 32 characters (leave it unset to derive one)")
     .optional(),
+  /**
+   * The key that seals messages waiting in the mail outbox (decision 044; AES-256-GCM, derived
+   * with HKDF). Unset: derived from SESSION_SECRET. Rotating it leaves messages still waiting
+   * unreadable: they are dropped with the reason, never sent garbled.
+   */
+  MAIL_OUTBOX_SECRET: z.string().min(32, "must be at least 32 characters (leave it unset to derive one)").optional(),
   /** How often each portal process asks the provider about agreements and payments still moving. */
   PAYTO_POLL_MS: millis("30000", 100, 3_600_000),
   /** The sandbox provider's answer time, like a real provider's round trip. */

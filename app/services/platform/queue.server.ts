@@ -27,6 +27,8 @@ export const QUEUES = {
   charge: "instalment-charge",
   /** Sends one email about an instalment (receipt, declined, arrears): the outbox. */
   email: "instalment-email",
+  /** Delivers one message of the mail outbox if the kick after its commit did not (decision 044). */
+  mail: "mail",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

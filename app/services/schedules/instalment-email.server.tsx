@@ -47,7 +47,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
     return "skipped" as const;
   }
   if (email.kind === "receipt") {
-    await sendReceipt(branding, email.paymentId, { fromOutbox: true });
+    await sendReceipt(branding, email.paymentId);
     return "sent" as const;
   }
   if (email.kind === "paid-twice-business") return sendPaidTwice(branding, email, translator(language));

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { now } from "../platform/clock.server";
 import type { DatabaseHandle, Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { mailJobHandler } from "../platform/mail-outbox.server";
 import { enqueue, jobsInHand, jobStates, QUEUES, startQueue, type RunningQueue } from "../platform/queue.server";
 import { ABANDONED_AFTER_MS, payInstalment } from "./instalment-charges.server";
 import { sendInstalmentEmail } from "./instalment-email.server";
@@ -118,6 +119,7 @@ export async function startInstalmentRunner(
       [QUEUES.email]: async (job) => {
         await sendInstalmentEmail(job.data as InstalmentEmail);
       },
+      [QUEUES.mail]: mailJobHandler,
     },
   });
   const offerSweep = () =>
