@@ -245,14 +245,13 @@ function outboxSuite(
     const to = `${seq}.race@example.com`;
     const ids: string[] = [];
     for (let n = 0; n < 8; n++) ids.push((await queueCommitted(unique("race"), mailTo(to, `Race ${n}`))).id);
-    const results = await Promise.all(
+    const outcomes = await Promise.all(
       ids.flatMap((id) => [
-        deliverOutboxMessage(id, { db: handle.db }),
-        deliverOutboxMessage(id, { db: other.db }),
-        mailJobHandler({ id: "job", data: { outboxId: id } }).catch(() => "busy"),
+        deliverOutboxMessage(id, { db: handle.db }).then((delivery) => delivery.outcome),
+        deliverOutboxMessage(id, { db: other.db }).then((delivery) => delivery.outcome),
+        mailJobHandler({ id: "job", data: { outboxId: id } }).then(String, () => "busy"),
       ]),
     );
-    const outcomes = results.map((r) => (typeof r === "string" ? r : r.outcome));
     expect(outcomes.filter((o) => o === "sent")).toHaveLength(ids.length);
     await expect.poll(() => caught(to), { timeout: 10_000 }).toBe(ids.length);
     expect(new Set(catcher.messages.filter((m) => m.to.includes(to)).map((m) => m.subject)).size).toBe(ids.length);
