@@ -123,7 +123,8 @@ export async function queueMail(
     tx,
     QUEUES.mail,
     { outboxId: inserted.id },
-    { key: input.key, startAfter: new Date(now().getTime() + FALLBACK_DELAY_MS) },
+    // The wall clock, not the portal's (which tests move): pg-boss compares it with the database's now().
+    { key: input.key, startAfter: new Date(Date.now() + FALLBACK_DELAY_MS) },
   );
   return { id: inserted.id, key: input.key, messageId, created: true };
 }
