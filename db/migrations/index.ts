@@ -25,6 +25,7 @@ import * as m0015 from "./0015-credit-applications";
 import * as m0016 from "./0016-communication-preferences";
 import * as m0017 from "./0017-response-requests";
 import * as m0018 from "./0018-background-queues";
+import * as m0019 from "./0019-mail-outbox";
 import * as m0020 from "./0020-sandbox-faults";
 
 export type Migration = { name: string; up: string };
@@ -51,5 +52,6 @@ export const migrations: Migration[] = [
   m0016,
   m0017,
   m0018,
+  m0019,
   m0020,
 ];

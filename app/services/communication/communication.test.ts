@@ -339,7 +339,7 @@ function communicationSuite(open: () => Promise<{ handle: DatabaseHandle; close:
       .executeTakeFirstOrThrow();
     const branding = (await findBusinessBranding(handle.db, acme))!;
     const receiptsBefore = catcher.messages.length;
-    await sendReceipt(branding, payment.id, { fromOutbox: true });
+    await sendReceipt(branding, payment.id);
     const receipt = await catcher.waitForMail("olivia@coastal.example", { after: receiptsBefore, subject: /^Receipt/ });
     expect(receipt.headers["list-unsubscribe"]).toBeUndefined();
     expect(checkLink(acme, preferencesToken(receipt), "preferences")).toMatchObject({ ok: true, contactId: olivia });

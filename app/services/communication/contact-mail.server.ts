@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { isOptionalCategory, type ContactMailCategory } from "~/lib/communication";
 import { publicLink, type HostBranding } from "../host/host.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { EmailPreferenceLinks } from "../platform/email-layout.server";
 import { logger } from "../platform/logger.server";
-import { sendMail, type SentMail } from "../platform/mail.server";
+import type { OutgoingMail, SentMail } from "../platform/mail.server";
+import { queueMail, sendThroughOutbox, type QueuedMail } from "../platform/mail-outbox.server";
 import { preferencesLinkPath, signLink, unsubscribeLinkPath } from "./preference-links.server";
 import { emailWanted } from "./preferences.server";
 
@@ -24,6 +26,7 @@ import { emailWanted } from "./preferences.server";
  *   also its unsubscribe page (`links.unsubscribe`, with `links.topic`; null for transactional mail).
  *
  * `render` gets the links and returns the message: the links are in its HTML and text parts.
+ * Every message goes through the mail outbox (decision 044): written in a transaction, sent once.
  */
 export type ContactMailLinks = EmailPreferenceLinks;
 
@@ -50,29 +53,28 @@ export function contactMailLinks(
   return { preferences, unsubscribe, topic: category };
 }
 
-/**
- * Sends one message to one contact of the business. A message the contact has opted out of is
- * not rendered or sent (`{ sent: false, skipped: "opted-out" }`, logged); anything else is sent,
- * and a mail server's refusal is thrown, as `sendMail` does.
- */
-export async function sendContactMail(input: {
+type ContactMailInput = {
   branding: HostBranding;
   contact: { id: string; email: string };
   category: ContactMailCategory;
   replyTo?: string | null;
   render: (links: ContactMailLinks) => Promise<RenderedMail> | RenderedMail;
-  /** A transaction or connection to read the preference with (the database's own by default). */
-  db?: Db;
-}): Promise<ContactMailResult> {
+};
+
+/**
+ * The message to one contact of the business, or null when the contact has opted out of it (the
+ * one preference check, made on `db`: the caller's transaction when it is in one).
+ */
+export async function composeContactMail(db: Db, input: ContactMailInput): Promise<OutgoingMail | null> {
   const { branding, contact, category } = input;
   const optional = isOptionalCategory(category);
-  if (optional && !(await emailWanted(input.db ?? (await getDb()), branding.businessId, contact.id, category))) {
+  if (optional && !(await emailWanted(db, branding.businessId, contact.id, category))) {
     logger.info("mail not sent: the contact opted out", { to: contact.email, category });
-    return { sent: false, skipped: "opted-out" };
+    return null;
   }
   const links = contactMailLinks(branding, contact.id, category);
   const rendered = await input.render(links);
-  const sent = await sendMail({
+  return {
     to: contact.email,
     fromName: branding.businessName,
     ...(input.replyTo ? { replyTo: input.replyTo } : {}),
@@ -89,6 +91,40 @@ export async function sendContactMail(input: {
           },
         }
       : {}),
+  };
+}
+
+/**
+ * Writes one message to one contact into the mail outbox in `tx`, the transaction of its cause
+ * (decision 044); the caller kicks it (`kickMail`) after commit. Null when the contact opted out.
+ */
+export async function queueContactMail(tx: Db, input: ContactMailInput & { key: string }): Promise<QueuedMail | null> {
+  const mail = await composeContactMail(tx, input);
+  if (!mail) return null;
+  return queueMail(tx, { key: input.key, businessId: input.branding.businessId, mail });
+}
+
+/**
+ * Sends one message to one contact of the business, through the mail outbox in a transaction of
+ * its own (decision 044), delivered at once. A message the contact has opted out of is not
+ * rendered or sent (`{ sent: false, skipped: "opted-out" }`, logged); anything else is sent, and
+ * a mail server's refusal is thrown — the message then stays in the outbox, whose job tries again.
+ *
+ * `key` names the cause (the same key never makes a second message); without one, each call is
+ * a cause of its own.
+ */
+export async function sendContactMail(
+  input: ContactMailInput & {
+    key?: string;
+    /** A transaction or connection to read the preference with (the database's own by default). */
+    db?: Db;
+  },
+): Promise<ContactMailResult> {
+  const mail = await composeContactMail(input.db ?? (await getDb()), input);
+  if (!mail) return { sent: false, skipped: "opted-out" };
+  const sent = await sendThroughOutbox(mail, {
+    key: input.key ?? `contact-mail:${randomUUID()}`,
+    businessId: input.branding.businessId,
   });
   return { sent: true, messageId: sent.messageId, transport: sent.transport };
 }

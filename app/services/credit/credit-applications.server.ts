@@ -21,7 +21,7 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { consume, type Limit } from "../platform/rate-limit.server";
 import { UUID } from "../requests/lookups.server";
 import type { CheckedDocument } from "./document-checks.server";
@@ -792,16 +792,20 @@ async function sendSubmissionEmails(
     mail: { subject: string; html: string; text: string },
   ) => {
     try {
-      await sendMail({
-        // An applicant is not (yet) a contact, so no preferences apply; the business's own mail is its own (decision 039).
-        category: what === "business" ? "business" : "non-contact",
-        to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        fromName: branding.businessName,
-        replyTo: business.supportEmail ?? undefined,
-      });
+      // Through the outbox (decision 044): one per application and recipient, however often this runs.
+      await sendThroughOutbox(
+        {
+          // An applicant is not (yet) a contact, so no preferences apply; the business's own mail is its own (decision 039).
+          category: what === "business" ? "business" : "non-contact",
+          to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          fromName: branding.businessName,
+          replyTo: business.supportEmail ?? undefined,
+        },
+        { key: `credit-application:${businessId}:${application.reference}:${what}`, businessId },
+      );
       logger.info("credit application email sent", { reference: application.reference, what, to });
     } catch (error) {
       logger.warn("credit application email failed", { reference: application.reference, what, to, error });

@@ -14,7 +14,7 @@ import { logger } from "../platform/logger.server";
 import { UUID } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { findBusinessBranding } from "../host/host.server";
-import { sendMail } from "../platform/mail.server";
+import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { renderCreditDecisionEmail } from "./credit-decision-email.server";
 import type { CreditDocumentReader } from "./document-read.server";
 import { sendTradeReferenceRequest, TRADE_REFERENCE_LINK_MS, type RefereeDelivery } from "./trade-references.server";
@@ -644,16 +644,20 @@ async function emailDecision(businessId: string, application: CreditApplicationD
       .where("id", "=", businessId)
       .executeTakeFirstOrThrow();
     const mail = await renderCreditDecisionEmail({ branding, support, application });
-    await sendMail({
-      // An applicant or a referee is not a contact: no preferences apply (decision 039).
-      category: "non-contact",
-      to,
-      fromName: branding.businessName,
-      replyTo: support.supportEmail ?? undefined,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-    });
+    // A decision is made once: one message for it (decision 044).
+    await sendThroughOutbox(
+      {
+        // An applicant or a referee is not a contact: no preferences apply (decision 039).
+        category: "non-contact",
+        to,
+        fromName: branding.businessName,
+        replyTo: support.supportEmail ?? undefined,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      },
+      { key: `credit-decision:${businessId}:${application.reference}:${application.status}`, businessId },
+    );
     logger.info("credit decision emailed", { reference: application.reference, decision: application.status });
     return { email: to, sent: true };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { REFEREE_LINK_DAYS } from "~/lib/credit-steps";
 import { MONEY_ERRORS, parseMoneyToCents } from "~/lib/format";
@@ -23,7 +24,7 @@ import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { consume, refund, TOKEN_CHECKS } from "../platform/rate-limit.server";
 import { renderTradeReferenceRequestEmail } from "./trade-reference-email.server";
 
@@ -441,16 +442,20 @@ export async function sendTradeReferenceRequest(
       expiresAt: input.expiresAt,
       resend: input.resend,
     });
-    await sendMail({
-      // An applicant or a referee is not a contact: no preferences apply (decision 039).
-      category: "non-contact",
-      to: input.email,
-      fromName: branding.businessName,
-      replyTo: business.supportEmail ?? undefined,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-    });
+    // One message per link (a resend mints a new one): keyed by the link's hash, never the link.
+    await sendThroughOutbox(
+      {
+        // An applicant or a referee is not a contact: no preferences apply (decision 039).
+        category: "non-contact",
+        to: input.email,
+        fromName: branding.businessName,
+        replyTo: business.supportEmail ?? undefined,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      },
+      { key: `trade-reference:${createHash("sha256").update(input.token).digest("base64url")}`, businessId },
+    );
     logger.info("trade reference request emailed", {
       application: input.applicationReference,
       position: input.position,

@@ -7,7 +7,6 @@ import { payCardSchema } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { logger } from "../platform/logger.server";
 import { findPaymentByGuid, type PayMethod, type PaymentOutcome } from "./payments.server";
-import { sendReceipt } from "./receipts.server";
 import type { HostBranding } from "../host/host.server";
 import type { PayToChoice } from "./payto/payto-payments.server";
 
@@ -237,9 +236,9 @@ export const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" 
 };
 
 /**
- * What became of a submission: `{ reference, paymentId }` to redirect to the receipt (the
- * receipt email is sent here for a card payment that went through and for a promise; a PayTo
- * payment's goes from whichever call settles it), or the reply's status with its message.
+ * What became of a submission: `{ reference, paymentId }` to redirect to the receipt, or the
+ * reply's status with its message. The receipt email was written with the payment's success (or
+ * the promise) in its transaction, and sent after it committed (decision 044).
  */
 export async function finishPayment(
   outcome: PaymentOutcome,
@@ -258,9 +257,6 @@ export async function finishPayment(
     case "promised":
     case "pending":
     case "submitted":
-      if ((outcome.kind === "succeeded" && context.payMethod.kind !== "payto") || outcome.kind === "promised") {
-        await sendReceipt(context.branding, outcome.paymentId);
-      }
       return { reference: outcome.reference, paymentId: outcome.paymentId };
     case "declined":
       declinedMessage(outcome, reply);

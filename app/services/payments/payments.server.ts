@@ -30,6 +30,7 @@ import {
   instalmentSettled,
   lockInstalmentForSettlement,
 } from "../schedules/instalment-outcomes.server";
+import { kickReceipt, queueReceipt } from "./receipts.server";
 
 /**
  * Paying invoices, exactly once (ARCHITECTURE "Money moves exactly once"; issue 3).
@@ -729,11 +730,14 @@ export async function submitPayment(
         .where("id", "in", ids)
         .execute();
     }
-    return { paymentId: inserted.id, reference: inserted.reference, breakdown };
+    // A promise is finished when it is written: its receipt with it (decision 044).
+    const receipt = input.method.kind === "promise" ? await queueReceipt(tx, actor.businessId, inserted.id) : null;
+    return { paymentId: inserted.id, reference: inserted.reference, breakdown, receipt };
   });
   if ("repeat" in claim) return answerRepeat(db, actor, input.requestGuid, hash);
   if ("invalid" in claim) return { kind: "invalid", problem: claim.invalid! };
   if (input.method.kind === "promise") {
+    await kickReceipt(claim.receipt);
     await audit({
       businessId: actor.businessId,
       contactId: actor.contactId,
@@ -913,7 +917,7 @@ export async function settlePayment(
   ids: { gateway_charge_id: string } | { provider_payment_id: string },
 ): Promise<boolean> {
   const db = await getDb();
-  return db.transaction().execute(async (tx) => {
+  const settled = await db.transaction().execute(async (tx) => {
     const payment = await tx
       .updateTable("payments")
       .set({ status: "succeeded", ...ids, completed_at: new Date(), failure_code: null })
@@ -921,14 +925,19 @@ export async function settlePayment(
       .where("status", "in", RESERVING_STATUSES)
       .returningAll()
       .executeTakeFirst();
-    if (!payment) return false;
+    if (!payment) return null;
     // The request or the instalment (if any) before the invoices: the order a claim takes them in.
     await lockRequestForSettlement(tx, payment.payment_request_id);
     const instalment = await lockInstalmentForSettlement(tx, payment.business_id, payment.schedule_instalment_id);
     await applySettlement(tx, payment, await allocationsOf(tx, paymentId), 0);
     if (instalment) await instalmentSettled(tx, payment, instalment);
-    return true;
+    // The receipt is written with the success it reports (decision 044); an instalment's goes
+    // through its own email job (decision 035), which writes the same key.
+    return { receipt: instalment ? null : await queueReceipt(tx, payment.business_id, payment.id) };
   });
+  if (!settled) return false;
+  await kickReceipt(settled.receipt);
+  return true;
 }
 
 type SettledPayment = {
@@ -1099,7 +1108,7 @@ export async function settleFailedPayToPayment(
   providerPaymentId: string,
 ): Promise<LateSettlement | null> {
   const db = await getDb();
-  return db.transaction().execute(async (tx) => {
+  const late = await db.transaction().execute(async (tx) => {
     const held = await tx
       .selectFrom("payments")
       .select(["id", "business_id", "purpose", "payment_request_id", "schedule_instalment_id"])
@@ -1126,7 +1135,7 @@ export async function settleFailedPayToPayment(
         .returningAll()
         .executeTakeFirstOrThrow();
       await applySettlement(tx, payment, [], 0);
-      return { kind: "settled" as const };
+      return { kind: "settled" as const, receipt: await queueReceipt(tx, payment.business_id, payment.id) };
     }
     const allocations = await allocationsOf(tx, paymentId);
     const ids = allocations.map((a) => a.invoice_id);
@@ -1204,13 +1213,23 @@ export async function settleFailedPayToPayment(
     const creditCents = payment.amount_cents - payment.merchant_fee_cents * (instalment ? 1 : 0) - appliedMoney;
     await applySettlement(tx, payment, applied, instalment ? 0 : creditCents);
     if (instalment) await instalmentSettled(tx, payment, instalment);
-    if (unapplied.length === 0) return { kind: "settled" as const };
+    if (unapplied.length === 0) {
+      return {
+        kind: "settled" as const,
+        receipt: instalment ? null : await queueReceipt(tx, payment.business_id, payment.id),
+      };
+    }
     return {
       kind: "credited" as const,
       creditCents,
       unapplied: unapplied.map((a) => ({ invoiceId: a.invoice_id, amountCents: a.amount_cents })),
     };
   });
+  if (late?.kind === "settled") {
+    await kickReceipt(late.receipt);
+    return { kind: "settled" };
+  }
+  return late;
 }
 
 /**

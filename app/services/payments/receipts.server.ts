@@ -1,153 +1,177 @@
 import { formatDate, formatMoney } from "~/lib/format";
+import { composeContactMail } from "../communication/contact-mail.server";
+import { findBusinessBranding, publicLink } from "../host/host.server";
 import { getDb } from "../platform/database.server";
-import { publicLink, type HostBranding } from "../host/host.server";
-import { sendContactMail } from "../communication/contact-mail.server";
+import type { Db } from "../platform/db.server";
 import { preferenceTextLines } from "../platform/email-layout.server";
 import { logger } from "../platform/logger.server";
+import { deliverOutboxMessage, kickMail, queueMail, type QueuedMail } from "../platform/mail-outbox.server";
+import type { OutgoingMail } from "../platform/mail.server";
 import { renderReceiptHtml } from "./receipt-email.server";
 
 /**
- * The receipt email for a finished payment or promise, to the contact who made it. A mail
- * failure is logged and never turns a taken payment into an error page: the receipt page
- * has everything the email has.
+ * The receipt email for a finished payment or promise, to the contact who made it (decision 044):
+ * written into the mail outbox in the transaction that records the payment's success (or the
+ * promise), under the key `receipt:<paymentId>` — so a receipt exists exactly when the payment
+ * does, and one payment never has two — and rendered when it is sent, from the payment as
+ * stored: the outbox keeps no copy of it.
  */
-export async function sendReceipt(
-  branding: HostBranding,
-  paymentId: string,
-  /** An instalment's receipt is sent only by its outbox job (decision 035), whoever settled it. */
-  options: { fromOutbox?: boolean } = {},
-) {
+export function queueReceipt(tx: Db, businessId: string, paymentId: string): Promise<QueuedMail> {
+  return queueMail(tx, {
+    key: `receipt:${paymentId}`,
+    businessId,
+    category: "receipts",
+    render: { kind: "receipt", paymentId },
+  });
+}
+
+/** Sends a receipt queued in a transaction that has now committed; a failure is left to the outbox. */
+export async function kickReceipt(queued: QueuedMail | null | undefined) {
+  if (queued) await kickMail([queued.id]);
+}
+
+/**
+ * A receipt outside the payment's transaction (an instalment's, from its email job; decision
+ * 035): the same key, so it is the receipt the settlement wrote if there was one. A mail failure
+ * is logged and left to the outbox's retries.
+ */
+export async function sendReceipt(branding: { businessId: string }, paymentId: string) {
   try {
     const db = await getDb();
-    const payment = await db
-      .selectFrom("payments")
-      .innerJoin("contacts", "contacts.id", "payments.created_by")
-      .innerJoin("businesses", "businesses.id", "payments.business_id")
-      .select([
-        "businesses.support_email as supportEmail",
-        "businesses.support_phone as supportPhone",
-        "payments.reference",
-        "payments.status",
-        "payments.amount_cents",
-        "payments.subtotal_cents",
-        "payments.merchant_fee_cents",
-        "payments.late_fee_cents",
-        "payments.discount_cents",
-        "payments.method",
-        "payments.card_brand",
-        "payments.card_last4",
-        "payments.promise_date",
-        "payments.created_at",
-        "payments.purpose",
-        "payments.payer_reference",
-        "payments.note",
-        "payments.schedule_instalment_id as instalmentId",
-        "contacts.id as contactId",
-        "contacts.email",
-        "contacts.first_name",
-      ])
-      .where("payments.business_id", "=", branding.businessId)
-      .where("payments.id", "=", paymentId)
-      .executeTakeFirst();
-    if (!payment || (payment.status !== "succeeded" && payment.status !== "promised")) return;
-    if (payment.purpose === "instalment" && !options.fromOutbox) return;
-    // "Instalment 2 of 6" and the schedule's reference, from the instalment itself.
-    const instalment =
-      payment.purpose === "instalment" && payment.instalmentId
-        ? await db
-            .selectFrom("schedule_instalments as si")
-            .innerJoin("payment_schedules as ps", "ps.id", "si.schedule_id")
-            .select((eb) => [
-              "si.seq",
-              "ps.reference",
-              eb
-                .selectFrom("schedule_instalments as all")
-                .select((inner) => inner.fn.countAll<number>().as("n"))
-                .whereRef("all.schedule_id", "=", "si.schedule_id")
-                .as("count"),
-            ])
-            .where("si.id", "=", payment.instalmentId)
-            .where("si.business_id", "=", branding.businessId)
-            .executeTakeFirst()
-        : undefined;
-    const invoices = await db
-      .selectFrom("payment_allocations as a")
-      .innerJoin("invoices as i", "i.id", "a.invoice_id")
-      .select(["i.number", "a.amount_cents"])
-      .where("a.business_id", "=", branding.businessId)
-      .where("a.payment_id", "=", paymentId)
-      .orderBy("i.number")
-      .execute();
-    const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-    const promised = payment.status === "promised";
-    const receiptLink = publicLink(branding, `/payment/complete/${encodeURIComponent(payment.reference)}`);
-    const lines = [
-      `Hello ${payment.first_name || "there"},`,
-      "",
-      promised
-        ? `Thank you: we have your promise to pay ${money(payment.subtotal_cents)} on ${formatDate(payment.promise_date!, { timeZone: branding.timeZone })}.`
-        : `Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}.`,
-      ...(instalment
-        ? [
-            "",
-            `Instalment ${instalment.seq} of ${Number(instalment.count)} of payment schedule ${instalment.reference}`,
-          ]
-        : []),
-      "",
-      `Reference: ${payment.reference}`,
-      `Date: ${formatDate(payment.created_at, { timeZone: branding.timeZone })}`,
-      ...(promised
-        ? []
-        : [
-            payment.method === "payto"
-              ? "Paid with: PayTo (from your bank account)"
-              : `Paid with: ${payment.card_brand ?? "card"} ending ${payment.card_last4 ?? "????"}`,
-          ]),
-      "",
-      ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`),
-      "",
-      ...(promised
-        ? []
-        : [
-            payment.purpose === "invoices"
-              ? `Invoices: ${money(payment.subtotal_cents)}`
-              : payment.purpose === "instalment"
-                ? `Instalment: ${money(payment.subtotal_cents)}`
-                : `Credited to your account: ${money(payment.subtotal_cents)}${payment.payer_reference ? ` (${payment.payer_reference})` : ""}`,
-            ...(payment.late_fee_cents > 0 ? [`Late fees: ${money(payment.late_fee_cents)}`] : []),
-            ...(payment.discount_cents > 0 ? [`Early-payment discount: −${money(payment.discount_cents)}`] : []),
-            ...(payment.merchant_fee_cents > 0 ? [`Card surcharge: ${money(payment.merchant_fee_cents)}`] : []),
-            `Total charged: ${money(payment.amount_cents)}`,
-          ]),
-      "",
-      `See this receipt in the portal: ${receiptLink}`,
-    ];
-    // A receipt is transactional (decision 039): sent whatever the contact's preferences, with a
-    // link to them. The same lines in the host's branded frame (the link becomes the button).
-    await sendContactMail({
-      branding,
-      contact: { id: payment.contactId, email: payment.email },
-      category: "receipts",
-      render: async (preferences) => ({
-        subject: promised
-          ? `Your promise to pay ${branding.businessName} (${payment.reference})`
-          : instalment
-            ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
-            : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
-        text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
-        html: await renderReceiptHtml({
-          branding,
-          support: { supportEmail: payment.supportEmail, supportPhone: payment.supportPhone },
-          title: promised ? "Your promise to pay" : "Receipt",
-          lines: lines.slice(0, -1),
-          link: receiptLink,
-          preferences,
-        }),
-      }),
-    });
+    const queued = await db.transaction().execute((tx) => queueReceipt(tx, branding.businessId, paymentId));
+    await deliverOutboxMessage(queued.id);
   } catch (error) {
-    logger.error("receipt email failed", { paymentId, error });
-    // The outbox's job is tried again later (pg-boss's retries); a page's caller never is.
-    if (options.fromOutbox) throw error;
+    logger.error("receipt email not sent now: the outbox tries again", { paymentId, error });
   }
+}
+
+/** The receipt as it is sent, from the payment as stored; null if it is no longer a receipt's. */
+export async function renderReceiptMail(db: Db, businessId: string, paymentId: string): Promise<OutgoingMail | null> {
+  const branding = await findBusinessBranding(db, businessId);
+  if (!branding) {
+    logger.error("receipt not sent: the business has no host", { businessId, paymentId });
+    return null;
+  }
+  const payment = await db
+    .selectFrom("payments")
+    .innerJoin("contacts", "contacts.id", "payments.created_by")
+    .innerJoin("businesses", "businesses.id", "payments.business_id")
+    .select([
+      "businesses.support_email as supportEmail",
+      "businesses.support_phone as supportPhone",
+      "payments.reference",
+      "payments.status",
+      "payments.amount_cents",
+      "payments.subtotal_cents",
+      "payments.merchant_fee_cents",
+      "payments.late_fee_cents",
+      "payments.discount_cents",
+      "payments.method",
+      "payments.card_brand",
+      "payments.card_last4",
+      "payments.promise_date",
+      "payments.created_at",
+      "payments.purpose",
+      "payments.payer_reference",
+      "payments.note",
+      "payments.schedule_instalment_id as instalmentId",
+      "contacts.id as contactId",
+      "contacts.email",
+      "contacts.first_name",
+    ])
+    .where("payments.business_id", "=", branding.businessId)
+    .where("payments.id", "=", paymentId)
+    .executeTakeFirst();
+  if (!payment || (payment.status !== "succeeded" && payment.status !== "promised")) return null;
+  // "Instalment 2 of 6" and the schedule's reference, from the instalment itself.
+  const instalment =
+    payment.purpose === "instalment" && payment.instalmentId
+      ? await db
+          .selectFrom("schedule_instalments as si")
+          .innerJoin("payment_schedules as ps", "ps.id", "si.schedule_id")
+          .select((eb) => [
+            "si.seq",
+            "ps.reference",
+            eb
+              .selectFrom("schedule_instalments as all")
+              .select((inner) => inner.fn.countAll<number>().as("n"))
+              .whereRef("all.schedule_id", "=", "si.schedule_id")
+              .as("count"),
+          ])
+          .where("si.id", "=", payment.instalmentId)
+          .where("si.business_id", "=", branding.businessId)
+          .executeTakeFirst()
+      : undefined;
+  const invoices = await db
+    .selectFrom("payment_allocations as a")
+    .innerJoin("invoices as i", "i.id", "a.invoice_id")
+    .select(["i.number", "a.amount_cents"])
+    .where("a.business_id", "=", branding.businessId)
+    .where("a.payment_id", "=", paymentId)
+    .orderBy("i.number")
+    .execute();
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const promised = payment.status === "promised";
+  const receiptLink = publicLink(branding, `/payment/complete/${encodeURIComponent(payment.reference)}`);
+  const lines = [
+    `Hello ${payment.first_name || "there"},`,
+    "",
+    promised
+      ? `Thank you: we have your promise to pay ${money(payment.subtotal_cents)} on ${formatDate(payment.promise_date!, { timeZone: branding.timeZone })}.`
+      : `Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}.`,
+    ...(instalment
+      ? ["", `Instalment ${instalment.seq} of ${Number(instalment.count)} of payment schedule ${instalment.reference}`]
+      : []),
+    "",
+    `Reference: ${payment.reference}`,
+    `Date: ${formatDate(payment.created_at, { timeZone: branding.timeZone })}`,
+    ...(promised
+      ? []
+      : [
+          payment.method === "payto"
+            ? "Paid with: PayTo (from your bank account)"
+            : `Paid with: ${payment.card_brand ?? "card"} ending ${payment.card_last4 ?? "????"}`,
+        ]),
+    "",
+    ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`),
+    "",
+    ...(promised
+      ? []
+      : [
+          payment.purpose === "invoices"
+            ? `Invoices: ${money(payment.subtotal_cents)}`
+            : payment.purpose === "instalment"
+              ? `Instalment: ${money(payment.subtotal_cents)}`
+              : `Credited to your account: ${money(payment.subtotal_cents)}${payment.payer_reference ? ` (${payment.payer_reference})` : ""}`,
+          ...(payment.late_fee_cents > 0 ? [`Late fees: ${money(payment.late_fee_cents)}`] : []),
+          ...(payment.discount_cents > 0 ? [`Early-payment discount: −${money(payment.discount_cents)}`] : []),
+          ...(payment.merchant_fee_cents > 0 ? [`Card surcharge: ${money(payment.merchant_fee_cents)}`] : []),
+          `Total charged: ${money(payment.amount_cents)}`,
+        ]),
+    "",
+    `See this receipt in the portal: ${receiptLink}`,
+  ];
+  // A receipt is transactional (decision 039): sent whatever the contact's preferences, with a
+  // link to them. The same lines in the host's branded frame (the link becomes the button).
+  return composeContactMail(db, {
+    branding,
+    contact: { id: payment.contactId, email: payment.email },
+    category: "receipts",
+    render: async (preferences) => ({
+      subject: promised
+        ? `Your promise to pay ${branding.businessName} (${payment.reference})`
+        : instalment
+          ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
+          : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
+      text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
+      html: await renderReceiptHtml({
+        branding,
+        support: { supportEmail: payment.supportEmail, supportPhone: payment.supportPhone },
+        title: promised ? "Your promise to pay" : "Receipt",
+        lines: lines.slice(0, -1),
+        link: receiptLink,
+        preferences,
+      }),
+    }),
+  });
 }

@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "./db.server";
 import { getEnv } from "./env.server";
 import { expireStale } from "./expiry.server";
 import { logger } from "./logger.server";
+import { mailJobHandler } from "./mail-outbox.server";
 import { offerSlotJob, QUEUES, startQueue, type JobHandler, type QueueName, type RunningQueue } from "./queue.server";
 
 /**
@@ -35,6 +36,8 @@ export const BACKGROUND_HANDLERS: Partial<Record<QueueName, BackgroundHandler>> 
   [QUEUES.paytoPayments]: () => pollPayToPayments(),
   [QUEUES.paytoAgreements]: () => pollAgreements(),
   [QUEUES.expiry]: (_job, handle) => expireStale(handle.db),
+  // The outbox's fallback: a message the kick after its commit did not deliver (decision 044).
+  [QUEUES.mail]: (job) => mailJobHandler(job),
 };
 
 /** The periodic queues and how often each gets a job (milliseconds), from the configuration. */

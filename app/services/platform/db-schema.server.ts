@@ -629,6 +629,7 @@ export interface DB {
   communication_preferences: CommunicationPreferencesTable;
   communication_preference_changes: CommunicationPreferenceChangesTable;
   response_requests: ResponseRequestsTable;
+  mail_outbox: MailOutboxTable;
   response_answers: ResponseAnswersTable;
 }
 
@@ -955,4 +956,23 @@ export interface ResponseAnswersTable {
   ip_address: string;
   user_agent: Generated<string>;
   answered_at: Timestamp;
+}
+
+/** The mail outbox (migration 0019; decision 044). */
+export interface MailOutboxTable {
+  id: Generated<string>;
+  key: string;
+  business_id: string | null;
+  category: string;
+  recipient: string | null;
+  message_id: string;
+  /** Sealed (AES-256-GCM) JSON: the message, or what to render it from. Null once sent. */
+  payload: string | null;
+  status: Generated<"pending" | "sending" | "sent" | "dropped">;
+  attempts: Generated<number>;
+  claim_token: string | null;
+  claimed_at: Timestamp | null;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+  sent_at: Timestamp | null;
 }

@@ -158,6 +158,12 @@ export const EnvSchema = z.object({
     .min(32, "must be at least 32 characters (leave it unset to derive one)")
     .optional(),
   /**
+   * The key that seals messages waiting in the mail outbox (decision 044; AES-256-GCM, derived
+   * with HKDF). Unset: derived from SESSION_SECRET. Rotating it leaves messages still waiting
+   * unreadable: they are dropped with the reason, never sent garbled.
+   */
+  MAIL_OUTBOX_SECRET: z.string().min(32, "must be at least 32 characters (leave it unset to derive one)").optional(),
+  /**
    * How often the provider is asked about PayTo agreements and payments still moving: one job
    * per interval across all portal processes (decision 043), counted in whole seconds.
    */

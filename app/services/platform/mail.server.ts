@@ -98,7 +98,7 @@ const SINGLE_ADDRESS = /^[^\s\x00-\x1f\x7f@,;:<>()[\]"\\]+@[^\s\x00-\x1f\x7f@,;:
 const LINE_BREAK_OR_CONTROL = /[\x00-\x1f\x7f]/;
 
 /** Throws unless the mail's header fields are safe single values (header injection guard). */
-function assertHeaderSafe(mail: OutgoingMail) {
+export function assertHeaderSafe(mail: OutgoingMail) {
   if (typeof mail.to !== "string" || mail.to.length > 254 || !SINGLE_ADDRESS.test(mail.to)) {
     throw new Error(
       `sendMail: "to" must be a single plain email address (no display name, commas or line breaks), got ${JSON.stringify(mail.to)}`,
@@ -134,7 +134,17 @@ function outboxFileName(now = new Date()) {
   return `${now.toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}.eml`;
 }
 
-export async function sendMail(mail: OutgoingMail): Promise<SentMail> {
+/** The domain of the portal's Message-IDs: the sender address's. */
+export function messageIdDomain(): string {
+  return (getEnv().MAIL_FROM ?? DEFAULT_FROM_ADDRESS).split("@")[1]!;
+}
+
+/**
+ * Hands one message to the mail server (or the file outbox) now. The portal's code sends through
+ * the mail outbox (mail-outbox.server.ts), which calls this once the cause has committed;
+ * `messageId` is then the outbox's stable one, so a resend after a crash is the same message.
+ */
+export async function sendMail(mail: OutgoingMail, options: { messageId?: string } = {}): Promise<SentMail> {
   try {
     assertHeaderSafe(mail);
   } catch (error) {
@@ -147,6 +157,7 @@ export async function sendMail(mail: OutgoingMail): Promise<SentMail> {
     to: mail.to,
     ...(mail.replyTo !== undefined ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
+    ...(options.messageId ? { messageId: options.messageId } : {}),
     text: mail.text,
     ...(mail.html !== undefined ? { html: mail.html } : {}),
     ...(mail.headers && Object.keys(mail.headers).length ? { headers: { ...mail.headers } } : {}),

@@ -35,6 +35,8 @@ export const QUEUES = {
   paytoAgreements: "payto-agreement-poll",
   /** Deletes expired sessions, link sessions, old rate-limit hits and drafts; one per EXPIRY_EVERY_MS. */
   expiry: "expiry-sweep",
+  /** Delivers one message of the mail outbox if the kick after its commit did not (decision 044). */
+  mail: "mail",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

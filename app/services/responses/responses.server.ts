@@ -26,7 +26,7 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
-import { sendMail } from "../platform/mail.server";
+import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { clip, findAccount, findContact, UUID } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import {
@@ -834,14 +834,18 @@ async function notifyBusiness(businessId: string, requestId: string) {
   }
   try {
     const mail = await renderAnswerNotification({ branding, support, request });
-    await sendMail({
-      to,
-      category: "business",
-      fromName: branding.businessName,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-    });
+    // A request is answered once: one message about it (decision 044).
+    await sendThroughOutbox(
+      {
+        to,
+        category: "business",
+        fromName: branding.businessName,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      },
+      { key: `response-answered:${request.id}`, businessId },
+    );
     logger.info("response answer sent to the business", { reference: request.reference, to });
   } catch (error) {
     logger.warn("response answer email to the business failed", { reference: request.reference, to, error });

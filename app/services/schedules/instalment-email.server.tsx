@@ -16,7 +16,7 @@ import {
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
 import { logger } from "../platform/logger.server";
-import { sendMail } from "../platform/mail.server";
+import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { sendReceipt } from "../payments/receipts.server";
 import type { InstalmentEmail } from "./instalment-outcomes.server";
@@ -39,6 +39,15 @@ import { createScheduleLink } from "./schedules.server";
  * An email about an instalment that has since been paid or cancelled is not sent. The portal keeps
  * no language per contact: these are in the portal's default language, from the dictionaries.
  */
+/**
+ * The outbox key of an instalment email: the job's own cause, so a retried job (pg-boss's, after
+ * the mail server refused) finds the message it wrote and writes no second one (decision 044).
+ */
+function outboxKey(email: InstalmentEmail) {
+  const subject = email.kind === "receipt" || email.kind === "paid-twice-business" ? email.paymentId : email.attemptId;
+  return `instalment-email:${email.kind}:${subject}`;
+}
+
 export async function sendInstalmentEmail(email: InstalmentEmail, language: LanguageCode = DEFAULT_LANGUAGE) {
   const db = await getDb();
   const branding = await findBusinessBranding(db, email.businessId);
@@ -47,7 +56,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
     return "skipped" as const;
   }
   if (email.kind === "receipt") {
-    await sendReceipt(branding, email.paymentId, { fromOutbox: true });
+    await sendReceipt(branding, email.paymentId);
     return "sent" as const;
   }
   if (email.kind === "paid-twice-business") return sendPaidTwice(branding, email, translator(language));
@@ -64,7 +73,10 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
       return "skipped" as const;
     }
     const rendered = await renderBusinessArrears(branding, facts, t);
-    await sendMail({ to, fromName: branding.businessName, category: "business", ...rendered });
+    await sendThroughOutbox(
+      { to, fromName: branding.businessName, category: "business", ...rendered },
+      { key: outboxKey(email), businessId: email.businessId },
+    );
     return "sent" as const;
   }
   const link = await createScheduleLink(db, facts.scheduleId, facts.contactId);
@@ -74,6 +86,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
     contact: { id: facts.contactId, email: facts.contactEmail },
     category: "schedules",
     replyTo: facts.supportEmail,
+    key: outboxKey(email),
     render: (preferences) => renderContactEmail(email.kind, branding, facts, link, t, preferences),
   });
   return "sent" as const;
@@ -356,6 +369,9 @@ async function sendPaidTwice(
     [t("instalmentEmail.fact.amount"), amount],
   ];
   const { html, text } = await businessNotice(brand, { title, lead, next, facts }, row);
-  await sendMail({ to, fromName: branding.businessName, category: "business", subject, html, text });
+  await sendThroughOutbox(
+    { to, fromName: branding.businessName, category: "business", subject, html, text },
+    { key: outboxKey(email), businessId: email.businessId },
+  );
   return "sent" as const;
 }

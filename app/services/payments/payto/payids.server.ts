@@ -346,6 +346,7 @@ export async function sendPayIdReceipt(businessId: string, paymentId: string) {
         branding,
         contact: { id: contact.id, email: contact.email },
         category: "receipts",
+        key: `payid-receipt:${paymentId}:${contact.id}`,
         render: (preferences) => ({
           subject: `Payment received by ${branding.businessName} (${payment.reference})`,
           text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),

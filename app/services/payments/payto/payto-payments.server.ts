@@ -1,10 +1,8 @@
 import type { PayToPaymentFailure } from "~/lib/payto-states";
-import { findHostBranding } from "../../host/host.server";
 import { audit } from "../../platform/audit.server";
 import { getDb } from "../../platform/database.server";
 import { logger } from "../../platform/logger.server";
 import { failPayment, reconcileUnsettled, settleFailedPayToPayment, settlePayment } from "../payments.server";
-import { sendReceipt } from "../receipts.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
 import { getPayToConfiguration, type PayToConfiguration } from "./settings.server";
@@ -88,10 +86,7 @@ export async function applyPaymentSnapshot(
         return "stale";
       }
       await audit({ businessId, action: "payment.payto.settled", details: { paymentId: payment.id, source } });
-      // Only the call that settled it gets here: one receipt, whoever learnt it first.
-      const branding = await brandingOf(businessId);
-      if (branding) await sendReceipt(branding, payment.id);
-      else logger.error("payto receipt not sent: the business has no host", { businessId, paymentId: payment.id });
+      // The receipt was written with the settlement (decision 044): one, whoever learnt it first.
       return "applied";
     }
     case "FAILED": {
@@ -139,9 +134,6 @@ async function settleAfterFailure(
       action: "payment.payto.settled",
       details: { paymentId, source, afterFailure: true },
     });
-    const branding = await brandingOf(businessId);
-    if (branding) await sendReceipt(branding, paymentId);
-    else logger.error("payto receipt not sent: the business has no host", { businessId, paymentId });
     return "applied";
   }
   logger.error("payto payment settled after we failed it: kept as account credit", {
@@ -179,19 +171,6 @@ async function refreshAgreement(businessId: string, agreementId: string) {
     // The poller will learn it later; the payment's rejection is already recorded.
     logger.warn("payto agreement refresh after a rejection failed", { businessId, agreementId, error });
   }
-}
-
-/** A business's branding for its emails: its host with a canonical base URL first, else any. */
-async function brandingOf(businessId: string) {
-  const db = await getDb();
-  const host = await db
-    .selectFrom("hosts")
-    .select("hostname")
-    .where("business_id", "=", businessId)
-    .orderBy((eb) => eb("public_base_url", "is", null))
-    .orderBy("hostname")
-    .executeTakeFirst();
-  return host ? findHostBranding(db, host.hostname) : null;
 }
 
 export type InitiateInput = {
