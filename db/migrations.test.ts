@@ -20,6 +20,8 @@ const NOT_TENANT_DATA = new Set([
   "sandbox_payto_payids",
   "sandbox_payto_incoming",
   "sandbox_payto_webhooks",
+  // The sandboxes' fault switch (decision 046): one row for the whole stand-in, no tenant's data.
+  "sandbox_faults",
 ]);
 
 function migrationAndSeedSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
