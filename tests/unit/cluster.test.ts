@@ -38,7 +38,13 @@ let databaseName = "";
 beforeAll(async () => {
   if (!TEST_DATABASE_URL) return;
   if (!fs.existsSync("build/index.js")) {
-    const built = spawnSync("npx", ["remix", "build"], { stdio: "ignore", timeout: 120_000 });
+    // A production build: Vitest runs with NODE_ENV=test, and a build made under it uses the
+    // development JSX runtime, which the production server does not have ("jsxDEV is not a function").
+    const built = spawnSync("npx", ["remix", "build"], {
+      stdio: "ignore",
+      timeout: 120_000,
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (built.status !== 0) throw new Error("`npx remix build` failed: the cluster tests need the server build");
   }
   databaseName = `portal_cluster_test_${randomBytes(4).toString("hex")}`;
