@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { INLINE_STYLES_ID, InlineStylesProvider } from "~/components/InlineStyles";
 
 /**
  * Remix 2.17's single fetch logs to the console when a request it is still reading is aborted
@@ -20,7 +21,10 @@ startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      <RemixBrowser />
+      {/* The stylesheet the document carries inline (decision 049): the same text, so the same element. */}
+      <InlineStylesProvider value={document.getElementById(INLINE_STYLES_ID)?.textContent ?? null}>
+        <RemixBrowser />
+      </InlineStylesProvider>
     </StrictMode>,
   );
 });

@@ -4,7 +4,10 @@ import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } fro
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { cssBundleHref } from "@remix-run/css-bundle";
 import { NonceProvider } from "~/components/nonce";
+import { InlineStylesProvider } from "~/components/InlineStyles";
+import { inlineCssFor } from "~/services/platform/inline-css.server";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
@@ -98,7 +101,9 @@ export default function handleRequest(
     // response keeps status codes right for no-JS browsers and crawlers alike.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <InlineStylesProvider value={env.CSS_DELIVERY === "inline" ? inlineCssFor(cssBundleHref) : null}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </InlineStylesProvider>
       </NonceProvider>,
       {
         nonce,

@@ -32,12 +32,16 @@ import { getPageContext } from "~/services/auth/auth.server";
 import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
+import { pageIsStatic } from "~/lib/client-runtime";
+import { INLINE_STYLES_ID, useInlineStyles } from "~/components/InlineStyles";
 
 const SWITCHER_SIZE = 25;
 import { neutralDocument } from "~/styles/global.css";
 import { themeClass } from "~/themes/themes.css";
 
-export const links: LinksFunction = () => (cssBundleHref ? [{ rel: "stylesheet", href: cssBundleHref }] : []);
+// The CSS bundle is sent inside the document (decision 049): the Layout links it only when its
+// text is not at hand (a development build, or CSS_DELIVERY=link).
+export const links: LinksFunction = () => [];
 
 /**
  * Resolves the host's brand for every page, on the server, so that the first paint is
@@ -155,6 +159,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const brand = data?.brand;
+  const inlineStyles = useInlineStyles();
+  // A read-only page ships no script at all (decision 049). Once the runtime runs in a browser
+  // (the document had it), it stays: a client navigation to a read-only page keeps its scripts.
+  const matches = useMatches();
+  const withScripts = typeof document !== "undefined" || !pageIsStatic(matches);
   return (
     <html lang={htmlLang(data?.language)} className={brand ? htmlClass(brand) : neutralDocument}>
       <head>
@@ -166,14 +175,23 @@ export function Layout({ children }: { children: ReactNode }) {
           type={brand ? brand.faviconType : "image/svg+xml"}
           href={brand ? brand.faviconUrl : "/favicon.svg"}
         />
+        {inlineStyles !== null ? (
+          <style id={INLINE_STYLES_ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: inlineStyles }} />
+        ) : cssBundleHref ? (
+          <link rel="stylesheet" href={cssBundleHref} />
+        ) : null}
         <Links />
         {/* A custom brand colour's roles: a stylesheet we serve (CSP allows no inline style). */}
         {brand?.customCss ? <link rel="stylesheet" href={brand.customCss} /> : null}
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {withScripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );
@@ -187,8 +205,11 @@ export default function App() {
   // loading state while it is pending. Other navigations get the slim progress bar.
   const startingUp = navigation.state === "loading" && navigation.location.pathname === "/";
   // Stand-ins for third parties (the PayTo sandbox's bank) draw their own page, not the portal's.
-  const standalone = useMatches().some((match) => (match.handle as { standalone?: boolean } | undefined)?.standalone);
+  const matches = useMatches();
+  const standalone = matches.some((match) => (match.handle as { standalone?: boolean } | undefined)?.standalone);
   if (standalone) return <Outlet />;
+  // The tour is a script: a read-only page has none (decision 049).
+  const withTour = productFruits !== null && (typeof document !== "undefined" || !pageIsStatic(matches));
   return (
     <>
       <ProgressBar />
@@ -204,7 +225,7 @@ export default function App() {
       >
         <Outlet />
       </AppShell>
-      {productFruits ? <ProductFruits config={productFruits} nonce={nonce} /> : null}
+      {withTour && productFruits ? <ProductFruits config={productFruits} nonce={nonce} /> : null}
     </>
   );
 }

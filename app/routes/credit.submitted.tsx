@@ -4,6 +4,7 @@ import * as styles from "~/components/credit/Credit.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, submittedView } from "~/services/credit/credit-pages.server";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * The confirmation after sending a credit application (issue 17; decision 038): the reference,
@@ -16,6 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const headers: HeadersFunction = () => CREDIT_PAGE_HEADERS;
+
+/** Read-only: the document carries no script (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function CreditSubmitted() {
   const view = useLoaderData<typeof loader>();

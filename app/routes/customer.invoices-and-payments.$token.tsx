@@ -33,6 +33,7 @@ import { getAccountPayId } from "~/services/payments/payto/payids.server";
 import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import type { HydrateHandle } from "~/lib/client-runtime";
 
 /**
  * One invoice by its own emailed link (spec §2 public `/customer/invoices-and-payments/
@@ -195,6 +196,11 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
 /** A quote changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
+
+/** A paid or closed invoice, or a closed link, only shows: no script (decision 049). */
+export const handle: HydrateHandle = {
+  hydrate: (data) => (data as { kind?: string } | undefined)?.kind === "open",
+};
 
 export default function InvoiceLink() {
   const data = useLoaderData<typeof loader>();

@@ -13,6 +13,7 @@ import { PayIdPanel } from "~/components/PayIdPanel";
 import { InvoiceDetails } from "~/components/InvoiceDetails";
 import { invoiceFacts } from "~/services/payments/invoice-view.server";
 import { getAccountPayId } from "~/services/payments/payto/payids.server";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * One invoice of the selected account, laid out to print (the shell's menus are hidden in
@@ -52,6 +53,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     payId: payId && payId.status !== "off" ? payId : null,
   };
 }
+
+/** Read-only: the document carries no script (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function InvoiceDetail() {
   const { businessName, account, invoice, payId } = useLoaderData<typeof loader>();

@@ -10,6 +10,7 @@ import { closedReason, loadPayerRequest } from "~/services/links/request-links.s
 import { markPaymentRequestOpened } from "~/services/requests/payment-requests.server";
 import { closedView, openView, requestPayAction, toReceipt } from "~/services/links/request-page.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import type { HydrateHandle } from "~/lib/client-runtime";
 
 /**
  * A payment request opened from its emailed link (spec §2 public `/customer/payment-request/
@@ -95,6 +96,11 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
 /** A quote changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
+
+/** A paid, expired, cancelled or withdrawn request only says so: no script (decision 049). */
+export const handle: HydrateHandle = {
+  hydrate: (data) => (data as { kind?: string } | undefined)?.kind === "open",
+};
 
 export default function PaymentRequestLink() {
   const data = useLoaderData<typeof loader>();

@@ -8,6 +8,7 @@ import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.serv
 import { checkLinkAccess } from "~/services/links/link-tokens.server";
 import { loadPayerRequest } from "~/services/links/request-links.server";
 import { requestInvoiceView } from "~/services/links/request-page.server";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * One invoice a payment request covers, to view and print, through the request's own link
@@ -30,6 +31,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** Read-only: the document carries no script (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function PaymentRequestInvoice() {
   const data = useLoaderData<typeof loader>();

@@ -13,6 +13,7 @@ import { paymentRequestOf } from "~/services/links/request-links.server";
 import { findPaymentByReference } from "~/services/payments/invoices.server";
 import { reconcilePayment } from "~/services/payments/payments.server";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import type { HydrateHandle } from "~/lib/client-runtime";
 
 /**
  * The receipt (spec §2 /payment/complete/[slug], customer-style): reference, amounts, fee
@@ -110,6 +111,17 @@ function payAgainOf(
       .join("&")}`,
   };
 }
+
+/**
+ * A receipt is read-only (decision 049), except a PayTo payment's while the bank has not answered:
+ * that one asks again by itself, which needs script.
+ */
+export const handle: HydrateHandle = {
+  hydrate: (data) => {
+    const receipt = (data as { receipt?: { payTo?: unknown; status?: string } } | undefined)?.receipt;
+    return Boolean(receipt?.payTo) && receipt?.status !== "succeeded" && receipt?.status !== "failed";
+  },
+};
 
 export default function PaymentComplete() {
   const { receipt, viaLink } = useLoaderData<typeof loader>();

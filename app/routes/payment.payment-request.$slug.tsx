@@ -15,6 +15,7 @@ import {
   toReceipt,
 } from "~/services/links/request-page.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import type { HydrateHandle } from "~/lib/client-runtime";
 
 /**
  * A payment request for a signed-in contact (spec §2 customer-style `/payment/payment-request/
@@ -64,6 +65,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 /** A quote changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
+
+/** An invoice view, or a paid, expired or cancelled request, only shows: no script (decision 049). */
+export const handle: HydrateHandle = {
+  hydrate: (data) => (data as { kind?: string } | undefined)?.kind === "open",
+};
 
 export default function PaymentRequestSignedIn() {
   const data = useLoaderData<typeof loader>();

@@ -5,6 +5,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { completeView, responseByLink } from "~/services/responses/response-page.server";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * What a contact's answer recorded (spec §2 public `/response/complete/[slug]`; issue 17;
@@ -21,6 +22,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** The token stays out of any Referer and out of caches (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** Read-only: the document carries no script (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function ResponseCompletePage() {
   const data = useLoaderData<typeof loader>();

@@ -18,6 +18,7 @@ import { listStatementLines } from "~/services/accounts/accounts.server";
 import { requireAccountPage } from "~/services/accounts/portal.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { metaTranslator } from "~/lib/i18n";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * The selected account's statement: paged, sorted and filtered in SQL by the query string
@@ -69,6 +70,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
   };
 }
+
+/** Read-only: the document carries no script (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function Statements() {
   const { account, query, pages, total, totals, lines } = useLoaderData<typeof loader>();

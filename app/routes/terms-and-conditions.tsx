@@ -4,10 +4,14 @@ import { RichText } from "~/components/RichText";
 import { loadLegalPage } from "~/services/host/legal.server";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return loadLegalPage(request, "terms_and_conditions");
 }
+
+/** Read-only: the document carries no script (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function TermsAndConditions() {
   const { content } = useLoaderData<typeof loader>();

@@ -66,6 +66,14 @@ export const EnvSchema = z.object({
   PORTAL_TEST_CLOCK: z
     .enum(["on", "off"], { errorMap: () => ({ message: "must be on or off (leave it unset: off)" }) })
     .default("off"),
+  /**
+   * How pages get the CSS bundle (decision 049): `inline` (the default) sends its text inside every
+   * document, so the first paint waits for no second request; `link` links the file as before (the
+   * benchmark measures both).
+   */
+  CSS_DELIVERY: z
+    .enum(["inline", "link"], { errorMap: () => ({ message: "must be inline or link (leave it unset: inline)" }) })
+    .default("inline"),
   /** The benchmark's switch: send the number of SQL statements a page ran as X-Query-Count. */
   BENCH_QUERY_COUNT: booleanString.default("false"),
   /** Outgoing mail server, e.g. smtp://127.0.0.1:2525. Unset: mail is written to DATA_DIR/outbox. */

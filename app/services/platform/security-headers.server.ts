@@ -22,7 +22,7 @@ export function securityHeaders(
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${extra}`,
-    `style-src 'self'${extra}`,
+    `style-src 'self' 'nonce-${nonce}'${extra}`,
     `img-src 'self' data:${extra}`,
     "font-src 'self'",
     `connect-src 'self'${extra}`,
