@@ -26,7 +26,7 @@ import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accou
 import { logger } from "~/services/platform/logger.server";
 import { languageFromToggles } from "~/services/host/language.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
-import { messagesFor } from "~/lib/i18n/catalog";
+import { messagesIn } from "~/lib/i18n/runtime";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth/auth.server";
 import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
@@ -79,8 +79,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     productFruits,
     language,
-    // The page's language's messages: the browser's dictionary (no messages ship as JavaScript).
-    messages: messagesFor(language),
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
     brand: {
       businessName: branding.businessName,
@@ -235,7 +233,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
     title:
       data?.brand.businessName ??
       // With no brand (the host lookup failed), the tab says what the page says.
-      translatorFrom(data?.messages)(
+      translatorFrom(messagesIn(data?.language))(
         isRouteErrorResponse(error) && error.status === 503 ? "errors.unavailable.title" : "errors.notFound.title",
       ),
   },
