@@ -2,6 +2,8 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { INLINE_STYLES_ID, InlineStylesProvider } from "~/components/InlineStyles";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "~/lib/i18n";
+import { loadMessages, provideMessages } from "~/lib/i18n/runtime";
 
 /**
  * Remix 2.17's single fetch logs to the console when a request it is still reading is aborted
@@ -17,7 +19,17 @@ console.error = (...args: unknown[]) => {
   consoleError(...args);
 };
 
-startTransition(() => {
+// The page's language, as the server rendered it: its dictionary is loaded (a cached chunk) before
+// hydration, so the first render in the browser says exactly what the document says (decision 050).
+const htmlLang = document.documentElement.lang;
+const language = LANGUAGES.find((entry) => entry.htmlLang === htmlLang)?.code ?? DEFAULT_LANGUAGE;
+
+void loadMessages(language).then((messages) => {
+  provideMessages(language, messages);
+  startTransition(hydrate);
+});
+
+function hydrate() {
   hydrateRoot(
     document,
     <StrictMode>
@@ -27,4 +39,4 @@ startTransition(() => {
       </InlineStylesProvider>
     </StrictMode>,
   );
-});
+}

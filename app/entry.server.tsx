@@ -20,6 +20,12 @@ import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
 import { securityHeaders } from "~/services/platform/security-headers.server";
 import { isLinkPagePath, redactLinkPath } from "~/lib/link-paths";
+import { MESSAGES } from "~/lib/i18n/catalog";
+import { provideMessages } from "~/lib/i18n/runtime";
+import type { LanguageCode } from "~/lib/i18n";
+
+// The server renders every page in its language from its own copy of both dictionaries (decision 050).
+for (const [language, messages] of Object.entries(MESSAGES)) provideMessages(language as LanguageCode, messages);
 
 const ABORT_DELAY = 5_000;
 

@@ -26,7 +26,7 @@ import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accou
 import { logger } from "~/services/platform/logger.server";
 import { languageFromToggles } from "~/services/host/language.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
-import { messagesFor } from "~/lib/i18n/catalog";
+import { messagesIn } from "~/lib/i18n/runtime";
 import { metaDescription } from "~/lib/meta";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth/auth.server";
@@ -80,8 +80,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     productFruits,
     language,
-    // The page's language's messages: the browser's dictionary (no messages ship as JavaScript).
-    messages: messagesFor(language),
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
     brand: {
       businessName: branding.businessName,
@@ -238,7 +236,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => {
       title:
         data?.brand.businessName ??
         // With no brand (the host lookup failed), the tab says what the page says.
-        translatorFrom(data?.messages)(status === 503 ? "errors.unavailable.title" : "errors.notFound.title"),
+        translatorFrom(messagesIn(data?.language))(
+          status === 503 ? "errors.unavailable.title" : "errors.notFound.title",
+        ),
     },
     // The fallback of every page with no `meta` of its own, and of the error screens.
     metaDescription(

@@ -13,6 +13,7 @@ import { broadcastDevReady, installGlobals } from "@remix-run/node";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { addCompileHints } from "./compile-hints.js";
 import morgan from "morgan";
 import { answerClientError, answerConnect, edgeGuard } from "./edge.js";
 
@@ -31,6 +32,8 @@ async function importBuild() {
 
 let build = await importBuild();
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
+// React DOM compiled while it downloads, not on the main thread when the page starts (decision 049).
+addCompileHints(build.assetsBuildDirectory);
 
 /**
  * Draining (decision 045). On SIGTERM/SIGINT the process stops being ready at once (GET /ready

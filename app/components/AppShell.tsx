@@ -222,7 +222,8 @@ export function AppShell({
             </ul>
           </nav>
           {languages.length > 1 ? (
-            <Form method="post" action="/language" className={styles.language}>
+            // A whole new document: the browser holds only its page's language's dictionary (decision 050).
+            <Form method="post" action="/language" className={styles.language} reloadDocument>
               <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
               <label htmlFor="language">{t("shell.language")}</label>
               <select id="language" name="language" defaultValue={language} key={language}>

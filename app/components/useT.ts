@@ -1,11 +1,12 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { createElement, Fragment, useMemo, type ReactNode } from "react";
-import { translatorFrom, type Messages } from "~/lib/i18n";
+import { translatorFrom, type LanguageCode } from "~/lib/i18n";
+import { messagesIn } from "~/lib/i18n/runtime";
 
-/** The translator for the page's language: the messages the root loader sent for it. */
+/** The translator for the page's language (the root loader says which; decision 050). */
 export function useT() {
-  const data = useRouteLoaderData<{ messages?: Messages }>("root");
-  const messages = data?.messages;
+  const data = useRouteLoaderData<{ language?: LanguageCode }>("root");
+  const messages = messagesIn(data?.language);
   return useMemo(() => translatorFrom(messages), [messages]);
 }
 

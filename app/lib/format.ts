@@ -248,11 +248,23 @@ export function formatDate(value: Date | string, options: FormatDateOptions = {}
 /* Ordinals                                                                   */
 /* -------------------------------------------------------------------------- */
 
-const ordinalRules = new Intl.PluralRules("en-US", { type: "ordinal" });
-const ordinalNumber = new Intl.NumberFormat("en-US", {
-  useGrouping: false,
-  maximumFractionDigits: 0,
-});
+/**
+ * Made on first use, not when the module loads: building an Intl formatter loads locale data, and
+ * every page's start-up in the browser would pay for it (decision 049).
+ */
+function lazily<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const ordinalRules = lazily(() => new Intl.PluralRules("en-US", { type: "ordinal" }));
+const ordinalNumber = lazily(
+  () =>
+    new Intl.NumberFormat("en-US", {
+      useGrouping: false,
+      maximumFractionDigits: 0,
+    }),
+);
 const ORDINAL_SUFFIX: Record<string, string> = { one: "st", two: "nd", few: "rd", other: "th" };
 
 /**
@@ -263,7 +275,7 @@ const ORDINAL_SUFFIX: Record<string, string> = { one: "st", two: "nd", few: "rd"
 export function ordinal(n: number): string {
   if (typeof n !== "number" || !Number.isInteger(n)) return "";
   const value = n + 0; // -0 → 0
-  return `${ordinalNumber.format(value)}${ORDINAL_SUFFIX[ordinalRules.select(value)] ?? "th"}`;
+  return `${ordinalNumber().format(value)}${ORDINAL_SUFFIX[ordinalRules().select(value)] ?? "th"}`;
 }
 
 /* -------------------------------------------------------------------------- */
@@ -327,8 +339,8 @@ export function maskCardNumber(input: string | StoredCardDigits): string {
 /* -------------------------------------------------------------------------- */
 
 const FILE_SIZE_UNITS = ["B", "KB", "MB", "GB"] as const;
-const fileSizeNumber = new Intl.NumberFormat("en-AU", { maximumFractionDigits: 1 });
-const byteCount = new Intl.NumberFormat("en-AU", { maximumFractionDigits: 0 });
+const fileSizeNumber = lazily(() => new Intl.NumberFormat("en-AU", { maximumFractionDigits: 1 }));
+const byteCount = lazily(() => new Intl.NumberFormat("en-AU", { maximumFractionDigits: 0 }));
 
 /**
  * Human file size with base 1024 and at most one decimal (trailing ".0"
@@ -347,7 +359,7 @@ export function formatFileSize(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  const nf = unit === 0 ? byteCount : fileSizeNumber;
+  const nf = unit === 0 ? byteCount() : fileSizeNumber();
   return `${nf.format(value)} ${FILE_SIZE_UNITS[unit]}`;
 }
 

@@ -1,8 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/i18n/catalog";
 import type { LanguageCode } from "~/lib/i18n";
+import { provideMessages } from "~/lib/i18n/runtime";
 import { meta as rootMeta } from "~/root";
 
 /**
@@ -72,7 +73,7 @@ function matchesFor(language: LanguageCode) {
       id: "root",
       params: {},
       pathname: "/",
-      data: { messages: MESSAGES[language], brand: { businessName: BUSINESS } },
+      data: { language, brand: { businessName: BUSINESS } },
     },
   ];
 }
@@ -89,6 +90,11 @@ const pageFiles = readdirSync(ROUTES)
   .sort();
 
 describe("meta descriptions", () => {
+  // The server holds both dictionaries from start-up (entry.server); so does this test.
+  beforeAll(() => {
+    for (const [language, messages] of Object.entries(MESSAGES)) provideMessages(language as LanguageCode, messages);
+  });
+
   it("knows every route file (an unlisted non-page would fail below; a listed one must still exist)", () => {
     for (const file of Object.keys(NOT_PAGES)) expect(pageFiles).toContain(file);
     expect(pageFiles.filter((file) => !(file in NOT_PAGES)).length).toBeGreaterThan(50);
@@ -130,7 +136,7 @@ describe("meta descriptions", () => {
       descriptionsOf(
         (rootMeta as unknown as Meta)({ data, error, matches: [{ id: "root", params: {}, pathname: "/", data }] }),
       );
-    const rootData = (language: LanguageCode) => ({ messages: MESSAGES[language], brand: { businessName: BUSINESS } });
+    const rootData = (language: LanguageCode) => ({ language, brand: { businessName: BUSINESS } });
     const notFound = { status: 404, statusText: "Not Found", internal: false, data: null };
     const unavailable = { status: 503, statusText: "Service Unavailable", internal: false, data: null };
     for (const language of ["en-AU", "ID"] as const) {

@@ -1,3 +1,4 @@
+import { loadMessages, messagesIn, provideMessages } from "./runtime";
 import { describe, expect, it } from "vitest";
 import { SIGN_IN_ERRORS } from "../auth-errors";
 import { ORDER_STATUSES } from "../format";
@@ -77,13 +78,22 @@ describe("translations", () => {
     expect(apiText("Missing token")).toBe("Missing token");
   });
 
-  it("titles pages in the root loader's language", () => {
+  it("titles pages in the root loader's language, from the dictionaries this realm was given", () => {
     const matches = [
-      { id: "root", data: { language: "ID", messages: MESSAGES.ID } },
+      { id: "root", data: { language: "ID" } },
       { id: "routes/auth.signin", data: {} },
     ];
+    // Nothing provided yet (a browser before its language's chunk arrived): core English.
+    expect(metaTranslator(matches)("errors.notFound.title")).toBe("Page not found");
+    provideMessages("ID", MESSAGES.ID);
     expect(metaTranslator(matches)("auth.signin.title")).toBe("Masuk");
-    // Without the root loader's messages (unknown host, database down) the error screens' English remains.
+    // Without the root loader's data (unknown host, database down) the error screens' English remains.
     expect(metaTranslator([{ id: "root", data: undefined }])("errors.notFound.title")).toBe("Page not found");
+  });
+
+  it("loads one language's dictionary at a time in the browser", async () => {
+    expect((await loadMessages("ID"))["auth.signin.title"]).toBe("Masuk");
+    expect((await loadMessages("en-AU"))["auth.signin.title"]).toBe("Sign in");
+    expect(messagesIn("en-AU")).toBeUndefined();
   });
 });

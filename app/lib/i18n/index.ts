@@ -1,11 +1,12 @@
 import { coreEnAU } from "./en-AU.core";
 import type { MessageKey, Messages } from "./en-AU";
+import { messagesIn } from "./runtime";
 
 /**
  * Languages and translators that are safe in the browser. The dictionaries themselves are
- * not imported here: the server sends the page's language's messages with the root loader
- * (decision 014), so no page ships every message of both languages as JavaScript. Server
- * code that needs a dictionary uses `./catalog`.
+ * not imported here: a browser loads only its page's language, as a chunk of its own, before
+ * hydration (decision 050; `./runtime`), so no page ships both languages and no document
+ * carries the messages as data. Server code that needs a dictionary uses `./catalog`.
  */
 
 /** Spec §3: en-AU 'English (AU)' (default) and ID 'Bahasa Indonesia' (only with the Language toggle). */
@@ -41,12 +42,12 @@ export function translatorFrom(messages: Partial<Messages> | undefined): Transla
   };
 }
 
-type RootData = { messages?: Partial<Messages> } | undefined;
+type RootData = { language?: LanguageCode } | undefined;
 
-/** The translator for a route's `meta` (no hooks there): the messages the root loader sent. */
+/** The translator for a route's `meta` (no hooks there): the page's language's dictionary. */
 export function metaTranslator(matches: readonly { id: string; data: unknown }[]): Translate {
   const root = matches.find((match) => match.id === "root")?.data as RootData;
-  return translatorFrom(root?.messages);
+  return translatorFrom(messagesIn(root?.language));
 }
 
 export type { MessageKey, Messages };
