@@ -27,6 +27,7 @@ import { logger } from "~/services/platform/logger.server";
 import { languageFromToggles } from "~/services/host/language.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
+import { metaDescription } from "~/lib/meta";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { getPageContext } from "~/services/auth/auth.server";
 import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
@@ -228,16 +229,25 @@ export default function App() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
-  {
-    title:
-      data?.brand.businessName ??
-      // With no brand (the host lookup failed), the tab says what the page says.
-      translatorFrom(messagesIn(data?.language))(
-        isRouteErrorResponse(error) && error.status === 503 ? "errors.unavailable.title" : "errors.notFound.title",
-      ),
-  },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, error, matches }) => {
+  const status = isRouteErrorResponse(error) ? error.status : null;
+  return [
+    {
+      title:
+        data?.brand.businessName ??
+        // With no brand (the host lookup failed), the tab says what the page says.
+        translatorFrom(messagesIn(data?.language))(
+          status === 503 ? "errors.unavailable.title" : "errors.notFound.title",
+        ),
+    },
+    // The fallback of every page with no `meta` of its own, and of the error screens.
+    metaDescription(
+      matches,
+      status === 503 ? "meta.unavailable" : status === 404 || error ? "meta.notFound" : "meta.host",
+      data?.brand.businessName,
+    ),
+  ];
+};
 
 export function ErrorBoundary() {
   const data = useRouteLoaderData<typeof loader>("root");

@@ -13,6 +13,7 @@ import { getAccountPayId } from "~/services/payments/payto/payids.server";
 import { getPageContext } from "~/services/auth/auth.server";
 import { hasPortalAccess } from "~/services/auth/access.server";
 import { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
@@ -112,5 +113,9 @@ export default function Dashboard() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("dashboard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("dashboard.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.dashboard", data.businessName),
+  ];
 };

@@ -6,6 +6,7 @@ import { formatMoney } from "~/lib/format";
 import { listAccountContacts } from "~/services/accounts/accounts.server";
 import { requireAccountPage } from "~/services/accounts/portal.server";
 import { metaTranslator } from "~/lib/i18n";
+import { metaDescription } from "~/lib/meta";
 
 /** The selected account's details and the people on it (spec §7 `account`, `contacts`). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -115,6 +116,11 @@ export default function AccountDetails() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
-  { title: data ? `${data.account.name} · ${data.businessName}` : metaTranslator(matches)("errors.notFound.title") },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  if (!data)
+    return [{ title: metaTranslator(matches)("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${data.account.name} · ${data.businessName}` },
+    metaDescription(matches, "meta.account", data.businessName),
+  ];
+};

@@ -9,6 +9,7 @@ import { formatNumber } from "~/lib/format";
 import { noAccounts, searchAccounts } from "~/services/accounts/accounts.server";
 import { requirePageAccess } from "~/services/auth/auth.server";
 import { metaTranslator } from "~/lib/i18n";
+import { metaDescription } from "~/lib/meta";
 
 const PAGE_SIZE = 20;
 
@@ -147,5 +148,9 @@ export default function Accounts() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("accounts.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("accounts.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.accounts", data.businessName),
+  ];
 };

@@ -27,6 +27,7 @@ import {
 } from "~/services/branding/admin-page.server";
 import { requireHostAdminPage, themeSwatches } from "~/services/branding/admin-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 const MESSAGES: ConstraintMessages = {
   businessName: { required: "branding.error.businessName.required", invalid: "branding.error.text.tooLong" },
@@ -346,5 +347,9 @@ function UploadField({
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("branding.title")} · ${data.published.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("branding.title")} · ${data.published.businessName}` },
+    metaDescription(matches, "meta.branding", data.published.businessName),
+  ];
 };

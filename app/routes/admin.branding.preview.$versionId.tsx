@@ -7,6 +7,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { pageNotFound } from "~/services/auth/auth.server";
 import { findBrandVersionOf, requireHostAdminPage, startBrandPreview } from "~/services/branding/admin-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * /admin/branding/preview/<versionId>: a preview link one admin shares with another admin of
@@ -49,5 +50,9 @@ export default function SharedBrandPreview() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("branding.share.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("branding.share.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.brandingShare", data.businessName),
+  ];
 };

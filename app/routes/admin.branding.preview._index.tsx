@@ -10,6 +10,7 @@ import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { requireHostAdminPage, startBrandPreview, stopBrandPreview } from "~/services/branding/admin-page.server";
 import { readForm } from "~/services/platform/http.server";
 import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * /admin/branding/preview (issue 16): the draft on the real pages customers get (sign-in,
@@ -147,5 +148,9 @@ function PreviewFrame({ src, pageName, width, js }: { src: string; pageName: str
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("branding.preview.heading")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("branding.preview.heading")} · ${data.businessName}` },
+    metaDescription(matches, "meta.brandingPreview", data.businessName),
+  ];
 };

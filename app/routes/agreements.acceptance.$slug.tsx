@@ -13,6 +13,7 @@ import {
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { recordLinkOpened } from "~/services/links/link-tokens.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * An agreement to read and accept or decline (spec §2 customer-style `/agreements/acceptance/
@@ -60,8 +61,14 @@ export default function AgreementAcceptance() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
   if (data.kind === "closed")
-    return [{ title: `${t(`agreement.closed.${data.reason}.title`)} · ${data.businessName}` }];
-  return [{ title: `${data.offer.title} · ${data.businessName}` }];
+    return [
+      { title: `${t(`agreement.closed.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.agreementClosed", data.businessName),
+    ];
+  return [
+    { title: `${data.offer.title} · ${data.businessName}` },
+    metaDescription(matches, "meta.agreement", data.businessName),
+  ];
 };

@@ -13,6 +13,7 @@ import { getPageContext, requireSession } from "~/services/auth/auth.server";
 import { changePassword } from "~/services/auth/password-flows.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * /auth/password (spec §2: public; §7 update-password). Signed in: change the password (the
@@ -130,6 +131,10 @@ export default function PasswordPage() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const title = metaTranslator(matches)(data?.mode === "change" ? "auth.change.title" : "auth.reset.metaTitle");
-  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+  const change = data?.mode === "change";
+  const title = metaTranslator(matches)(change ? "auth.change.title" : "auth.reset.metaTitle");
+  return [
+    { title: data ? `${title} · ${data.businessName}` : title },
+    metaDescription(matches, change ? "meta.changePassword" : "meta.forgot", data?.businessName),
+  ];
 };

@@ -13,6 +13,7 @@ import { getPageContext } from "~/services/auth/auth.server";
 import { checkResetToken, resetPassword } from "~/services/auth/password-flows.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Forgot password (spec §7 forgot-send / forgot-change, §2 /auth/password/reset): without
@@ -113,5 +114,8 @@ export default function PasswordReset() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const title = metaTranslator(matches)("auth.reset.metaTitle");
-  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+  return [
+    { title: data ? `${title} · ${data.businessName}` : title },
+    metaDescription(matches, "meta.resetPassword", data?.businessName),
+  ];
 };

@@ -12,6 +12,7 @@ import { auth0StrategyFor, authenticatorFor, getPageContext, SignInError } from 
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import { createSession } from "~/services/auth/session.server";
+import { metaDescription } from "~/lib/meta";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session } = await getPageContext(request);
@@ -138,5 +139,8 @@ export default function SignIn() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const title = metaTranslator(matches)("auth.signin.title");
-  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+  return [
+    { title: data ? `${title} · ${data.businessName}` : title },
+    metaDescription(matches, "meta.signin", data?.businessName),
+  ];
 };

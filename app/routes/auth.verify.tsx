@@ -11,6 +11,7 @@ import { useT, withElements } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Email confirmation (spec §2 /auth/verify, §4 steps 6–7). Opening the emailed link only
@@ -130,5 +131,8 @@ export default function Verify() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const title = metaTranslator(matches)("auth.verify.title");
-  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+  return [
+    { title: data ? `${title} · ${data.businessName}` : title },
+    metaDescription(matches, "meta.verify", data?.businessName),
+  ];
 };

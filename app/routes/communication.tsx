@@ -6,6 +6,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { getPageContext } from "~/services/auth/auth.server";
 import { preferencesBySession, saveBySession } from "~/services/communication/preference-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * `/communication` signed in (spec §2: public and customer-style; issue 17; decision 039): the
@@ -34,5 +35,8 @@ export default function Communication() {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
   const businessName = (data as PreferencesPageData | undefined)?.businessName;
-  return [{ title: `${t("communication.title")}${businessName ? ` · ${businessName}` : ""}` }];
+  return [
+    { title: `${t("communication.title")}${businessName ? ` · ${businessName}` : ""}` },
+    metaDescription(matches, "meta.communication", businessName),
+  ];
 };

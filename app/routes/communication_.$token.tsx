@@ -7,6 +7,7 @@ import { getPageContext } from "~/services/auth/auth.server";
 import { preferencesByLink, saveByLink } from "~/services/communication/preference-page.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * `/communication/<token>`: a contact's communication preferences from the signed link at the foot
@@ -39,5 +40,10 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
   const page = data as PreferencesPageData | undefined;
   const title = page?.kind === "invalid" ? t("communication.invalid.title") : t("communication.title");
-  return [{ title: `${title}${page?.businessName ? ` · ${page.businessName}` : ""}` }];
+  // No page data means the link was refused before a page could be made: say so.
+  const invalid = !page || page.kind === "invalid";
+  return [
+    { title: `${title}${page?.businessName ? ` · ${page.businessName}` : ""}` },
+    metaDescription(matches, invalid ? "meta.linkInvalid" : "meta.communication", page?.businessName),
+  ];
 };

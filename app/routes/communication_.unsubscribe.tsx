@@ -12,6 +12,7 @@ import {
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * `/communication/unsubscribe?token=<token>`: the `List-Unsubscribe` URL of every email that is a
@@ -53,10 +54,17 @@ export default function Unsubscribe() {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
   const page = data as UnsubscribePageData | undefined;
-  if (!page || page.kind === "invalid") return [{ title: t("communication.invalid.title") }];
+  if (!page || page.kind === "invalid")
+    return [
+      { title: t("communication.invalid.title") },
+      metaDescription(matches, "meta.linkInvalid", page?.businessName),
+    ];
   const topic = t(topicInSentence(page.topic));
   const title = page.enabled
     ? t("communication.unsubscribe.title", { topic })
     : t("communication.unsubscribed.title", { topic });
-  return [{ title: `${title} · ${page.businessName}` }];
+  return [
+    { title: `${title} · ${page.businessName}` },
+    metaDescription(matches, "meta.unsubscribe", page.businessName),
+  ];
 };

@@ -6,6 +6,7 @@ import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { refereeAction, refereePage, requireRefereeLink } from "~/services/credit/trade-reference-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A trade referee answers about a credit applicant (spec §2 public `/credit-trade-reference`;
@@ -39,10 +40,15 @@ export default function TradeReferencePage() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("link.invalid.title") }];
+  if (!data) return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
+  const open = data.kind === "open";
   const title =
-    data.kind === "open" || data.reason === "thanks"
+    open || data.reason === "thanks"
       ? t("tradeReference.title", { applicant: data.applicant })
       : t(`tradeReference.${data.reason}.title`);
-  return [{ title: `${title} · ${data.businessName}` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `${title} · ${data.businessName}` },
+    metaDescription(matches, open ? "meta.tradeReference" : "meta.tradeReferenceClosed", data.businessName),
+    { name: "robots", content: "noindex" },
+  ];
 };

@@ -5,6 +5,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { getPageContext } from "~/services/auth/auth.server";
 import { businessContact } from "~/services/links/request-links.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The spec's public `/credit-trade-reference` without a link (issue 17; decision 041): a referee
@@ -32,5 +33,8 @@ export default function TradeReferenceStart() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: `${t("tradeReference.start.title")}${data ? ` · ${data.businessName}` : ""}` }];
+  return [
+    { title: `${t("tradeReference.start.title")}${data ? ` · ${data.businessName}` : ""}` },
+    metaDescription(matches, "meta.tradeReference", data?.businessName),
+  ];
 };

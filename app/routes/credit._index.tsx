@@ -10,6 +10,7 @@ import { stepPath } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, startAction, startView } from "~/services/credit/credit-pages.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * `/credit`: apply for a trade account with the business of this host (issue 17; decision 038),
@@ -105,6 +106,9 @@ export default function CreditStart() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  return [{ title: `${t(data.open ? "credit.title" : "credit.closed.title")} · ${data.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t(data.open ? "credit.title" : "credit.closed.title")} · ${data.businessName}` },
+    metaDescription(matches, data.open ? "meta.credit" : "meta.creditClosed", data.businessName),
+  ];
 };

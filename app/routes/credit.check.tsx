@@ -11,6 +11,7 @@ import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { visuallyHidden } from "~/styles/global.css";
 import { checkView, CREDIT_PAGE_HEADERS, submitAction } from "~/services/credit/credit-pages.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Check your answers (issue 17; decision 038; GOV.UK's pattern): every step's answers, each
@@ -240,6 +241,9 @@ export default function CreditCheck() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  return [{ title: `${t("credit.check.title")} · ${t("credit.title")} · ${data.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("credit.check.title")} · ${t("credit.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.creditCheck", data.businessName),
+  ];
 };

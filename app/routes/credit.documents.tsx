@@ -15,6 +15,7 @@ import {
   type DocumentsReply,
 } from "~/services/credit/credit-pages.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Supporting documents (issue 17; decision 038): the files added so far with their sizes (spec
@@ -203,6 +204,10 @@ export default function CreditDocuments() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  return [{ title: `${t("credit.step.documents.title")} · ${t("credit.title")} · ${data.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  const step = t("credit.step.documents.title");
+  return [
+    { title: `${step} · ${t("credit.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.creditStep", data.businessName, { step }),
+  ];
 };

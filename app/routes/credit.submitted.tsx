@@ -5,6 +5,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, submittedView } from "~/services/credit/credit-pages.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The confirmation after sending a credit application (issue 17; decision 038): the reference,
@@ -46,6 +47,9 @@ export default function CreditSubmitted() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  return [{ title: `${t("credit.submitted.title")} · ${data.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("credit.submitted.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.creditSubmitted", data.businessName),
+  ];
 };

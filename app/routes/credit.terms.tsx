@@ -13,6 +13,7 @@ import { DRAFT_DAYS } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, termsAction, termsView, type TermsReply } from "~/services/credit/credit-pages.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The business's terms of trade (issue 17; decision 038; the agreements rules of decision 036):
@@ -116,6 +117,9 @@ export default function CreditTerms() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  return [{ title: `${data.terms.title} · ${t("credit.title")} · ${data.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${data.terms.title} · ${t("credit.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.creditStep", data.businessName, { step: t("credit.step.terms.title") }),
+  ];
 };

@@ -17,6 +17,7 @@ import { getAccountPayId } from "~/services/payments/payto/payids.server";
 import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Pay an amount of your choice from an emailed link (spec §2 `/customer/adhoc/[slug]`; issue 14;
@@ -150,7 +151,11 @@ export default function AdhocLink() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("link.invalid.title") }];
-  const title = data.kind === "closed" ? t(`adhoc.closed.${data.reason}.title`) : t("adhoc.title");
-  return [{ title: `${title} · ${data.businessName}` }];
+  if (!data) return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
+  const closed = data.kind === "closed";
+  const title = closed ? t(`adhoc.closed.${data.reason}.title`) : t("adhoc.title");
+  return [
+    { title: `${title} · ${data.businessName}` },
+    metaDescription(matches, closed ? "meta.adhocClosed" : "meta.adhoc", data.businessName),
+  ];
 };

@@ -6,6 +6,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { agreementBySession, agreementView } from "~/services/agreements/agreement-page.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * One agreement as decided (spec §2 customer-style `/customer/agreement/[...slug]`, the slug being
@@ -33,8 +34,14 @@ export default function AgreementAsDecided() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
   if (data.kind === "closed")
-    return [{ title: `${t(`agreement.closed.${data.reason}.title`)} · ${data.businessName}` }];
-  return [{ title: `${data.offer.title} · ${data.businessName}` }];
+    return [
+      { title: `${t(`agreement.closed.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.agreementClosed", data.businessName),
+    ];
+  return [
+    { title: `${data.offer.title} · ${data.businessName}` },
+    metaDescription(matches, "meta.agreement", data.businessName),
+  ];
 };

@@ -9,6 +9,7 @@ import { agreementHref, listOffersFor } from "~/services/agreements/agreements.s
 import { hasPortalAccess } from "~/services/auth/access.server";
 import { requireSession } from "~/services/auth/auth.server";
 import { updateSessionData } from "~/services/auth/session.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A signed-in contact's agreements (spec §2 customer-style `/customer/agreement/[...slug]`; issue
@@ -128,5 +129,9 @@ export default function Agreements() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("agreements.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("agreements.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.agreements", data.businessName),
+  ];
 };

@@ -34,6 +34,7 @@ import { payToConfigurationOf } from "~/services/payments/payto/settings.server"
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * One invoice by its own emailed link (spec §2 public `/customer/invoices-and-payments/
@@ -280,13 +281,14 @@ export default function InvoiceLink() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("link.invalid.title") }];
+  if (!data) return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
+  if (data.kind === "link-closed")
+    return [
+      { title: `${t(`invoiceLink.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.invoiceLinkClosed", data.businessName),
+    ];
   return [
-    {
-      title:
-        data.kind === "link-closed"
-          ? `${t(`invoiceLink.${data.reason}.title`)} · ${data.businessName}`
-          : `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`,
-    },
+    { title: `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}` },
+    metaDescription(matches, "meta.invoiceLink", data.businessName),
   ];
 };

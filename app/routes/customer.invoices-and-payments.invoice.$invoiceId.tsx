@@ -14,6 +14,7 @@ import { InvoiceDetails } from "~/components/InvoiceDetails";
 import { invoiceFacts } from "~/services/payments/invoice-view.server";
 import { getAccountPayId } from "~/services/payments/payto/payids.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * One invoice of the selected account, laid out to print (the shell's menus are hidden in
@@ -94,11 +95,9 @@ export default function InvoiceDetail() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
   return [
-    {
-      title: data
-        ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
-        : t("errors.notFound.title"),
-    },
+    { title: `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}` },
+    metaDescription(matches, "meta.invoice", data.businessName),
   ];
 };

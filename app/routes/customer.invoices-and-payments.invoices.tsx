@@ -20,6 +20,7 @@ import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { metaTranslator } from "~/lib/i18n";
+import { metaDescription } from "~/lib/meta";
 
 const PATH = "/customer/invoices-and-payments/invoices";
 
@@ -265,5 +266,9 @@ export default function Invoices() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("inv.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("inv.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.invoices", data.businessName),
+  ];
 };

@@ -30,6 +30,7 @@ import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/plat
 import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
 import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { hasPortalAccess } from "~/services/auth/access.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Pay invoices (issue 3): choose amounts (in full or part), a saved card, a new card or a
@@ -285,5 +286,9 @@ export default function Pay() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pay.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pay.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.pay", data.businessName),
+  ];
 };

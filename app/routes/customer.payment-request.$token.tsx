@@ -11,6 +11,7 @@ import { markPaymentRequestOpened } from "~/services/requests/payment-requests.s
 import { closedView, openView, requestPayAction, toReceipt } from "~/services/links/request-page.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A payment request opened from its emailed link (spec §2 public `/customer/payment-request/
@@ -111,13 +112,14 @@ export default function PaymentRequestLink() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("link.invalid.title") }];
+  if (!data) return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
+  if (data.kind === "closed")
+    return [
+      { title: `${t(`requestPage.closed.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.requestClosed", data.businessName),
+    ];
   return [
-    {
-      title:
-        data.kind === "closed"
-          ? `${t(`requestPage.closed.${data.reason}.title`)} · ${data.businessName}`
-          : `${t("requestPage.title", { reference: data.request.reference })} · ${data.businessName}`,
-    },
+    { title: `${t("requestPage.title", { reference: data.request.reference })} · ${data.businessName}` },
+    metaDescription(matches, "meta.request", data.businessName),
   ];
 };

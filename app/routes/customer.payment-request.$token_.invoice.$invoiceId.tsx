@@ -9,6 +9,7 @@ import { checkLinkAccess } from "~/services/links/link-tokens.server";
 import { loadPayerRequest } from "~/services/links/request-links.server";
 import { requestInvoiceView } from "~/services/links/request-page.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * One invoice a payment request covers, to view and print, through the request's own link
@@ -42,11 +43,9 @@ export default function PaymentRequestInvoice() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
+  if (!data) return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
   return [
-    {
-      title: data
-        ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
-        : t("link.invalid.title"),
-    },
+    { title: `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}` },
+    metaDescription(matches, "meta.requestInvoice", data.businessName),
   ];
 };

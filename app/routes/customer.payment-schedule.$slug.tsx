@@ -19,6 +19,7 @@ import {
   requireSignedInSchedule,
   rescueAction,
 } from "~/services/schedules/schedule-pages.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * One payment schedule's progress (spec §2 customer-style `/customer/payment-schedule/[...slug]`;
@@ -82,13 +83,15 @@ export default function PaymentScheduleProgress() {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
   const page = data as ProgressData | ClosedData | undefined;
-  if (!page || !("kind" in page)) return [{ title: t("link.invalid.title") }];
+  if (!page || !("kind" in page))
+    return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
+  if (page.kind === "closed")
+    return [
+      { title: `${t(`schedules.closed.${page.reason}.title` as MessageKey)} · ${page.businessName}` },
+      metaDescription(matches, "meta.scheduleClosed", page.businessName),
+    ];
   return [
-    {
-      title:
-        page.kind === "closed"
-          ? `${t(`schedules.closed.${page.reason}.title` as MessageKey)} · ${page.businessName}`
-          : `${t("schedules.progress.title", { reference: page.schedule.reference })} · ${page.businessName}`,
-    },
+    { title: `${t("schedules.progress.title", { reference: page.schedule.reference })} · ${page.businessName}` },
+    metaDescription(matches, "meta.scheduleProgress", page.businessName),
   ];
 };

@@ -11,6 +11,7 @@ import { hasPortalAccess } from "~/services/auth/access.server";
 import { requireSession } from "~/services/auth/auth.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { listSchedules } from "~/services/schedules/schedules.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A signed-in contact's payment schedules (issue 15; decision 034), newest first, twenty a page.
@@ -90,5 +91,9 @@ export default function PaymentSchedules() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("schedules.list.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("schedules.list.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.schedules", data.businessName),
+  ];
 };

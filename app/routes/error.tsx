@@ -6,6 +6,7 @@ import { useT } from "~/components/useT";
 import { signInErrorKey } from "~/lib/auth-errors";
 import { metaTranslator } from "~/lib/i18n";
 import { requireHostBranding } from "~/services/host/tenant.server";
+import { metaDescription } from "~/lib/meta";
 
 /** The sign-in error page (spec §2 /error): the provider could not be loaded or used. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -34,5 +35,8 @@ export default function SignInErrorPage() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const title = metaTranslator(matches)("auth.errorPage.eyebrow");
-  return [{ title: data ? `${title} · ${data.businessName}` : title }];
+  return [
+    { title: data ? `${title} · ${data.businessName}` : title },
+    metaDescription(matches, "meta.signinProblem", data?.businessName),
+  ];
 };

@@ -5,6 +5,7 @@ import { checkHealth } from "~/services/platform/heartbeat.server";
 import { requireHostBranding, serviceUnavailable } from "~/services/host/tenant.server";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
+import { metaDescription } from "~/lib/meta";
 
 /** The /heartbeat page (spec §2): a person-readable health check, 503 when the database is down. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -37,5 +38,9 @@ export default function Heartbeat() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("heartbeat.metaTitle")} · ${data.businessName}` : t("errors.unavailable.title") }];
+  if (!data) return [{ title: t("errors.unavailable.title") }, metaDescription(matches, "meta.unavailable")];
+  return [
+    { title: `${t("heartbeat.metaTitle")} · ${data.businessName}` },
+    metaDescription(matches, "meta.status", data.businessName),
+  ];
 };

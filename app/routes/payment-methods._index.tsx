@@ -20,6 +20,7 @@ import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayToAgreements } from "~/components/PayToAgreements";
 import { payToSection } from "~/services/payments/payto/payto-page.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The selected account's saved cards and bank accounts (issue 5): masked, expired cards
@@ -178,5 +179,9 @@ export default function PaymentMethods() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pm.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pm.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.paymentMethods", data.businessName),
+  ];
 };

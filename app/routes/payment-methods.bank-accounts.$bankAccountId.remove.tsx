@@ -9,6 +9,7 @@ import { findBankAccount, removeBankAccount } from "~/services/payment-methods/p
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaTranslator } from "~/lib/i18n";
+import { metaDescription } from "~/lib/meta";
 
 /** The confirm step before a bank account is removed: a page and a POST, no JavaScript needed. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -43,5 +44,9 @@ export default function RemoveBankAccount() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pm.removeBank.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pm.removeBank.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.removeBank", data.businessName),
+  ];
 };

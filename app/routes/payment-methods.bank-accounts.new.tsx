@@ -14,6 +14,7 @@ import { readForm } from "~/services/platform/http.server";
 import { newAuthorityReference, saveBankAccount } from "~/services/payment-methods/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 const COMMON: ConstraintMessages = {
   accountName: { required: "pm.error.accountName.required", invalid: "pm.error.accountName.characters" },
@@ -129,5 +130,9 @@ export default function AddBankAccount() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pm.addBank.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pm.addBank.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.addBank", data.businessName),
+  ];
 };

@@ -15,6 +15,7 @@ import { readForm } from "~/services/platform/http.server";
 import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /** Update a saved card's expiry and holder name (spec §3 update payload). Another account's card → 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -84,5 +85,9 @@ export default function EditCard() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pm.editCard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pm.editCard.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.editCard", data.businessName),
+  ];
 };

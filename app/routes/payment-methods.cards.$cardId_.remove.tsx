@@ -9,6 +9,7 @@ import { findCard, removeCard } from "~/services/payment-methods/payment-methods
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaTranslator } from "~/lib/i18n";
+import { metaDescription } from "~/lib/meta";
 
 /** The confirm step before a card is removed: a page and a POST, so it works without JavaScript. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -40,5 +41,9 @@ export default function RemoveCard() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pm.removeCard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pm.removeCard.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.removeCard", data.businessName),
+  ];
 };

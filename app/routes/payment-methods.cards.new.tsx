@@ -14,6 +14,7 @@ import { readForm } from "~/services/platform/http.server";
 import { newAuthorityReference, saveCard } from "~/services/payment-methods/payment-methods.server";
 import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 const MESSAGES = { ...CARD_FIELD_MESSAGES, authority: { required: "pm.error.consent.required" as MessageKey } };
 
@@ -95,5 +96,9 @@ export default function AddCard() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("pm.addCard.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("pm.addCard.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.addCard", data.businessName),
+  ];
 };

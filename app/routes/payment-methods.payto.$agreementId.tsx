@@ -15,6 +15,7 @@ import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-me
 import { getAgreement } from "~/services/payments/payto/agreements.server";
 import { agreementLabel } from "~/services/payments/payto/payto-page.server";
 import { getEnv } from "~/services/platform/env.server";
+import { metaDescription } from "~/lib/meta";
 
 /** How often the page asks again while the payer may be approving it in their bank. */
 const REVALIDATE_MS = 3_000;
@@ -142,5 +143,9 @@ export default function PayToAgreement() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("payto.view.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("payto.view.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.paytoView", data.businessName),
+  ];
 };

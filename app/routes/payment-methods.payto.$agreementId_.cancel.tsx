@@ -12,6 +12,7 @@ import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-me
 import { cancelAgreement, getAgreement } from "~/services/payments/payto/agreements.server";
 import { agreementLabel } from "~/services/payments/payto/payto-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The confirm step before a PayTo agreement is cancelled: a page and a POST, so it works
@@ -58,5 +59,9 @@ export default function CancelPayToAgreement() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("payto.cancel.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("payto.cancel.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.paytoCancel", data.businessName),
+  ];
 };

@@ -21,6 +21,7 @@ import { payToLimitText } from "~/services/payments/payto/payto-page.server";
 import { getEnv } from "~/services/platform/env.server";
 import { readForm } from "~/services/platform/http.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 const MESSAGES: ConstraintMessages = {
   partyName: { required: "payto.error.partyName.required" },
@@ -197,5 +198,9 @@ export default function NewPayToAgreement() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("payto.new.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("payto.new.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.paytoNew", data.businessName),
+  ];
 };

@@ -13,6 +13,7 @@ import {
   acceptanceSignedIn,
   requireSignedInSchedule,
 } from "~/services/schedules/schedule-pages.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A proposed payment schedule (spec §2 customer-style `/payment-schedule/acceptance/[...slug]`;
@@ -52,13 +53,15 @@ export default function PaymentScheduleAcceptance() {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
   const page = data as AcceptanceData | undefined;
-  if (!page || !("kind" in page)) return [{ title: t("link.invalid.title") }];
+  if (!page || !("kind" in page))
+    return [{ title: t("link.invalid.title") }, metaDescription(matches, "meta.linkInvalid")];
+  if (page.kind === "closed")
+    return [
+      { title: `${t(`schedules.closed.${page.reason}.title` as MessageKey)} · ${page.businessName}` },
+      metaDescription(matches, "meta.scheduleClosed", page.businessName),
+    ];
   return [
-    {
-      title:
-        page.kind === "closed"
-          ? `${t(`schedules.closed.${page.reason}.title` as MessageKey)} · ${page.businessName}`
-          : `${t("schedules.accept.title", { reference: page.schedule.reference })} · ${page.businessName}`,
-    },
+    { title: `${t("schedules.accept.title", { reference: page.schedule.reference })} · ${page.businessName}` },
+    metaDescription(matches, "meta.scheduleAccept", page.businessName),
   ];
 };

@@ -10,6 +10,7 @@ import { requirePageAccess } from "~/services/auth/auth.server";
 import { adhocPageData, payAdhoc, requireAdhocAccount, signedInOffer } from "~/services/payments/adhoc.server";
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * Pay an amount of your choice into an account (issue 14, spec §2 /payment/adhoc/[slug],
@@ -76,5 +77,9 @@ export default function AdhocPayment() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("adhoc.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("adhoc.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.adhoc", data.businessName),
+  ];
 };

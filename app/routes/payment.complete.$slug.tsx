@@ -14,6 +14,7 @@ import { findPaymentByReference } from "~/services/payments/invoices.server";
 import { reconcilePayment } from "~/services/payments/payments.server";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { HydrateHandle } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The receipt (spec §2 /payment/complete/[slug], customer-style): reference, amounts, fee
@@ -297,11 +298,9 @@ function ReceiptDetails({
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
   return [
-    {
-      title: data
-        ? `${t("receipt.title", { reference: data.receipt.reference })} · ${data.businessName}`
-        : t("errors.notFound.title"),
-    },
+    { title: `${t("receipt.title", { reference: data.receipt.reference })} · ${data.businessName}` },
+    metaDescription(matches, "meta.receipt", data.businessName),
   ];
 };

@@ -16,6 +16,7 @@ import {
 } from "~/services/links/request-page.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A payment request for a signed-in contact (spec §2 customer-style `/payment/payment-request/
@@ -81,15 +82,19 @@ export default function PaymentRequestSignedIn() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  if (data.kind === "invoice")
+    return [
+      { title: `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}` },
+      metaDescription(matches, "meta.requestInvoice", data.businessName),
+    ];
+  if (data.kind === "closed")
+    return [
+      { title: `${t(`requestPage.closed.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.requestClosed", data.businessName),
+    ];
   return [
-    {
-      title:
-        data.kind === "invoice"
-          ? `${t("invoice.title", { number: data.invoice.number })} · ${data.businessName}`
-          : data.kind === "closed"
-            ? `${t(`requestPage.closed.${data.reason}.title`)} · ${data.businessName}`
-            : `${t("requestPage.title", { reference: data.request.reference })} · ${data.businessName}`,
-    },
+    { title: `${t("requestPage.title", { reference: data.request.reference })} · ${data.businessName}` },
+    metaDescription(matches, "meta.request", data.businessName),
   ];
 };

@@ -17,6 +17,7 @@ import { HOME_AGREEMENTS, homeAgreementItems, listOffersFor } from "~/services/a
 import { ScheduleList } from "~/components/ScheduleList";
 import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
 import { listSchedulesForHome } from "~/services/schedules/schedules.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decision 033), on the spec's
@@ -272,5 +273,9 @@ export default function CustomerHome() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("home.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("home.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.home", data.businessName),
+  ];
 };

@@ -5,6 +5,7 @@ import { loadLegalPage } from "~/services/host/legal.server";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return loadLegalPage(request, "privacy_policy");
@@ -21,5 +22,9 @@ export default function PrivacyPolicy() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("shell.privacy")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("shell.privacy")} · ${data.businessName}` },
+    metaDescription(matches, "meta.privacy", data.businessName),
+  ];
 };

@@ -7,6 +7,7 @@ import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { recordLinkOpened } from "~/services/links/link-tokens.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { answerAction, questionView, responseByLink } from "~/services/responses/response-page.server";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * A question a business asks by emailed link (spec §2 public `/response/[...slug]`; issue 17;
@@ -44,7 +45,14 @@ export default function ResponseQuestionPage() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  if (data.kind === "closed") return [{ title: `${t(`response.closed.${data.reason}.title`)} · ${data.businessName}` }];
-  return [{ title: `${questionTitle(t, data.question)} · ${data.question.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  if (data.kind === "closed")
+    return [
+      { title: `${t(`response.closed.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.responseClosed", data.businessName),
+    ];
+  return [
+    { title: `${questionTitle(t, data.question)} · ${data.question.businessName}` },
+    metaDescription(matches, "meta.response", data.question.businessName),
+  ];
 };

@@ -6,6 +6,7 @@ import { getPageContext } from "~/services/auth/auth.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { completeView, responseByLink } from "~/services/responses/response-page.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * What a contact's answer recorded (spec §2 public `/response/complete/[slug]`; issue 17;
@@ -34,7 +35,14 @@ export default function ResponseCompletePage() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  if (data.kind === "closed") return [{ title: `${t(`response.closed.${data.reason}.title`)} · ${data.businessName}` }];
-  return [{ title: `${t("response.complete.title")} · ${data.question.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  if (data.kind === "closed")
+    return [
+      { title: `${t(`response.closed.${data.reason}.title`)} · ${data.businessName}` },
+      metaDescription(matches, "meta.responseClosed", data.businessName),
+    ];
+  return [
+    { title: `${t("response.complete.title")} · ${data.question.businessName}` },
+    metaDescription(matches, "meta.responseComplete", data.question.businessName),
+  ];
 };

@@ -192,7 +192,14 @@ export async function action({ request }: ActionFunctionArgs) {
   return data({ formError: "This bank does not know that request. Nothing was changed." } as const, { status: 400 });
 }
 
-export const meta: MetaFunction = () => [{ title: "Sandbox bank" }];
+export const meta: MetaFunction = () => [
+  { title: "Sandbox bank" },
+  // A stand-in for the payer's bank, English only like the rest of this page.
+  {
+    name: "description",
+    content: "A sandbox bank standing in for the payer's banking app: answer PayTo agreements and pay to a PayID.",
+  },
+];
 
 export default function SandboxBank() {
   const loaded = useLoaderData<typeof loader>();

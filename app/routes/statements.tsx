@@ -19,6 +19,7 @@ import { requireAccountPage } from "~/services/accounts/portal.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * The selected account's statement: paged, sorted and filtered in SQL by the query string
@@ -219,5 +220,9 @@ export default function Statements() {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  return [{ title: data ? `${t("statements.title")} · ${data.businessName}` : t("errors.notFound.title") }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  return [
+    { title: `${t("statements.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.statements", data.businessName),
+  ];
 };

@@ -9,6 +9,7 @@ import * as styles from "./Credit.css";
 import { errorsOf, StepForm, useCreditForm, type StepMessages } from "./CreditForm";
 import { ErrorSummary, StepHeading, StepNotice, type StepFrameData } from "./CreditPage";
 import type { StepBodyProps } from "./steps/shared";
+import { metaDescription } from "~/lib/meta";
 
 /**
  * One step of the credit application with plain fields (decision 038), as each of their routes
@@ -82,6 +83,10 @@ export function CreditStepPage({
 /** A step's title: the step, the form, the business. */
 export const stepMeta: MetaFunction<() => Promise<StepView>> = ({ data, matches }) => {
   const t = metaTranslator(matches);
-  if (!data) return [{ title: t("errors.notFound.title") }];
-  return [{ title: `${t(`credit.step.${data.step}.title`)} · ${t("credit.title")} · ${data.businessName}` }];
+  if (!data) return [{ title: t("errors.notFound.title") }, metaDescription(matches, "meta.notFound")];
+  const step = t(`credit.step.${data.step}.title`);
+  return [
+    { title: `${step} · ${t("credit.title")} · ${data.businessName}` },
+    metaDescription(matches, "meta.creditStep", data.businessName, { step }),
+  ];
 };

@@ -18,6 +18,8 @@ export const coreEnAU = {
   "shell.preview.banner": "Preview of a draft brand — customers do not see it.",
   "shell.preview.manage": "Back to branding",
   "errors.notFound.title": "Page not found",
+  // The meta description of a page on an unknown host (there is no business to name).
+  "meta.noHost": "This customer portal is not available at this address.",
   "errors.notFound.text": "The page you're looking for doesn't exist or you do not have permission to access.",
   "errors.goHome": "Go home",
   "errors.goBack": "Go back",

@@ -20,6 +20,7 @@ import { creditReferenceEnAU } from "./en-AU.credit-reference";
 import { communicationEnAU } from "./en-AU.communication";
 import { responsesEnAU } from "./en-AU.responses";
 import { creditEnAU } from "./en-AU.credit";
+import { metaEnAU } from "./en-AU.meta";
 
 export const enAU = {
   ...coreEnAU,
@@ -236,6 +237,7 @@ export const enAU = {
   ...communicationEnAU,
   ...responsesEnAU,
   ...creditEnAU,
+  ...metaEnAU,
 } as const;
 
 export type MessageKey = keyof typeof enAU;

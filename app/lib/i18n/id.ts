@@ -15,6 +15,7 @@ import { creditReferenceId } from "./id.credit-reference";
 import { communicationId } from "./id.communication";
 import { responsesId } from "./id.responses";
 import { creditId } from "./id.credit";
+import { metaId } from "./id.meta";
 
 /** Bahasa Indonesia (spec §3 language code ID), offered only when the Language toggle is on. */
 export const id: Messages = {
@@ -126,6 +127,7 @@ export const id: Messages = {
   "account.role.billing": "Penagihan",
   "account.role.contact": "Kontak",
   "errors.notFound.title": "Halaman tidak ditemukan",
+  "meta.noHost": "Portal pelanggan ini tidak tersedia di alamat ini.",
   "errors.notFound.text": "Halaman yang Anda cari tidak ada atau Anda tidak memiliki izin untuk mengaksesnya.",
   "errors.goHome": "Ke beranda",
   "errors.goBack": "Kembali",
@@ -273,4 +275,5 @@ export const id: Messages = {
   ...communicationId,
   ...responsesId,
   ...creditId,
+  ...metaId,
 };
