@@ -7,7 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import { NonceProvider } from "~/components/nonce";
 import { InlineStylesProvider } from "~/components/InlineStyles";
-import { inlineCssFor } from "~/services/platform/inline-css.server";
+import { inlineCssFor, styleHashSource } from "~/services/platform/inline-css.server";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
@@ -101,13 +101,14 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = randomBytes(16).toString("base64");
+  const inlineCss = env.CSS_DELIVERY === "inline" ? inlineCssFor(cssBundleHref) : null;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Wait for the whole document: pages carry no deferred data, and a complete
     // response keeps status codes right for no-JS browsers and crawlers alike.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <InlineStylesProvider value={env.CSS_DELIVERY === "inline" ? inlineCssFor(cssBundleHref) : null}>
+        <InlineStylesProvider value={inlineCss}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
         </InlineStylesProvider>
       </NonceProvider>,
@@ -127,7 +128,11 @@ export default function handleRequest(
           // The onboarding tour's origin is allowed only on pages that render it.
           const thirdPartyOrigins = rootData?.productFruits ? [PRODUCT_FRUITS_ORIGIN] : [];
           for (const [name, value] of Object.entries(
-            securityHeaders(request, nonce, { formActionOrigins, thirdPartyOrigins }),
+            securityHeaders(request, nonce, {
+              formActionOrigins,
+              thirdPartyOrigins,
+              styleSources: inlineCss === null ? [] : [styleHashSource(inlineCss)],
+            }),
           )) {
             responseHeaders.set(name, value);
           }

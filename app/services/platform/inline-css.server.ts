@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,4 +33,13 @@ export function inlineCssFor(href: string | undefined): string | null {
   if (text !== null && /<\/style/i.test(text)) text = null;
   cache.set(href, text);
   return text;
+}
+
+/**
+ * The CSP source that allows exactly this stylesheet text wherever it is inserted: React may create
+ * the `<style>` element again in the browser (a root that renders afresh, e.g. an error page after a
+ * client navigation), where the per-request nonce is not known. A hash allows that text and no other.
+ */
+export function styleHashSource(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }

@@ -9,7 +9,7 @@ import { isSecureRequest } from "./request-context.server";
 export function securityHeaders(
   request: Request,
   nonce: string,
-  options: { formActionOrigins?: string[]; thirdPartyOrigins?: string[] } = {},
+  options: { formActionOrigins?: string[]; thirdPartyOrigins?: string[]; styleSources?: string[] } = {},
 ): Record<string, string> {
   // A form that signs in or out through the host's identity provider is redirected there;
   // CSP's form-action covers that redirect, so the provider's origin is allowed too.
@@ -19,10 +19,13 @@ export function securityHeaders(
   ];
   const third = (options.thirdPartyOrigins ?? []).filter((o) => /^https:\/\/[a-z0-9.-]+$/i.test(o));
   const extra = third.length ? ` ${third.join(" ")}` : "";
+  // The inline stylesheet's hash (decision 049), so the same text is allowed if the browser's React inserts it again.
+  const styleHashes = (options.styleSources ?? []).filter((s) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(s));
+  const styles = styleHashes.length ? ` ${styleHashes.join(" ")}` : "";
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${extra}`,
-    `style-src 'self' 'nonce-${nonce}'${extra}`,
+    `style-src 'self' 'nonce-${nonce}'${styles}${extra}`,
     `img-src 'self' data:${extra}`,
     "font-src 'self'",
     `connect-src 'self'${extra}`,
