@@ -49,6 +49,5 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   return [
     { title: `${title} · ${data.businessName}` },
     metaDescription(matches, open ? "meta.tradeReference" : "meta.tradeReferenceClosed", data.businessName),
-    { name: "robots", content: "noindex" },
   ];
 };
