@@ -13,6 +13,7 @@ import {
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { recordLinkOpened } from "~/services/links/link-tokens.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { hydrateOnlyWhen } from "~/lib/client-runtime";
 
 /**
  * An agreement to read and accept or decline (spec §2 customer-style `/agreements/acceptance/
@@ -49,6 +50,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
  * signed-in page, a personal record, is kept out of caches too.
  */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** A decided offer's record, or an expired, replaced or withdrawn link, only shows: no script (decision 049). */
+export const handle = hydrateOnlyWhen("open");
 
 export default function AgreementAcceptance() {
   const data = useLoaderData<typeof loader>();
