@@ -11,6 +11,7 @@ import { hasPortalAccess } from "~/services/auth/access.server";
 import { requireSession } from "~/services/auth/auth.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { listSchedules } from "~/services/schedules/schedules.server";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * A signed-in contact's payment schedules (issue 15; decision 034), newest first, twenty a page.
@@ -57,6 +58,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newestHref: cursor ? url.pathname : null,
   };
 }
+
+/** Read-only: a list of the account's schedules, each a link (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function PaymentSchedules() {
   const { businessName, items, olderHref, newestHref } = useLoaderData<typeof loader>();
