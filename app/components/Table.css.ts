@@ -36,6 +36,9 @@ export const pager = style({
   alignItems: "center",
   margin: "0.75rem 0 1rem",
   color: vars.surface.text,
+  // Previous and next mean nothing on paper. The global print rule hides every nav, but this
+  // class's display wins over an element selector, so it says so itself.
+  "@media": { print: { display: "none" } },
 });
 
 export const pagerLink = style({ display: "inline-flex", alignItems: "center", minHeight: 44 });

@@ -24,3 +24,23 @@ export function pageIsStatic(matches: readonly MatchLike[]): boolean {
 
 /** A read-only route's handle: no client runtime. */
 export const STATIC_PAGE: HydrateHandle = { hydrate: false };
+
+function kindOf(data: unknown): unknown {
+  return typeof data === "object" && data !== null ? (data as { kind?: unknown }).kind : undefined;
+}
+
+/**
+ * For a page whose loader data says what it is in `kind`: only a page of one of these kinds has
+ * something to do with script (a link's "open" page, with its form). Anything else only shows.
+ */
+export function hydrateOnlyWhen(...kinds: string[]): HydrateHandle {
+  return { hydrate: (data) => kinds.includes(kindOf(data) as string) };
+}
+
+/**
+ * The other way round: a page of one of these kinds only shows (a closed link says so and who to
+ * ask); every other kind, and a page with no data (its error boundary), keeps the runtime.
+ */
+export function staticWhen(...kinds: string[]): HydrateHandle {
+  return { hydrate: (data) => !kinds.includes(kindOf(data) as string) };
+}

@@ -7,6 +7,7 @@ import { listAccountContacts } from "~/services/accounts/accounts.server";
 import { requireAccountPage } from "~/services/accounts/portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /** The selected account's details and the people on it (spec §7 `account`, `contacts`). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -36,6 +37,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
   };
 }
+
+/** Read-only: the account's facts and contacts (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function AccountDetails() {
   const { account, contacts } = useLoaderData<typeof loader>();

@@ -14,6 +14,7 @@ import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { recordLinkOpened } from "~/services/links/link-tokens.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaDescription } from "~/lib/meta";
+import { hydrateOnlyWhen } from "~/lib/client-runtime";
 
 /**
  * An agreement to read and accept or decline (spec §2 customer-style `/agreements/acceptance/
@@ -50,6 +51,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
  * signed-in page, a personal record, is kept out of caches too.
  */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** A decided offer's record, or an expired, replaced or withdrawn link, only shows: no script (decision 049). */
+export const handle = hydrateOnlyWhen("open");
 
 export default function AgreementAcceptance() {
   const data = useLoaderData<typeof loader>();

@@ -7,6 +7,7 @@ import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { refereeAction, refereePage, requireRefereeLink } from "~/services/credit/trade-reference-page.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaDescription } from "~/lib/meta";
+import { staticWhen } from "~/lib/client-runtime";
 
 /**
  * A trade referee answers about a credit applicant (spec §2 public `/credit-trade-reference`;
@@ -30,6 +31,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 /** The path carries the token: no Referer may carry it on, and no cache may keep the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** A closed or answered trade reference only says so: no script (decision 049). */
+export const handle = staticWhen("closed");
 
 export default function TradeReferencePage() {
   const data = useLoaderData<typeof loader>();

@@ -18,6 +18,7 @@ import { payToConfigurationOf } from "~/services/payments/payto/settings.server"
 import { readForm } from "~/services/platform/http.server";
 import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaDescription } from "~/lib/meta";
+import { hydrateOnlyWhen } from "~/lib/client-runtime";
 
 /**
  * Pay an amount of your choice from an emailed link (spec §2 `/customer/adhoc/[slug]`; issue 14;
@@ -103,6 +104,9 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
 /** A quote changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
+
+/** An expired or withdrawn ad-hoc link only says so: no script (decision 049). */
+export const handle = hydrateOnlyWhen("open");
 
 export default function AdhocLink() {
   const loaded = useLoaderData<typeof loader>();

@@ -7,6 +7,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { agreementBySession, agreementView } from "~/services/agreements/agreement-page.server";
 import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
 import { metaDescription } from "~/lib/meta";
+import { hydrateOnlyWhen } from "~/lib/client-runtime";
 
 /**
  * One agreement as decided (spec §2 customer-style `/customer/agreement/[...slug]`, the slug being
@@ -23,6 +24,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** A personal record: kept out of caches. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": LINK_PAGE_HEADERS["Cache-Control"] });
+
+/** The record as decided (plain download links), or a closed offer, only shows: no script (decision 049). */
+export const handle = hydrateOnlyWhen("open");
 
 export default function AgreementAsDecided() {
   const data = useLoaderData<typeof loader>();

@@ -10,6 +10,7 @@ import { hasPortalAccess } from "~/services/auth/access.server";
 import { requireSession } from "~/services/auth/auth.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * A signed-in contact's agreements (spec §2 customer-style `/customer/agreement/[...slug]`; issue
@@ -49,6 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newestHref: after ? url.pathname : null,
   };
 }
+
+/** Read-only: a list of the account's agreements, each a link (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function Agreements() {
   const data = useLoaderData<typeof loader>();

@@ -20,6 +20,7 @@ import {
   rescueAction,
 } from "~/services/schedules/schedule-pages.server";
 import { metaDescription } from "~/lib/meta";
+import { staticWhen } from "~/lib/client-runtime";
 
 /**
  * One payment schedule's progress (spec §2 customer-style `/customer/payment-schedule/[...slug]`;
@@ -62,6 +63,9 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
 /** A quote changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
+
+/** A closed schedule only says so (and links to its progress): no script (decision 049). */
+export const handle = staticWhen("closed");
 
 export default function PaymentScheduleProgress() {
   const loaded = useLoaderData<typeof loader>() as ProgressData | ClosedData;

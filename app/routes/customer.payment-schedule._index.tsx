@@ -12,6 +12,7 @@ import { requireSession } from "~/services/auth/auth.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { listSchedules } from "~/services/schedules/schedules.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * A signed-in contact's payment schedules (issue 15; decision 034), newest first, twenty a page.
@@ -58,6 +59,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newestHref: cursor ? url.pathname : null,
   };
 }
+
+/** Read-only: a list of the account's schedules, each a link (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function PaymentSchedules() {
   const { businessName, items, olderHref, newestHref } = useLoaderData<typeof loader>();

@@ -14,6 +14,7 @@ import {
   requireSignedInSchedule,
 } from "~/services/schedules/schedule-pages.server";
 import { metaDescription } from "~/lib/meta";
+import { staticWhen } from "~/lib/client-runtime";
 
 /**
  * A proposed payment schedule (spec §2 customer-style `/payment-schedule/acceptance/[...slug]`;
@@ -43,6 +44,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 /** The token is in the path: no Referer carries it on, no cache keeps the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** An expired, declined or cancelled schedule's link only says so: no script (decision 049). */
+export const handle = staticWhen("closed");
 
 export default function PaymentScheduleAcceptance() {
   const loaded = useLoaderData<typeof loader>() as AcceptanceData;

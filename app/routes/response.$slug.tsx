@@ -8,6 +8,7 @@ import { recordLinkOpened } from "~/services/links/link-tokens.server";
 import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { answerAction, questionView, responseByLink } from "~/services/responses/response-page.server";
 import { metaDescription } from "~/lib/meta";
+import { staticWhen } from "~/lib/client-runtime";
 
 /**
  * A question a business asks by emailed link (spec §2 public `/response/[...slug]`; issue 17;
@@ -35,6 +36,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 /** The token stays out of any Referer and out of caches (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** A closed request for a response only says so: no script (decision 049). */
+export const handle = staticWhen("closed");
 
 export default function ResponseQuestionPage() {
   const data = useLoaderData<typeof loader>();

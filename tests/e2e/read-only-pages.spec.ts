@@ -1,0 +1,322 @@
+import { randomUUID } from "node:crypto";
+import type { Locator, Page, Response } from "@playwright/test";
+import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
+import { waitForMailVia } from "../support/mailbox";
+import { e2eEmail, e2eLinkToken } from "../support/e2e-users";
+import { ACME, expect, MAILBOX, signInAs, test, type HostRequest } from "./fixtures";
+
+/**
+ * Zero JavaScript where nothing is interactive (issue 19; decision 049), with JavaScript on and
+ * off in the browser. A read-only page — statement, invoice, a request's invoice (print) view,
+ * receipt, legal pages, a payment link once paid, expired or cancelled — is served with no
+ * `<script>` at all, and still works: its links are ordinary document navigations, the shell's
+ * sign-out signs out, the server refuses the dead session at its URL, and it prints without the
+ * shell. An interactive page keeps its scripts and hydrates; the tabs that have script still
+ * hear a sign-out at once, and a zero-JS tab is refused on its next request.
+ */
+const project = () => test.info().project.name;
+const OLIVIA = "olivia@coastal.example";
+const linkPayer = () => e2eEmail("linkpayer", project());
+const linkAccount = () => `E2E-LINKPAYER-${project()}`.toUpperCase();
+const nextYear = String(new Date().getUTCFullYear() + 1);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The page as served carries no script: none in the raw body (inline, external or a module
+ * preload), none in the DOM the browser built from it.
+ */
+async function expectNoScript(page: Page, response: Response | null) {
+  expect(response, `no response for ${page.url()}`).not.toBeNull();
+  expect(response!.status(), page.url()).toBe(200);
+  const body = await response!.text();
+  expect(body, `the document of ${page.url()}`).toMatch(/<\/main>/);
+  expect(body, `the document of ${page.url()} has a script`).not.toMatch(/<script\b/i);
+  expect(body, `the document of ${page.url()} preloads a module`).not.toMatch(/rel="modulepreload"/i);
+  // The DOM of that same document, once the browser has read all of it.
+  await expect(page).toHaveURL(response!.url());
+  await page.waitForLoadState("load");
+  await expect(page.locator("script")).toHaveCount(0);
+  await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(0);
+}
+
+async function openStatic(page: Page, url: string) {
+  const response = await page.goto(url);
+  await expectNoScript(page, response);
+}
+
+/**
+ * An interactive page keeps the client runtime: its scripts are in the document and, with
+ * JavaScript on, React hydrates it (the suite's page fixture fails on any hydration warning).
+ */
+async function expectScriptsAndHydration(page: Page, jsEnabled: boolean) {
+  // The scripts come last in the body: wait for the document to be read that far.
+  await expect(page.locator("script").first(), `scripts on ${page.url()}`).toBeAttached();
+  if (jsEnabled) {
+    // React's first commit on the document: its container's fiber has a child.
+    await page.waitForFunction(() => {
+      const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));
+      const container = key
+        ? (document as unknown as Record<string, { stateNode?: { current?: { child: unknown } } }>)[key]
+        : null;
+      return Boolean(container?.stateNode?.current?.child);
+    });
+  }
+}
+
+/**
+ * Follows a link and proves the browser asked for a new document at `path` (no client-side
+ * route change: a zero-JS page has no router), and unless the server sends it elsewhere
+ * (`redirected`), landed there.
+ */
+async function followAsDocument(page: Page, link: Locator, path: string, { redirected = false } = {}) {
+  const [navigation] = await Promise.all([
+    page.waitForRequest(
+      (request) =>
+        request.isNavigationRequest() &&
+        request.frame() === page.mainFrame() &&
+        new URL(request.url()).pathname === path,
+    ),
+    link.click(),
+  ]);
+  expect(navigation.resourceType()).toBe("document");
+  if (!redirected) await expect(page).toHaveURL(new RegExp(`${escape(path)}(\\?.*)?$`));
+  return navigation;
+}
+
+/** In print: the page's own content shows, the shell's header, menus, navigation and footer do not. */
+async function expectPrintsWithoutShell(page: Page, content: Locator) {
+  await page.emulateMedia({ media: "print" });
+  try {
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(content).toBeVisible();
+    // Every header, footer and nav: the shell's bar, its menus and footer, and a list's pager.
+    const shell = page.locator("header, footer, nav, a[href='#main']");
+    expect(await shell.count()).toBeGreaterThan(0);
+    for (const element of await shell.all()) await expect(element).toBeHidden();
+    await expect(page.getByRole("button", { name: "Sign out" })).toBeHidden();
+    await expect(page.getByRole("link", { name: "Privacy policy" })).toBeHidden();
+  } finally {
+    await page.emulateMedia({ media: "screen" });
+  }
+  await expect(page.getByRole("contentinfo")).toBeVisible();
+}
+
+/** The shell's sign-out (on a wide screen, in the bar), then the page's URL sends the visitor to sign in. */
+async function signOutAndExpectRefused(page: Page, url: string) {
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${ACME}/auth/signin`);
+  const path = new URL(url).pathname;
+  await page.goto(url);
+  await expect(page).toHaveURL(new RegExp(`/auth/signin\\?callbackUrl=${escape(encodeURIComponent(path))}`));
+}
+
+async function createRequest(hostRequest: HostRequest, body: Record<string, unknown>) {
+  const response = await hostRequest.post(`${ACME}/api/back-office/payment-requests`, {
+    headers: {
+      authorization: `Bearer ${DEMO_API_KEYS["acme.localhost"]}`,
+      "idempotency-key": randomUUID(),
+      "content-type": "application/json",
+    },
+    data: { account: linkAccount(), recipients: [linkPayer()], send: true, ...body },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { request: { reference: string; id: string } }).request;
+}
+
+async function linkFromMail(reference: string, since: number) {
+  const mail = await waitForMailVia(MAILBOX, linkPayer(), { since, subject: new RegExp(reference) });
+  const link = mail.links.find((l) => l.includes("/customer/payment-request/"));
+  expect(link, "the email carries the link").toBeTruthy();
+  return link!;
+}
+
+async function fillCard(page: Page) {
+  await page.getByLabel("Card number").fill("4111 1111 1111 1111");
+  await page.getByLabel("Name on card").fill("Pat Payer");
+  await page.getByLabel("Month (MM)").fill("12");
+  await page.getByLabel("Year (YY or YYYY)").fill(nextYear);
+  await page.getByLabel("Security code (CVN)").fill("123");
+}
+
+test.describe("read-only pages ship no JavaScript and still work", () => {
+  test("statement and invoice: no script, document links, print without the shell, sign-out and the dead session refused", async ({
+    page,
+    jsEnabled,
+  }) => {
+    await signInAs(page, ACME, OLIVIA, DEMO_PASSWORD);
+    // The landing page (the dashboard) is interactive: it keeps its scripts and hydrates.
+    await expectScriptsAndHydration(page, jsEnabled);
+
+    // The statement: read-only, with its filter a plain GET form and its pages plain links.
+    await openStatic(page, `${ACME}/statements`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Statement");
+    const lines = page.getByRole("region", { name: "Statement lines" });
+    await expect(lines.getByRole("row").nth(1)).toBeVisible();
+    await page.getByLabel("Type").selectOption("payment");
+    const [filtered] = await Promise.all([
+      page.waitForResponse((response) => response.request().isNavigationRequest()),
+      page.getByRole("button", { name: "Show" }).click(),
+    ]);
+    await expect(page).toHaveURL(/\/statements\?(.*&)?type=payment/);
+    await expectNoScript(page, filtered);
+    await expectPrintsWithoutShell(page, lines);
+
+    // The statement's links are documents: the shell's "Invoices and payments" (an interactive page).
+    await followAsDocument(
+      page,
+      page.getByRole("banner").getByRole("link", { name: "Invoices and payments", exact: true }),
+      "/customer/invoices-and-payments/invoices",
+    );
+    await expectScriptsAndHydration(page, jsEnabled);
+
+    // One invoice, opened as a document: read-only, printable.
+    const invoiceHref = await page
+      .getByRole("region", { name: "Invoices" })
+      .getByRole("link", { name: /-INV-\d{3}$/ })
+      .first()
+      .getAttribute("href");
+    expect(invoiceHref).toMatch(/^\/customer\/invoices-and-payments\/invoice\//);
+    const invoiceUrl = `${ACME}${invoiceHref}`;
+    await openStatic(page, invoiceUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice /);
+    await expectPrintsWithoutShell(page, page.getByRole("main"));
+
+    // From the invoice to the privacy policy (a document, and read-only too), and back.
+    await followAsDocument(page, page.getByRole("link", { name: "Privacy policy" }), "/privacy-policy");
+    await expectNoScript(page, await page.reload());
+    await page.goto(invoiceUrl);
+
+    // Sign-out from the zero-JS invoice, then both read-only pages refuse the dead session.
+    await signOutAndExpectRefused(page, invoiceUrl);
+    await page.goto(`${ACME}/statements`);
+    await expect(page).toHaveURL(/\/auth\/signin\?callbackUrl=%2Fstatements/);
+  });
+
+  test("legal pages, signed out: no script, and their links are documents", async ({ page }) => {
+    await openStatic(page, `${ACME}/privacy-policy`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacy policy");
+    await followAsDocument(page, page.getByRole("link", { name: "Terms and conditions" }), "/terms-and-conditions");
+    await expectNoScript(page, await page.reload());
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terms and conditions");
+    await expectPrintsWithoutShell(page, page.getByRole("main"));
+  });
+
+  test("a payment link: open it has scripts; its invoice view, the receipt, and paid, expired and cancelled have none", async ({
+    page,
+    hostRequest,
+    jsEnabled,
+  }) => {
+    // Expired (seeded): says so, with no script; its links are documents.
+    await openStatic(page, `${ACME}/customer/payment-request/${e2eLinkToken("expired", project())}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This request has expired");
+    await followAsDocument(page, page.getByRole("link", { name: "Terms and conditions" }), "/terms-and-conditions");
+
+    // Cancelled: its invoice (print) view first, while the request is open.
+    let since = Date.now();
+    const invoice = `${linkAccount()}-INV-021`;
+    const cancelled = await createRequest(hostRequest, { invoices: [invoice], description: "Read-only e2e" });
+    const cancelledLink = await linkFromMail(cancelled.reference, since);
+    await page.goto(cancelledLink);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${cancelled.reference}`);
+    // The open request is interactive (its pay form): scripts, hydrated.
+    await expectScriptsAndHydration(page, jsEnabled);
+    const view = page.getByRole("link", { name: `View or print ${invoice}` });
+    const viewHref = await view.getAttribute("href");
+    await openStatic(page, `${ACME}${viewHref}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Invoice ${invoice}`);
+    await expectPrintsWithoutShell(page, page.getByRole("main"));
+    await followAsDocument(
+      page,
+      page.getByRole("link", { name: `Back to payment request ${cancelled.reference}` }),
+      new URL(cancelledLink).pathname,
+    );
+    const cancelledAnswer = await hostRequest.post(`${ACME}/api/back-office/payment-requests/${cancelled.id}/cancel`, {
+      headers: {
+        authorization: `Bearer ${DEMO_API_KEYS["acme.localhost"]}`,
+        "idempotency-key": randomUUID(),
+        "content-type": "application/json",
+      },
+      data: {},
+    });
+    expect(cancelledAnswer.status()).toBe(200);
+    await openStatic(page, cancelledLink);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This request was cancelled");
+
+    // Paid: pay a request for an amount, then its receipt and the link are read-only.
+    since = Date.now();
+    const paid = await createRequest(hostRequest, { amountCents: 2_500, description: "Read-only deposit" });
+    const paidLink = await linkFromMail(paid.reference, since);
+    await page.goto(paidLink);
+    await expectScriptsAndHydration(page, jsEnabled);
+    await fillCard(page);
+    const guid = page.locator('input[name="requestGuid"]');
+    const before = await guid.inputValue();
+    await page.getByRole("button", { name: "Update total" }).click();
+    await expect(guid).not.toHaveValue(before);
+    await fillCard(page);
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    const receiptUrl = page.url();
+    // The receipt as the link's payer sees it, loaded as a document.
+    await openStatic(page, receiptUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+    await expectPrintsWithoutShell(page, page.getByRole("main"));
+    await openStatic(page, paidLink);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This request has been paid");
+    await followAsDocument(page, page.getByRole("link", { name: "Privacy policy" }), "/privacy-policy");
+
+    // The same receipt signed in, in a browser that did not pay by the link (that one may see its
+    // receipt with no session at all): read-only in the shell; its link back is a document.
+    await page.context().clearCookies();
+    await signInAs(page, ACME, linkPayer(), DEMO_PASSWORD);
+    await openStatic(page, receiptUrl);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+    await followAsDocument(
+      page,
+      page.getByRole("main").getByRole("link", { name: "Back to invoices" }),
+      "/customer/invoices-and-payments/invoices",
+    );
+    await expectScriptsAndHydration(page, jsEnabled);
+    await openStatic(page, receiptUrl);
+    await signOutAndExpectRefused(page, receiptUrl);
+  });
+
+  test("sign-out from a zero-JS page: tabs with script hear it at once, a zero-JS tab is refused on its next request", async ({
+    context,
+    jsEnabled,
+  }) => {
+    const dashboard = await context.newPage();
+    await signInAs(dashboard, ACME, OLIVIA, DEMO_PASSWORD);
+    await expectScriptsAndHydration(dashboard, jsEnabled);
+    const invoice = await context.newPage();
+    await invoice.goto(`${ACME}/customer/invoices-and-payments/invoices`);
+    const href = await invoice
+      .getByRole("region", { name: "Invoices" })
+      .getByRole("link", { name: /-INV-\d{3}$/ })
+      .first()
+      .getAttribute("href");
+    await openStatic(invoice, `${ACME}${href}`);
+    const statement = await context.newPage();
+    await openStatic(statement, `${ACME}/statements`);
+
+    // Signed out from the statement (no script on it): the sign-in page it lands on has script,
+    // and tells the other tabs.
+    await statement.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+    await expect(statement).toHaveURL(`${ACME}/auth/signin`);
+    if (jsEnabled) {
+      await expect(dashboard).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);
+    } else {
+      await dashboard.reload();
+      await expect(dashboard).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);
+    }
+    // The zero-JS invoice tab cannot hear anything; its next request is refused by the server.
+    await expect(invoice.getByRole("heading", { level: 1 })).toHaveText(/^Invoice /);
+    await followAsDocument(
+      invoice,
+      invoice.getByRole("banner").getByRole("link", { name: "Statements", exact: true }),
+      "/statements",
+      { redirected: true },
+    );
+    await expect(invoice).toHaveURL(/\/auth\/signin\?callbackUrl=%2Fstatements/);
+  });
+});
