@@ -19,7 +19,6 @@ const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",
   "--disable-gpu",
-  "--disable-dev-shm-usage",
   "--host-resolver-rules=MAP *.localhost 127.0.0.1",
 ];
 

@@ -107,7 +107,7 @@ export async function prepareBenchDatabase() {
 /**
  * The read-only pages' data on acme (BENCH_READ_ONLY): the demo seed's ids are random, so they are
  * looked up here — ACME-1000-INV-023, on the demo login's account and asked for by PR-DEMO0001 (its
- * invoice view through the fixed link); a succeeded payment on an account the login may see (its
+ * invoice view through the fixed link); a paid instalment of PS-DEMO0001, the login's schedule (its
  * receipt) — and the paid PR-DEMO0004 gets a link of its own, with a token the bench can open.
  */
 async function prepareReadOnlyPages(db: Db) {
@@ -129,14 +129,15 @@ async function prepareReadOnlyPages(db: Db) {
     .where("number", "=", "ACME-1000-INV-023")
     .executeTakeFirstOrThrow();
   BENCH_READ_ONLY.invoiceId = invoice.id;
+  // A paid instalment of PS-DEMO0001, the schedule the demo login opens (the "schedule" page).
   const payment = await db
     .selectFrom("payments")
-    .innerJoin("account_contacts", "account_contacts.account_id", "payments.account_id")
+    .innerJoin("schedule_instalments", "schedule_instalments.id", "payments.schedule_instalment_id")
+    .innerJoin("payment_schedules", "payment_schedules.id", "schedule_instalments.schedule_id")
     .select("payments.reference")
     .where("payments.business_id", "=", acme.business_id)
-    .where("account_contacts.contact_id", "=", login.id)
+    .where("payment_schedules.reference", "=", "PS-DEMO0001")
     .where("payments.status", "=", "succeeded")
-    .where("payments.method", "=", "card")
     .orderBy("payments.created_at", "desc")
     .limit(1)
     .executeTakeFirstOrThrow();
