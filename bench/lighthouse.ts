@@ -43,6 +43,28 @@ function configFor(profile: LighthouseProfile) {
   };
 }
 
+/**
+ * One Lighthouse run. Lighthouse 12.8.2 in Chromium 156 now and then loses the page's trace
+ * (NO_NAVSTART, "Please run Lighthouse again"): such a run measured nothing, so it is run again,
+ * at most twice; any other error, or a third loss, stops the bench.
+ */
+async function runOnce(url: string, port: number, cookie: string | undefined, profile: LighthouseProfile) {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(
+      url,
+      { port, output: "json", logLevel: "error", ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) },
+      configFor(profile),
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const lhr = result.lhr as unknown as LhrLike & { finalDisplayedUrl?: string };
+    if (lhr.runtimeError?.code === "NO_NAVSTART" && attempt < 3) continue;
+    // A signed-in page that redirected to the sign-in form would be measuring the wrong page.
+    if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
+      throw new Error(`Lighthouse on ${url} ended at ${lhr.finalDisplayedUrl}`);
+    return lhr;
+  }
+}
+
 export async function measureLighthouse(
   pages: BenchPage[],
   cookies: BenchCookies,
@@ -57,21 +79,7 @@ export async function measureLighthouse(
       const cookie = cookieFor(page, cookies);
       const pageRuns: LighthouseRun[] = [];
       for (let i = 0; i < runs; i += 1) {
-        const result = await lighthouse(
-          url,
-          {
-            port: chrome.port,
-            output: "json",
-            logLevel: "error",
-            ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
-          },
-          configFor(profile),
-        );
-        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-        const lhr = result.lhr as unknown as LhrLike & { finalDisplayedUrl?: string };
-        // A signed-in page that redirected to the sign-in form would be measuring the wrong page.
-        if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
-          throw new Error(`Lighthouse on ${url} ended at ${lhr.finalDisplayedUrl}`);
+        const lhr = await runOnce(url, chrome.port, cookie, profile);
         pageRuns.push(summarize(lhr));
       }
       results.push({ page: page.name, path: page.path, runs: pageRuns, median: combineRuns(pageRuns) });
