@@ -85,7 +85,7 @@ export async function measureLighthouse(
       results.push({ page: page.name, path: page.path, runs: pageRuns, median: combineRuns(pageRuns) });
     }
   } finally {
-    chrome.kill();
+    await chrome.kill();
   }
   return results;
 }
