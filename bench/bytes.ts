@@ -22,7 +22,22 @@ type ManifestRoute = {
 type Manifest = { entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> };
 
 export type Size = { raw: number; gzip: number };
-export type RouteBytes = { route: string; url: string; js: Size; appJs: Size; css: Size; files: number };
+/**
+ * Whether a browser runs the route's JavaScript at all (decision 049, app/lib/client-runtime.ts):
+ * "never" for a read-only route (`handle = STATIC_PAGE`: its documents carry no script, so nothing
+ * is counted), "data" when its loader data decides (a payment link: only while it can be paid),
+ * "always" otherwise.
+ */
+export type RouteRuntime = "always" | "data" | "never";
+export type RouteBytes = {
+  route: string;
+  url: string;
+  runtime: RouteRuntime;
+  js: Size;
+  appJs: Size;
+  css: Size;
+  files: number;
+};
 export type BytesResult = {
   /** The runtime floor: entry chunk + its imports (React, react-dom, Remix), what an empty route costs. */
   floor: Size;
@@ -70,12 +85,25 @@ const total = (hrefs: Iterable<string>): Size => {
   return sum;
 };
 
+function routeSource(id: string): string | null {
+  const candidates = [".tsx", ".ts", ".jsx", ".js"].flatMap((ext) => [`app/${id}${ext}`, `app/${id}/route${ext}`]);
+  const file = candidates.find((candidate) => fs.existsSync(candidate));
+  return file ? fs.readFileSync(file, "utf8") : null;
+}
+
 /** A route renders a page when its module has a default export (resource routes have none). */
 function isPageRoute(id: string): boolean {
   if (id === "root") return false;
-  const candidates = [".tsx", ".ts", ".jsx", ".js"].flatMap((ext) => [`app/${id}${ext}`, `app/${id}/route${ext}`]);
-  const file = candidates.find((candidate) => fs.existsSync(candidate));
-  return file ? /\bexport\s+default\b/.test(fs.readFileSync(file, "utf8")) : false;
+  const source = routeSource(id);
+  return source ? /\bexport\s+default\b/.test(source) : false;
+}
+
+/** Read from the route's `handle` in its source (see RouteRuntime). */
+export function runtimeOf(source: string): RouteRuntime {
+  if (/\bexport\s+const\s+handle\s*=\s*STATIC_PAGE\b/.test(source)) return "never";
+  if (/\bexport\s+const\s+handle\b[^=]*=\s*\{[^}]*\bhydrate\s*:\s*\(/.test(source)) return "data";
+  if (/\bexport\s+const\s+handle\b[^=]*=\s*\{[^}]*\bhydrate\s*:\s*false\b/.test(source)) return "never";
+  return "always";
 }
 
 function urlOf(manifest: Manifest, route: ManifestRoute): string {
@@ -112,13 +140,18 @@ export function measureBytes(): BytesResult {
       for (const href of current.css ?? []) css.add(href);
     }
     const app = [...js].filter((href) => !floorFiles.has(href));
+    const runtime = runtimeOf(routeSource(route.id) ?? "");
+    // A read-only route's documents load none of its JavaScript: counting the manifest's would
+    // report bytes no browser downloads (bench/read-only.ts checks the documents themselves).
+    const none = { raw: 0, gzip: 0 };
     routes.push({
       route: route.id,
       url: urlOf(manifest, route),
-      js: total(js),
-      appJs: total(app),
+      runtime,
+      js: runtime === "never" ? none : total(js),
+      appJs: runtime === "never" ? none : total(app),
       css: total(css),
-      files: js.size,
+      files: runtime === "never" ? 0 : js.size,
     });
   }
   routes.sort((a, b) => a.url.localeCompare(b.url));

@@ -5,7 +5,8 @@
  * so one slow sample on a busy machine does not fail the check on its own.
  */
 import fs from "node:fs";
-import { BUDGETS_FILE, RESULTS_FILE } from "./config";
+import { BUDGETS_FILE, PAGES, RESULTS_FILE } from "./config";
+import { clientChecks, isBreach, type Check, type ClientBudgets } from "./lib/budget-checks";
 import type { BenchResults } from "./report";
 
 type Budgets = {
@@ -25,9 +26,7 @@ type Budgets = {
   queries: { maxPerPage: number; constantInDataSize: boolean; perPage?: Record<string, number> };
   /** `pages`: the pages whose paged queries the growth budget holds for (issue 4: invoices and statements). */
   growth: { pages: string[]; p95Ms: number };
-};
-
-type Check = { budget: string; subject: string; value: number; limit: number; kind: "max" | "min"; unit: string };
+} & ClientBudgets;
 
 function readJson<T>(file: string, hint: string): T {
   if (!fs.existsSync(file)) {
@@ -159,11 +158,18 @@ if (results.growth) {
   }
 }
 
+// Issue 19's budgets: every page the mobile run and the read-only list name must have its figure.
+for (const check of clientChecks(budgets, results, {
+  lowEndPages: PAGES.filter((page) => page.mobile).map((page) => page.name),
+  readOnlyPages: PAGES.filter((page) => page.readOnly).map((page) => page.name),
+}))
+  add(check);
+
 const fmt = (value: number, unit: string) =>
-  `${Number.isInteger(value) ? value.toLocaleString("en") : value}${unit ? ` ${unit}` : ""}`;
-const breaches = checks.filter((check) =>
-  check.kind === "max" ? check.value > check.limit : check.value < check.limit,
-);
+  Number.isNaN(value)
+    ? "not measured"
+    : `${Number.isInteger(value) ? value.toLocaleString("en") : value}${unit ? ` ${unit}` : ""}`;
+const breaches = checks.filter(isBreach);
 
 process.stdout.write(
   `Budgets (${BUDGETS_FILE}) against ${RESULTS_FILE} of ${results.generatedAt}: ${checks.length} checks.\n`,
@@ -173,6 +179,10 @@ if (!results.growth)
     "Note: no growth figures (TEST_DATABASE_URL was not set for the bench): that budget was not checked.\n",
   );
 for (const check of breaches) {
+  if (Number.isNaN(check.value)) {
+    process.stdout.write(`FAIL  ${check.budget} — ${check.subject}: not measured (is the bench's result current?)\n`);
+    continue;
+  }
   const over = Math.abs(check.value - check.limit);
   const share = check.limit !== 0 ? ` (${Math.round((over / check.limit) * 100)}%)` : "";
   const relation =

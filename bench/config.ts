@@ -32,6 +32,18 @@ export type BenchPage = {
    * host's) does not exist there: a page opened by an emailed link has a token per record.
    */
   benchPath?: (rows: number) => string;
+  /**
+   * Read-only (decision 049): the document must make the browser download or run no JavaScript at
+   * all. The bench fetches it as a browser would and counts every script byte (budget: 0).
+   */
+  readOnly?: boolean;
+  /**
+   * Only on the demo host: the page's fixed data exists there alone (bench/seed.ts makes it), so it
+   * has no bench-brand twin to count SQL statements on ("queries per page" leaves it out).
+   */
+  demoOnly?: boolean;
+  /** Run through real Lighthouse (mobile preset, all four categories; budget: 100 in each). */
+  lighthouse?: boolean;
 };
 
 /**
@@ -41,7 +53,8 @@ export type BenchPage = {
  * characters) of its own, however long the kind's name.
  */
 export const benchLinkToken = (
-  kind: "request" | "invoice" | "agreement" | "schedule" | "trade-reference" | "response" | "responded",
+  kind:
+    "request" | "invoice" | "agreement" | "schedule" | "trade-reference" | "response" | "responded" | "paid-request",
   rows: number,
 ) => {
   const part = (salt: string) => createHash("sha256").update(`bench link ${kind} ${rows} ${salt}`).digest("base64url");
@@ -64,6 +77,14 @@ export const BENCH_ADHOC_ACCOUNT = {
  * (the page does not grow with an account), so they exist only once the seed has run.
  */
 export const BENCH_COMMUNICATION_LINKS = { demo: "", bench: "" };
+
+/**
+ * The read-only pages' fixed data on acme, found or made by bench/seed.ts (ids are random per seed):
+ * an invoice of the demo login's account that PR-DEMO0001 also asks for, a receipt of the login's,
+ * and a link to a paid payment request (PR-DEMO0004) with the token `benchLinkToken("paid-request", 0)`.
+ */
+export const BENCH_READ_ONLY = { invoiceId: "", receiptReference: "" };
+const seeded = (value: string, what: string) => value || `/not-seeded-yet-run-the-bench-seed-first/${what}`;
 const communicationLink = (which: "demo" | "bench") =>
   BENCH_COMMUNICATION_LINKS[which] || "/communication/not-signed-yet-run-the-bench-seed-first";
 
@@ -76,19 +97,71 @@ export const PAGES: BenchPage[] = [
     path: "/auth/signin",
     signedIn: false,
     mobile: true,
+    lighthouse: true,
     submit: 'main form[method="post"] button[type="submit"]',
   },
   { name: "forgot-password", path: "/auth/password/reset", signedIn: false },
-  { name: "dashboard", path: "/", signedIn: true, mobile: true, load: true },
+  { name: "dashboard", path: "/", signedIn: true, mobile: true, load: true, lighthouse: true },
   { name: "accounts", path: "/accounts", signedIn: true },
   { name: "account", path: "/account", signedIn: true },
-  { name: "statements", path: "/statements", signedIn: true, mobile: true, load: true },
-  { name: "invoices", path: "/customer/invoices-and-payments/invoices", signedIn: true, mobile: true, load: true },
+  {
+    name: "statements",
+    path: "/statements",
+    signedIn: true,
+    mobile: true,
+    load: true,
+    lighthouse: true,
+    readOnly: true,
+  },
+  {
+    name: "invoices",
+    path: "/customer/invoices-and-payments/invoices",
+    signedIn: true,
+    mobile: true,
+    load: true,
+    lighthouse: true,
+  },
+  // Read-only pages of fixed data on acme (decision 049): no script at all, checked byte by byte.
+  {
+    name: "invoice",
+    get path() {
+      return `/customer/invoices-and-payments/invoice/${seeded(BENCH_READ_ONLY.invoiceId, "invoice")}`;
+    },
+    signedIn: true,
+    readOnly: true,
+    demoOnly: true,
+  },
+  {
+    name: "request-invoice",
+    get path() {
+      return `/customer/payment-request/${DEMO_REQUEST_TOKEN}/invoice/${seeded(BENCH_READ_ONLY.invoiceId, "invoice")}`;
+    },
+    signedIn: false,
+    readOnly: true,
+    demoOnly: true,
+  },
+  {
+    name: "receipt",
+    get path() {
+      return `/payment/complete/${seeded(BENCH_READ_ONLY.receiptReference, "receipt")}`;
+    },
+    signedIn: true,
+    readOnly: true,
+    demoOnly: true,
+  },
+  {
+    name: "request-link-paid",
+    path: `/customer/payment-request/${benchLinkToken("paid-request", 0)}`,
+    signedIn: false,
+    readOnly: true,
+    demoOnly: true,
+  },
   {
     name: "pay",
     path: "/customer/invoices-and-payments/pay?all=1",
     signedIn: true,
     mobile: true,
+    lighthouse: true,
     submit: 'main form[method="post"] button[value="pay"]',
   },
   { name: "payment-methods", path: "/payment-methods", signedIn: true },
@@ -243,8 +316,8 @@ export const PAGES: BenchPage[] = [
     mobile: true,
     submit: 'main form[method="post"] button[type="submit"]',
   },
-  { name: "privacy-policy", path: "/privacy-policy", signedIn: false },
-  { name: "terms", path: "/terms-and-conditions", signedIn: false },
+  { name: "privacy-policy", path: "/privacy-policy", signedIn: false, readOnly: true },
+  { name: "terms", path: "/terms-and-conditions", signedIn: false, readOnly: true },
   { name: "heartbeat", path: "/heartbeat", signedIn: false },
 ];
 
@@ -289,6 +362,33 @@ export const MOBILE = {
   uploadBitsPerSecond: 750_000,
   runs: 5,
 };
+
+/**
+ * The low-end phone (issue 19): Slow 3G-like, 400 ms round trip, 400 kbps down and up, CPU 6×
+ * slower. Lighthouse simulates it (docs/performance.md says why simulated, not applied); the pay
+ * page's interaction is timed with it applied through DevTools, as a real slow phone would feel it.
+ */
+export const LOW_END = {
+  latencyMs: 400,
+  downloadBitsPerSecond: 400_000,
+  uploadBitsPerSecond: 400_000,
+  cpuSlowdown: 6,
+  /** Lighthouse runs per page (the median is kept): simulated throttling varies little between runs. */
+  runs: 1,
+};
+
+/**
+ * Real Lighthouse (the npm package; Debian's Chromium). The mobile preset is Lighthouse's default
+ * (simulated slow 4G, 4× CPU, a Moto G Power's screen); `runs` per page, the median kept.
+ */
+export const LIGHTHOUSE = {
+  categories: ["performance", "accessibility", "best-practices", "seo"] as const,
+  runs: 3,
+  chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+};
+
+/** The pay page's interaction (Interaction to Next Paint) on the low-end profile: runs, median kept. */
+export const INP_RUNS = 3;
 
 /**
  * autocannon on loopback. The floor and the pages take turns in short rounds, and each

@@ -1,5 +1,8 @@
 import type { BytesResult } from "./bytes";
 import type { GrowthResult } from "./growth";
+import type { InpResult } from "./interaction";
+import type { LighthousePageResult } from "./lighthouse";
+import type { ReadOnlyResult } from "./read-only";
 import type { MobileResult } from "./mobile";
 import type { PageResult } from "./pages";
 import type { LoadResult } from "./server-load";
@@ -15,6 +18,16 @@ export type BenchResults = {
   load: LoadResult;
   /** null when TEST_DATABASE_URL was not set. */
   growth: GrowthResult | null;
+  /** The portal's CSS_DELIVERY for this run ("inline" unless BENCH_CSS_DELIVERY said otherwise). */
+  cssDelivery?: string;
+  /** Real Lighthouse, mobile preset, all four categories (issue 19). */
+  lighthouse?: LighthousePageResult[];
+  /** Lighthouse on the low-end phone (simulated 400 ms, 400 kbps, CPU 6×), performance only. */
+  lowEnd?: LighthousePageResult[];
+  /** Interaction to Next Paint, low-end phone applied through DevTools. */
+  inp?: InpResult[];
+  /** JavaScript bytes in the read-only pages' documents. */
+  readOnly?: ReadOnlyResult[];
 };
 
 // KB as the budgets count them: 1 KB = 1,000 B.
@@ -36,6 +49,56 @@ function table(title: string, head: string[], rows: (string | number)[][]) {
   return out.join("\n");
 }
 
+const orDash = (value: number | null | undefined) => (value === null || value === undefined ? "–" : String(value));
+
+/** The Lighthouse tables (6 and 7): also all that a Lighthouse-only run (BENCH_ONLY=lighthouse) prints. */
+export function formatLighthouse(results: Pick<BenchResults, "lighthouse" | "lowEnd" | "cssDelivery">): string {
+  const parts: string[] = [];
+  const css = results.cssDelivery ? `; CSS ${results.cssDelivery}` : "";
+  if (results.lighthouse)
+    parts.push(
+      table(
+        `6. Lighthouse 12, mobile preset (simulated slow 4G, 4× CPU; median of runs${css}): scores, metrics in ms`,
+        ["page", "perf", "a11y", "best pr.", "SEO", "FCP", "LCP", "TBT", "CLS", "failing audits"],
+        results.lighthouse.map((page) => {
+          const { scores, metrics, failing } = page.median;
+          const audits = Object.entries(failing).flatMap(([category, ids]) =>
+            (ids ?? []).map((id) => `${category}:${id}`),
+          );
+          return [
+            page.page,
+            orDash(scores.performance),
+            orDash(scores.accessibility),
+            orDash(scores["best-practices"]),
+            orDash(scores.seo),
+            metrics.fcp,
+            metrics.lcp,
+            metrics.tbt,
+            metrics.cls,
+            audits.join(" ") || "none",
+          ];
+        }),
+      ),
+    );
+  if (results.lowEnd)
+    parts.push(
+      table(
+        `7. Low-end phone, Lighthouse simulated (400 ms RTT, 400 kbps, 6× CPU${css}): ms`,
+        ["page", "perf", "FCP", "LCP", "TBT", "speed index", "failing audits"],
+        results.lowEnd.map((page) => [
+          page.page,
+          orDash(page.median.scores.performance),
+          page.median.metrics.fcp,
+          page.median.metrics.lcp,
+          page.median.metrics.tbt,
+          page.median.metrics.speedIndex,
+          (page.median.failing.performance ?? []).join(" ") || "none",
+        ]),
+      ),
+    );
+  return parts.join("\n");
+}
+
 export function formatReport(results: BenchResults): string {
   const { bytes, pages, mobile, load, growth } = results;
   const parts: string[] = [];
@@ -45,12 +108,15 @@ export function formatReport(results: BenchResults): string {
       ["route", "url", "JS raw", "JS gzip", "app JS gzip", "CSS gzip", "HTML gzip"],
       bytes.routes.map((route) => {
         const page = pages.find((candidate) => candidate.path === route.url);
+        // A read-only route's documents load no JavaScript (decision 049): say so, do not count.
+        const js = (size: { raw: number; gzip: number }, key: "raw" | "gzip") =>
+          route.runtime === "never" ? "none (read-only)" : `${kb(size[key])}${route.runtime === "data" ? "*" : ""}`;
         return [
           route.route,
           route.url,
-          kb(route.js.raw),
-          kb(route.js.gzip),
-          kb(route.appJs.gzip),
+          js(route.js, "raw"),
+          js(route.js, "gzip"),
+          js(route.appJs, "gzip"),
           kb(route.css.gzip),
           page ? kb(page.html.gzip) : "–",
         ];
@@ -105,6 +171,43 @@ export function formatReport(results: BenchResults): string {
         )
       : "\n5. Growth on PostgreSQL: skipped (TEST_DATABASE_URL is not set)",
   );
+  parts.push(
+    "(* only while the page can act: a paid, expired or cancelled link, or a settled receipt, loads none; CSS is inline in the document unless CSS_DELIVERY=link)",
+  );
+  const lighthouse = formatLighthouse(results);
+  if (lighthouse) parts.push(lighthouse);
+  if (results.inp)
+    parts.push(
+      table(
+        "8. Interaction to Next Paint, low-end phone applied (400 ms, 400 kbps, 6× CPU): type an amount, choose a method",
+        ["page", "INP ms (median)", "runs (INP ms)", "interactions in the worst run (ms)"],
+        results.inp.map((page) => {
+          const worst = [...page.runs].sort((a, b) => (b.inp ?? 0) - (a.inp ?? 0))[0];
+          return [
+            page.page,
+            orDash(page.inp),
+            page.runs.map((run) => orDash(run.inp)).join(" / "),
+            (worst?.interactions ?? []).map((i) => `${i.events[0]}:${i.duration}`).join(" "),
+          ];
+        }),
+      ),
+    );
+  if (results.readOnly)
+    parts.push(
+      table(
+        "9. JavaScript in read-only pages' documents (bytes a browser runs or downloads)",
+        ["page", "path", "inline scripts", "inline B", "files", "JS B", "HTML gzip KB"],
+        results.readOnly.map((page) => [
+          page.page,
+          page.path.length > 60 ? `${page.path.slice(0, 57)}...` : page.path,
+          page.inlineScripts,
+          page.inlineBytes,
+          page.files.length,
+          page.jsBytes,
+          kb(page.htmlGzip),
+        ]),
+      ),
+    );
   parts.push(
     `\nBench took ${results.durationSeconds} s on ${results.machine.cpus} CPU(s), Node ${results.machine.node}.`,
   );

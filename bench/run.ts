@@ -11,10 +11,13 @@ import path from "node:path";
 import { measureBytes } from "./bytes";
 import { BENCH_DATA_DIR, BENCH_PORT, DEMO_ADMIN_LOGIN, DEMO_HOST, DEMO_LOGIN, PAGES, RESULTS_FILE } from "./config";
 import { measureGrowth } from "./growth";
+import { measureInp } from "./interaction";
+import { measureLighthouse } from "./lighthouse";
 import { signIn, waitForPortal } from "./lib/http";
 import { measureMobile } from "./mobile";
 import { measurePages } from "./pages";
-import { formatReport, type BenchResults } from "./report";
+import { measureReadOnly } from "./read-only";
+import { formatLighthouse, formatReport, type BenchResults } from "./report";
 import { prepareBenchDatabase } from "./seed";
 import { measureLoad } from "./server-load";
 
@@ -26,6 +29,20 @@ if (!fs.existsSync(chromium)) {
   );
   process.exit(1);
 }
+
+/**
+ * The portal's CSS delivery (decision 049): BENCH_CSS_DELIVERY=link measures the stylesheet as a
+ * linked file instead of inline. BENCH_ONLY=lighthouse runs only the two Lighthouse steps (on the
+ * pages in BENCH_LIGHTHOUSE_PAGES, comma-separated, if given) and writes
+ * bench/results/lighthouse-<delivery>.json, leaving latest.json alone: how the two deliveries were
+ * compared (docs/performance.md).
+ */
+const cssDelivery = process.env.BENCH_CSS_DELIVERY ?? "inline";
+if (cssDelivery !== "inline" && cssDelivery !== "link") throw new Error("BENCH_CSS_DELIVERY is inline or link");
+const lighthouseOnly = process.env.BENCH_ONLY === "lighthouse";
+const lighthousePages = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
+const pick = (pages: typeof PAGES) =>
+  lighthousePages ? pages.filter((page) => lighthousePages.includes(page.name)) : pages;
 
 const started = performance.now();
 const step = (text: string) =>
@@ -51,6 +68,7 @@ const server = spawn(process.execPath, ["scripts/serve.js", "./build/index.js"],
     // Production's level: one line per request is part of what a request costs.
     LOG_LEVEL: "info",
     BENCH_QUERY_COUNT: "1",
+    CSS_DELIVERY: cssDelivery,
   },
   stdio: ["ignore", "ignore", "pipe"],
 });
@@ -77,15 +95,54 @@ try {
     hostAdmin: await signIn(DEMO_HOST, DEMO_ADMIN_LOGIN.email, DEMO_ADMIN_LOGIN.password),
   };
 
+  if (lighthouseOnly) {
+    step(`Lighthouse only, CSS ${cssDelivery}: mobile preset`);
+    const lighthouse = await measureLighthouse(pick(PAGES.filter((page) => page.lighthouse)), cookie, "mobile");
+    step("Lighthouse only: low-end phone");
+    const lowEnd = await measureLighthouse(pick(PAGES.filter((page) => page.mobile)), cookie, "lowEnd");
+    await stopServer();
+    const file = path.join(path.dirname(RESULTS_FILE), `lighthouse-${cssDelivery}.json`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const only = { generatedAt: new Date().toISOString(), cssDelivery, lighthouse, lowEnd };
+    fs.writeFileSync(file, `${JSON.stringify(only, null, 2)}\n`);
+    process.stdout.write(`${formatLighthouse(only)}\nWritten to ${file}.\n`);
+    process.exit(0);
+  }
+
   step("1. bytes per route (manifest) and 4. documents and SQL statements per page");
   const bytes = measureBytes();
-  const pages = await measurePages(PAGES, cookie);
+  const pages = await measurePages(
+    PAGES.filter((page) => !page.demoOnly),
+    cookie,
+  );
+  step("9. JavaScript in the read-only pages' documents");
+  const readOnly = await measureReadOnly(
+    PAGES.filter((page) => page.readOnly),
+    cookie,
+  );
 
   step("2. mobile page load in throttled Chromium");
   const mobile = await measureMobile(
     PAGES.filter((page) => page.mobile),
     cookie,
   );
+
+  step("6. Lighthouse, mobile preset, four categories");
+  const lighthouse = await measureLighthouse(
+    PAGES.filter((page) => page.lighthouse),
+    cookie,
+    "mobile",
+  );
+  step("7. low-end phone: Lighthouse, simulated throttling");
+  const lowEnd = await measureLighthouse(
+    PAGES.filter((page) => page.mobile),
+    cookie,
+    "lowEnd",
+  );
+  step("8. Interaction to Next Paint on the pay page, low-end phone");
+  const payPage = PAGES.find((page) => page.name === "pay");
+  if (!payPage) throw new Error("PAGES has no pay page");
+  const inp = [await measureInp(payPage, cookie)];
 
   step("3. server load with autocannon");
   const load = await measureLoad(
@@ -108,6 +165,11 @@ try {
     mobile,
     load,
     growth,
+    cssDelivery,
+    lighthouse,
+    lowEnd,
+    inp,
+    readOnly,
   };
 } catch (error) {
   if (serverErrors) process.stderr.write(`\nThe portal's last error output:\n${serverErrors}\n`);

@@ -10,11 +10,13 @@ import {
   BENCH_AGREEMENT_REFERENCE,
   BENCH_COMMUNICATION_LINKS,
   BENCH_DATA_DIR,
+  BENCH_READ_ONLY,
   BENCH_HOST,
   BENCH_ADMIN_EMAIL,
   benchEmail,
   benchLinkToken,
   DEMO_HOST,
+  DEMO_LOGIN,
   QUERY_SIZES,
 } from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
@@ -95,10 +97,72 @@ export async function prepareBenchDatabase() {
       .values({ business_id: businessId, enabled: true, min_cents: 1_000, max_cents: 500_000 })
       .execute();
     await signCommunicationLinks(handle.db, dataDir, businessId);
+    await prepareReadOnlyPages(handle.db);
   } finally {
     await handle.close();
   }
   return dataDir;
+}
+
+/**
+ * The read-only pages' data on acme (BENCH_READ_ONLY): the demo seed's ids are random, so they are
+ * looked up here — ACME-1000-INV-023, on the demo login's account and asked for by PR-DEMO0001 (its
+ * invoice view through the fixed link); a paid instalment of PS-DEMO0001, the login's schedule (its
+ * receipt) — and the paid PR-DEMO0004 gets a link of its own, with a token the bench can open.
+ */
+async function prepareReadOnlyPages(db: Db) {
+  const acme = await db
+    .selectFrom("hosts")
+    .select("business_id")
+    .where("hostname", "=", DEMO_HOST)
+    .executeTakeFirstOrThrow();
+  const login = await db
+    .selectFrom("contacts")
+    .select("id")
+    .where("business_id", "=", acme.business_id)
+    .where("email", "=", DEMO_LOGIN.email)
+    .executeTakeFirstOrThrow();
+  const invoice = await db
+    .selectFrom("invoices")
+    .select("id")
+    .where("business_id", "=", acme.business_id)
+    .where("number", "=", "ACME-1000-INV-023")
+    .executeTakeFirstOrThrow();
+  BENCH_READ_ONLY.invoiceId = invoice.id;
+  // A paid instalment of PS-DEMO0001, the schedule the demo login opens (the "schedule" page).
+  const payment = await db
+    .selectFrom("payments")
+    .innerJoin("schedule_instalments", "schedule_instalments.id", "payments.schedule_instalment_id")
+    .innerJoin("payment_schedules", "payment_schedules.id", "schedule_instalments.schedule_id")
+    .select("payments.reference")
+    .where("payments.business_id", "=", acme.business_id)
+    .where("payment_schedules.reference", "=", "PS-DEMO0001")
+    .where("payments.status", "=", "succeeded")
+    .orderBy("payments.created_at", "desc")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  BENCH_READ_ONLY.receiptReference = payment.reference;
+  const paid = await db
+    .selectFrom("payment_requests")
+    .select("id")
+    .where("business_id", "=", acme.business_id)
+    .where("reference", "=", "PR-DEMO0004")
+    .where("status", "=", "paid")
+    .executeTakeFirstOrThrow();
+  const token = benchLinkToken("paid-request", 0);
+  await db
+    .insertInto("link_tokens")
+    .values({
+      business_id: acme.business_id,
+      purpose: "payment-request",
+      subject_id: paid.id,
+      contact_id: login.id,
+      selector: token.slice(0, 16),
+      verifier_hash: createHash("sha256").update(token.slice(16)).digest("hex"),
+      // Still valid, so the page shows the request as paid (not the link as expired).
+      expires_at: new Date(Date.now() + 30 * 86_400_000),
+    })
+    .execute();
 }
 
 /**

@@ -1,0 +1,106 @@
+import type { InpResult } from "../interaction";
+import type { LighthousePageResult } from "../lighthouse";
+import type { ReadOnlyResult } from "../read-only";
+import { CATEGORIES } from "./lighthouse-summary";
+
+/**
+ * The issue-19 budgets (Lighthouse scores, the low-end phone, the pay page's interaction, zero
+ * JavaScript on read-only pages) as checks bench/check.ts prints and fails on. Pure, so the rules
+ * are tested without a bench run: a figure that is missing (a page not measured, a score of null)
+ * is a breach too, never a silent pass.
+ */
+export type Check = {
+  budget: string;
+  subject: string;
+  value: number;
+  limit: number;
+  kind: "max" | "min";
+  unit: string;
+};
+
+export type ClientBudgets = {
+  /** `pages`: the pages Lighthouse must score `minScore` on, in every category. */
+  lighthouse: { pages: string[]; minScore: number };
+  /** Every page the mobile run measures, on the low-end phone (Lighthouse, simulated). */
+  lowEnd: { lcpMs: number; tbtMs: number };
+  /** Interaction to Next Paint on these pages, low-end phone (applied throttling). */
+  inp: { pages: string[]; maxMs: number };
+  /** JavaScript bytes a read-only page's document makes the browser download or run. */
+  readOnly: { maxJsBytes: number };
+};
+
+export type ClientResults = {
+  lighthouse?: LighthousePageResult[];
+  lowEnd?: LighthousePageResult[];
+  inp?: InpResult[];
+  readOnly?: ReadOnlyResult[];
+};
+
+export function clientChecks(
+  budgets: ClientBudgets,
+  results: ClientResults,
+  expected: { lowEndPages: string[]; readOnlyPages: string[] },
+): Check[] {
+  const checks: Check[] = [];
+  for (const name of budgets.lighthouse.pages) {
+    const page = results.lighthouse?.find((candidate) => candidate.page === name);
+    for (const category of CATEGORIES) {
+      const score = page?.median.scores[category];
+      const failing = page?.median.failing[category] ?? [];
+      checks.push({
+        budget: `Lighthouse ${category} (mobile preset, median)`,
+        subject: failing.length ? `${name} (failing: ${failing.join(", ")})` : name,
+        value: typeof score === "number" ? score : Number.NaN,
+        limit: budgets.lighthouse.minScore,
+        kind: "min",
+        unit: "",
+      });
+    }
+  }
+  for (const name of expected.lowEndPages) {
+    const page = results.lowEnd?.find((candidate) => candidate.page === name);
+    checks.push({
+      budget: "low-end LCP (Lighthouse, simulated)",
+      subject: name,
+      value: page?.median.metrics.lcp ?? Number.NaN,
+      limit: budgets.lowEnd.lcpMs,
+      kind: "max",
+      unit: "ms",
+    });
+    checks.push({
+      budget: "low-end TBT (Lighthouse, simulated)",
+      subject: name,
+      value: page?.median.metrics.tbt ?? Number.NaN,
+      limit: budgets.lowEnd.tbtMs,
+      kind: "max",
+      unit: "ms",
+    });
+  }
+  for (const name of budgets.inp.pages) {
+    const page = results.inp?.find((candidate) => candidate.page === name);
+    checks.push({
+      budget: "Interaction to Next Paint on the low-end phone (median)",
+      subject: name,
+      value: page?.inp ?? Number.NaN,
+      limit: budgets.inp.maxMs,
+      kind: "max",
+      unit: "ms",
+    });
+  }
+  for (const name of expected.readOnlyPages) {
+    const page = results.readOnly?.find((candidate) => candidate.page === name);
+    checks.push({
+      budget: "JavaScript on a read-only page (inline + files)",
+      subject: name,
+      value: page?.jsBytes ?? Number.NaN,
+      limit: budgets.readOnly.maxJsBytes,
+      kind: "max",
+      unit: "B",
+    });
+  }
+  return checks;
+}
+
+/** A breach: over a maximum, under a minimum, or not measured at all (NaN). */
+export const isBreach = (check: Check) =>
+  Number.isNaN(check.value) || (check.kind === "max" ? check.value > check.limit : check.value < check.limit);
