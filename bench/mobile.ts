@@ -36,16 +36,25 @@ const OBSERVERS = `
   observe("longtask", (e) => { window.__bench.longTasks.push([e.startTime, e.duration]); });
 `;
 
-async function throttle(context: BrowserContext, page: Page) {
+/** A network and CPU profile applied through DevTools: Lighthouse's mobile one, or the low-end phone. */
+export type AppliedProfile = {
+  latencyMs: number;
+  downloadBitsPerSecond: number;
+  uploadBitsPerSecond: number;
+  cpuSlowdown: number;
+  runs: number;
+};
+
+async function throttle(context: BrowserContext, page: Page, profile: AppliedProfile = MOBILE) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", {
     offline: false,
-    latency: MOBILE.latencyMs,
-    downloadThroughput: MOBILE.downloadBitsPerSecond / 8,
-    uploadThroughput: MOBILE.uploadBitsPerSecond / 8,
+    latency: profile.latencyMs,
+    downloadThroughput: profile.downloadBitsPerSecond / 8,
+    uploadThroughput: profile.uploadBitsPerSecond / 8,
   });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: MOBILE.cpuSlowdown });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpuSlowdown });
 }
 
 function newMobileContext(browser: Browser, options: { javaScriptEnabled: boolean; cookie?: string }) {
@@ -70,12 +79,17 @@ function newMobileContext(browser: Browser, options: { javaScriptEnabled: boolea
     });
 }
 
-async function loadOnce(browser: Browser, url: string, cookie: string | undefined): Promise<MobileRun> {
+async function loadOnce(
+  browser: Browser,
+  url: string,
+  cookie: string | undefined,
+  profile: AppliedProfile = MOBILE,
+): Promise<MobileRun> {
   const context = await newMobileContext(browser, { javaScriptEnabled: true, cookie });
   try {
     const page = await context.newPage();
     await page.addInitScript(OBSERVERS);
-    await throttle(context, page);
+    await throttle(context, page, profile);
     const response = await page.goto(url, { waitUntil: "load", timeout: 60_000 });
     if (!response || response.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`);
     await page.waitForLoadState("networkidle", { timeout: 30_000 });
@@ -119,7 +133,16 @@ async function noJsSubmitOnce(
   }
 }
 
-export async function measureMobile(pages: BenchPage[], cookies: BenchCookies): Promise<MobileResult[]> {
+/**
+ * `profile`: Lighthouse's mobile settings (the default), or the low-end phone (issue 19), which is
+ * measured without the warm-up load (the mobile run has warmed the server) and without the no-JS runs.
+ */
+export async function measureMobile(
+  pages: BenchPage[],
+  cookies: BenchCookies,
+  profile: AppliedProfile = MOBILE,
+): Promise<MobileResult[]> {
+  const lowEnd = profile !== MOBILE;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -138,9 +161,9 @@ export async function measureMobile(pages: BenchPage[], cookies: BenchCookies): 
       const url = `http://${DEMO_HOST}:${BENCH_PORT}${page.path}`;
       const cookie = cookieFor(page, cookies);
       // One unmeasured load warms the server (first-use caches, JIT), not the browser.
-      await loadOnce(browser, url, cookie);
+      if (!lowEnd) await loadOnce(browser, url, cookie);
       const runs: MobileRun[] = [];
-      for (let i = 0; i < MOBILE.runs; i += 1) runs.push(await loadOnce(browser, url, cookie));
+      for (let i = 0; i < profile.runs; i += 1) runs.push(await loadOnce(browser, url, cookie, profile));
       const result: MobileResult = {
         page: page.name,
         path: page.path,
@@ -153,7 +176,7 @@ export async function measureMobile(pages: BenchPage[], cookies: BenchCookies): 
           load: median(runs.map((run) => run.load)),
         },
       };
-      if (page.submit) {
+      if (page.submit && !lowEnd) {
         const noJsRuns: number[] = [];
         for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, cookie));
         result.noJsRuns = noJsRuns;

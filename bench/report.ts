@@ -22,8 +22,10 @@ export type BenchResults = {
   cssDelivery?: string;
   /** Real Lighthouse, mobile preset, all four categories (issue 19). */
   lighthouse?: LighthousePageResult[];
-  /** Lighthouse on the low-end phone (simulated 400 ms, 400 kbps, CPU 6×), performance only. */
+  /** Lighthouse on the low-end phone (simulated 400 ms, 400 kbps, CPU 6×), performance only: Lighthouse-only runs. */
   lowEnd?: LighthousePageResult[];
+  /** The low-end phone applied through DevTools (the budgets' figures): FCP, LCP, TBT, CLS per page. */
+  lowEndApplied?: MobileResult[];
   /** Interaction to Next Paint, low-end phone applied through DevTools. */
   inp?: InpResult[];
   /** JavaScript bytes in the read-only pages' documents. */
@@ -176,6 +178,21 @@ export function formatReport(results: BenchResults): string {
   );
   const lighthouse = formatLighthouse(results);
   if (lighthouse) parts.push(lighthouse);
+  if (results.lowEndApplied)
+    parts.push(
+      table(
+        `7. Low-end phone applied in Chromium (400 ms, 400 kbps, 6× CPU; median of ${results.lowEndApplied[0]?.runs.length ?? 0}): ms`,
+        ["page", "FCP", "LCP", "TBT", "CLS", "load"],
+        results.lowEndApplied.map((page) => [
+          page.page,
+          page.median.fcp,
+          page.median.lcp,
+          page.median.tbt,
+          page.median.cls,
+          page.median.load,
+        ]),
+      ),
+    );
   if (results.inp)
     parts.push(
       table(
