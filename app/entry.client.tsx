@@ -24,10 +24,29 @@ console.error = (...args: unknown[]) => {
 const htmlLang = document.documentElement.lang;
 const language = LANGUAGES.find((entry) => entry.htmlLang === htmlLang)?.code ?? DEFAULT_LANGUAGE;
 
-void loadMessages(language).then((messages) => {
+void Promise.all([loadMessages(language), remixStateDecoded()]).then(([messages]) => {
   provideMessages(language, messages);
   startTransition(hydrate);
 });
+
+/**
+ * Remix 2.17's single fetch decodes the document's data the first time RemixBrowser renders, and
+ * until it has, it suspends the whole root (it throws the decoding promise; nothing in a document
+ * can sit under a Suspense boundary). A key press or a tap in that moment makes React hydrate the
+ * root at once, synchronously; a root that suspends then fails with "Root did not complete"
+ * (React #345, an uncaught error: remix-run/remix#10214, remix-run/react-router#12763). So the
+ * decoding starts, and is waited for, before hydration: RemixBrowser's first lines do exactly that
+ * and nothing else while the data is not decoded (they return before any hook is called). Should a
+ * later Remix not throw there, the call fails at its first hook instead, and hydration goes ahead
+ * as before.
+ */
+async function remixStateDecoded() {
+  try {
+    RemixBrowser({});
+  } catch (thrown) {
+    if (thrown instanceof Promise) await thrown.catch(() => undefined);
+  }
+}
 
 function hydrate() {
   hydrateRoot(
