@@ -256,6 +256,17 @@ export const test = base.extend<{ jsEnabled: boolean; hostRequest: HostRequest }
 
 export { expect };
 
+/** Waits for React's first commit on the document (hydration, or the client render replacing it). */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));
+    const container = key
+      ? (document as unknown as Record<string, { stateNode?: { current?: { child: unknown } } }>)[key]
+      : null;
+    return Boolean(container?.stateNode?.current?.child);
+  });
+}
+
 /**
  * Signs in and waits for the landing page: the dashboard, or for a contact without
  * accessCustomerPortal their own home (decision 033).

@@ -1,5 +1,15 @@
 import { DEMO_PASSWORD } from "../../db/seed/demo";
-import { ACME, allowConsoleError, expect, expectAccessible, KIWI, PHONE, signInAs, test } from "./fixtures";
+import {
+  ACME,
+  allowConsoleError,
+  expect,
+  expectAccessible,
+  KIWI,
+  PHONE,
+  signInAs,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 test.describe("app shell", () => {
   test("has landmarks and a skip link that moves focus to the main content", async ({ page }) => {
@@ -16,6 +26,20 @@ test.describe("app shell", () => {
     await expect(page).toHaveURL(/#main$/);
     await expect(page.locator("main")).toBeFocused();
     await expectAccessible(page);
+  });
+
+  test("a key pressed while the page is still starting up breaks nothing", async ({ page, jsEnabled }) => {
+    // React once failed here with "Root did not complete" (#345) now and then: a key press made it
+    // hydrate at once while Remix was still decoding the page's data. Ten loads, a key at once on
+    // each; the page fixture fails on any uncaught error. Then the page is hydrated and works.
+    for (let load = 0; load < 10; load += 1) {
+      await page.goto(`${ACME}/auth/signin`);
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+    }
+    if (jsEnabled) await waitForHydration(page);
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await expect(page.getByLabel("Email")).toHaveValue("nobody@example.com");
   });
 
   test("keyboard focus is visible", async ({ page }) => {
