@@ -120,6 +120,7 @@ export const PAGES: BenchPage[] = [
     mobile: true,
     load: true,
     lighthouse: true,
+    readOnly: true,
   },
   // Read-only pages of fixed data on acme (decision 049): no script at all, checked byte by byte.
   {
@@ -335,6 +336,43 @@ export const DEMO_HOST = "acme.localhost";
 export const DEMO_LOGIN = { email: "olivia@coastal.example", password: "Portal!2026" };
 /** The demo brand's host admin (db/seed/demo.ts), for the pages with `login: "hostAdmin"`. */
 export const DEMO_ADMIN_LOGIN = { email: "admin@acme.example", password: "Portal!2026" };
+
+/**
+ * The second demo brand, for the Lighthouse sweep (issue 19: 100 "on every page of both demo brands"):
+ * its customer and host admin (db/seed/demo.ts) and the pages that exist there as they do on acme.
+ * Left out: pages whose paths carry acme's own records or links, and PayTo's set-up page (Kiwi
+ * Freight has no PayTo, so the portal answers it with "Page not found").
+ */
+export const SECOND_BRAND = {
+  host: "kiwi.localhost",
+  login: { email: "aroha@orchards.example", password: "Portal!2026" },
+  admin: { email: "admin@kiwi.example", password: "Portal!2026" },
+  pages: [
+    "sign-in",
+    "forgot-password",
+    "dashboard",
+    "accounts",
+    "account",
+    "statements",
+    "invoices",
+    "pay",
+    "payment-methods",
+    "add-card",
+    "customer-home",
+    "agreements",
+    "schedules",
+    "communication",
+    "change-password",
+    "admin-branding",
+    "admin-branding-preview",
+    "credit",
+    "credit-business",
+    "privacy-policy",
+    "terms",
+    "sandbox-bank",
+    "heartbeat",
+  ],
+};
 
 /** The session cookies a run signs in for: the demo customer's and the host admin's. */
 export type BenchCookies = { customer: string; hostAdmin: string };

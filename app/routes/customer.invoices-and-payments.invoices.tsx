@@ -21,6 +21,13 @@ import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 import { updateSessionData } from "~/services/auth/session.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
+
+/**
+ * No client runtime (decisions 049, 052): the list's filter and its "pay selected" form are GET
+ * forms, its pager and invoices links; nothing on it needs script.
+ */
+export const handle = STATIC_PAGE;
 
 const PATH = "/customer/invoices-and-payments/invoices";
 

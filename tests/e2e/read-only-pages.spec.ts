@@ -3,11 +3,11 @@ import type { Locator, Page, Response } from "@playwright/test";
 import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail, e2eLinkToken } from "../support/e2e-users";
-import { ACME, expect, MAILBOX, signInAs, test, type HostRequest } from "./fixtures";
+import { ACME, expect, MAILBOX, signInAs, test, waitForHydration, type HostRequest } from "./fixtures";
 
 /**
- * Zero JavaScript where nothing is interactive (issue 19; decision 049), with JavaScript on and
- * off in the browser. A read-only page — statement, invoice, a request's invoice (print) view,
+ * Zero JavaScript where nothing is interactive (issue 19; decisions 049 and 052), with JavaScript on
+ * and off in the browser. A read-only page — statement, the invoices list, an invoice, a request's invoice (print) view,
  * receipt, legal pages, a payment link once paid, expired or cancelled — is served with no
  * `<script>` at all, and still works: its links are ordinary document navigations, the shell's
  * sign-out signs out, the server refuses the dead session at its URL, and it prints without the
@@ -51,16 +51,7 @@ async function openStatic(page: Page, url: string) {
 async function expectScriptsAndHydration(page: Page, jsEnabled: boolean) {
   // The scripts come last in the body: wait for the document to be read that far.
   await expect(page.locator("script").first(), `scripts on ${page.url()}`).toBeAttached();
-  if (jsEnabled) {
-    // React's first commit on the document: its container's fiber has a child.
-    await page.waitForFunction(() => {
-      const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));
-      const container = key
-        ? (document as unknown as Record<string, { stateNode?: { current?: { child: unknown } } }>)[key]
-        : null;
-      return Boolean(container?.stateNode?.current?.child);
-    });
-  }
+  if (jsEnabled) await waitForHydration(page);
 }
 
 /**
@@ -139,7 +130,7 @@ async function fillCard(page: Page) {
 }
 
 test.describe("read-only pages ship no JavaScript and still work", () => {
-  test("statement and invoice: no script, document links, print without the shell, sign-out and the dead session refused", async ({
+  test("statement, invoices and an invoice: no script, document links and forms, print without the shell, sign-out and the dead session refused", async ({
     page,
     jsEnabled,
   }) => {
@@ -161,22 +152,36 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     await expectNoScript(page, filtered);
     await expectPrintsWithoutShell(page, lines);
 
-    // The statement's links are documents: the shell's "Invoices and payments" (an interactive page).
-    await followAsDocument(
+    // The statement's links are documents: the shell's "Invoices and payments", read-only too.
+    const toInvoices = await followAsDocument(
       page,
       page.getByRole("banner").getByRole("link", { name: "Invoices and payments", exact: true }),
       "/customer/invoices-and-payments/invoices",
     );
-    await expectScriptsAndHydration(page, jsEnabled);
-
-    // One invoice, opened as a document: read-only, printable.
-    const invoiceHref = await page
-      .getByRole("region", { name: "Invoices" })
+    await expectNoScript(page, await toInvoices.response());
+    const invoiceList = page.getByRole("region", { name: "Invoices" });
+    const invoiceHref = await invoiceList
       .getByRole("link", { name: /-INV-\d{3}$/ })
       .first()
       .getAttribute("href");
     expect(invoiceHref).toMatch(/^\/customer\/invoices-and-payments\/invoice\//);
     const invoiceUrl = `${ACME}${invoiceHref}`;
+
+    // Its "pay selected" form is a plain GET form: the pay page opens as a document, with the
+    // chosen invoice, and is interactive (scripts, hydrated).
+    const box = invoiceList.getByRole("checkbox", { name: /^Pay invoice / }).first();
+    const chosen = (await box.getAttribute("aria-label"))!.replace(/^Pay invoice /, "");
+    await box.check();
+    await followAsDocument(
+      page,
+      page.getByRole("button", { name: "Pay selected invoices" }),
+      "/customer/invoices-and-payments/pay",
+    );
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    await expect(page.getByRole("main")).toContainText(chosen);
+    await expectScriptsAndHydration(page, jsEnabled);
+
+    // One invoice, opened as a document: read-only, printable.
     await openStatic(page, invoiceUrl);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Invoice /);
     await expectPrintsWithoutShell(page, page.getByRole("main"));
@@ -271,12 +276,12 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     await signInAs(page, ACME, linkPayer(), DEMO_PASSWORD);
     await openStatic(page, receiptUrl);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
-    await followAsDocument(
+    const backToInvoices = await followAsDocument(
       page,
       page.getByRole("main").getByRole("link", { name: "Back to invoices" }),
       "/customer/invoices-and-payments/invoices",
     );
-    await expectScriptsAndHydration(page, jsEnabled);
+    await expectNoScript(page, await backToInvoices.response());
     await openStatic(page, receiptUrl);
     await signOutAndExpectRefused(page, receiptUrl);
   });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
@@ -110,6 +110,17 @@ export function PayForm({
   const renderedValue = methodValueOf(reply?.method ?? defaultMethod);
   const [chosen, setChosen] = useState({ requestGuid, value: renderedValue });
   const methodValue = chosen.requestGuid === requestGuid ? chosen.value : renderedValue;
+  // On a slow phone the form works before its script has run (a document load, e.g. from the
+  // script-free invoices list): a way to pay chosen in that time is in the DOM but not in this
+  // state. Adopt it once the form is hydrated, so the button says what it will do.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const checked = formRef.current?.querySelector<HTMLInputElement>('input[name="method"]:checked');
+    if (!checked) return;
+    setChosen((now) =>
+      now.requestGuid === requestGuid && now.value === checked.value ? now : { requestGuid, value: checked.value },
+    );
+  }, [requestGuid]);
   // The newest answer wins: a quote made for this form, else the action's, else the loader's.
   const breakdown = quote ? quote.breakdown : reply ? reply.breakdown : loadedBreakdown;
   const errors: Record<string, string> = { ...(reply?.errors ?? {}) };
@@ -146,6 +157,7 @@ export function PayForm({
       <Form
         method="post"
         key={requestGuid}
+        ref={formRef}
         className={`${payStyles.form} ${payStyles.layout}`}
         noValidate
         onChange={onChange}
