@@ -13,7 +13,17 @@ import { CATEGORIES, combineRuns, summarize, type LhrLike, type LighthouseRun } 
  * Signed-in pages carry the bench's session cookie on every request (Lighthouse's extraHeaders).
  */
 export type LighthouseProfile = "mobile" | "lowEnd";
-export type LighthousePageResult = { page: string; path: string; runs: LighthouseRun[]; median: LighthouseRun };
+export type LighthousePageResult = {
+  page: string;
+  path: string;
+  /** The brand's host name, when not the demo host (the sweep's second brand). */
+  host?: string;
+  runs: LighthouseRun[];
+  median: LighthouseRun;
+};
+
+/** Where and how often: the demo host and the profile's runs unless said otherwise (the sweep). */
+export type LighthouseOptions = { host?: string; runs?: number };
 
 const CHROME_FLAGS = [
   "--headless=new",
@@ -69,20 +79,28 @@ export async function measureLighthouse(
   pages: BenchPage[],
   cookies: BenchCookies,
   profile: LighthouseProfile,
+  options: LighthouseOptions = {},
 ): Promise<LighthousePageResult[]> {
   const chrome = await chromeLauncher.launch({ chromePath: LIGHTHOUSE.chromePath, chromeFlags: CHROME_FLAGS });
-  const runs = profile === "mobile" ? LIGHTHOUSE.runs : LOW_END.runs;
+  const runs = options.runs ?? (profile === "mobile" ? LIGHTHOUSE.runs : LOW_END.runs);
+  const host = options.host ?? DEMO_HOST;
   const results: LighthousePageResult[] = [];
   try {
     for (const page of pages) {
-      const url = `http://${DEMO_HOST}:${BENCH_PORT}${page.path}`;
+      const url = `http://${host}:${BENCH_PORT}${page.path}`;
       const cookie = cookieFor(page, cookies);
       const pageRuns: LighthouseRun[] = [];
       for (let i = 0; i < runs; i += 1) {
         const lhr = await runOnce(url, chrome.port, cookie, profile);
         pageRuns.push(summarize(lhr));
       }
-      results.push({ page: page.name, path: page.path, runs: pageRuns, median: combineRuns(pageRuns) });
+      results.push({
+        page: page.name,
+        path: page.path,
+        ...(host === DEMO_HOST ? {} : { host }),
+        runs: pageRuns,
+        median: combineRuns(pageRuns),
+      });
     }
   } finally {
     await chrome.kill();

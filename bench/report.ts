@@ -64,11 +64,12 @@ export function formatLighthouse(results: Pick<BenchResults, "lighthouse" | "low
         ["page", "perf", "a11y", "best pr.", "SEO", "FCP", "LCP", "TBT", "CLS", "failing audits"],
         results.lighthouse.map((page) => {
           const { scores, metrics, failing } = page.median;
+          const name = page.host ? `${page.page} (${page.host})` : page.page;
           const audits = Object.entries(failing).flatMap(([category, ids]) =>
             (ids ?? []).map((id) => `${category}:${id}`),
           );
           return [
-            page.page,
+            name,
             orDash(scores.performance),
             orDash(scores.accessibility),
             orDash(scores["best-practices"]),
