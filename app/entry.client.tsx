@@ -34,7 +34,7 @@ void Promise.all([loadMessages(language), remixStateDecoded()]).then(([messages]
  * until it has, it suspends the whole root (it throws the decoding promise; nothing in a document
  * can sit under a Suspense boundary). A key press or a tap in that moment makes React hydrate the
  * root at once, synchronously; a root that suspends then fails with "Root did not complete"
- * (React #345, an uncaught error: remix-run/remix#10214, remix-run/react-router#12763). So the
+ * (React #345, an uncaught error: decision 053; remix-run/remix#10214). So the
  * decoding starts, and is waited for, before hydration: RemixBrowser's first lines do exactly that
  * and nothing else while the data is not decoded (they return before any hook is called). Should a
  * later Remix not throw there, the call fails at its first hook instead, and hydration goes ahead
