@@ -10,6 +10,7 @@ import {
   clientChecks,
   isBreach,
   isKnownBreach,
+  knownBreachPages,
   type Check,
   type ClientBudgets,
   type KnownBreach,
@@ -192,7 +193,7 @@ const breaches = checks.filter((check) => {
 });
 for (const entry of known.filter((candidate) => !knownHits.has(candidate)))
   process.stdout.write(
-    `NOTE  the known breach "${entry.budget}" on ${entry.page} did not happen: remove it from ${BUDGETS_FILE}\n`,
+    `NOTE  the known breach "${entry.budget}" on ${knownBreachPages(entry).join(", ")} did not happen: remove it from ${BUDGETS_FILE}\n`,
   );
 
 process.stdout.write(
@@ -223,7 +224,7 @@ if (breaches.length) {
 }
 // The tightest margins, so a budget about to be breached is seen before it is.
 const margins = checks
-  .filter((check) => check.limit > 0)
+  .filter((check) => check.limit > 0 && !isBreach(check))
   .map((check) => ({
     check,
     left: check.kind === "max" ? (check.limit - check.value) / check.limit : (check.value - check.limit) / check.limit,

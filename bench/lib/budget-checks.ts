@@ -113,14 +113,18 @@ export const isBreach = (check: Check) =>
  * still fails, so a known gap cannot quietly grow. An entry that no longer matches a breach is reported,
  * so it is removed once the budget is met.
  */
-export type KnownBreach = { budget: string; page: string; ceiling: number; reason: string };
+export type KnownBreach = { budget: string; page: string | readonly string[]; ceiling: number; reason: string };
+
+/** The pages a written-down breach covers: one, or a list. */
+export const knownBreachPages = (entry: KnownBreach): readonly string[] =>
+  typeof entry.page === "string" ? [entry.page] : entry.page;
 
 export function isKnownBreach(check: Check, known: readonly KnownBreach[]): KnownBreach | undefined {
   if (Number.isNaN(check.value)) return undefined;
   return known.find(
     (entry) =>
       check.budget.startsWith(entry.budget) &&
-      (check.subject === entry.page || check.subject.startsWith(`${entry.page} (`)) &&
+      knownBreachPages(entry).some((page) => check.subject === page || check.subject.startsWith(`${page} (`)) &&
       (check.kind === "max" ? check.value <= entry.ceiling : check.value >= entry.ceiling),
   );
 }

@@ -198,6 +198,16 @@ describe("isKnownBreach", () => {
     expect(isKnownBreach(check(Number.NaN), known)).toBeUndefined();
   });
 
+  it("covers every page of a list, and no other", () => {
+    const listed: KnownBreach[] = [
+      { budget: "low-end TBT", page: ["pay", "add-card"], ceiling: 150, reason: "start-up on shared cores" },
+    ];
+    expect(isKnownBreach(check(120, "pay"), listed)).toBe(listed[0]);
+    expect(isKnownBreach(check(120, "add-card"), listed)).toBe(listed[0]);
+    expect(isKnownBreach(check(120, "dashboard"), listed)).toBeUndefined();
+    expect(isKnownBreach(check(151, "pay"), listed)).toBeUndefined();
+  });
+
   it("matches a Lighthouse subject that names its failing audits", () => {
     const lighthouse: Check = {
       budget: "Lighthouse performance (mobile preset, median)",
