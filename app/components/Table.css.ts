@@ -118,15 +118,6 @@ globalStyle(
     borderRadius: 8,
   }),
 );
-// On a phone, only the first rows of a long list are on the first screen. The browser skips
-// styling, laying out and painting the others until they come near the viewport (they stay in the
-// accessibility tree and in find-in-page): the low-end phone's one long task after the first paint
-// of a 25-row statement was this work (docs/performance.md). `auto` keeps a row's real height once
-// it has been rendered, so the scroll bar settles. Screens only: print lays out every row.
-globalStyle(
-  `${stacked} tbody tr:nth-child(n+4)`,
-  narrow({ contentVisibility: "auto", containIntrinsicSize: "auto 12rem" }),
-);
 globalStyle(
   `${stacked} td`,
   narrow({
