@@ -30,6 +30,9 @@ const HEADING_WITHIN = 200;
  */
 export async function expectAccessible(page: Page, options: AxeOptions = {}) {
   const jsOff = test.info().project.use.javaScriptEnabled === false;
+  // A click on a link resolves `toHaveURL` when the new document commits, before its body has arrived:
+  // without this wait the check (and, without JavaScript, the copied HTML) can be a half-parsed page.
+  await page.waitForLoadState("load");
   const url = page.url();
   pagesChecked(page).add(pageKey(url));
   if (!jsOff) {
