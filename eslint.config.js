@@ -105,6 +105,26 @@ export default tseslint.config(
     ignores: ["app/**/*.test.{ts,tsx}"],
     rules: { "local/no-server-values-in-browser": ["error", { mode: "route" }] },
   },
+  // Routes reach the services through one module: Remix's classic compiler leaves, in the browser bundle, an empty
+  // module per `.server` path a route imports, and each became a request of its own (decision 054).
+  {
+    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/*/route.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/**/*.server", "./**/*.server", "../**/*.server", "!~/services/route-services.server"],
+              message:
+                "Import services in a route from ~/services/route-services.server (add the name there): each other .server path costs the browser an empty module of its own (decision 054).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Last: turn off every stylistic rule Prettier owns.
   prettier,
 );

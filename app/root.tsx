@@ -21,16 +21,21 @@ import { useNonce } from "~/components/nonce";
 import { ProgressBar } from "~/components/ProgressBar";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { SessionSync } from "~/components/SessionSync";
-import { hasPortalAccess } from "~/services/auth/access.server";
-import { getFeatureToggles, isUuid, listContactAccounts } from "~/services/accounts/accounts.server";
-import { logger } from "~/services/platform/logger.server";
-import { languageFromToggles } from "~/services/host/language.server";
+import {
+  hasPortalAccess,
+  getFeatureToggles,
+  isUuid,
+  listContactAccounts,
+  logger,
+  languageFromToggles,
+  getPageContext,
+  CUSTOMER_HOME_PATH,
+  customerMenuFor,
+} from "~/services/route-services.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
 import { metaDescription } from "~/lib/meta";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
-import { getPageContext } from "~/services/auth/auth.server";
-import { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
 import { pageIsStatic } from "~/lib/client-runtime";

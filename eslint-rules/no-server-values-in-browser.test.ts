@@ -290,11 +290,27 @@ export default function Invoices() {
 }
 `;
 
+  // Routes import the services through one module (decision 054); the reachability rule applies to it as to any.
+  const routeViaServices = route.replace(SOURCE, "~/services/route-services.server");
+
   it("checks route modules and root.tsx by reachability", async () => {
-    expect(await ruleIds(route, "app/routes/some.page.tsx")).toEqual(["local/no-server-values-in-browser:browserUse"]);
-    expect(await ruleIds(route, "app/root.tsx")).toEqual(["local/no-server-values-in-browser:browserUse"]);
-    expect(await ruleIds(route, "app/routes/invoices/route.tsx")).toEqual([
-      "local/no-server-values-in-browser:browserUse",
+    for (const file of ["app/routes/some.page.tsx", "app/root.tsx", "app/routes/invoices/route.tsx"]) {
+      expect(await ruleIds(routeViaServices, file)).toEqual(["local/no-server-values-in-browser:browserUse"]);
+    }
+  });
+
+  it("makes route modules and root.tsx take services from ~/services/route-services.server only", async () => {
+    for (const file of ["app/routes/some.page.tsx", "app/root.tsx", "app/routes/invoices/route.tsx"]) {
+      expect(await ruleIds(route, file)).toEqual([
+        "no-restricted-imports:patternWithCustomMessage",
+        "local/no-server-values-in-browser:browserUse",
+      ]);
+    }
+    const ok = `import { listInvoices } from "~/services/route-services.server";\nexport const loader = () => listInvoices();\n`;
+    expect(await ruleIds(ok, "app/routes/some.page.tsx")).toEqual([]);
+    const relative = `import { x } from "../services/payments/invoices.server";\nexport const loader = () => x;\n`;
+    expect(await ruleIds(relative, "app/routes/some.page.tsx")).toEqual([
+      "no-restricted-imports:patternWithCustomMessage",
     ]);
   });
 

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
-import { requireHostBranding } from "~/services/host/tenant.server";
+import { requireSameOrigin, requireHostBranding } from "~/services/route-services.server";
 
 /**
  * Any path no other route claims. The root error boundary renders the branded

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
-import { moveTestClock, readTestClock, requireTestClock } from "~/services/platform/test-clock.server";
+import { requireSameOrigin, moveTestClock, readTestClock, requireTestClock } from "~/services/route-services.server";
 
 /** The e2e suite's clock (decision 035): "Page not found" unless PORTAL_TEST_CLOCK=on and the caller is local. */
 export async function loader({ request }: LoaderFunctionArgs) {

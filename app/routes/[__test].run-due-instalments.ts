@@ -1,10 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  requireSameOrigin,
+  apiError,
+  apiJson,
+  now,
+  requireTestClock,
+  processBackgroundWork,
+} from "~/services/route-services.server";
 import { data } from "@remix-run/node";
-import { apiError, apiJson } from "~/services/platform/http.server";
-import { now } from "~/services/platform/clock.server";
-import { requireTestClock } from "~/services/platform/test-clock.server";
-import { processBackgroundWork } from "~/services/platform/background.server";
 
 /**
  * The e2e suite's "it is that day now" (decision 035): sweeps for due instalments at the test

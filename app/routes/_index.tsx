@@ -3,16 +3,18 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { todayIn } from "~/lib/dates";
 import { formatDate, formatMoney } from "~/lib/format";
-import { getAccountTiles } from "~/services/accounts/accounts.server";
-import { requireAccountPage } from "~/services/accounts/portal.server";
+import {
+  getAccountTiles,
+  requireAccountPage,
+  getAccountPayId,
+  getPageContext,
+  hasPortalAccess,
+  CUSTOMER_HOME_PATH,
+} from "~/services/route-services.server";
 import * as styles from "~/components/Tiles.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
-import { getAccountPayId } from "~/services/payments/payto/payids.server";
-import { getPageContext } from "~/services/auth/auth.server";
-import { hasPortalAccess } from "~/services/auth/access.server";
-import { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -24,9 +24,10 @@ import {
   readBrandAdminForm,
   restoreBrand,
   saveBrandDraft,
-} from "~/services/branding/admin-page.server";
-import { requireHostAdminPage, themeSwatches } from "~/services/branding/admin-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+  requireHostAdminPage,
+  themeSwatches,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 const MESSAGES: ConstraintMessages = {

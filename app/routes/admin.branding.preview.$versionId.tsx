@@ -4,9 +4,13 @@ import { Form, Link } from "@remix-run/react";
 import * as buttons from "~/components/Button.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { pageNotFound } from "~/services/auth/auth.server";
-import { findBrandVersionOf, requireHostAdminPage, startBrandPreview } from "~/services/branding/admin-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  pageNotFound,
+  findBrandVersionOf,
+  requireHostAdminPage,
+  startBrandPreview,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -7,9 +7,14 @@ import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import { isPreviewPage, PREVIEW_PAGES, type PreviewPage } from "~/lib/brand-preview";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { requireHostAdminPage, startBrandPreview, stopBrandPreview } from "~/services/branding/admin-page.server";
-import { readForm } from "~/services/platform/http.server";
-import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  requireHostAdminPage,
+  startBrandPreview,
+  stopBrandPreview,
+  readForm,
+  requestOrigin,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

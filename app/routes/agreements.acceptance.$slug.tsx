@@ -2,17 +2,17 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AgreementClosed, AgreementOpen, AgreementRecord, type AgreementReplyData } from "~/components/Agreement";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
 import {
+  getPageContext,
   agreementByLink,
   agreementBySession,
-  agreementView,
+  agreementPageAgreementView as agreementView,
   decideAction,
   isAgreementReference,
-} from "~/services/agreements/agreement-page.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { recordLinkOpened } from "~/services/links/link-tokens.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+  LINK_PAGE_HEADERS,
+  recordLinkOpened,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { hydrateOnlyWhen } from "~/lib/client-runtime";
 

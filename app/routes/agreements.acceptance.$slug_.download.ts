@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
 import {
+  getPageContext,
   agreementByLink,
   agreementBySession,
   agreementDownload,
   isAgreementReference,
-} from "~/services/agreements/agreement-page.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+  LINK_PAGE_HEADERS,
+} from "~/services/route-services.server";
 
 /**
  * The decided agreement "as accepted", as a file (decision 036), for the holder of its emailed

@@ -1,5 +1,4 @@
-import { apiError } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { apiError, requireSameOrigin } from "~/services/route-services.server";
 
 /**
  * Any /api/* path no other route claims (calls not built yet, such as /api/payTo/*, or typos):

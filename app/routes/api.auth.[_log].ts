@@ -1,14 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
 import {
+  getPageContext,
   CLIENT_LOG_MAX_BYTES,
   clientLogLimits,
   parseClientLog,
   writeClientLog,
-} from "~/services/platform/client-log.server";
-import { apiError, methodNotAllowed, readCapped } from "~/services/platform/http.server";
-import { consume } from "~/services/platform/rate-limit.server";
-import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+  apiError,
+  methodNotAllowed,
+  readCapped,
+  consume,
+  clientAddress,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/auth/_log {level, message, code?, url?} (spec §7): one log line from the browser,

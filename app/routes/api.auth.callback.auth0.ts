@@ -2,17 +2,18 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-auth0";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { audit } from "~/services/platform/audit.server";
 import {
+  audit,
   auth0StrategyFor,
   callbackCookie,
   getPageContext,
   SignInError,
   stateCookieNames,
-} from "~/services/auth/auth.server";
-import { logger } from "~/services/platform/logger.server";
-import { clientAddress, requestOrigin } from "~/services/platform/request-context.server";
-import { createSession } from "~/services/auth/session.server";
+  logger,
+  clientAddress,
+  requestOrigin,
+  createSession,
+} from "~/services/route-services.server";
 
 /**
  * The provider sends the user back here (spec §2: the callback under the auth base).

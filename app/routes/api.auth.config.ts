@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { requireHostBranding } from "~/services/host/tenant.server";
+import { apiJson, methodNotAllowed, requireHostBranding } from "~/services/route-services.server";
 
 /** GET /api/auth/config (spec §7): how this host signs in. Public: it is on the sign-in page anyway. */
 export async function loader({ request }: LoaderFunctionArgs) {

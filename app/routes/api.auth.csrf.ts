@@ -1,7 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
-import { csrfTokenFor } from "~/services/auth/csrf.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { getPageContext, csrfTokenFor, apiJson, methodNotAllowed } from "~/services/route-services.server";
 
 /**
  * GET /api/auth/csrf (spec §7) → {csrfToken}: the token POST /api/auth/signout wants, bound to

@@ -1,8 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { AUTH0_CALLBACK_PATH, auth0StrategyFor } from "~/services/auth/auth.server";
-import { requireHostBranding } from "~/services/host/tenant.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { requestOrigin } from "~/services/platform/request-context.server";
+import {
+  AUTH0_CALLBACK_PATH,
+  auth0StrategyFor,
+  requireHostBranding,
+  apiJson,
+  methodNotAllowed,
+  requestOrigin,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/auth/providers (spec §7): how this host signs in, keyed by provider id, in the shape

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { getPageContext, apiJson, methodNotAllowed } from "~/services/route-services.server";
 
 /**
  * GET /api/auth/session: is this browser signed in on this host? Read by the page on

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
-import { auth0StrategyFor } from "~/services/auth/auth.server";
+import { getPageContext, auth0StrategyFor } from "~/services/route-services.server";
 
 /**
  * GET /api/auth/signin/:provider (spec §8): a provider this host does not use goes to the

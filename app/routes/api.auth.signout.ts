@@ -1,10 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { getPageContext } from "~/services/auth/auth.server";
-import { csrfTokenMatches } from "~/services/auth/csrf.server";
-import { signOut } from "~/services/auth/sign-out.server";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
-import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  csrfTokenMatches,
+  signOut,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  readApiBody,
+  requestOrigin,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/auth/signout {csrfToken, callbackUrl?} (spec §7), JSON or form body: ends this

@@ -1,9 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { checkResetToken } from "~/services/auth/password-flows.server";
-import { consume, TOKEN_CHECKS } from "~/services/platform/rate-limit.server";
-import { clientAddress } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  checkResetToken,
+  consume,
+  TOKEN_CHECKS,
+  clientAddress,
+} from "~/services/route-services.server";
 
 /** GET /api/auth/token-verify?token= (spec §5, §7): is this reset token still good? Rate limited. */
 export async function loader({ request }: LoaderFunctionArgs) {

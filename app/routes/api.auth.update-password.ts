@@ -1,11 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n/catalog";
 import { PASSWORD_PARAMS } from "~/lib/password-rules";
-import { NewPasswordSchema } from "~/services/auth/password-forms.server";
-import { requireApiSession } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
-import { changePassword } from "~/services/auth/password-flows.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  NewPasswordSchema,
+  requireApiSession,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  readApiBody,
+  changePassword,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /**
  * PUT /api/auth/update-password {oldPassword, newPassword} (spec §7). Spec §8 exempts this

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiSession } from "~/services/auth/auth.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { requireApiSession, apiJson, methodNotAllowed } from "~/services/route-services.server";
 
 /**
  * GET /api/auth/verify (spec §7): is the signed-in contact verified? Spec §8 exempts this

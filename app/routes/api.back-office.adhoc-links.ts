@@ -1,6 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, notAllowed, readJsonBody, requireCaller, withIdempotency } from "~/services/backoffice/api.server";
-import { sendAdhocLink } from "~/services/requests/adhoc-links.server";
+import {
+  answer,
+  notAllowed,
+  readJsonBody,
+  requireCaller,
+  withIdempotency,
+  sendAdhocLink,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/adhoc-links (adhoc:write): email a contact of an account a link to pay

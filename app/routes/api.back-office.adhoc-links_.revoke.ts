@@ -1,6 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, notAllowed, readJsonBody, requireCaller, withIdempotency } from "~/services/backoffice/api.server";
-import { revokeAdhocLinks } from "~/services/requests/adhoc-links.server";
+import {
+  answer,
+  notAllowed,
+  readJsonBody,
+  requireCaller,
+  withIdempotency,
+  revokeAdhocLinks,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/adhoc-links/revoke (adhoc:write): `{account, contact}` — every live

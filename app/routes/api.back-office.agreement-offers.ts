@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { createAgreementOffer, listAgreementOffers } from "~/services/agreements/agreements.server";
 import {
+  createAgreementOffer,
+  listAgreementOffers,
   answer,
   isRead,
   json,
@@ -8,8 +9,8 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * GET  /api/back-office/agreement-offers?account=&contact=&state=&limit=&cursor= (agreements:read):

@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAgreementOffer } from "~/services/agreements/agreements.server";
-import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
+import {
+  getAgreementOffer,
+  answer,
+  apiProblem,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/agreement-offers/:id (agreements:read): one offer by its id or reference

@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { resendAgreementOffer, withdrawAgreementOffer } from "~/services/agreements/agreements.server";
 import {
+  resendAgreementOffer,
+  withdrawAgreementOffer,
   answer,
   apiProblem,
   notAllowed,
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/agreement-offers/:id/resend | withdraw (agreements:write).

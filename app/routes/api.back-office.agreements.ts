@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AGREEMENT_API_BODY_BYTES } from "~/lib/agreements";
-import { createAgreementDocument, listAgreementDocuments } from "~/services/agreements/agreements.server";
 import {
+  createAgreementDocument,
+  listAgreementDocuments,
   answer,
   isRead,
   json,
@@ -9,8 +10,8 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * GET  /api/back-office/agreements?limit=&cursor= (agreements:read): the business's agreement

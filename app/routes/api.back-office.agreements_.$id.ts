@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAgreementDocument } from "~/services/agreements/agreements.server";
-import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
+import {
+  getAgreementDocument,
+  answer,
+  apiProblem,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/agreements/:id (agreements:read): one document with every version, newest

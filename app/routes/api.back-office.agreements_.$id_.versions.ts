@@ -1,7 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { AGREEMENT_API_BODY_BYTES } from "~/lib/agreements";
-import { publishAgreementVersion } from "~/services/agreements/agreements.server";
-import { answer, notAllowed, readJsonBody, requireCaller, withIdempotency } from "~/services/backoffice/api.server";
+import {
+  publishAgreementVersion,
+  answer,
+  notAllowed,
+  readJsonBody,
+  requireCaller,
+  withIdempotency,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/agreements/:id/versions (agreements:write): publishes the document's next

@@ -7,8 +7,9 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { getContactCommunication, recordContactCommunication } from "~/services/communication/preferences-api.server";
+  getContactCommunication,
+  recordContactCommunication,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/contacts/:contact/communication (communication:read): a contact of the

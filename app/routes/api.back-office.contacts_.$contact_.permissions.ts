@@ -1,6 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { getContactPermissions } from "~/services/backoffice/contact-permissions.server";
+import {
+  answer,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+  getContactPermissions,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/contacts/:contact/permissions (contacts:read): a contact of the key's

@@ -6,8 +6,8 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { changeContactPermission } from "~/services/backoffice/contact-permissions.server";
+  changeContactPermission,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/contacts/:contact/permissions/grant | revoke (contacts:write), body

@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { getCreditApplication } from "~/services/credit/credit-backoffice.server";
+import {
+  answer,
+  apiProblem,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+  getCreditApplication,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/credit-applications/:id (credit:read): one submitted application by its id

@@ -6,8 +6,8 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { decideCreditApplication } from "~/services/credit/credit-backoffice.server";
+  decideCreditApplication,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/credit-applications/:id/accept | decline (credit:write).

@@ -1,8 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, apiProblem, isRead, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { readCreditDocument } from "~/services/credit/credit-backoffice.server";
-import { creditDocumentReader } from "~/services/credit/document-read.server";
-import { attachmentDisposition } from "~/services/platform/http.server";
+import {
+  answer,
+  apiProblem,
+  isRead,
+  notAllowed,
+  requireCaller,
+  readCreditDocument,
+  creditDocumentReader,
+  attachmentDisposition,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/credit-applications/:id/documents/:documentId (credit:read): a supporting

@@ -1,7 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, notAllowed, readJsonBody, requireCaller, withIdempotency } from "~/services/backoffice/api.server";
-import { resendTradeReference } from "~/services/credit/credit-backoffice.server";
-import { invalid } from "~/services/requests/problems.server";
+import {
+  answer,
+  notAllowed,
+  readJsonBody,
+  requireCaller,
+  withIdempotency,
+  resendTradeReference,
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/credit-applications/:id/references/:position/resend (credit:write): emails

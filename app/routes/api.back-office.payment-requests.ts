@@ -7,13 +7,11 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import {
   createPaymentRequest,
   listPaymentRequests,
   sendPaymentRequest,
-} from "~/services/requests/payment-requests.server";
-import { invalid } from "~/services/requests/problems.server";
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * GET  /api/back-office/payment-requests?state=&account=&limit=&cursor= (payment-requests:read)

@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { getPaymentRequest } from "~/services/requests/payment-requests.server";
+import {
+  answer,
+  apiProblem,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+  getPaymentRequest,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/payment-requests/:id (payment-requests:read): one request by its id or

@@ -6,13 +6,11 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import {
   cancelPaymentRequest,
   remindPaymentRequest,
   sendPaymentRequest,
-} from "~/services/requests/payment-requests.server";
-import { invalid } from "~/services/requests/problems.server";
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/payment-requests/:id/send | resend | remind | cancel (payment-requests:write).

@@ -7,9 +7,11 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
-import { listSchedules, proposeSchedule, sendSchedule } from "~/services/schedules/schedules.server";
+  invalid,
+  listSchedules,
+  proposeSchedule,
+  sendSchedule,
+} from "~/services/route-services.server";
 
 /**
  * GET  /api/back-office/payment-schedules?state=&account=&limit=&cursor= (schedules:read)

@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { getSchedule } from "~/services/schedules/schedules.server";
+import {
+  answer,
+  apiProblem,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+  getSchedule,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/payment-schedules/:id (schedules:read): one schedule by its id or

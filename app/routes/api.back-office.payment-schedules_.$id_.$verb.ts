@@ -6,9 +6,11 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
-import { cancelSchedule, sendSchedule, withdrawSchedule } from "~/services/schedules/schedules.server";
+  invalid,
+  cancelSchedule,
+  sendSchedule,
+  withdrawSchedule,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/payment-schedules/:id/send | resend | withdraw | cancel (schedules:write).

@@ -7,9 +7,10 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
-import { createResponseRequest, listResponseRequests } from "~/services/responses/responses.server";
+  invalid,
+  createResponseRequest,
+  listResponseRequests,
+} from "~/services/route-services.server";
 
 /**
  * GET  /api/back-office/response-requests?status=&kind=&account=&contact=&limit=&cursor=

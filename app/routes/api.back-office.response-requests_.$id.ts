@@ -1,6 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, apiProblem, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { getResponseRequest } from "~/services/responses/responses.server";
+import {
+  answer,
+  apiProblem,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+  getResponseRequest,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/response-requests/:id (responses:read): one request by its id or

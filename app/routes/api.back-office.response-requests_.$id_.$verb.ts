@@ -6,9 +6,10 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/backoffice/api.server";
-import { invalid } from "~/services/requests/problems.server";
-import { resendResponseRequest, withdrawResponseRequest } from "~/services/responses/responses.server";
+  invalid,
+  resendResponseRequest,
+  withdrawResponseRequest,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/back-office/response-requests/:id/resend | withdraw (responses:write).

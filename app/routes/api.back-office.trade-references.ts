@@ -1,7 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, isRead, json, notAllowed, requireCaller } from "~/services/backoffice/api.server";
-import { listTradeReferences } from "~/services/credit/credit-backoffice.server";
-import { invalid } from "~/services/requests/problems.server";
+import {
+  answer,
+  isRead,
+  json,
+  notAllowed,
+  requireCaller,
+  listTradeReferences,
+  invalid,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/back-office/trade-references?state=answered|unanswered&application=&limit=&cursor=

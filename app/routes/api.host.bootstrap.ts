@@ -1,8 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getDb } from "~/services/platform/database.server";
-import { findHostBranding, normalizeHostname, toBootstrap } from "~/services/host/host.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { logger } from "~/services/platform/logger.server";
+import {
+  getDb,
+  findHostBranding,
+  normalizeHostname,
+  toBootstrap,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  logger,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/host/bootstrap?hostname= (spec §1, §7): the five branding fields a host needs

@@ -1,5 +1,4 @@
-import { checkHealth } from "~/services/platform/heartbeat.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { checkHealth, apiJson, methodNotAllowed } from "~/services/route-services.server";
 
 /** GET /api/host/heartbeat (spec §7): 200 when the database answers, 503 when it does not. */
 export async function loader() {

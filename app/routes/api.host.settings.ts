@@ -1,7 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiSession } from "~/services/auth/auth.server";
-import { getDb } from "~/services/platform/database.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import { requireApiSession, getDb, apiJson, methodNotAllowed } from "~/services/route-services.server";
 
 /**
  * GET /api/host/settings (spec §3, §4 step 3, §7): permissions, contact, configs (name),

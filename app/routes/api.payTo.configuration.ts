@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PAYID_TYPES } from "~/lib/payto-rules";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  requireApiPortalAccess,
+  payToConfigurationOf,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/payTo/configuration (spec §4 step 3, §7): read with the host at the start of every

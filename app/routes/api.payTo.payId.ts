@@ -1,8 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiAccountAccess } from "~/services/accounts/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { getAccountPayId } from "~/services/payments/payto/payids.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  requireApiAccountAccess,
+  requireApiPortalAccess,
+  getAccountPayId,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/payTo/payId?accountId= (spec §7; issue 13): the account's own receivable PayID, to

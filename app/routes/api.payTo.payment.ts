@@ -3,23 +3,26 @@ import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
 import { todayIso } from "~/lib/payment-method-schemas";
-import { requireApiAccountAccess } from "~/services/accounts/accounts.server";
-import { requireApiSession } from "~/services/auth/auth.server";
 import {
+  requireApiAccountAccess,
+  requireApiSession,
   checkPayToAgreement,
   findPaymentByGuid,
   loadPayable,
   previewPayment,
   submitPayment,
   type PaymentOutcome,
-} from "~/services/payments/payments.server";
-import { findPaymentByReference } from "~/services/payments/invoices.server";
-import { invoicesOfAccount } from "~/services/payments/payto/payto-payments.server";
-import { getPayToConfiguration } from "~/services/payments/payto/settings.server";
-import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
-import { apiJson, readApiBody } from "~/services/platform/http.server";
-import { logger } from "~/services/platform/logger.server";
-import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+  findPaymentByReference,
+  invoicesOfAccount,
+  getPayToConfiguration,
+  gatewayContextFrom,
+  apiJson,
+  readApiBody,
+  logger,
+  clientAddress,
+  requestOrigin,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/payTo/payment (spec §3 "PayTo payment payload", §7 "errors are returned as values

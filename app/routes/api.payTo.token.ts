@@ -1,13 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { requireApiPaymentAccount } from "~/services/payment-methods/payment-methods-api.server";
-import { parseTokenRequest } from "~/services/payments/payto/agreement-request.server";
-import { createAgreement } from "~/services/payments/payto/agreements.server";
-import { hostnameFromRequest } from "~/services/host/host.server";
-import { getEnv } from "~/services/platform/env.server";
-import { apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  requireApiPaymentAccount,
+  parseTokenRequest,
+  createAgreement,
+  hostnameFromRequest,
+  getEnv,
+  apiJson,
+  methodNotAllowed,
+  readApiBody,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 const english = translator("en-AU");
 

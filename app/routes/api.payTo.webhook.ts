@@ -1,9 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "~/services/payments/payto/webhook.server";
-import { requireHostBranding } from "~/services/host/tenant.server";
-import { apiError, apiJson, methodNotAllowed, readCapped } from "~/services/platform/http.server";
-import { logger } from "~/services/platform/logger.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  receiveWebhook,
+  requireHostBranding,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  readCapped,
+  logger,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /** Webhook bodies are one object's snapshot: a few hundred bytes. Anything near this is not ours. */
 const MAX_WEBHOOK_BYTES = 32 * 1024;

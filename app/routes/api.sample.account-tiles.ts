@@ -1,7 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAccountTiles, requireApiAccountAccess } from "~/services/accounts/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  getAccountTiles,
+  requireApiAccountAccess,
+  requireApiPortalAccess,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 import { todayIn } from "~/lib/dates";
 
 /** GET /api/sample/account-tiles?accountId= (spec §7): the dashboard figures; no id → 400 'Invalid request'. */

@@ -1,7 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiAccountAccess } from "~/services/accounts/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  requireApiAccountAccess,
+  requireApiPortalAccess,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /** GET /api/sample/account?accountId= (spec §7): one account's details; no id → 400 'Invalid request'. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,8 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { ACCOUNT_SORTS, searchAccounts } from "~/services/accounts/accounts.server";
-import { parseFilter, parseFlag, parseSort, requireSkipTake } from "~/services/platform/api-query.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  ACCOUNT_SORTS,
+  searchAccounts,
+  parseFilter,
+  parseFlag,
+  parseSort,
+  requireSkipTake,
+  requireApiPortalAccess,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/sample/accounts-search (spec §7): parent, children, sort and filter (JSON lists),

@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listContactAccounts } from "~/services/accounts/accounts.server";
-import { parseFlag } from "~/services/platform/api-query.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  listContactAccounts,
+  parseFlag,
+  requireApiPortalAccess,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /** GET /api/sample/accounts?parent=&children= (spec §7): the signed-in contact's accounts. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { bankAccountJson, requireApiPaymentAccount } from "~/services/payment-methods/payment-methods-api.server";
-import { listBankAccounts } from "~/services/payment-methods/payment-methods.server";
+import {
+  apiJson,
+  methodNotAllowed,
+  bankAccountJson,
+  requireApiPaymentAccount,
+  listBankAccounts,
+} from "~/services/route-services.server";
 
 /** GET /api/sample/bank-accounts?accountId= (spec §7): the account's bank accounts, numbers masked. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getDb } from "~/services/platform/database.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { requireHostBranding } from "~/services/host/tenant.server";
+import { getDb, apiError, apiJson, methodNotAllowed, requireHostBranding } from "~/services/route-services.server";
 
 /**
  * GET /api/sample/business?businessId= (spec §7): the host's own business, public details

@@ -1,7 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listAccountContacts, requireApiAccountAccess } from "~/services/accounts/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  listAccountContacts,
+  requireApiAccountAccess,
+  requireApiPortalAccess,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /** GET /api/sample/contacts?accountId= (spec §7): the people on an account. */
 export async function loader({ request }: LoaderFunctionArgs) {

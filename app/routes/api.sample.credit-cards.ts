@@ -1,7 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { cardJson, requireApiPaymentAccount } from "~/services/payment-methods/payment-methods-api.server";
-import { listCards } from "~/services/payment-methods/payment-methods.server";
+import {
+  apiJson,
+  methodNotAllowed,
+  cardJson,
+  requireApiPaymentAccount,
+  listCards,
+} from "~/services/route-services.server";
 
 /** GET /api/sample/credit-cards?accountId= (spec §7): the account's saved cards, masked (spec §9). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getFeatureToggles, requireApiAccountAccess } from "~/services/accounts/accounts.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+import {
+  getFeatureToggles,
+  requireApiAccountAccess,
+  requireApiPortalAccess,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /** GET /api/sample/feature-toggle?accountId= (spec §3, §7): name, enabled, configurationValue. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,11 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n/catalog";
 import { PASSWORD_PARAMS } from "~/lib/password-rules";
-import { EmailSchema, NewPasswordSchema } from "~/services/auth/password-forms.server";
-import { getPageContext } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
-import { resetPassword } from "~/services/auth/password-flows.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  EmailSchema,
+  NewPasswordSchema,
+  getPageContext,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  readApiBody,
+  resetPassword,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/sample/forgot-change {email, password, token} (spec §7). Spec §5: clients

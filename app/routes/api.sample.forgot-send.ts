@@ -1,11 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n/catalog";
 import { PASSWORD_PARAMS, RESET_SENT_MESSAGE } from "~/lib/password-rules";
-import { EmailSchema } from "~/services/auth/password-forms.server";
-import { getPageContext } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
-import { requestPasswordReset } from "~/services/auth/password-flows.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  EmailSchema,
+  getPageContext,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  readApiBody,
+  requestPasswordReset,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /** POST /api/sample/forgot-send {email} (spec §7): the same answer whether or not the email exists. */
 export async function action({ request }: ActionFunctionArgs) {

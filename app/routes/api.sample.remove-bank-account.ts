@@ -1,7 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { readRemovalCall } from "~/services/payment-methods/payment-methods-api.server";
-import { removeBankAccount } from "~/services/payment-methods/payment-methods.server";
+import {
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  readRemovalCall,
+  removeBankAccount,
+} from "~/services/route-services.server";
 
 /** DELETE /api/sample/remove-bank-account?bankAccountId=&accountId= (spec §5: no id → 'missing bank account ID'). */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,7 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
-import { readRemovalCall } from "~/services/payment-methods/payment-methods-api.server";
-import { removeCard } from "~/services/payment-methods/payment-methods.server";
+import { apiError, apiJson, methodNotAllowed, readRemovalCall, removeCard } from "~/services/route-services.server";
 
 /** DELETE /api/sample/remove-credit-card?creditCardId=&accountId= (spec §5: no id → 'missing credit card ID'). */
 export async function action({ request }: ActionFunctionArgs) {

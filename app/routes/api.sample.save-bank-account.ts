@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import {
+  apiJson,
+  methodNotAllowed,
   bankAccountJson,
   parseSaveBankAccount,
   readPaymentMethodCall,
   refusalError,
   validationError,
-} from "~/services/payment-methods/payment-methods-api.server";
-import { saveBankAccount } from "~/services/payment-methods/payment-methods.server";
+  saveBankAccount,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/sample/save-bank-account (spec §3): accountName, accountRouting (BSB; in New

@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import {
+  apiJson,
+  methodNotAllowed,
   cardJson,
   gatewayContextForApi,
   parseSaveCard,
   readPaymentMethodCall,
   refusalError,
   validationError,
-} from "~/services/payment-methods/payment-methods-api.server";
-import { saveCard } from "~/services/payment-methods/payment-methods.server";
+  saveCard,
+} from "~/services/route-services.server";
 
 /**
  * POST /api/sample/save-credit-card (spec §3 save payload): the number and CVN go to the

@@ -4,10 +4,15 @@ import {
   requireApiAccountAccess,
   STATEMENT_SORTS,
   STATEMENT_TYPES,
-} from "~/services/accounts/accounts.server";
-import { parseFilter, parseIsoDate, parseSort, requireSkipTake } from "~/services/platform/api-query.server";
-import { requireApiPortalAccess } from "~/services/auth/auth.server";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
+  parseFilter,
+  parseIsoDate,
+  parseSort,
+  requireSkipTake,
+  requireApiPortalAccess,
+  apiError,
+  apiJson,
+  methodNotAllowed,
+} from "~/services/route-services.server";
 
 /**
  * GET /api/sample/statements?accountId=&skip=&take=&sort=&filter= (spec §5, §7). No account

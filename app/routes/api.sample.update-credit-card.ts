@@ -1,14 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed } from "~/services/platform/http.server";
 import {
+  apiError,
+  apiJson,
+  methodNotAllowed,
   cardJson,
   gatewayContextForApi,
   parseUpdateCard,
   readPaymentMethodCall,
   refusalError,
   validationError,
-} from "~/services/payment-methods/payment-methods-api.server";
-import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
+  findCard,
+  updateCard,
+} from "~/services/route-services.server";
 import { CARD_TYPE_IDS } from "~/lib/card";
 
 /**

@@ -1,9 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { auth0StrategyFor, callbackCookie, getPageContext } from "~/services/auth/auth.server";
-import { readForm } from "~/services/platform/http.server";
-import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  auth0StrategyFor,
+  callbackCookie,
+  getPageContext,
+  readForm,
+  requestOrigin,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 
 /**
  * Starts the Auth0 round trip (a POST, so another site cannot start a sign-in for the

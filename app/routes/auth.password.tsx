@@ -8,11 +8,15 @@ import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { PASSWORD_PARAMS } from "~/lib/password-rules";
-import { ChangePasswordSchema, requestResetFromForm } from "~/services/auth/password-forms.server";
-import { getPageContext, requireSession } from "~/services/auth/auth.server";
-import { changePassword } from "~/services/auth/password-flows.server";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  ChangePasswordSchema,
+  requestResetFromForm,
+  getPageContext,
+  requireSession,
+  changePassword,
+  readForm,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

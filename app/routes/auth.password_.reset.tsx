@@ -8,11 +8,15 @@ import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { PASSWORD_PARAMS } from "~/lib/password-rules";
-import { requestResetFromForm, ResetPasswordSchema } from "~/services/auth/password-forms.server";
-import { getPageContext } from "~/services/auth/auth.server";
-import { checkResetToken, resetPassword } from "~/services/auth/password-flows.server";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  requestResetFromForm,
+  ResetPasswordSchema,
+  getPageContext,
+  checkResetToken,
+  resetPassword,
+  readForm,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -7,11 +7,18 @@ import { useT } from "~/components/useT";
 import { SIGN_IN_NOTICES, signInErrorKey } from "~/lib/auth-errors";
 import { metaTranslator } from "~/lib/i18n";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { audit } from "~/services/platform/audit.server";
-import { auth0StrategyFor, authenticatorFor, getPageContext, SignInError } from "~/services/auth/auth.server";
-import { readForm } from "~/services/platform/http.server";
-import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
-import { createSession } from "~/services/auth/session.server";
+import {
+  audit,
+  auth0StrategyFor,
+  authenticatorFor,
+  getPageContext,
+  SignInError,
+  readForm,
+  clientAddress,
+  requestOrigin,
+  requireSameOrigin,
+  createSession,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 export async function loader({ request }: LoaderFunctionArgs) {

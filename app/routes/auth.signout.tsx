@@ -1,8 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getPageContext } from "~/services/auth/auth.server";
-import { signOut } from "~/services/auth/sign-out.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { getPageContext, signOut, requireSameOrigin } from "~/services/route-services.server";
 
 /**
  * Sign-out (spec §4): the session row goes, and with it selectedAccount and

@@ -3,14 +3,18 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import { FormMessage, formStyles } from "~/components/Form";
-import { peekToken } from "~/services/auth/auth-tokens.server";
-import { getPageContext, requireSession } from "~/services/auth/auth.server";
-import { confirmEmail, sendVerificationMail } from "~/services/auth/password-flows.server";
-import { requestLanguage } from "~/services/host/language.server";
+import {
+  peekToken,
+  getPageContext,
+  requireSession,
+  confirmEmail,
+  sendVerificationMail,
+  requestLanguage,
+  readForm,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { useT, withElements } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

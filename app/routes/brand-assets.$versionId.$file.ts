@@ -1,11 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRAND_ASSET_EXTENSIONS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { ThemeTokens } from "~/themes/tokens";
-import { isHostAdmin } from "~/services/auth/access.server";
-import { getPageContext } from "~/services/auth/auth.server";
-import { brandCss } from "~/services/branding/brand-css.server";
-import { getDb } from "~/services/platform/database.server";
-import { logger } from "~/services/platform/logger.server";
+import { isHostAdmin, getPageContext, brandCss, getDb, logger } from "~/services/route-services.server";
 
 /**
  * A brand version's files (issue 16; decision 037): `logo.<ext>` and `favicon.<ext>` (the

@@ -3,9 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { PreferencesPage } from "~/components/CommunicationPreferences";
 import type { PreferencesPageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
-import { preferencesBySession, saveBySession } from "~/services/communication/preference-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  preferencesBySession,
+  saveBySession,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -3,10 +3,13 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { PreferencesPage } from "~/components/CommunicationPreferences";
 import type { PreferencesPageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
-import { preferencesByLink, saveByLink } from "~/services/communication/preference-page.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  preferencesByLink,
+  saveByLink,
+  LINK_PAGE_HEADERS,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

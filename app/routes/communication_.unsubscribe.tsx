@@ -3,15 +3,15 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { topicInSentence, UnsubscribePage } from "~/components/CommunicationPreferences";
 import type { UnsubscribePageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
 import {
+  getPageContext,
   unsubscribeAction,
   unsubscribeIntentOf,
   unsubscribePage,
-} from "~/services/communication/preference-page.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+  LINK_PAGE_HEADERS,
+  readForm,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -2,10 +2,14 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { TradeReferenceClosed, TradeReferenceOpen, type TradeReferenceReply } from "~/components/TradeReference";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { refereeAction, refereePage, requireRefereeLink } from "~/services/credit/trade-reference-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  LINK_PAGE_HEADERS,
+  refereeAction,
+  refereePage,
+  requireRefereeLink,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

@@ -8,8 +8,7 @@ import * as formStyles from "~/components/Form.css";
 import { useT, withElements } from "~/components/useT";
 import { stepPath } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { CREDIT_PAGE_HEADERS, startAction, startView } from "~/services/credit/credit-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { CREDIT_PAGE_HEADERS, startAction, startView, requireSameOrigin } from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AddressFields, ADDRESS_MESSAGES } from "~/components/credit/steps/AddressFields";
 import { CreditStepPage, stepMeta, type StepReply } from "~/components/credit/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView } from "~/services/credit/credit-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
 
 /**
  * `/credit/address` (issue 17; decision 038). The business's trading address, and its postal address unless it is the same. A valid answer is saved and the next step

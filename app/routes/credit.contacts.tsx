@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ContactsFields, CONTACTS_MESSAGES } from "~/components/credit/steps/ContactsFields";
 import { CreditStepPage, stepMeta, type StepReply } from "~/components/credit/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView } from "~/services/credit/credit-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
 
 /**
  * `/credit/contacts` (issue 17; decision 038). The applicant (the confirmation goes to them) and the accounts payable contact. A valid answer is saved and the next step

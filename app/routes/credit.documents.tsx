@@ -13,8 +13,8 @@ import {
   documentsAction,
   documentsView,
   type DocumentsReply,
-} from "~/services/credit/credit-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ReferencesFields, REFERENCES_MESSAGES } from "~/components/credit/steps/ReferencesFields";
 import { CreditStepPage, stepMeta, type StepReply } from "~/components/credit/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView } from "~/services/credit/credit-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
 
 /**
  * `/credit/references` (issue 17; decision 038). Two or three trade referees, each emailed a link of their own once the application is sent. A valid answer is saved and the next step

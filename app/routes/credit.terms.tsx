@@ -11,8 +11,13 @@ import { useT } from "~/components/useT";
 import { TYPED_NAME_MAX } from "~/lib/agreements";
 import { DRAFT_DAYS } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { CREDIT_PAGE_HEADERS, termsAction, termsView, type TermsReply } from "~/services/credit/credit-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  CREDIT_PAGE_HEADERS,
+  termsAction,
+  termsView,
+  type TermsReply,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -8,15 +8,23 @@ import { BusinessContact } from "~/components/BusinessContact";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
-import { getPageContext } from "~/services/auth/auth.server";
-import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
-import { businessContact } from "~/services/links/request-links.server";
-import { adhocPageData, checkAdhocLink, linkOffer, payAdhoc } from "~/services/payments/adhoc.server";
-import { getAccountPayId } from "~/services/payments/payto/payids.server";
-import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-import { readForm } from "~/services/platform/http.server";
-import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  LINK_PAGE_HEADERS,
+  linkInvalid,
+  recordLinkOpened,
+  rememberLinkInBrowser,
+  businessContact,
+  adhocPageData,
+  checkAdhocLink,
+  linkOffer,
+  payAdhoc,
+  getAccountPayId,
+  payToConfigurationOf,
+  readForm,
+  clientAddress,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { hydrateOnlyWhen } from "~/lib/client-runtime";
 

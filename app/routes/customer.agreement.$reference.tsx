@@ -4,8 +4,11 @@ import { useLoaderData } from "@remix-run/react";
 import { AgreementClosed, AgreementRecord } from "~/components/Agreement";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { agreementBySession, agreementView } from "~/services/agreements/agreement-page.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+import {
+  agreementBySession,
+  agreementPageAgreementView as agreementView,
+  LINK_PAGE_HEADERS,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { hydrateOnlyWhen } from "~/lib/client-runtime";
 

@@ -4,11 +4,14 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate } from "~/lib/format";
 import { metaTranslator } from "~/lib/i18n";
-import { resolveSelectedAccount } from "~/services/accounts/accounts.server";
-import { agreementHref, listOffersFor } from "~/services/agreements/agreements.server";
-import { hasPortalAccess } from "~/services/auth/access.server";
-import { requireSession } from "~/services/auth/auth.server";
-import { updateSessionData } from "~/services/auth/session.server";
+import {
+  resolveSelectedAccount,
+  agreementHref,
+  listOffersFor,
+  hasPortalAccess,
+  requireSession,
+  updateSessionData,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 

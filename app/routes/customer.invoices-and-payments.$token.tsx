@@ -11,15 +11,18 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
 import { todayIso } from "~/lib/payment-method-schemas";
-import { getPageContext } from "~/services/auth/auth.server";
-import { findLinkedInvoice } from "~/services/links/invoice-links.server";
-import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
-import { businessContact } from "~/services/links/request-links.server";
-import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
-import { findInvoice } from "~/services/payments/invoices.server";
-import { invoiceFacts } from "~/services/payments/invoice-view.server";
 import {
+  getPageContext,
+  findLinkedInvoice,
+  LINK_PAGE_HEADERS,
+  linkInvalid,
+  checkLinkAccess,
+  recordLinkOpened,
+  rememberLinkInBrowser,
+  businessContact,
+  gatewayContextFrom,
+  findInvoice,
+  invoiceFacts,
   expectedTotal,
   finishPayment,
   priorAnswer,
@@ -27,12 +30,16 @@ import {
   resolvePayMethod,
   startPayReply,
   typedAmount,
-} from "~/services/payments/pay-form.server";
-import { loadPayable, previewPayment, submitPayment } from "~/services/payments/payments.server";
-import { getAccountPayId } from "~/services/payments/payto/payids.server";
-import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-import { readForm } from "~/services/platform/http.server";
-import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+  loadPayable,
+  previewPayment,
+  submitPayment,
+  getAccountPayId,
+  payToConfigurationOf,
+  readForm,
+  clientAddress,
+  requestOrigin,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

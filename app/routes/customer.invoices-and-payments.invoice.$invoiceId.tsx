@@ -4,15 +4,17 @@ import { button } from "~/components/Button.css";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { findInvoice } from "~/services/payments/invoices.server";
-import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
-import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
+import {
+  accountNotFound,
+  findInvoice,
+  PAYABLE_STATUSES,
+  requireCustomerAccountPage,
+  invoiceFacts,
+  getAccountPayId,
+} from "~/services/route-services.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { InvoiceDetails } from "~/components/InvoiceDetails";
-import { invoiceFacts } from "~/services/payments/invoice-view.server";
-import { getAccountPayId } from "~/services/payments/payto/payids.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

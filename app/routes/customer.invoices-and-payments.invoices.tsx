@@ -15,10 +15,13 @@ import {
   invoiceStatusKey as statusKey,
   parseInvoiceQuery,
 } from "~/lib/invoice-query";
-import { listInvoices, listPayments } from "~/services/payments/invoices.server";
-import { PAYABLE_STATUSES } from "~/services/payments/payments.server";
-import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
-import { updateSessionData } from "~/services/auth/session.server";
+import {
+  listInvoices,
+  listPayments,
+  PAYABLE_STATUSES,
+  requireCustomerAccountPage,
+  updateSessionData,
+} from "~/services/route-services.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";

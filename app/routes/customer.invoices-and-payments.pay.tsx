@@ -11,11 +11,13 @@ import { formatDate, formatMoney } from "~/lib/format";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate, type PayMethodChoice } from "~/lib/pay-form";
 import { todayIso } from "~/lib/payment-method-schemas";
-import { readForm } from "~/services/platform/http.server";
-import { listCards } from "~/services/payment-methods/payment-methods.server";
-import { loadPayable, previewPayment, submitPayment } from "~/services/payments/payments.server";
 import {
-  agreementView,
+  readForm,
+  listCards,
+  loadPayable,
+  previewPayment,
+  submitPayment,
+  payFormAgreementView as agreementView,
   expectedTotal,
   finishPayment,
   priorAnswer,
@@ -23,13 +25,15 @@ import {
   resolvePayMethod,
   startPayReply,
   typedAmount,
-} from "~/services/payments/pay-form.server";
-import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-import { payToChoices } from "~/services/payments/payto/payto-payments.server";
-import { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
-import { gatewayContextFrom } from "~/services/payment-methods/payment-methods.server";
-import { requireCustomerAccountPage } from "~/services/accounts/portal.server";
-import { hasPortalAccess } from "~/services/auth/access.server";
+  payToConfigurationOf,
+  payToChoices,
+  clientAddress,
+  requestOrigin,
+  requireSameOrigin,
+  gatewayContextFrom,
+  requireCustomerAccountPage,
+  hasPortalAccess,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -3,13 +3,23 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { RequestClosed, RequestOpen } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
-import { getPageContext } from "~/services/auth/auth.server";
-import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
-import { closedReason, loadPayerRequest } from "~/services/links/request-links.server";
-import { markPaymentRequestOpened } from "~/services/requests/payment-requests.server";
-import { closedView, openView, requestPayAction, toReceipt } from "~/services/links/request-page.server";
-import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  getPageContext,
+  LINK_PAGE_HEADERS,
+  linkInvalid,
+  checkLinkAccess,
+  recordLinkOpened,
+  rememberLinkInBrowser,
+  closedReason,
+  loadPayerRequest,
+  markPaymentRequestOpened,
+  closedView,
+  openView,
+  requestPayAction,
+  toReceipt,
+  clientAddress,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

@@ -3,11 +3,14 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RequestInvoice } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
-import { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-import { checkLinkAccess } from "~/services/links/link-tokens.server";
-import { loadPayerRequest } from "~/services/links/request-links.server";
-import { requestInvoiceView } from "~/services/links/request-page.server";
+import {
+  getPageContext,
+  LINK_PAGE_HEADERS,
+  linkInvalid,
+  checkLinkAccess,
+  loadPayerRequest,
+  requestInvoiceView,
+} from "~/services/route-services.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

@@ -7,18 +7,18 @@ import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { ClosedData, ProgressData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { recordLinkOpened } from "~/services/links/link-tokens.server";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
 import {
+  LINK_PAGE_HEADERS,
+  recordLinkOpened,
+  readForm,
+  requireSameOrigin,
   changeAction,
   payAction,
   progressByLink,
   progressSignedIn,
   requireSignedInSchedule,
   rescueAction,
-} from "~/services/schedules/schedule-pages.server";
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

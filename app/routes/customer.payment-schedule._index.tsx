@@ -6,11 +6,13 @@ import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
 import { metaTranslator } from "~/lib/i18n";
 import { acceptancePath, progressPath } from "~/lib/schedule-paths";
-import { resolveSelectedAccount } from "~/services/accounts/accounts.server";
-import { hasPortalAccess } from "~/services/auth/access.server";
-import { requireSession } from "~/services/auth/auth.server";
-import { updateSessionData } from "~/services/auth/session.server";
-import { listSchedules } from "~/services/schedules/schedules.server";
+import {
+  resolveSelectedAccount,
+  hasPortalAccess,
+  requireSession,
+  updateSessionData,
+  listSchedules,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 

@@ -2,10 +2,13 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { isLanguageCode } from "~/lib/i18n";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { readForm } from "~/services/platform/http.server";
-import { serializeLanguageCookie } from "~/services/host/language.server";
-import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
-import { requireHostBranding } from "~/services/host/tenant.server";
+import {
+  readForm,
+  serializeLanguageCookie,
+  requestOrigin,
+  requireSameOrigin,
+  requireHostBranding,
+} from "~/services/route-services.server";
 
 /** Choose the language (a plain form in the footer, so it works without JavaScript). */
 export async function action({ request }: ActionFunctionArgs) {

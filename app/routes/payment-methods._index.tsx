@@ -8,18 +8,20 @@ import { useT } from "~/components/useT";
 import { formatRouting, maskAccountNumber } from "~/lib/bank-account";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { maskCardNumber } from "~/lib/format";
-import { readForm } from "~/services/platform/http.server";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { listBankAccounts, listCards, setDefaultCard } from "~/services/payment-methods/payment-methods.server";
 import {
+  readForm,
+  accountNotFound,
+  listBankAccounts,
+  listCards,
+  setDefaultCard,
   PAYMENT_METHOD_NOTICES,
   requirePaymentMethodsPage,
   type PaymentMethodNotice,
-} from "~/services/payment-methods/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+  requireSameOrigin,
+  payToSection,
+} from "~/services/route-services.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayToAgreements } from "~/components/PayToAgreements";
-import { payToSection } from "~/services/payments/payto/payto-page.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

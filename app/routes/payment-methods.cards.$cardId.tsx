@@ -10,11 +10,14 @@ import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { updateCardSchema } from "~/lib/payment-method-schemas";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { readForm } from "~/services/platform/http.server";
-import { findCard, updateCard } from "~/services/payment-methods/payment-methods.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  accountNotFound,
+  readForm,
+  findCard,
+  updateCard,
+  requirePaymentMethodsPage,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /** Update a saved card's expiry and holder name (spec §3 update payload). Another account's card → 404. */

@@ -4,10 +4,13 @@ import { useLoaderData } from "@remix-run/react";
 import { ConfirmRemove } from "~/components/ConfirmRemove";
 import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { findCard, removeCard } from "~/services/payment-methods/payment-methods.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  accountNotFound,
+  findCard,
+  removeCard,
+  requirePaymentMethodsPage,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 

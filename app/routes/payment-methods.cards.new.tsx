@@ -10,10 +10,13 @@ import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { newCardSchema } from "~/lib/payment-method-schemas";
 import { MAX_SAVED_PER_ACCOUNT } from "~/lib/payment-method-types";
-import { readForm } from "~/services/platform/http.server";
-import { newAuthorityReference, saveCard } from "~/services/payment-methods/payment-methods.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  readForm,
+  newAuthorityReference,
+  saveCard,
+  requirePaymentMethodsPage,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 const MESSAGES = { ...CARD_FIELD_MESSAGES, authority: { required: "pm.error.consent.required" as MessageKey } };

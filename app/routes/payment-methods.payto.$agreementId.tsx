@@ -10,11 +10,13 @@ import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { isLive, type AgreementStatus } from "~/lib/payto-states";
 import { PAYTO_REFUSALS } from "~/lib/payto-rules";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
-import { getAgreement } from "~/services/payments/payto/agreements.server";
-import { agreementLabel } from "~/services/payments/payto/payto-page.server";
-import { getEnv } from "~/services/platform/env.server";
+import {
+  accountNotFound,
+  requirePaymentMethodsPage,
+  getAgreement,
+  agreementLabel,
+  getEnv,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /** How often the page asks again while the payer may be approving it in their bank. */

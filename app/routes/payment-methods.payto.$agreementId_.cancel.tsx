@@ -7,11 +7,14 @@ import { useAgreementName } from "~/components/PayToAgreements";
 import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { isLive } from "~/lib/payto-states";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
-import { cancelAgreement, getAgreement } from "~/services/payments/payto/agreements.server";
-import { agreementLabel } from "~/services/payments/payto/payto-page.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  accountNotFound,
+  requirePaymentMethodsPage,
+  cancelAgreement,
+  getAgreement,
+  agreementLabel,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -11,16 +11,18 @@ import { PaymentMethodForm } from "~/components/PaymentMethodForm";
 import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { PAYID_TYPES } from "~/lib/payto-rules";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { hostnameFromRequest } from "~/services/host/host.server";
-import { requirePaymentMethodsPage } from "~/services/payment-methods/payment-methods-page.server";
-import { agreementFormSchema } from "~/services/payments/payto/agreement-request.server";
-import { createAgreement } from "~/services/payments/payto/agreements.server";
-import { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-import { payToLimitText } from "~/services/payments/payto/payto-page.server";
-import { getEnv } from "~/services/platform/env.server";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  accountNotFound,
+  hostnameFromRequest,
+  requirePaymentMethodsPage,
+  agreementFormSchema,
+  createAgreement,
+  payToConfigurationOf,
+  payToLimitText,
+  getEnv,
+  readForm,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 const MESSAGES: ConstraintMessages = {

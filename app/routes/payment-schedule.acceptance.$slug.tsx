@@ -4,15 +4,15 @@ import { ScheduleAcceptance } from "~/components/PaymentSchedule";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { AcceptanceData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
-import { accountNotFound } from "~/services/accounts/accounts.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
 import {
+  accountNotFound,
+  LINK_PAGE_HEADERS,
+  requireSameOrigin,
   acceptAction,
   acceptanceByLink,
   acceptanceSignedIn,
   requireSignedInSchedule,
-} from "~/services/schedules/schedule-pages.server";
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

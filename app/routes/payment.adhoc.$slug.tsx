@@ -5,11 +5,17 @@ import { AdhocPayForm } from "~/components/AdhocPayForm";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
-import { hasPortalAccess } from "~/services/auth/access.server";
-import { requirePageAccess } from "~/services/auth/auth.server";
-import { adhocPageData, payAdhoc, requireAdhocAccount, signedInOffer } from "~/services/payments/adhoc.server";
-import { readForm } from "~/services/platform/http.server";
-import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+import {
+  hasPortalAccess,
+  requirePageAccess,
+  adhocPageData,
+  payAdhoc,
+  requireAdhocAccount,
+  signedInOffer,
+  readForm,
+  clientAddress,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -6,12 +6,16 @@ import { FormMessage, formStyles } from "~/components/Form";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
-import { accountNotFound, requireAccountAccess } from "~/services/accounts/accounts.server";
-import { getPageContext, requireSession } from "~/services/auth/auth.server";
-import { browserUsedLink } from "~/services/links/link-tokens.server";
-import { paymentRequestOf } from "~/services/links/request-links.server";
-import { findPaymentByReference } from "~/services/payments/invoices.server";
-import { reconcilePayment } from "~/services/payments/payments.server";
+import {
+  accountNotFound,
+  requireAccountAccess,
+  getPageContext,
+  requireSession,
+  browserUsedLink,
+  paymentRequestOf,
+  findPaymentByReference,
+  reconcilePayment,
+} from "~/services/route-services.server";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";

@@ -3,18 +3,21 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { RequestClosed, RequestInvoice, RequestOpen } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
-import { accountNotFound, requireAccountAccess } from "~/services/accounts/accounts.server";
-import { hasPortalAccess } from "~/services/auth/access.server";
-import { requireSession } from "~/services/auth/auth.server";
-import { closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 import {
+  accountNotFound,
+  requireAccountAccess,
+  hasPortalAccess,
+  requireSession,
+  closedReason,
+  loadPayerRequest,
   closedView,
   openView,
   requestInvoiceView,
   requestPayAction,
   toReceipt,
-} from "~/services/links/request-page.server";
-import { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+  clientAddress,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

@@ -5,18 +5,20 @@ import * as homeStyles from "~/styles/customer-home.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { requirePageAccess } from "~/services/auth/auth.server";
 import {
+  requirePageAccess,
   HOME_ACCOUNTS_PAGE,
   listAdhocAccounts,
   listRecentReceipts,
   listRequestsForContact,
-} from "~/services/accounts/customer-home.server";
+  HOME_AGREEMENTS,
+  homeAgreementItems,
+  listOffersFor,
+  listSchedulesForHome,
+} from "~/services/route-services.server";
 import { HomeAgreements } from "~/components/HomeAgreements";
-import { HOME_AGREEMENTS, homeAgreementItems, listOffersFor } from "~/services/agreements/agreements.server";
 import { ScheduleList } from "~/components/ScheduleList";
 import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
-import { listSchedulesForHome } from "~/services/schedules/schedules.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

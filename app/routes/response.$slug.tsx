@@ -2,11 +2,15 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { questionTitle, ResponseClosed, ResponseOpen, type ResponseReplyData } from "~/components/ResponseRequest";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext } from "~/services/auth/auth.server";
-import { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
-import { recordLinkOpened } from "~/services/links/link-tokens.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
-import { answerAction, questionView, responseByLink } from "~/services/responses/response-page.server";
+import {
+  getPageContext,
+  LINK_PAGE_HEADERS,
+  recordLinkOpened,
+  requireSameOrigin,
+  answerAction,
+  questionView,
+  responseByLink,
+} from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

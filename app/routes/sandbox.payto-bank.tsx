@@ -2,17 +2,17 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import { isAgreementStatus, type AgreementStatus } from "~/lib/payto-states";
-import { getPayToProvider } from "~/services/payments/payto/index.server";
 import {
+  getPayToProvider,
   asSandboxPayTo,
   payerKeysFromInput,
   type BankAgreement,
   type PayerAction,
   type PayerActionResult,
   type SandboxPayTo,
-} from "~/services/payments/payto/sandbox-provider.server";
-import { readForm } from "~/services/platform/http.server";
-import { requireSameOrigin } from "~/services/platform/request-context.server";
+  readForm,
+  requireSameOrigin,
+} from "~/services/route-services.server";
 import * as styles from "~/styles/sandbox-bank.css";
 
 /**

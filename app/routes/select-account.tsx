@@ -1,11 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
-import { requireAccountAccess } from "~/services/accounts/accounts.server";
-import { requirePageAccess } from "~/services/auth/auth.server";
-import { readForm } from "~/services/platform/http.server";
-import { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
-import { updateSessionData } from "~/services/auth/session.server";
+import {
+  requireAccountAccess,
+  requirePageAccess,
+  readForm,
+  requestOrigin,
+  requireSameOrigin,
+  updateSessionData,
+} from "~/services/route-services.server";
 
 /**
  * Switch the selected account (spec §3 selectedAccount) from anywhere in the shell: a plain

@@ -14,9 +14,7 @@ import {
   STATEMENT_TYPE_OPTIONS,
   statementSearch,
 } from "~/lib/statement-query";
-import { listStatementLines } from "~/services/accounts/accounts.server";
-import { requireAccountPage } from "~/services/accounts/portal.server";
-import { updateSessionData } from "~/services/auth/session.server";
+import { listStatementLines, requireAccountPage, updateSessionData } from "~/services/route-services.server";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
