@@ -160,6 +160,8 @@ test.describe("app shell", () => {
     const bar = page.locator('[data-state][aria-hidden="true"]').first();
     if (jsEnabled) {
       await expect(bar).toHaveAttribute("data-state", "idle");
+      // The server renders the bar idle too: a click before hydration would be a plain document navigation.
+      await waitForHydration(page);
       // Hold the data request for the next page so the pending state is observable.
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
