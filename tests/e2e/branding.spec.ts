@@ -182,7 +182,7 @@ test.describe("host admins brand their portal", () => {
     const customer = await customerContext.newPage();
     try {
       await signInAs(customer, origin, brandEmail("customer", "journey", project), DEMO_PASSWORD);
-      expect(await headerColour(customer)).toBe(NAVY);
+      await expect.poll(() => headerColour(customer)).toBe(NAVY);
 
       await signInAs(page, origin, brandEmail("admin", "journey", project), DEMO_PASSWORD);
       await page.goto(`${origin}/admin/branding`);
@@ -204,7 +204,7 @@ test.describe("host admins brand their portal", () => {
 
       // Customers still see the published brand.
       await customer.reload();
-      expect(await headerColour(customer)).toBe(NAVY);
+      await expect.poll(() => headerColour(customer)).toBe(NAVY);
       await expect(customer.locator("header img")).toHaveAttribute("src", "/brands/acme/logo.svg");
       await expect(customer.getByText("Preview of a draft brand")).toHaveCount(0);
 
@@ -215,7 +215,7 @@ test.describe("host admins brand their portal", () => {
       for (const js of ["on", "off"]) {
         const frame = page.frameLocator(`iframe[title="Sign in page, 360 px, JavaScript ${js}"]`);
         await expect(frame.getByRole("heading", { level: 1 })).toHaveText("Sign in");
-        expect(await headerColour(frame)).toBe(CRIMSON);
+        await expect.poll(() => headerColour(frame)).toBe(CRIMSON);
         await expect(frame.locator("header img")).toHaveAttribute("src", /^\/brand-assets\/[0-9a-f-]{36}\/logo\.svg$/);
       }
       await expect(page.locator('iframe[title="Sign in page, 360 px, JavaScript off"]')).toHaveAttribute(
@@ -231,7 +231,7 @@ test.describe("host admins brand their portal", () => {
       for (const js of ["on", "off"]) {
         const frame = page.frameLocator(`iframe[title="Pay page, 360 px, JavaScript ${js}"]`);
         await expect(frame.getByRole("heading", { level: 1 })).toBeVisible();
-        expect(await headerColour(frame)).toBe(CRIMSON);
+        await expect.poll(() => headerColour(frame)).toBe(CRIMSON);
       }
       const shareUrl = await page.locator("main a[href*='/admin/branding/preview/']").getAttribute("href");
       expect(shareUrl).toMatch(/\/admin\/branding\/preview\/[0-9a-f-]{36}$/);
@@ -241,19 +241,19 @@ test.describe("host admins brand their portal", () => {
       try {
         const second = await secondContext.newPage();
         await signInAs(second, origin, brandEmail("admin2", "journey", project), DEMO_PASSWORD);
-        expect(await headerColour(second)).toBe(NAVY);
+        await expect.poll(() => headerColour(second)).toBe(NAVY);
         await second.goto(shareUrl!);
         await second.getByRole("button", { name: "Open this preview" }).click();
         await expect(second).toHaveURL(`${origin}/admin/branding/preview`);
-        expect(await headerColour(second)).toBe(CRIMSON);
+        await expect.poll(() => headerColour(second)).toBe(CRIMSON);
         await second.getByRole("button", { name: "Stop preview" }).first().click();
         await expect(second).toHaveURL(`${origin}/admin/branding?done=stopped`);
-        expect(await headerColour(second)).toBe(NAVY);
+        await expect.poll(() => headerColour(second)).toBe(NAVY);
       } finally {
         await secondContext.close();
       }
       await customer.reload();
-      expect(await headerColour(customer)).toBe(NAVY);
+      await expect.poll(() => headerColour(customer)).toBe(NAVY);
 
       // Publish, with the changes listed: the customer sees the new brand at once.
       await page.goto(`${origin}/admin/branding`);
@@ -262,7 +262,7 @@ test.describe("host admins brand their portal", () => {
       await publish.getByRole("button", { name: "Publish" }).click();
       await expect(page.getByText("Published. Customers now see the new brand.")).toBeVisible();
       await customer.reload();
-      expect(await headerColour(customer)).toBe(CRIMSON);
+      await expect.poll(() => headerColour(customer)).toBe(CRIMSON);
       await expect(customer.locator("header img")).toHaveAttribute("src", /^\/brand-assets\/[0-9a-f-]{36}\/logo\.svg$/);
       await expect(customer).toHaveTitle(/Brand journey/);
 
@@ -270,7 +270,7 @@ test.describe("host admins brand their portal", () => {
       await page.getByRole("button", { name: "Restore the brand before this" }).first().click();
       await expect(page.getByText("Restored. Customers now see the brand from before.")).toBeVisible();
       await customer.reload();
-      expect(await headerColour(customer)).toBe(NAVY);
+      await expect.poll(() => headerColour(customer)).toBe(NAVY);
       await expect(customer.locator("header img")).toHaveAttribute("src", "/brands/acme/logo.svg");
       await expectAccessible(page);
     } finally {
