@@ -7,6 +7,16 @@ import { useT } from "./useT";
 
 type ErrorData = { reason?: string } | undefined;
 
+/** The reasons of app/services/platform/form-limits.server.ts (a form past its bounds). */
+const FORM_LIMIT_REASONS = new Set([
+  "too-many-fields",
+  "field-name",
+  "list-index",
+  "unknown-field",
+  "field-too-long",
+  "list-too-long",
+]);
+
 /** The status and reason of whatever a loader, action or render threw. */
 export function useErrorStatus(): { status: number; reason?: string } {
   const error = useRouteError();
@@ -39,7 +49,15 @@ export function GeneralErrorBoundary({ backHref = "/" }: { backHref?: string }) 
   if (status === 400 || status === 405 || status === 413 || status === 415 || status === 422) {
     return (
       <StatusScreen eyebrow={t("errors.code", { status })} title={t("errors.badRequest.title")} actions={<HomeLink />}>
-        <p>{t(reason === "control-characters" ? "errors.controlCharacters.text" : "errors.badRequest.text")}</p>
+        <p>
+          {t(
+            reason === "control-characters"
+              ? "errors.controlCharacters.text"
+              : reason && FORM_LIMIT_REASONS.has(reason)
+                ? "errors.formLimits.text"
+                : "errors.badRequest.text",
+          )}
+        </p>
       </StatusScreen>
     );
   }

@@ -1,5 +1,5 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -27,6 +27,7 @@ import {
   requireHostAdminPage,
   themeSwatches,
   requireSameOrigin,
+  parseSubmission,
 } from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
@@ -91,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.fields.intent;
   switch (intent) {
     case "save": {
-      const submission = parseWithZod(form.formData, { schema: BrandDraftSchema });
+      const submission = parseSubmission(form.formData, { schema: BrandDraftSchema, allow: ["intent"] });
       if (submission.status !== "success") {
         return data({ intent, result: submission.reply(), formError: null }, { status: 400 });
       }

@@ -185,8 +185,8 @@ describe("bad input changes nothing", () => {
     ],
     ["an unknown theme", { theme: "neon" }, {}, "theme", "branding.error.theme.invalid"],
     [
-      "a 500-character name",
-      { theme: "crimson", businessName: "x".repeat(500) },
+      "a name one character too long",
+      { theme: "crimson", businessName: "x".repeat(121) },
       {},
       "businessName",
       "branding.error.text.tooLong",
@@ -235,6 +235,18 @@ describe("bad input changes nothing", () => {
       expect(await snapshot()).toEqual(before);
     });
   }
+
+  it("a 500-character name no browser sends (the field has maxLength 120) is refused by the form limits", async () => {
+    const before = await snapshot();
+    const result = await act(
+      branding,
+      post("/admin/branding", form({ intent: "save", theme: "crimson", businessName: "x".repeat(500) }), {
+        cookie: cookies.admin,
+      }),
+    );
+    expect(result.status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
 
   it("an unknown intent, a stale publish and another business's publication", async () => {
     const before = await snapshot();

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -16,6 +16,7 @@ import {
   saveBankAccount,
   requirePaymentMethodsPage,
   requireSameOrigin,
+  parseSubmission,
 } from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
@@ -61,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { branding, actor } = await requirePaymentMethodsPage(request);
   const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: schemaFor(branding.country) });
+  const submission = parseSubmission(form, { schema: schemaFor(branding.country) });
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });
   }

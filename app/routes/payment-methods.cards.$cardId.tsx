@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -17,6 +17,7 @@ import {
   updateCard,
   requirePaymentMethodsPage,
   requireSameOrigin,
+  parseSubmission,
 } from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
@@ -42,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { actor, gateway } = await requirePaymentMethodsPage(request);
   if (!(await findCard(actor, params.cardId))) throw accountNotFound();
   const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: updateCardSchema() });
+  const submission = parseSubmission(form, { schema: updateCardSchema() });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["cvn"] }) }, { status: 400 });
   }

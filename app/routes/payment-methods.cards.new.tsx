@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -16,6 +16,7 @@ import {
   saveCard,
   requirePaymentMethodsPage,
   requireSameOrigin,
+  parseSubmission,
 } from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
@@ -39,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { actor, gateway, returnTo } = await requirePaymentMethodsPage(request);
   const form = await readForm(request);
   // Every field is checked before the card goes to the gateway (saveCard tokenises last).
-  const submission = parseWithZod(form, { schema: newCardSchema() });
+  const submission = parseSubmission(form, { schema: newCardSchema() });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: [...CARD_SECRET_FIELDS] }) }, { status: 400 });
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -22,6 +22,7 @@ import {
   getEnv,
   readForm,
   requireSameOrigin,
+  parseSubmission,
 } from "~/services/route-services.server";
 import { metaDescription } from "~/lib/meta";
 
@@ -70,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { actor, returnTo } = await requirePayToPage(request);
   const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: agreementFormSchema });
+  const submission = parseSubmission(form, { schema: agreementFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const hostname = hostnameFromRequest(request, { trustProxy: getEnv().TRUST_PROXY }) ?? new URL(request.url).hostname;
   const outcome = await createAgreement(actor, submission.value, { hostname });

@@ -256,6 +256,7 @@ export {
   readCapped,
   readForm,
 } from "./platform/http.server";
+export { parseSubmission } from "./platform/form-limits.server";
 export { logger } from "./platform/logger.server";
 export { consume, TOKEN_CHECKS } from "./platform/rate-limit.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "./platform/request-context.server";

@@ -27,6 +27,8 @@ export const coreEnAU = {
   "errors.badRequest.text": "Something in the address or form wasn't valid. Nothing was changed.",
   "errors.controlCharacters.text":
     "Something you sent contains invisible control characters (such as a null character), which no field accepts. Remove them and try again. Nothing was changed.",
+  "errors.formLimits.text":
+    "The form that was sent has more fields, longer lists or longer text than this page's form allows, so it wasn't used. Go back, reload the page and try again. Nothing was changed.",
   "errors.tooMany.title": "Too many attempts",
   "errors.tooMany.text": "Please wait 15 minutes and try again. Nothing was changed.",
   "errors.unavailable.title": "Temporarily unavailable",

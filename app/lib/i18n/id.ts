@@ -135,6 +135,8 @@ export const id: Messages = {
   "errors.badRequest.text": "Ada yang tidak valid di alamat atau formulir. Tidak ada yang diubah.",
   "errors.controlCharacters.text":
     "Yang Anda kirim berisi karakter kontrol tak terlihat (seperti karakter null) yang tidak diterima kolom mana pun. Hapus lalu coba lagi. Tidak ada yang diubah.",
+  "errors.formLimits.text":
+    "Formulir yang dikirim berisi lebih banyak kolom, daftar yang lebih panjang, atau teks yang lebih panjang daripada yang diizinkan formulir halaman ini, sehingga tidak digunakan. Kembali, muat ulang halaman, lalu coba lagi. Tidak ada yang diubah.",
   "errors.tooMany.title": "Terlalu banyak percobaan",
   "errors.tooMany.text": "Harap tunggu 15 menit lalu coba lagi. Tidak ada yang diubah.",
   "errors.unavailable.title": "Sementara tidak tersedia",

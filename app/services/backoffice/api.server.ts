@@ -4,6 +4,7 @@ import { isRequestProblem } from "../requests/problems.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, readCapped } from "../platform/http.server";
+import { checkJsonShape, JSON_SHAPE_MESSAGE } from "../platform/form-limits.server";
 import { logger } from "../platform/logger.server";
 import { authenticate, type ApiCaller, type ApiScope } from "./api-keys.server";
 
@@ -122,6 +123,7 @@ export async function readJsonBody(
     throw apiProblem(400, "invalid_json", "The body must be a JSON object.");
   }
   if (hasControlCharacters(value)) throw apiProblem(400, "validation", CONTROL_CHARACTERS_MESSAGE);
+  if (checkJsonShape(value)) throw apiProblem(400, "validation", JSON_SHAPE_MESSAGE);
   return { raw, value: value as Record<string, unknown> };
 }
 

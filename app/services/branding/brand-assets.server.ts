@@ -10,7 +10,7 @@ import {
 } from "~/lib/brand-uploads";
 import type { Db } from "../platform/db.server";
 import type { BrandAssetType } from "../platform/db-schema.server";
-import { hasControlCharacters, readCapped } from "../platform/http.server";
+import { hasControlCharacters, parseFormBody, readCapped } from "../platform/http.server";
 
 /**
  * A host admin's logo and favicon (issue 16; decision 037). Nothing about a file is trusted
@@ -308,12 +308,10 @@ export async function readBrandForm(request: Request, maxBytes: number): Promise
   if (!isMultipart && !type.startsWith("application/x-www-form-urlencoded")) return { ok: false, problem: "malformed" };
   const body = await readCapped(request, maxBytes);
   if (body === null) return { ok: false, problem: "tooLarge" };
-  let form: FormData;
-  try {
-    form = await new Response(body, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
-  } catch {
-    return { ok: false, problem: "malformed" };
-  }
+  // Counted and named within the form limits before and as it is parsed (form-limits.server.ts).
+  const parsed = await parseFormBody(body, request.headers.get("content-type")!);
+  if (!parsed.ok) return { ok: false, problem: "malformed" };
+  const { form } = parsed;
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   const files: Partial<Record<BrandUploadKind, BrandUploadFile>> = {};
   const seen = new Set<string>();

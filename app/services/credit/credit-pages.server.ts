@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import { createCookie, data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { formatRouting, maskAccountNumber } from "~/lib/bank-account";
@@ -27,7 +27,8 @@ import type { HostBranding } from "../host/host.server";
 import { businessContact } from "../links/request-links.server";
 import { now } from "../platform/clock.server";
 import { getEnv } from "../platform/env.server";
-import { hasControlCharacters, readCapped, readForm } from "../platform/http.server";
+import { hasControlCharacters, parseFormBody, readCapped, readForm } from "../platform/http.server";
+import { parseSubmission } from "../platform/form-limits.server";
 import { clientAddress, isSecureRequest } from "../platform/request-context.server";
 import {
   acceptDraftTerms,
@@ -175,6 +176,9 @@ function frame(branding: HostBranding, step: CreditStep | "check", request: Requ
   };
 }
 
+/** The fields a step's form sends besides its schema's: the honeypot, and "back to the check page". */
+const STEP_FORM_FIELDS = [HONEYPOT_FIELD, "returnTo"] as const;
+
 function honeypotFilled(form: FormData) {
   const value = form.get(HONEYPOT_FIELD);
   return typeof value === "string" ? value.trim() !== "" : value !== null;
@@ -247,7 +251,7 @@ export type StepReply = { result: SubmissionResult<string[]>; formError: Message
 
 /** The form as typed, with one message for the whole form (a robot, a limit): nothing else is judged. */
 function formReply(form: FormData, formError: MessageKey, status: number) {
-  const submission = parseWithZod(form, { schema: z.record(z.unknown()) });
+  const submission = parseSubmission(form, { schema: z.record(z.unknown()) });
   return data({ result: submission.reply(), formError } satisfies StepReply, {
     status,
     headers: CREDIT_PAGE_HEADERS,
@@ -261,7 +265,7 @@ export async function stepAction(request: Request, step: PlainStep) {
   if (!draft && step !== "business") return startHere();
   const country = draft?.country ?? branding.country;
   const answers = draft?.answers ?? {};
-  const submission = parseWithZod(form, { schema: stepSchema(step, country, answers) });
+  const submission = parseSubmission(form, { schema: stepSchema(step, country, answers), allow: STEP_FORM_FIELDS });
   if (submission.status !== "success") {
     // A list's "add" or "remove" (no status) re-renders with the list changed: nothing is saved.
     return data({ result: submission.reply(), formError: null } satisfies StepReply, {
@@ -340,12 +344,10 @@ async function readDocumentsForm(request: Request): Promise<DocumentsForm> {
   }
   const body = await readCapped(request, DOCUMENT_FORM_MAX_BYTES);
   if (body === null) return { ok: false, problem: "tooLarge" };
-  let form: FormData;
-  try {
-    form = await new Response(body, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
-  } catch {
-    return { ok: false, problem: "malformed" };
-  }
+  // Counted and named within the form limits before and as it is parsed (form-limits.server.ts).
+  const parsed = await parseFormBody(body, request.headers.get("content-type")!);
+  if (!parsed.ok) return { ok: false, problem: "malformed" };
+  const { form } = parsed;
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   let file: { name: string; bytes: Uint8Array } | null = null;
   let files = 0;

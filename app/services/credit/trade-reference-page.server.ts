@@ -4,7 +4,7 @@ import type { RefereeFormValues } from "~/lib/trade-reference";
 import type { HostBranding } from "../host/host.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "../links/link-pages.server";
 import { businessContact } from "../links/request-links.server";
-import { readForm } from "../platform/http.server";
+import { readFormReportingControls } from "../platform/http.server";
 import { clientAddress } from "../platform/request-context.server";
 import {
   answerTradeReference,
@@ -115,15 +115,7 @@ export type RefereeReply = { errors: RefereeErrors; values: RefereeFormValues };
  * body was within the size limit, or readForm would have said 413).
  */
 async function readRefereeForm(request: Request): Promise<FormData> {
-  try {
-    return await readForm(request.clone());
-  } catch (thrown) {
-    if (thrown instanceof Response && thrown.status === 400) {
-      const reason = ((await thrown.json().catch(() => ({}))) as { reason?: string }).reason;
-      if (reason === "control-characters") return request.formData();
-    }
-    throw thrown;
-  }
+  return (await readFormReportingControls(request)).form;
 }
 
 /**

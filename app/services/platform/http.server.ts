@@ -2,6 +2,17 @@
  * JSON answers for the API resource routes (spec §7, §8): correct status, a `message`
  * a person can read, no caching of per-host data by shared caches, and no sniffing.
  */
+import {
+  checkFormNames,
+  checkJsonShape,
+  countRawFields,
+  fieldPath,
+  FORM_LIMIT_MESSAGES,
+  JSON_SHAPE_MESSAGE,
+  MAX_FORM_FIELDS,
+  type FormLimitRefusal,
+} from "./form-limits.server";
+
 const API_HEADERS = {
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
@@ -50,10 +61,18 @@ export async function readApiBody(request: Request): Promise<Record<string, unkn
       throw apiError(400, "The request body must be a JSON object.");
     }
     if (hasControlCharacters(parsed)) throw apiError(400, CONTROL_CHARACTERS_MESSAGE);
+    if (checkJsonShape(parsed)) throw apiError(400, JSON_SHAPE_MESSAGE);
     return parsed as Record<string, unknown>;
   }
   if (type === "application/x-www-form-urlencoded" || type === "") {
+    if (countRawFields(bytes, "application/x-www-form-urlencoded") > MAX_FORM_FIELDS) {
+      throw apiError(400, FORM_LIMIT_MESSAGES["too-many-fields"]);
+    }
     const params = new URLSearchParams(text);
+    for (const [name] of params) {
+      const path = fieldPath(name);
+      if (path === null || path === "list-index") throw apiError(400, FORM_LIMIT_MESSAGES["field-name"]);
+    }
     if (hasControlCharacters([...params])) throw apiError(400, CONTROL_CHARACTERS_MESSAGE);
     return Object.fromEntries(params);
   }
@@ -97,31 +116,61 @@ export async function readCapped(request: Request, max: number): Promise<Uint8Ar
 
 const MAX_FORM_BYTES = 64 * 1024;
 
+/** A form body within the bounds of form-limits.server.ts, or why not: counted before it is parsed. */
+export async function parseFormBody(
+  bytes: Uint8Array<ArrayBuffer>,
+  contentType: string,
+): Promise<{ ok: true; form: FormData } | { ok: false; reason: FormLimitRefusal | "bad-form" }> {
+  if (countRawFields(bytes, contentType) > MAX_FORM_FIELDS) return { ok: false, reason: "too-many-fields" };
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    return { ok: false, reason: "bad-form" };
+  }
+  const refusal = checkFormNames(form);
+  if (refusal) return { ok: false, reason: refusal };
+  // An upload's body may be megabytes; its text fields never are, and a refused form echoes them.
+  for (const [, value] of form) {
+    if (typeof value === "string" && value.length > MAX_FORM_BYTES) return { ok: false, reason: "field-too-long" };
+  }
+  return { ok: true, form };
+}
+
 /**
- * The body of a page form: URL-encoded or multipart, at most 64 KB. Anything else is a
- * thrown 400/413/415 that the error boundary explains (never a 500). Pass a clone when a
- * library must read the original afterwards.
+ * The body of a page form: URL-encoded or multipart, at most 64 KB, its names within the form
+ * limits (form-limits.server.ts). Anything else is a thrown 400/413/415 that the error boundary
+ * explains (never a 500). Pass a clone when a library must read the original afterwards.
  */
 export async function readForm(request: Request): Promise<FormData> {
+  const { form, controls } = await readBoundedForm(request);
+  if (controls) throw formError(400, "control-characters");
+  return form;
+}
+
+/**
+ * `readForm` for the few forms that say at the field which held control characters rather than
+ * refusing the whole body (a referee's or a contact's answer): every other bound still applies.
+ */
+export async function readFormReportingControls(request: Request): Promise<{ form: FormData; controls: boolean }> {
+  return readBoundedForm(request);
+}
+
+async function readBoundedForm(request: Request): Promise<{ form: FormData; controls: boolean }> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   const isForm = type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data");
   if (!isForm) throw formError(415);
   const bytes = await readCapped(request, MAX_FORM_BYTES);
   if (bytes === null) throw formError(413);
-  let form: FormData;
-  try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: { "content-type": request.headers.get("content-type")! },
-    }).formData();
-  } catch {
-    throw formError(400);
-  }
+  const parsed = await parseFormBody(bytes, request.headers.get("content-type")!);
+  if (!parsed.ok) throw formError(400, parsed.reason);
+  const { form } = parsed;
   for (const [name, value] of form) {
     if (hasControlCharacters(name) || (typeof value === "string" && hasControlCharacters(value))) {
-      throw formError(400, "control-characters");
+      return { form, controls: true };
     }
   }
-  return form;
+  return { form, controls: false };
 }
 
 function formError(status: 400 | 413 | 415, reason = "bad-form") {

@@ -15,7 +15,7 @@ import { LINK_PAGE_HEADERS, linkInvalid } from "../links/link-pages.server";
 import { checkLinkAccess, type LinkToken } from "../links/link-tokens.server";
 import { businessContact } from "../links/request-links.server";
 import { now } from "../platform/clock.server";
-import { readForm, withoutControlCharacters } from "../platform/http.server";
+import { readFormReportingControls, withoutControlCharacters } from "../platform/http.server";
 import { clientAddress } from "../platform/request-context.server";
 import {
   ANSWER_FIELDS,
@@ -198,15 +198,7 @@ const ECHO_MAX = 4_000;
  * rest of what was typed kept (the body was within the size limit, or readForm would have said 413).
  */
 async function readAnswerForm(request: Request): Promise<{ form: FormData; controls: boolean }> {
-  try {
-    return { form: await readForm(request.clone()), controls: false };
-  } catch (thrown) {
-    if (thrown instanceof Response && thrown.status === 400) {
-      const reason = ((await thrown.json().catch(() => ({}))) as { reason?: string }).reason;
-      if (reason === "control-characters") return { form: await request.formData(), controls: true };
-    }
-    throw thrown;
-  }
+  return readFormReportingControls(request);
 }
 
 /**
