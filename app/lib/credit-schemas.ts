@@ -30,6 +30,7 @@ import {
 } from "./credit-steps";
 import { parseMoneyToCents, MONEY_ERRORS } from "./format";
 import type { MessageKey } from "./i18n";
+import { rawTextMax } from "./input-bounds";
 
 export type Country = "AU" | "NZ";
 
@@ -85,8 +86,10 @@ function phone(required: MessageKey) {
 }
 
 /** A checkbox: "on" (or any value) when ticked, absent when not. */
+const CHECKBOX_MAX = 100; // browsers send "on"; any short value a client sets still counts
 const checkbox = z
   .string()
+  .max(CHECKBOX_MAX)
   .optional()
   .transform((value) => value !== undefined);
 
@@ -189,7 +192,31 @@ const addressFields = (prefix: "" | "postal") => {
 
 type RawAddress = Record<string, string | undefined>;
 
-const optionalText = z.string().optional();
+/**
+ * A field checked only when the form needs it (the accounts-payable contact, the bank account),
+ * by the rule its superRefine applies; bounded raw at rawTextMax of the longest (an email, 254).
+ */
+const optionalText = z.string().max(rawTextMax(254), key("credit.error.tooLong.200")).optional();
+
+/**
+ * Each address field's bound as checkAddress counts it (trimmed): lines 200 characters, a suburb
+ * or city 100, a postcode 4 digits; a state is one of AU_STATES, not trimmed. The same message
+ * answers a value over the bound as the check gives it.
+ */
+const ADDRESS_BOUNDS = {
+  line1: [200, "credit.error.tooLong.200"],
+  line2: [200, "credit.error.tooLong.200"],
+  suburb: [100, "credit.error.tooLong.100"],
+  city: [100, "credit.error.tooLong.100"],
+  state: [3, "credit.error.state.required"],
+  postcode: [4, "credit.error.postcode.invalid"],
+} as const satisfies Record<keyof ReturnType<typeof addressFields>, readonly [number, MessageKey]>;
+
+const addressField = (field: keyof typeof ADDRESS_BOUNDS, required?: MessageKey) => {
+  const [max, tooLong] = ADDRESS_BOUNDS[field];
+  const messages = required ? { required_error: required } : {};
+  return field === "state" ? z.string(messages).max(max, tooLong) : z.string(messages).trim().max(max, tooLong);
+};
 
 /** Checks one address's fields (all optional in the schema, so the postal address can be skipped). */
 function checkAddress(country: Country, raw: RawAddress, prefix: "" | "postal", ctx: z.RefinementCtx) {
@@ -243,16 +270,20 @@ export function addressSchema(country: Country) {
   const trading = addressFields("");
   const postal = addressFields("postal");
   const shape: Record<string, z.ZodTypeAny> = { postalSame: checkbox };
-  for (const name of [...Object.values(trading), ...Object.values(postal)]) shape[name] = optionalText;
+  for (const fields of [trading, postal]) {
+    for (const [field, name] of Object.entries(fields)) {
+      shape[name] = addressField(field as keyof typeof fields).optional();
+    }
+  }
   // The trading address's required fields are marked so (HTML `required`); the postal address's
   // are required only when it differs, which the server decides.
-  shape[trading.line1] = z.string({ required_error: key("credit.error.line1.required") });
-  shape[trading.postcode] = z.string({ required_error: key("credit.error.postcode.required") });
+  shape[trading.line1] = addressField("line1", key("credit.error.line1.required"));
+  shape[trading.postcode] = addressField("postcode", key("credit.error.postcode.required"));
   if (country === "AU") {
-    shape[trading.suburb] = z.string({ required_error: key("credit.error.suburb.required") });
-    shape[trading.state] = z.string({ required_error: key("credit.error.state.required") });
+    shape[trading.suburb] = addressField("suburb", key("credit.error.suburb.required"));
+    shape[trading.state] = addressField("state", key("credit.error.state.required"));
   } else {
-    shape[trading.city] = z.string({ required_error: key("credit.error.city.required") });
+    shape[trading.city] = addressField("city", key("credit.error.city.required"));
   }
   return z
     .object(shape)

@@ -17,6 +17,7 @@ import {
   passesLuhn,
 } from "./card";
 import type { MessageKey } from "./i18n";
+import { rawTextMax } from "./input-bounds";
 
 const key = (k: MessageKey) => k;
 
@@ -31,19 +32,24 @@ const NAME_PATTERN = /^[\p{L}\p{M}\p{N} .,'’&()\-]+$/u;
 const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 export const CONTROL = /\p{Cc}/u;
 
-/** A required string; a value of another type (JSON) gets the same message as a missing one. */
-const text = (missing: MessageKey) => z.string({ required_error: missing, invalid_type_error: missing });
+/**
+ * A required string; a value of another type (JSON) gets the same message as a missing one.
+ * Bounded raw (before trimming) at rawTextMax of the longest field it serves (200); each field's
+ * own trimmed `.max` is the one a person meets, and the one getZodConstraint gives the browser.
+ */
+const text = (missing: MessageKey, tooLong: MessageKey) =>
+  z.string({ required_error: missing, invalid_type_error: missing }).max(rawTextMax(200), tooLong);
 
 /** One line of plain text, at most `max` characters after trimming. */
 export const plainText = (missing: MessageKey, max: number, tooLong: MessageKey) =>
-  text(missing).trim().max(max, tooLong).regex(NO_CONTROL_CHARACTERS, key("pm.error.text.control"));
+  text(missing, tooLong).trim().max(max, tooLong).regex(NO_CONTROL_CHARACTERS, key("pm.error.text.control"));
 
 const cardNumber = z
   .string({ required_error: key("pm.error.cardNumber.required") })
   .max(30, key("pm.error.cardNumber.invalid"))
   .regex(/^[0-9 \-]{12,30}$/, key("pm.error.cardNumber.invalid"));
 
-export const cardHolderName = text(key("pm.error.holder.required"))
+export const cardHolderName = text(key("pm.error.holder.required"), key("pm.error.holder.tooLong"))
   .trim()
   .min(1, key("pm.error.holder.required"))
   .max(100, key("pm.error.holder.tooLong"))
@@ -154,7 +160,7 @@ export function updateCardSchema(today = todayIso()) {
 
 export { checkCard, checkExpiry };
 
-export const accountName = text(key("pm.error.accountName.required"))
+export const accountName = text(key("pm.error.accountName.required"), key("pm.error.accountName.tooLong"))
   .trim()
   .min(1, key("pm.error.accountName.required"))
   .max(100, key("pm.error.accountName.tooLong"))

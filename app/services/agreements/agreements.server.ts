@@ -5,6 +5,7 @@ import {
   AGREEMENT_KINDS,
   AGREEMENT_OFFER_STATES,
   AGREEMENT_REFERENCE,
+  AGREEMENT_TEXT_MAX,
   agreementOfferState,
   agreementTextProblem,
   normaliseAgreementText,
@@ -16,6 +17,7 @@ import {
   type StoredOfferStatus,
 } from "~/lib/agreements";
 import type { MessageKey } from "~/lib/i18n";
+import { rawTextMax } from "~/lib/input-bounds";
 import { contactMayActFor, visibleAccounts } from "../accounts/accounts.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
@@ -122,10 +124,16 @@ const line = (what: string, max: number) =>
     .min(1, `Give the ${what}.`)
     .max(max, `That is too long for the ${what} (at most ${max} characters).`);
 
-const bodyField = z.string({
-  required_error: "Give the agreement's text (the portal's simple Markdown).",
-  invalid_type_error: "Give the agreement's text as a string.",
-});
+/** Bounded raw (rawTextMax) before publishableText counts its characters against AGREEMENT_TEXT_MAX. */
+const bodyField = z
+  .string({
+    required_error: "Give the agreement's text (the portal's simple Markdown).",
+    invalid_type_error: "Give the agreement's text as a string.",
+  })
+  .max(
+    rawTextMax(AGREEMENT_TEXT_MAX),
+    `The text is too long (at most ${AGREEMENT_TEXT_MAX.toLocaleString("en-AU")} characters).`,
+  );
 
 const DocumentSchema = z
   .object({

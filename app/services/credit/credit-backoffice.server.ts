@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import { formatFileSize, MAX_MONEY_CENTS } from "~/lib/format";
+import { rawTextMax } from "~/lib/input-bounds";
 import { tradeReferenceState, type TradeReferenceState } from "~/lib/trade-reference";
 import { mintLinkSecret } from "../links/link-tokens.server";
 import { audit } from "../platform/audit.server";
@@ -535,6 +536,7 @@ export async function readCreditDocument(
 const decisionText = (what: string) =>
   z
     .string({ invalid_type_error: `Give the ${what} as text.`, required_error: `Give the ${what}.` })
+    .max(rawTextMax(DECISION_TEXT_MAX), `That is too long for the ${what} (at most ${DECISION_TEXT_MAX} characters).`)
     .transform((value) => value.replace(/\r\n?/g, "\n").normalize("NFC").trim())
     .refine((value) => value.length > 0, `Give the ${what}.`)
     .refine(

@@ -249,9 +249,13 @@ export async function stepView(request: Request, step: PlainStep) {
 
 export type StepReply = { result: SubmissionResult<string[]>; formError: MessageKey | null };
 
+/** More fields than any step's form has (the largest has a few dozen): the echo below keeps no more. */
+const ECHOED_FIELDS_MAX = 200;
+
 /** The form as typed, with one message for the whole form (a robot, a limit): nothing else is judged. */
 function formReply(form: FormData, formError: MessageKey, status: number) {
-  const submission = parseSubmission(form, { schema: z.record(z.unknown()) });
+  const schema = z.record(z.unknown()).refine((fields) => Object.keys(fields).length <= ECHOED_FIELDS_MAX);
+  const submission = parseSubmission(form, { schema });
   return data({ result: submission.reply(), formError } satisfies StepReply, {
     status,
     headers: CREDIT_PAGE_HEADERS,

@@ -128,10 +128,16 @@ const required = (k: MessageKey) => ({ required_error: k, invalid_type_error: k 
 
 /** An expiry month (1–12, "07" or 7) and year ("27" or 2027), as the page forms take them. */
 const expiryMonth = asText(
-  z.string(required("pm.error.expiryMonth.required")).regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
+  z
+    .string(required("pm.error.expiryMonth.required"))
+    .max(2, "pm.error.expiryMonth.invalid")
+    .regex(/^(0?[1-9]|1[0-2])$/, "pm.error.expiryMonth.invalid"),
 );
 const expiryYear = asText(
-  z.string(required("pm.error.expiryYear.required")).regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
+  z
+    .string(required("pm.error.expiryYear.required"))
+    .max(4, "pm.error.expiryYear.invalid")
+    .regex(/^(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid"),
 );
 
 export function parseSaveCard(body: Record<string, unknown>, today = todayIso()) {
@@ -140,9 +146,15 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
       accountId: z.unknown(),
       cardNumber: asText(z.string(required("pm.error.cardNumber.required")).max(30, "pm.error.cardNumber.invalid")),
       cardHolderName,
-      cvn: asText(z.string(required("pm.error.cvn.required")).regex(/^\d{3,4}$/, "pm.error.cvn.invalid")),
+      cvn: asText(
+        z
+          .string(required("pm.error.cvn.required"))
+          .max(4, "pm.error.cvn.invalid")
+          .regex(/^\d{3,4}$/, "pm.error.cvn.invalid"),
+      ),
       expiry: z
         .string()
+        .max(7, "pm.error.expiryYear.invalid")
         .regex(/^(0?[1-9]|1[0-2])\/(\d{2}|20\d{2})$/, "pm.error.expiryYear.invalid")
         .optional(),
       expiryMonth: expiryMonth.optional(),
@@ -190,7 +202,12 @@ export function parseUpdateCard(body: Record<string, unknown>, today = todayIso(
       businessId: z.unknown(),
       expiryMonth,
       expiryYear,
-      cvn: asText(z.string().regex(/^\d{3,4}$/, "pm.error.cvn.invalid")).optional(),
+      cvn: asText(
+        z
+          .string()
+          .max(4, "pm.error.cvn.invalid")
+          .regex(/^\d{3,4}$/, "pm.error.cvn.invalid"),
+      ).optional(),
       cardHolderName: cardHolderName.optional(),
       cardNumber: asText(z.string().max(30, "pm.error.cardNumber.invalid")).optional(),
       creditCardTypeId: z.coerce.number().int().optional(),

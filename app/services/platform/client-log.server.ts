@@ -49,6 +49,7 @@ const ClientLogSchema = z.object({
   message: z.string().min(1).max(CLIENT_LOG_MAX_BYTES),
   code: z
     .string()
+    .max(64)
     .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
     .optional(),
   // Where the page was: kept as a path only, so a query string (which may hold a token) is dropped.

@@ -14,10 +14,24 @@ const booleanString = z
   })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+/**
+ * Bounds on the variables' raw values, far above any working setting: a file path (PATH_MAX), a
+ * URL, a secret (the minimum is 32), a number written out, an email address (RFC 5321's path),
+ * and the Auth0 secrets' JSON (Linux's limit on one variable, MAX_ARG_STRLEN).
+ */
+const PATH_MAX = 4096;
+const URL_MAX = 2048;
+const SECRET_MAX = 1024;
+const NUMBER_MAX = 32;
+const EMAIL_MAX = 320;
+const JSON_MAX = 128 * 1024;
+const CLIENTS_MAX = 1000;
+
 /** A whole number of milliseconds between `min` and `max`, given as a string. */
 function millis(fallback: string, min: number, max: number) {
   return z
     .string()
+    .max(NUMBER_MAX)
     .trim()
     .regex(/^\d{1,9}$/, `must be a whole number of milliseconds, ${min} to ${max}`)
     .default(fallback)
@@ -33,6 +47,7 @@ export const EnvSchema = z.object({
     .default("production"),
   DATABASE_URL: z
     .string()
+    .max(URL_MAX)
     .trim()
     .optional()
     .transform((value) => (value === "" ? undefined : value))
@@ -46,9 +61,10 @@ export const EnvSchema = z.object({
    */
   DATABASE_CONNECT_TIMEOUT_MS: millis("5000", 100, 60_000),
   DATABASE_STATEMENT_TIMEOUT_MS: millis("15000", 100, 3_600_000),
-  DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
+  DATA_DIR: z.string().max(PATH_MAX).trim().min(1, "must not be empty").default("./data"),
   SESSION_SECRET: z
     .string()
+    .max(SECRET_MAX)
     .min(32, "must be at least 32 characters (leave it unset to generate one in DATA_DIR)")
     .optional(),
   TRUST_PROXY: booleanString.default("false"),
@@ -79,6 +95,7 @@ export const EnvSchema = z.object({
   /** Outgoing mail server, e.g. smtp://127.0.0.1:2525. Unset: mail is written to DATA_DIR/outbox. */
   SMTP_URL: z
     .string()
+    .max(URL_MAX)
     .trim()
     .optional()
     .transform((value) => (value === "" ? undefined : value))
@@ -89,6 +106,7 @@ export const EnvSchema = z.object({
   /** The sender address of the portal's mail; the business name is used as the display name. */
   MAIL_FROM: z
     .string()
+    .max(EMAIL_MAX)
     .trim()
     .optional()
     .transform((value) => (value === "" ? undefined : value))
@@ -108,6 +126,7 @@ export const EnvSchema = z.object({
   /** The filesystem adapter's folder. Unset: DATA_DIR/documents. */
   DOCUMENTS_DIR: z
     .string()
+    .max(PATH_MAX)
     .trim()
     .optional()
     .transform((value) => (value === "" ? undefined : value)),
@@ -120,6 +139,7 @@ export const EnvSchema = z.object({
   /** The sandbox gateway's answer time, like a real gateway's round trip. */
   SANDBOX_GATEWAY_DELAY_MS: z
     .string()
+    .max(NUMBER_MAX)
     .trim()
     .regex(/^\d{1,5}$/, "must be a whole number of milliseconds, 0 to 99999")
     .default("250")
@@ -138,6 +158,7 @@ export const EnvSchema = z.object({
    */
   PORT_BREAKER_FAILURES: z
     .string()
+    .max(NUMBER_MAX)
     .trim()
     .regex(/^\d{1,3}$/, "must be a whole number from 1 to 100")
     .default("5")
@@ -155,7 +176,11 @@ export const EnvSchema = z.object({
    * The secret the PayTo provider signs webhooks with (HMAC-SHA256). Unset: derived from
    * SESSION_SECRET, which is what the in-process sandbox uses too.
    */
-  PAYTO_WEBHOOK_SECRET: z.string().min(32, "must be at least 32 characters (leave it unset to derive one)").optional(),
+  PAYTO_WEBHOOK_SECRET: z
+    .string()
+    .max(SECRET_MAX)
+    .min(32, "must be at least 32 characters (leave it unset to derive one)")
+    .optional(),
   /**
    * The key of the signed preference and unsubscribe links in emails (decision 039). Unset: derived
    * from SESSION_SECRET. Set it in production, so that rotating SESSION_SECRET does not turn every
@@ -163,6 +188,7 @@ export const EnvSchema = z.object({
    */
   COMMUNICATION_LINK_SECRET: z
     .string()
+    .max(SECRET_MAX)
     .min(32, "must be at least 32 characters (leave it unset to derive one)")
     .optional(),
   /**
@@ -170,7 +196,11 @@ export const EnvSchema = z.object({
    * with HKDF). Unset: derived from SESSION_SECRET. Rotating it leaves messages still waiting
    * unreadable: they are dropped with the reason, never sent garbled.
    */
-  MAIL_OUTBOX_SECRET: z.string().min(32, "must be at least 32 characters (leave it unset to derive one)").optional(),
+  MAIL_OUTBOX_SECRET: z
+    .string()
+    .max(SECRET_MAX)
+    .min(32, "must be at least 32 characters (leave it unset to derive one)")
+    .optional(),
   /**
    * How often the provider is asked about PayTo agreements and payments still moving: one job
    * per interval across all portal processes (decision 043), counted in whole seconds.
@@ -197,6 +227,7 @@ export const EnvSchema = z.object({
    */
   SANDBOX_PAYTO_WEBHOOK_URL: z
     .string()
+    .max(URL_MAX)
     .trim()
     .optional()
     .transform((value) => (value === "" ? undefined : value))
@@ -207,13 +238,17 @@ export const EnvSchema = z.object({
    */
   AUTH0_CLIENT_SECRETS: z
     .string()
+    .max(JSON_MAX)
     .trim()
     .optional()
     .transform((value, ctx) => {
       if (value === undefined || value === "") return {} as Record<string, string>;
       try {
         const parsed: unknown = JSON.parse(value);
-        const record = z.record(z.string().min(1)).parse(parsed);
+        const record = z
+          .record(z.string().max(256), z.string().min(1).max(SECRET_MAX))
+          .refine((secrets) => Object.keys(secrets).length <= CLIENTS_MAX)
+          .parse(parsed);
         return record;
       } catch {
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a JSON object such as {"clientId":"secret"}' });

@@ -1,5 +1,6 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
+import { ISO_INSTANT_MAX } from "~/lib/input-bounds";
 import { now, setClockForTesting } from "./clock.server";
 import { getEnv } from "./env.server";
 import { apiError, apiJson, readApiBody } from "./http.server";
@@ -35,7 +36,8 @@ export function requireTestClock(request: Request) {
   }
 }
 
-const instant = z.string().datetime({ offset: true, message: "give an ISO 8601 time, e.g. 2026-12-01T00:05:00+11:00" });
+const INSTANT_MESSAGE = "give an ISO 8601 time, e.g. 2026-12-01T00:05:00+11:00";
+const instant = z.string().max(ISO_INSTANT_MAX, INSTANT_MESSAGE).datetime({ offset: true, message: INSTANT_MESSAGE });
 
 const MoveSchema = z
   .object({

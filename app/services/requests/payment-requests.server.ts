@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql, type ExpressionBuilder } from "kysely";
 import { z } from "zod";
+import { ISO_DATE_MAX, ISO_INSTANT_MAX } from "~/lib/input-bounds";
 import { MAX_MONEY_CENTS } from "~/lib/format";
 import {
   isPayableState,
@@ -117,6 +118,7 @@ export function isCalendarDate(value: string): boolean {
 
 const calendarDate = z
   .string({ invalid_type_error: "Give the date as text, e.g. 2026-12-15." })
+  .max(ISO_DATE_MAX, "Give a real date as YYYY-MM-DD, e.g. 2026-12-15.")
   .refine(isCalendarDate, "Give a real date as YYYY-MM-DD, e.g. 2026-12-15.");
 
 const CreateSchema = z
@@ -136,6 +138,7 @@ const CreateSchema = z
     dueDate: calendarDate.nullish(),
     expiresAt: z
       .string({ invalid_type_error: "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00." })
+      .max(ISO_INSTANT_MAX, "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00.")
       .datetime({ offset: true, message: "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00." })
       .nullish(),
     expiresInDays: z

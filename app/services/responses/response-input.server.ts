@@ -2,10 +2,12 @@ import { z } from "zod";
 import { apiText } from "~/lib/i18n/catalog";
 import type { MessageKey } from "~/lib/i18n";
 import { MAX_MONEY_CENTS } from "~/lib/format";
+import { ISO_DATE_MAX, rawTextMax } from "~/lib/input-bounds";
 import {
   ADDRESS_FIELDS,
   FIELD_MAX,
   isChoiceOf,
+  LINE_MAX,
   MESSAGE_MAX,
   NAME_REQUIRED,
   NOTE_MAX,
@@ -39,11 +41,22 @@ const line = (what: string, max: number) =>
     .min(1, `Give the ${what}.`)
     .max(max, `That is too long for the ${what} (at most ${max} characters).`);
 
-const text = (what: string) =>
-  z.string({ required_error: `Give the ${what}.`, invalid_type_error: `Give the ${what} as text.` });
+/** A multi-line text, bounded raw (rawTextMax) before noteFromApi counts its characters against `max`. */
+const text = (what: string, max: number) =>
+  z
+    .string({ required_error: `Give the ${what}.`, invalid_type_error: `Give the ${what} as text.` })
+    .max(rawTextMax(max), `That is too long for the ${what} (at most ${max} characters).`);
 
-const addressLine = z.string({ required_error: "Give it.", invalid_type_error: "Give it as text." });
-const optionalLine = z.string({ invalid_type_error: "Give it as text." }).nullish();
+/** An address field, bounded raw before readAddress judges it against LINE_MAX or LOCALITY_MAX. */
+const ADDRESS_RAW_MAX = rawTextMax(LINE_MAX);
+const ADDRESS_TOO_LONG = `That is too long (at most ${LINE_MAX} characters).`;
+const addressLine = z
+  .string({ required_error: "Give it.", invalid_type_error: "Give it as text." })
+  .max(ADDRESS_RAW_MAX, ADDRESS_TOO_LONG);
+const optionalLine = z
+  .string({ invalid_type_error: "Give it as text." })
+  .max(ADDRESS_RAW_MAX, ADDRESS_TOO_LONG)
+  .nullish();
 
 const AddressShape = z
   .object({
@@ -62,6 +75,7 @@ const isoDay = (what: string) =>
       required_error: `Give the ${what} as YYYY-MM-DD.`,
       invalid_type_error: `Give the ${what} as YYYY-MM-DD.`,
     })
+    .max(ISO_DATE_MAX, `Give the ${what} as a real date, YYYY-MM-DD.`)
     .refine(isCalendarDay, `Give the ${what} as a real date, YYYY-MM-DD.`);
 
 const StatementShape = z
@@ -92,10 +106,10 @@ const ResolutionShape = z.discriminatedUnion(
           })
           .int("Give the credit in cents, as a whole number.")
           .min(1, "A credit is at least 1 cent."),
-        note: text("note").nullish(),
+        note: text("note", CREDIT_NOTE_MAX).nullish(),
       })
       .strict(),
-    z.object({ type: z.literal("position"), text: text("business's written position") }).strict(),
+    z.object({ type: z.literal("position"), text: text("business's written position", NOTE_MAX) }).strict(),
   ],
   { errorMap: () => ({ message: "Use credit (with amountCents) or position (with text)." }) },
 );
@@ -105,7 +119,7 @@ const DisputeShape = z.object({ invoice: line("invoice's id or number", 100), re
 const common = {
   account: line("account's id or number", 100),
   contact: line("contact's id or email", 254),
-  message: text("message").nullish(),
+  message: text("message", MESSAGE_MAX).nullish(),
   expiresInDays: z
     .number({ invalid_type_error: "Give a whole number of days." })
     .int("Give a whole number of days.")

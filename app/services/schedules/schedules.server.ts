@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { z } from "zod";
+import { ISO_INSTANT_MAX } from "~/lib/input-bounds";
 import { isExpired } from "~/lib/card";
 import { startOfDayIn, todayIn } from "~/lib/dates";
 import { formatMoney, MAX_MONEY_CENTS } from "~/lib/format";
@@ -553,6 +554,7 @@ const ProposeSchema = z
     instalments: z.unknown().optional(),
     expiresAt: z
       .string({ invalid_type_error: "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00." })
+      .max(ISO_INSTANT_MAX, "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00.")
       .datetime({ offset: true, message: "Give the expiry as a date and time, e.g. 2026-12-31T23:59:00+11:00." })
       .nullish(),
     expiresInDays: z

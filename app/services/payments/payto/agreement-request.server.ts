@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { MessageKey } from "~/lib/i18n";
+import { rawTextMax } from "~/lib/input-bounds";
 import {
   checkAccountNumber,
   checkBban,
@@ -22,7 +23,15 @@ import type { PayToDebtor } from "./payto-provider.server";
 const key = (k: MessageKey) => k;
 
 /** Every field is text; a missing or non-text one gets its field's "required" message. */
-const text = (missing: MessageKey) => z.string({ required_error: missing, invalid_type_error: missing });
+const text = (missing: MessageKey, max: number, tooLong: MessageKey) =>
+  z.string({ required_error: missing, invalid_type_error: missing }).max(max, tooLong);
+
+/**
+ * The raw bound of the typed fields: rawTextMax of the longest rule (a PayID, 256 characters;
+ * names are 140), so a pasted name or PayID a little too long still reaches payto-rules and is
+ * told which rule it broke. The browser's maxLength is this bound, far above any real value.
+ */
+const TYPED_MAX = rawTextMax(256);
 
 function addRule(ctx: z.RefinementCtx, path: string, result: RuleResult) {
   if (!result.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message: result.error });
@@ -36,17 +45,17 @@ function addRule(ctx: z.RefinementCtx, path: string, result: RuleResult) {
  */
 export const agreementFormSchema = z
   .object({
-    requestGuid: text(key("payto.error.requestGuid.invalid")).regex(
+    requestGuid: text(key("payto.error.requestGuid.invalid"), 36, key("payto.error.requestGuid.invalid")).regex(
       /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
       key("payto.error.requestGuid.invalid"),
     ),
     method: z.enum(["payid", "bban"], { errorMap: () => ({ message: key("payto.error.method.invalid") }) }),
     payIdType: z.enum(PAYID_TYPES, { errorMap: () => ({ message: key("payto.error.payIdType.invalid") }) }).optional(),
-    payId: z.string().optional(),
-    bsb: z.string().optional(),
-    accountNumber: z.string().optional(),
-    partyName: text(key("payto.error.partyName.required")),
-    ultimatePartyName: z.string().optional(),
+    payId: z.string().max(TYPED_MAX, key("payto.error.email.tooLong")).optional(),
+    bsb: z.string().max(TYPED_MAX, key("payto.error.bsb.invalid")).optional(),
+    accountNumber: z.string().max(TYPED_MAX, key("payto.error.accountNumber.invalid")).optional(),
+    partyName: text(key("payto.error.partyName.required"), TYPED_MAX, key("payto.error.partyName.tooLong")),
+    ultimatePartyName: z.string().max(TYPED_MAX, key("payto.error.ultimatePartyName.tooLong")).optional(),
     authority: z.literal("on", { errorMap: () => ({ message: key("payto.error.authority.required") }) }),
   })
   .transform((form, ctx): NewAgreement => {

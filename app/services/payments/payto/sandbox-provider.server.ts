@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { sql, type Selectable, type Transaction } from "kysely";
 import { z } from "zod";
+import { ISO_INSTANT_MAX } from "~/lib/input-bounds";
 import {
   AGREEMENT_STATUSES,
   canTransition,
@@ -219,7 +220,7 @@ const agreementSchema = z.object({
   version: z.number().int().positive(),
   statusReason: z.string().max(200).nullable(),
   maxAmountCents: z.number().int().positive(),
-  updatedAt: z.string().datetime({ offset: true }),
+  updatedAt: z.string().max(ISO_INSTANT_MAX).datetime({ offset: true }),
 });
 
 const paymentSchema = z.object({
@@ -231,7 +232,7 @@ const paymentSchema = z.object({
   version: z.number().int().positive(),
   amountCents: z.number().int().positive(),
   failureReason: z.enum(PAYTO_PAYMENT_FAILURES).nullable(),
-  updatedAt: z.string().datetime({ offset: true }),
+  updatedAt: z.string().max(ISO_INSTANT_MAX).datetime({ offset: true }),
 });
 
 const incomingSchema = z.object({
@@ -241,10 +242,13 @@ const incomingSchema = z.object({
   merchant: z.string().min(1).max(100),
   amountCents: z.number().int().positive(),
   payerName: z.string().max(140),
-  receivedAt: z.string().datetime({ offset: true }),
+  receivedAt: z.string().max(ISO_INSTANT_MAX).datetime({ offset: true }),
 });
 
-const eventBase = { id: z.string().min(1).max(100), createdAt: z.string().datetime({ offset: true }) };
+const eventBase = {
+  id: z.string().min(1).max(100),
+  createdAt: z.string().max(ISO_INSTANT_MAX).datetime({ offset: true }),
+};
 const eventSchema = z.discriminatedUnion("type", [
   z.object({ ...eventBase, type: z.literal("agreement.updated"), data: agreementSchema }),
   z.object({ ...eventBase, type: z.literal("payment.updated"), data: paymentSchema }),
