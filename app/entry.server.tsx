@@ -18,8 +18,12 @@ import { startProcessBackgroundWork, stopProcessBackgroundWork } from "~/service
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";
-import { securityHeaders } from "~/services/platform/security-headers.server";
-import { isLinkPagePath, redactLinkPath } from "~/lib/link-paths";
+import {
+  DOCUMENT_CACHE_CONTROL,
+  securityHeaders,
+  withDataRequestHeaders,
+} from "~/services/platform/security-headers.server";
+import { redactLinkPath } from "~/lib/link-paths";
 import { MESSAGES } from "~/lib/i18n/catalog";
 import { provideMessages } from "~/lib/i18n/runtime";
 import type { LanguageCode } from "~/lib/i18n";
@@ -28,13 +32,6 @@ import type { LanguageCode } from "~/lib/i18n";
 for (const [language, messages] of Object.entries(MESSAGES)) provideMessages(language as LanguageCode, messages);
 
 const ABORT_DELAY = 5_000;
-
-/**
- * Every page may show account data (or, signed out, a form): no copy may be kept, so that
- * after signing out, Back re-requests the page (and meets sign-in) instead of showing saved
- * cards from the browser's cache. Set centrally, so no route can forget it.
- */
-const DOCUMENT_CACHE_CONTROL = "private, no-store";
 
 // Start-up, before remix-serve listens: validate configuration (exits naming a bad
 // variable), start request logging, open the database and run migrations (and seed a
@@ -163,15 +160,11 @@ export default function handleRequest(
 }
 
 /**
- * Single-fetch (`.data`) answers carry the same account data as documents: never kept by
- * the browser or any cache either.
+ * Single-fetch (`.data`) answers — loaders, actions and their redirects — carry the same account
+ * data as documents: never kept by the browser or any cache, never sniffed as a script.
  */
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  response.headers.set("Cache-Control", DOCUMENT_CACHE_CONTROL);
-  // A link page's data carries its token in the URL: never sent on (decision 031).
-  if (isLinkPagePath(new URL(request.url).pathname)) response.headers.set("Referrer-Policy", "strict-origin");
-  return response;
-};
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>
+  withDataRequestHeaders(response, request);
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // Aborted requests (client went away) are not errors of ours.

@@ -325,8 +325,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
  *   out (a draining process answers 503 at once, then refuses connections), 2 successes put it back;
  * - a refused connection is retried on another process (`retries`, `option redispatch`): nothing
  *   was sent, so even a payment POST is safe to send elsewhere. Nothing else is retried;
- * - X-Forwarded-For appended (the portal reads the last entry with TRUST_PROXY=true), and
- *   X-Forwarded-Host / -Proto set, replacing whatever the client sent;
+ * - X-Forwarded-For appended, and X-Forwarded-Host / -Proto set, replacing whatever the client
+ *   sent (the portal reads the right-most entry of each with TRUST_PROXY=true: decision 024);
  * - idle connections to a process are closed by HAProxy well before the process's own 65 s
  *   keep-alive timeout, so a request never meets a connection the process is closing.
  */

@@ -34,6 +34,10 @@ beforeAll(async () => {
   setPayToProviderForTesting(bank);
   for (const [who, email, host] of [
     ["olivia", "olivia@coastal.example", "acme.localhost"],
+    // Unverified (email not confirmed): no portal access although joined to ACME-1000 with the permission.
+    ["unverified", "new@coastal.example", "acme.localhost"],
+    // Verified, without accessCustomerPortal: a customer-style contact of ACME-1001.
+    ["sam", "sam@coastal.example", "acme.localhost"],
     ["aroha", "aroha@orchards.example", "kiwi.localhost"],
   ] as const) {
     const contact = await handle.db
@@ -54,7 +58,7 @@ beforeAll(async () => {
       })
     ).split(";")[0]!;
   }
-  for (const number of ["ACME-1000", "ACME-2000", "KF-500"]) {
+  for (const number of ["ACME-1000", "ACME-1001", "ACME-2000", "KF-500"]) {
     ids[number] = (
       await handle.db.selectFrom("accounts").select("id").where("number", "=", number).executeTakeFirstOrThrow()
     ).id;
@@ -225,6 +229,33 @@ describe("POST /api/payTo/payment", () => {
     expect(answer.body).toMatchObject({ ok: false, reason });
     expect(typeof answer.body.message).toBe("string");
     expect(await written()).toEqual(before);
+  });
+
+  it("a contact without portal access may not pay under the account's agreement: 404 as a value, nothing written, the bank never asked (decision 056)", async () => {
+    const acme1000 = await agreement(ids["ACME-1000"]!);
+    const acme1001 = await agreement(ids["ACME-1001"]!);
+    const before = await written();
+    for (const [who, body] of [
+      ["unverified", await payload(acme1000)],
+      ["sam", await payload(acme1001, 1, ids["ACME-1001"]!)],
+    ] as const) {
+      const answer = await call(body, { who });
+      expect(answer, who).toMatchObject({ status: 404, body: { ok: false, reason: "not_found" } });
+      expect(typeof answer.body.message).toBe("string");
+      // No payments, allocations or statement lines, and no payment at the sandbox bank.
+      expect(await written(), who).toEqual(before);
+      expect(
+        await handle.db
+          .selectFrom("payments")
+          .select("id")
+          .where("request_guid", "=", body.requestGuid)
+          .executeTakeFirst(),
+        who,
+      ).toBeUndefined();
+    }
+    // The same agreement still pays for a verified contact with portal access.
+    const paid = await call(await payload(acme1000, 1));
+    expect(paid).toMatchObject({ status: 200, body: { ok: true, payment: { method: "payto" } } });
   });
 
   it("signed out → 401 as a value", async () => {

@@ -5,7 +5,7 @@ import { translator } from "~/lib/i18n/catalog";
 import { todayIso } from "~/lib/payment-method-schemas";
 import {
   requireApiAccountAccess,
-  requireApiSession,
+  requireApiPortalAccess,
   checkPayToAgreement,
   findPaymentByGuid,
   loadPayable,
@@ -34,7 +34,7 @@ import {
  * message, errors? }` with 422 for anything the caller must change (bad fields, figures that
  * differ, an inactive agreement, a rejection), and the HTTP meaning kept where it is about
  * access or transport: 401 signed out, 403 cross-site, 404 another account's or business's
- * ids, 405, 413. Never a thrown 500.
+ * ids or a contact without portal access (decision 056), 405, 413. Never a thrown 500.
  */
 const english = translator("en-AU");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -231,7 +231,9 @@ const decimal = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 
 async function pay(request: Request): Promise<Response> {
   if (request.method !== "POST") return loader();
   requireSameOrigin(request);
-  const { branding, session } = await requireApiSession(request);
+  // Paying under the account's agreement needs portal access, as listing or setting one up does
+  // (decision 056): without it, 404 as every account-scoped call, before the body is read.
+  const { branding, session } = await requireApiPortalAccess(request);
   const body = await readApiBody(request);
   const parsed = parsePayload(body);
   if (!parsed.ok) {

@@ -1,8 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createSession } from "~/services/auth/session.server";
+import { setPayToProviderForTesting, webhookSecret } from "~/services/payments/payto/index.server";
+import { createSandboxPayTo, type SandboxPayTo } from "~/services/payments/payto/sandbox-provider.server";
 import { openSeededPglite } from "../../tests/support/test-db";
 import { action, loader } from "./customer.invoices-and-payments.pay";
 
@@ -16,15 +18,25 @@ const ORIGIN = `http://${HOST}`;
 const nextYear = String(new Date().getUTCFullYear() + 1);
 
 let handle: DatabaseHandle;
+let bank: SandboxPayTo;
 const cookies: Record<string, string> = {};
 const accounts: Record<string, string> = {};
 
 beforeAll(async () => {
   handle = await openSeededPglite();
   setDatabaseForTesting(handle);
+  bank = createSandboxPayTo({
+    secret: webhookSecret(),
+    db: async () => handle.db,
+    delayMs: 0,
+    deliver: async () => 200,
+  });
+  setPayToProviderForTesting(bank);
   for (const [who, email] of [
     ["olivia", "olivia@coastal.example"],
     ["sam", "sam@coastal.example"],
+    // Joined to ACME-1000 with accessCustomerPortal, but the email is not confirmed: no portal access.
+    ["unverified", "new@coastal.example"],
   ] as const) {
     const contact = await handle.db
       .selectFrom("contacts")
@@ -47,6 +59,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  setPayToProviderForTesting(undefined);
   setDatabaseForTesting(undefined);
   await handle.close();
 });
@@ -228,5 +241,139 @@ describe("intents", () => {
       expect(result.status).toBe(400);
       expect(result.data).toMatchObject({ breakdown: null, message: "pay.error.form" });
     }
+  });
+});
+
+/** An ACTIVE agreement of the account at the sandbox bank, with the portal's row. */
+async function activeAgreement(accountId: string) {
+  const olivia = await handle.db
+    .selectFrom("contacts")
+    .select(["id", "business_id"])
+    .where("email", "=", "olivia@coastal.example")
+    .executeTakeFirstOrThrow();
+  const guid = randomUUID();
+  const created = await bank.createAgreement({
+    idempotencyKey: `${olivia.business_id}:${guid}`,
+    merchant: olivia.business_id,
+    hostname: HOST,
+    debtor: {
+      partyType: "PERS",
+      partyName: "Olivia",
+      ultimatePartyName: "",
+      kind: "alias",
+      aliasType: "EMAL",
+      aliasValue: "approve@payto.test",
+    },
+    maxAmountCents: 1_000_000,
+    description: "Acme",
+  });
+  if (!created.ok) throw new Error(created.refusal);
+  const step = await bank.payerApproves(created.value.agreementId);
+  if (!step.ok) throw new Error(step.message);
+  const row = await handle.db
+    .insertInto("payto_agreements")
+    .values({
+      business_id: olivia.business_id,
+      account_id: accountId,
+      request_guid: guid,
+      request_hash: createHash("sha256").update(guid).digest("hex"),
+      status: step.agreement.status,
+      provider_agreement_id: step.agreement.agreementId,
+      provider_version: step.agreement.version,
+      party_name: "Olivia",
+      alias_type: "EMAL",
+      alias_value: "approve@payto.test",
+      max_amount_cents: 1_000_000,
+      created_by: olivia.id,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describe("the account's saved cards and PayTo agreements (decision 056)", () => {
+  type Methods = { methods: { cards: { id: string }[]; agreements: { id: string }[] }; method: { kind: string } };
+  const page = async (who: string, invoiceId: string) =>
+    (await run(
+      loader as Handler,
+      new Request(payUrl(invoiceId), { headers: { host: HOST, cookie: cookies[who]! } }),
+    )) as Methods;
+
+  /** Pays 1.00 of the invoice with `method`, quoting first for the exact total. */
+  async function payWith(who: string, invoiceId: string, method: string) {
+    const url = payUrl(invoiceId);
+    const fields = { [`amount-${invoiceId}`]: "1.00", method };
+    const quote = answer(await run(action as Handler, post(who, url, { ...fields, intent: "quote" })));
+    const requestGuid = randomUUID();
+    const paid = answer(
+      await run(
+        action as Handler,
+        post(who, url, {
+          ...fields,
+          intent: "pay",
+          requestGuid,
+          expectedAmount: String(quote.data?.breakdown?.totalCents ?? 100),
+        }),
+      ),
+    );
+    const payment = await handle.db
+      .selectFrom("payments")
+      .select(["status", "method"])
+      .where("request_guid", "=", requestGuid)
+      .executeTakeFirst();
+    return { paid, payment };
+  }
+
+  it("are not offered to an unverified contact, and a crafted POST with either is refused with a 400, charging nothing", async () => {
+    const account = accounts["ACME-1000"]!;
+    const agreementId = await activeAgreement(account);
+    const card = await handle.db
+      .selectFrom("cards")
+      .select("id")
+      .where("account_id", "=", account)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const invoice = await firstPayableInvoice(account);
+
+    const offered = await page("olivia", invoice.id);
+    expect(offered.methods.agreements.map((a) => a.id)).toContain(agreementId);
+    expect(offered.methods.cards.length).toBeGreaterThan(0);
+    const notOffered = await page("unverified", invoice.id);
+    expect(notOffered.methods).toMatchObject({ cards: [], agreements: [] });
+    expect(notOffered.method).toEqual({ kind: "new" });
+
+    const count = async () =>
+      Number(
+        (
+          await handle.db
+            .selectFrom("payments")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    for (const method of [`payto:${agreementId}`, `card:${card.id}`]) {
+      const { paid, payment } = await payWith("unverified", invoice.id, method);
+      expect(paid.status, method).toBe(400);
+      expect(paid.data, method).toMatchObject({ errors: { method: "pay.error.savedNeedsAccess" } });
+      expect(payment, method).toBeUndefined();
+    }
+    expect(await count()).toBe(before);
+
+    // The same agreement still pays for a verified contact with portal access.
+    const { paid, payment } = await payWith("olivia", invoice.id, `payto:${agreementId}`);
+    expect(paid.status).toBe(302);
+    expect(paid.location).toMatch(/^\/payment\/complete\/PAY-/);
+    expect(payment).toMatchObject({ method: "payto", status: "submitted" });
+  });
+
+  it("are not offered to a verified contact without accessCustomerPortal either", async () => {
+    const account = accounts["ACME-1001"]!;
+    const agreementId = await activeAgreement(account);
+    const invoice = await firstPayableInvoice(account);
+    expect((await page("sam", invoice.id)).methods).toMatchObject({ cards: [], agreements: [] });
+    const { paid, payment } = await payWith("sam", invoice.id, `payto:${agreementId}`);
+    expect(paid.status).toBe(400);
+    expect(payment).toBeUndefined();
   });
 });

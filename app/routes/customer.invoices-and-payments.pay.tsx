@@ -62,11 +62,23 @@ async function pageContext(request: Request) {
     payToChoices(actor, payToConfigurationOf(branding)),
   ]);
   const today = todayIso();
-  const usable = cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today));
-  // Anyone signed in may pay here (spec §2 customer-style), but a saved card is on the account
-  // for every contact to use: saving one is managing payment methods, which needs portal access.
+  // Anyone signed in may pay here (spec §2 customer-style), but the account's saved cards and
+  // PayTo agreements are for contacts with portal access: saving one is managing payment methods
+  // (decision 023), and paying with one is spending them (decision 056). Others pay by new card.
   const mayManagePaymentMethods = hasPortalAccess(session.contact);
-  return { ...context, actor, invoices, cards: usable, payTo, today, mayManagePaymentMethods };
+  const usable = mayManagePaymentMethods
+    ? cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today))
+    : [];
+  const agreements = mayManagePaymentMethods ? payTo.agreements : [];
+  return {
+    ...context,
+    actor,
+    invoices,
+    cards: usable,
+    payTo: { ...payTo, agreements },
+    today,
+    mayManagePaymentMethods,
+  };
 }
 
 const money = (cents: number, currency: string) => formatMoney(cents, { currency });

@@ -526,7 +526,8 @@ describe("paying from the link", () => {
       { token },
     );
     expect(withSaved.status).toBe(400);
-    expect((withSaved.data.errors as Record<string, string>).method).toBe("pay.error.method");
+    // A link payer is no contact with portal access: the account's saved methods are not theirs to use (decision 056).
+    expect((withSaved.data.errors as Record<string, string>).method).toBe("pay.error.savedNeedsAccess");
     const cardsBefore = await handle.db
       .selectFrom("cards")
       .select("id")

@@ -79,6 +79,8 @@ export const paymentsEnAU = {
   "pay.error.nothing": "Choose at least one invoice that is still owing.",
   "pay.error.form": "Please check the fields marked below. Nothing was charged.",
   "pay.error.method": "Choose how to pay.",
+  "pay.error.savedNeedsAccess":
+    "Saved cards and PayTo agreements can be used only by contacts with portal access. Pay with a new card instead; nothing was charged.",
   "pay.error.promiseDate": "Choose a date after today and within 90 days.",
   "pay.error.totalChanged": "The total is now {total}. Check it and choose Pay again. Nothing was charged.",
   "pay.error.conflict":

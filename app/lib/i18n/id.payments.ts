@@ -82,6 +82,8 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.error.nothing": "Pilih setidaknya satu faktur yang masih terutang.",
   "pay.error.form": "Periksa kolom yang ditandai di bawah. Tidak ada yang ditagih.",
   "pay.error.method": "Pilih cara membayar.",
+  "pay.error.savedNeedsAccess":
+    "Kartu tersimpan dan perjanjian PayTo hanya dapat dipakai oleh kontak dengan akses portal. Bayar dengan kartu baru; tidak ada yang ditagih.",
   "pay.error.promiseDate": "Pilih tanggal setelah hari ini dan dalam 90 hari.",
   "pay.error.totalChanged": "Totalnya sekarang {total}. Periksa lalu pilih Bayar lagi. Tidak ada yang ditagih.",
   "pay.error.conflict":

@@ -3,6 +3,7 @@ import type { EmailBrand } from "../platform/email-layout.server";
 import { feeRulesFromRow, type FeeRules } from "~/lib/payment-calc";
 import type { ThemeName } from "~/themes/names";
 import type { BrandAssetType } from "../platform/db-schema.server";
+import { lastForwardedValue } from "../platform/forwarded.server";
 
 /** What a host name resolves to (spec §1, §3: business id, theme, logo directory, name, label). */
 export type HostBranding = {
@@ -109,11 +110,13 @@ export function normalizeHostname(raw: string | null | undefined): string | null
 
 /**
  * The host the browser asked for. `X-Forwarded-Host` is believed only behind a proxy the
- * operator has declared trusted (TRUST_PROXY); otherwise anyone could pick a tenant.
+ * operator has declared trusted (TRUST_PROXY); otherwise anyone could pick a tenant. Its
+ * right-most value, the one that proxy wrote: a proxy that appends keeps the client's own
+ * values to the left (decision 024).
  */
 export function hostnameFromRequest(request: Request, options: { trustProxy: boolean }) {
-  const forwarded = options.trustProxy ? request.headers.get("x-forwarded-host") : null;
-  const raw = forwarded?.split(",")[0] ?? request.headers.get("host") ?? new URL(request.url).host;
+  const forwarded = options.trustProxy ? lastForwardedValue(request.headers.get("x-forwarded-host")) : null;
+  const raw = forwarded ?? request.headers.get("host") ?? new URL(request.url).host;
   return normalizeHostname(raw);
 }
 

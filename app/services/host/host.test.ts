@@ -126,11 +126,26 @@ describe("hostnameFromRequest", () => {
     expect(hostnameFromRequest(request, proxied)).toBe("other.localhost");
   });
 
-  it("with a trusted proxy uses the first entry of a comma-separated list", () => {
-    const request = new Request("http://127.0.0.1:3000/", {
-      headers: { host: "acme.localhost", "x-forwarded-host": "First.localhost:8443, second.localhost, third" },
+  it("with a trusted proxy uses the right-most entry, the one the proxy wrote (issue 28)", () => {
+    // A proxy that appends keeps what the client sent on the left: the client must not choose the tenant.
+    const appended = new Request("http://127.0.0.1:3000/", {
+      headers: { host: "internal:8080", "x-forwarded-host": "evil.example, acme.localhost" },
     });
-    expect(hostnameFromRequest(request, proxied)).toBe("first.localhost");
+    expect(hostnameFromRequest(appended, proxied)).toBe("acme.localhost");
+    const three = new Request("http://127.0.0.1:3000/", {
+      headers: {
+        host: "acme.localhost",
+        "x-forwarded-host": "First.localhost:8443, second.localhost, Third.localhost:8443",
+      },
+    });
+    expect(hostnameFromRequest(three, proxied)).toBe("third.localhost");
+  });
+
+  it("with a trusted proxy whose last entry is empty falls back to the Host header", () => {
+    const request = new Request("http://127.0.0.1:3000/", {
+      headers: { host: "acme.localhost", "x-forwarded-host": "evil.example, " },
+    });
+    expect(hostnameFromRequest(request, proxied)).toBe("acme.localhost");
   });
 
   it("with a trusted proxy but no X-Forwarded-Host uses the Host header", () => {
@@ -145,7 +160,7 @@ describe("hostnameFromRequest", () => {
 
   it("returns null for a hostile X-Forwarded-Host when the proxy is trusted (no fallback to Host)", () => {
     const request = new Request("http://127.0.0.1:3000/", {
-      headers: { host: "acme.localhost", "x-forwarded-host": "<script>, acme.localhost" },
+      headers: { host: "acme.localhost", "x-forwarded-host": "acme.localhost, <script>" },
     });
     expect(hostnameFromRequest(request, proxied)).toBeNull();
     expect(hostnameFromRequest(request, direct)).toBe("acme.localhost");

@@ -51,7 +51,7 @@ export type RequestPayer = {
   actor: { businessId: string; accountId: string; contactId: string; clientIp: string };
   /** The link paid from (its payments' receipts follow the browser), or null when signed in. */
   linkTokenId: string | null;
-  /** Signed in: the account's saved methods are offered; by link, a new card only. */
+  /** Signed in with portal access: the account's saved methods are offered; else a new card only (decision 056). */
   signedIn: boolean;
   mayManagePaymentMethods: boolean;
   /** The way in no longer takes money (a link that expired or was replaced), whatever the request's state. */
@@ -80,6 +80,8 @@ async function methodsFor(payer: RequestPayer) {
   if (!payer.signedIn) return { cards: [], payTo: { enabled: false, providerName: "", agreements: [] } };
   const today = todayIso();
   const [cards, payTo] = await Promise.all([listCards(actor), payToChoices(actor, payToConfigurationOf(branding))]);
+  // The account's saved cards and agreements are for contacts with portal access (decision 056).
+  if (!payer.mayManagePaymentMethods) return { cards: [], payTo: { ...payTo, agreements: [] } };
   return { cards: cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today)), payTo };
 }
 

@@ -100,17 +100,23 @@ export type AdhocOffer = {
   signedIn: boolean;
 };
 
-/** A signed-in contact's ways to pay into the account: its saved cards (not expired) and PayTo agreements. */
+/**
+ * A signed-in contact's ways to pay into the account: with portal access its saved cards (not
+ * expired) and PayTo agreements; without, a new card only (decision 056).
+ */
 export async function signedInOffer(
   branding: HostBranding,
   actor: Actor,
   mayManagePaymentMethods: boolean,
 ): Promise<AdhocOffer> {
-  const [cards, payTo] = await Promise.all([listCards(actor), payToChoices(actor, payToConfigurationOf(branding))]);
+  const [cards, payTo] = await Promise.all([
+    mayManagePaymentMethods ? listCards(actor) : [],
+    payToChoices(actor, payToConfigurationOf(branding)),
+  ]);
   const today = todayIso();
   return {
     cards: cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today)),
-    payTo,
+    payTo: mayManagePaymentMethods ? payTo : { ...payTo, agreements: [] },
     mayManagePaymentMethods,
     signedIn: true,
   };

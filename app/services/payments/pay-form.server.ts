@@ -126,7 +126,10 @@ export function resolvePayMethod(
     cards: { cardId: string; brand: CardBrand }[];
     agreements: { id: string; status: string }[];
     promise: boolean;
-    /** May this contact save a card (decision 023)? Else a posted saveCard is ignored. */
+    /**
+     * Has this contact portal access? Only then may they save a card (decision 023; else a posted
+     * saveCard is ignored) or pay with the account's saved cards and PayTo agreements (decision 056).
+     */
     mayManagePaymentMethods: boolean;
     today: string;
     /** For the log line when a crafted POST asks to save a card. */
@@ -137,6 +140,12 @@ export function resolvePayMethod(
   const method = reply.method;
   let payMethod: PayMethod | null = null;
   let feeMethod: FeeMethod = { kind: "payto" };
+  if ((method.kind === "card" || method.kind === "payto") && !offer.mayManagePaymentMethods) {
+    // Not offered to this contact (decision 056): a crafted POST, refused whatever the id.
+    logger.warn("pay: a saved method refused, the contact has no portal access", offer.actor);
+    reply.errors.method = "pay.error.savedNeedsAccess";
+    return { payMethod, feeMethod };
+  }
   if (method.kind === "card") {
     const card = offer.cards.find((c) => c.cardId === method.cardId);
     if (!card) reply.errors.method = "pay.error.method";

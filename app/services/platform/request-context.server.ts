@@ -1,4 +1,5 @@
 import { getEnv } from "./env.server";
+import { lastForwardedValue } from "./forwarded.server";
 import { logger } from "./logger.server";
 import { CROSS_ORIGIN_MARKER } from "./request-guard.server";
 import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
@@ -10,12 +11,7 @@ import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
  */
 export function clientAddress(request: Request): string {
   if (getEnv().TRUST_PROXY) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    const last = forwarded
-      ?.split(",")
-      .map((part) => part.trim())
-      .filter(Boolean)
-      .pop();
+    const last = lastForwardedValue(request.headers.get("x-forwarded-for"));
     if (last && last.length <= 64) return last;
   } else if (!warnedAboutProxy && request.headers.has("x-forwarded-for")) {
     // Behind a proxy with TRUST_PROXY off, every client has the proxy's address: one sign-in
@@ -36,16 +32,17 @@ export function resetProxyWarningForTesting() {
   warnedAboutProxy = false;
 }
 
-/** The origin the browser is talking to (scheme + host), as the tenant sees it. */
+/**
+ * The origin the browser is talking to (scheme + host), as the tenant sees it. Behind a trusted
+ * proxy, the scheme and host it wrote: the right-most values (decision 024), as for the address.
+ */
 export function requestOrigin(request: Request): string {
   const url = new URL(request.url);
   const trust = getEnv().TRUST_PROXY;
   const proto =
-    (trust && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()) || url.protocol.replace(":", "");
+    (trust && lastForwardedValue(request.headers.get("x-forwarded-proto"))) || url.protocol.replace(":", "");
   const host =
-    (trust && request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()) ||
-    request.headers.get("host") ||
-    url.host;
+    (trust && lastForwardedValue(request.headers.get("x-forwarded-host"))) || request.headers.get("host") || url.host;
   return `${proto === "https" ? "https" : "http"}://${host.toLowerCase()}`;
 }
 

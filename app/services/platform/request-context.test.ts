@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvForTesting } from "./env.server";
 import { logger } from "./logger.server";
-import { clientAddress, resetProxyWarningForTesting } from "./request-context.server";
+import { clientAddress, isCrossOrigin, requestOrigin, resetProxyWarningForTesting } from "./request-context.server";
 import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
 
 const saved = process.env.TRUST_PROXY;
@@ -45,5 +45,40 @@ describe("the client's address", () => {
     const warn = vi.spyOn(logger, "warn").mockImplementation(() => undefined);
     expect(clientAddress(request({ [CLIENT_ADDRESS_HEADER]: "127.0.0.1" }))).toBe("127.0.0.1");
     expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe("the request's origin behind a trusted proxy (issue 28)", () => {
+  it("is the right-most X-Forwarded-Host and -Proto, the ones the proxy wrote", () => {
+    setTrustProxy("true");
+    const appended = request({
+      "x-forwarded-host": "evil.example, Acme.Example",
+      "x-forwarded-proto": "http, https",
+    });
+    expect(requestOrigin(appended)).toBe("https://acme.example");
+    // A client's own value on the left does not make a cross-site POST look same-origin.
+    const crafted = new Request("http://acme.localhost/", {
+      method: "POST",
+      headers: {
+        host: "acme.localhost",
+        "x-forwarded-host": "evil.example, acme.example",
+        origin: "https://evil.example",
+      },
+    });
+    expect(isCrossOrigin(crafted)).toBe(true);
+  });
+
+  it("ignores the headers without TRUST_PROXY", () => {
+    setTrustProxy("false");
+    expect(requestOrigin(request({ "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }))).toBe(
+      "http://acme.localhost",
+    );
+  });
+
+  it("reads the address from the last entry only, falling back to the peer when it is empty", () => {
+    setTrustProxy("true");
+    expect(clientAddress(request({ "x-forwarded-for": "198.51.100.7, ", [CLIENT_ADDRESS_HEADER]: "10.0.0.2" }))).toBe(
+      "10.0.0.2",
+    );
   });
 });

@@ -1,5 +1,6 @@
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
+import { lastForwardedValue } from "./forwarded.server";
 
 /**
  * Remix's own CSRF check (server-runtime `throwIfPotentialCSRFAttack`) answers a document
@@ -29,11 +30,8 @@ export function markCrossOrigin(request: IncomingMessage, trustProxy: boolean) {
   if (!STATE_CHANGING.has(request.method ?? "")) return;
   const origin = request.headers.origin;
   if (typeof origin !== "string") return;
-  const forwarded = trustProxy
-    ? String(request.headers["x-forwarded-host"] ?? "")
-        .split(",")[0]!
-        .trim()
-    : "";
+  // Behind a trusted proxy, the host it wrote: the right-most value (decision 024).
+  const forwarded = trustProxy ? lastForwardedValue(request.headers["x-forwarded-host"]) : null;
   const host = (forwarded || request.headers.host || "").toLowerCase();
   if (originHost(origin) !== host || host === "") {
     delete request.headers.origin;

@@ -44,4 +44,24 @@ describe("markCrossOrigin", () => {
     markCrossOrigin(untrusted, false);
     expect(untrusted.headers[CROSS_ORIGIN_MARKER]).toBe("1");
   });
+
+  it("behind a trusted proxy compares with the right-most X-Forwarded-Host, the one the proxy wrote (issue 28)", () => {
+    // The client sent "X-Forwarded-Host: evil.example" and a proxy that appends added the real host.
+    const attack = incoming("POST", {
+      host: "internal:8080",
+      "x-forwarded-host": "evil.example, acme.example",
+      origin: "https://evil.example",
+    });
+    markCrossOrigin(attack, true);
+    expect(attack.headers[CROSS_ORIGIN_MARKER]).toBe("1");
+    expect(attack.headers.origin).toBeUndefined();
+    const genuine = incoming("POST", {
+      host: "internal:8080",
+      "x-forwarded-host": "evil.example, acme.example",
+      origin: "https://acme.example",
+    });
+    markCrossOrigin(genuine, true);
+    expect(genuine.headers[CROSS_ORIGIN_MARKER]).toBeUndefined();
+    expect(genuine.headers.origin).toBe("https://acme.example");
+  });
 });

@@ -2,6 +2,18 @@ import { isLinkPagePath } from "~/lib/link-paths";
 import { isSecureRequest } from "./request-context.server";
 
 /**
+ * Every page may show account data (or, signed out, a form): no copy may be kept, so that
+ * after signing out, Back re-requests the page (and meets sign-in) instead of showing saved
+ * cards from the browser's cache. Set centrally, so no route can forget it.
+ */
+export const DOCUMENT_CACHE_CONTROL = "private, no-store";
+
+/** A page opened by an emailed link carries its token in its path (decision 031). */
+function referrerPolicy(request: Request) {
+  return isLinkPagePath(new URL(request.url).pathname) ? "strict-origin" : "strict-origin-when-cross-origin";
+}
+
+/**
  * Headers for every HTML document: a nonce-based Content-Security-Policy (only our own
  * scripts run), no framing by other sites, no MIME sniffing, and a referrer policy that
  * never sends paths (which may carry payment-request tokens) to other origins.
@@ -39,9 +51,7 @@ export function securityHeaders(
     "X-Content-Type-Options": "nosniff",
     // A page opened by an emailed link carries its token in its path: a Referer of the origin
     // only, to every destination (decision 031; not no-referrer, which nulls its own form's Origin).
-    "Referrer-Policy": isLinkPagePath(new URL(request.url).pathname)
-      ? "strict-origin"
-      : "strict-origin-when-cross-origin",
+    "Referrer-Policy": referrerPolicy(request),
     "X-Frame-Options": "SAMEORIGIN",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     "Cross-Origin-Opener-Policy": "same-origin",
@@ -52,4 +62,28 @@ export function securityHeaders(
     headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   }
   return headers;
+}
+
+/**
+ * Headers for every single-fetch (`.data`) answer, set by entry.server's `handleDataRequest`:
+ * they carry the same account data as documents, so the same no-store, no MIME sniffing (a
+ * `text/x-script` body must never run as a script: issue 28), the same referrer policy (a link
+ * page's data URL carries its token) and, over https, HSTS. No CSP: nothing in them is rendered.
+ */
+export function dataRequestHeaders(request: Request): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Cache-Control": DOCUMENT_CACHE_CONTROL,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": referrerPolicy(request),
+  };
+  if (isSecureRequest(request)) {
+    headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  }
+  return headers;
+}
+
+/** entry.server's `handleDataRequest`: the headers above on a `.data` answer (fresh headers, never shared). */
+export function withDataRequestHeaders(response: Response, request: Request): Response {
+  for (const [name, value] of Object.entries(dataRequestHeaders(request))) response.headers.set(name, value);
+  return response;
 }
