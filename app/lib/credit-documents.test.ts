@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { plainPdf, windowsExecutable } from "../../tests/support/credit-files";
 import {
-  buildPdf,
-  encryptedPdf,
-  plainPdf,
-  pdfWithEmbeddedFile,
-  pdfWithHarmlessObjectStream,
-  pdfWithJavaScript,
-  pdfWithJavaScriptInObjectStream,
-  stream,
-  windowsExecutable,
-} from "../../tests/support/credit-files";
-import {
-  checkPdfText,
-  decodePdfName,
   documentDisplayName,
-  isFlateOnly,
-  pdfNames,
-  pdfObjectStreams,
+  isPlainOpenAction,
+  pdfKeyProblem,
+  pdfNameProblem,
   sniffDocumentType,
 } from "./credit-documents";
 import { DOCUMENT_FORM_MAX_BYTES, MAX_DOCUMENT_BYTES } from "./credit-steps";
@@ -24,11 +12,10 @@ import { CREDIT_DOCUMENT_BODY_BYTES, edgeAnswer, maxBodyBytesFor } from "../../s
 
 /**
  * The credit application's upload rules (decision 038), on their own: the type comes from the
- * bytes, never the name; a PDF's active content is found however its names are spelled; a
- * file's name is only ever text to show.
+ * bytes, never the name; which PDF keys and names are active content (the server parses the
+ * file and asks these of every dictionary, decision 057); a file's name is only ever text to show.
  */
 const bytes = (...values: number[]) => new Uint8Array(values);
-const latin1 = (buffer: Buffer) => buffer.toString("latin1");
 
 describe("the type is what the bytes are", () => {
   it("knows a PDF, a PNG and a JPEG by their first bytes", () => {
@@ -57,80 +44,48 @@ describe("the type is what the bytes are", () => {
   });
 });
 
-describe("a PDF's names", () => {
-  it("decodes #xx escapes as a reader does", () => {
-    expect(decodePdfName("J#61vaScript")).toBe("JavaScript");
-    expect(decodePdfName("#4A#53")).toBe("JS");
-    expect(pdfNames("<< /Type /Action /S /J#61vaScript /JS (x) >>")).toEqual([
-      "Type",
-      "Action",
-      "S",
-      "JavaScript",
-      "JS",
-    ]);
-  });
-
-  it("passes a plain document", () => {
-    expect(checkPdfText(latin1(plainPdf()))).toEqual({ ok: true });
-  });
+describe("a PDF's active content, by key and by name", () => {
+  it.each(["JS", "AA", "JavaScript", "EmbeddedFiles", "EF", "XFA", "RichMediaContent", "js", "aa"])(
+    "refuses a dictionary with the key /%s",
+    (key) => {
+      expect(pdfKeyProblem(key)).toBe("pdfActive");
+    },
+  );
 
   it.each([
-    ["a JavaScript action", latin1(pdfWithJavaScript())],
-    ["a hex-escaped JavaScript action", latin1(pdfWithJavaScript(true))],
-    ["an embedded file", latin1(pdfWithEmbeddedFile())],
-    ["a Launch action", "<< /S /Launch /F (cmd.exe) >>"],
-    ["rich media", "<< /Type /Annot /Subtype /RichMedia >>"],
-    ["an XFA form", "<< /AcroForm << /XFA 9 0 R >> >>"],
-    ["a form that submits itself", "<< /S /SubmitForm /F (https://evil.example) >>"],
-    ["a name in other letter case", "<< /S /javascript /js (x) >>"],
-    ["a name written entirely in escapes", "<< /#4C#61#75#6E#63#68 (x) >>"],
-  ])("refuses %s", (_what, text) => {
-    const result = checkPdfText(text);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problem).toBe("pdfActive");
+    "JavaScript",
+    "Launch",
+    "EmbeddedFile",
+    "RichMedia",
+    "SubmitForm",
+    "ImportData",
+    "GoToE",
+    "GoToR",
+    "Rendition",
+    "Movie",
+    "Sound",
+    "3D",
+    "javascript",
+  ])("refuses the name /%s as a value", (name) => {
+    expect(pdfNameProblem(name)).toBe("pdfActive");
   });
 
-  it("refuses an encrypted document, which it cannot read", () => {
-    expect(checkPdfText(latin1(encryptedPdf()))).toEqual({ ok: false, problem: "pdfEncrypted", name: "Encrypt" });
+  it("calls /Encrypt encrypted, and leaves other keys and names alone", () => {
+    expect(pdfKeyProblem("Encrypt")).toBe("pdfEncrypted");
+    for (const other of ["JSON", "Launcher", "JavaScripts", "Type", "S", "URI", "OpenAction", "Names"]) {
+      expect(pdfKeyProblem(other)).toBeNull();
+    }
+    for (const other of ["GoTo", "URI", "Named", "Catalog", "Page", "Link", "Widget", "FlateDecode"]) {
+      expect(pdfNameProblem(other)).toBeNull();
+    }
   });
 
-  it("matches whole names only, and errs on the side of refusing", () => {
-    // "/JSON", "/Launcher" and "/JavaScripts" are other names.
-    expect(checkPdfText("<< /JSON 1 /Launcher 2 /JavaScripts 3 >>").ok).toBe(true);
-    // The scan does not parse strings: "/JS" written in a text string is refused too (a false
-    // alarm costs a re-saved file; a miss could run script on the business's computer).
-    expect(checkPdfText("<< /JSON 1 >> (call /JS later)").ok).toBe(false);
-  });
-});
-
-describe("a PDF's object streams", () => {
-  it("are found, with their data's place, so the server can inflate them", () => {
-    const file = pdfWithJavaScriptInObjectStream();
-    const text = latin1(file);
-    // The raw text does not show the hidden action: only the inflated stream does.
-    expect(checkPdfText(text).ok).toBe(true);
-    const streams = pdfObjectStreams(text);
-    expect(streams).toHaveLength(1);
-    expect(isFlateOnly(streams[0]!.dictionary)).toBe(true);
-    expect(text.slice(streams[0]!.end, streams[0]!.end + 9)).toBe("endstream");
-  });
-
-  it("leaves out streams that are not object streams (page contents)", () => {
-    expect(pdfObjectStreams(latin1(plainPdf()))).toEqual([]);
-    expect(pdfObjectStreams(latin1(pdfWithHarmlessObjectStream()))).toHaveLength(1);
-  });
-
-  it("tells FlateDecode alone from filters the server does not read", () => {
-    expect(isFlateOnly("<< /Type /ObjStm /Filter /FlateDecode >>")).toBe(true);
-    expect(isFlateOnly("<< /Type /ObjStm /Filter [/FlateDecode] >>")).toBe(true);
-    expect(isFlateOnly("<< /Type /ObjStm /Filter [/ASCII85Decode /FlateDecode] >>")).toBe(false);
-    expect(isFlateOnly("<< /Type /ObjStm /Filter /LZWDecode >>")).toBe(false);
-    expect(isFlateOnly("<< /Type /ObjStm >>")).toBe(false);
-  });
-
-  it("finds an object stream whose type name is escaped", () => {
-    const file = buildPdf(["<< /Type /Catalog >>", stream("/Type /Obj#53tm /N 0 /First 0 /Filter /FlateDecode", "x")]);
-    expect(pdfObjectStreams(latin1(file))).toHaveLength(1);
+  it("lets an OpenAction be a plain GoTo only", () => {
+    expect(isPlainOpenAction("GoTo", false)).toBe(true);
+    expect(isPlainOpenAction("GoTo", true)).toBe(false);
+    expect(isPlainOpenAction("URI", false)).toBe(false);
+    expect(isPlainOpenAction("Named", false)).toBe(false);
+    expect(isPlainOpenAction(undefined, false)).toBe(false);
   });
 });
 

@@ -5,8 +5,9 @@
  * anything else (an executable renamed .pdf, an HTML page, a Word file) is refused. A PDF is
  * refused when it can run or carry something: script, launching a program, embedded files, rich
  * media, XFA forms, submitting or importing data, or encryption (which hides what it holds). The
- * server (app/services/credit/document-checks.server.ts) also reads the PDF's compressed object
- * streams with these same rules, and re-encodes images without their metadata.
+ * server (app/services/credit/document-checks.server.ts and pdf-check.server.ts) parses the PDF,
+ * compressed object streams included, asks these rules of every dictionary, and writes the PDF
+ * anew; it re-encodes images without their metadata (decision 057).
  *
  * Pure: no I/O, no Node-only modules, so the rules are unit tested on their own.
  */
@@ -58,17 +59,33 @@ export function sniffDocumentType(bytes: Uint8Array): DocumentContentType | null
 }
 
 /**
- * The PDF names that make a document do something rather than be read (ISO 32000-1 §12.6
- * actions, §7.11 embedded files, §12.7.8 XFA; Adobe's RichMedia extension). Compared after the
- * name's `#xx` escapes are decoded (`/J#61vaScript` is `/JavaScript`) and ignoring case.
+ * What makes a PDF do something rather than be read (ISO 32000-1 §12.6 actions, §12.6.3 additional
+ * actions, §7.11 embedded files, §12.7.8 XFA; Adobe's RichMedia and 3D extensions). The server
+ * (app/services/credit/pdf-check.server.ts) parses the file with a PDF parser and asks these of
+ * every dictionary's keys and every name value, as the parser decoded them (`/J#61vaScript` is
+ * `/JavaScript`), ignoring case as a lenient reader might.
  */
+/** Keys whose presence is enough: script, additional actions, a script or file name tree, embedded files, XFA, rich media. */
+export const PDF_ACTIVE_KEYS = [
+  "js",
+  "aa",
+  "javascript",
+  "embeddedfiles",
+  "ef",
+  "xfa",
+  "richmediacontent",
+  "richmediasettings",
+] as const;
+
+/** Names that, as any value (an action's /S, a /Type or /Subtype…), are active content. */
 export const PDF_ACTIVE_NAMES = [
   "javascript",
-  "js",
   "launch",
   "embeddedfile",
   "embeddedfiles",
+  "fileattachment",
   "richmedia",
+  "richmediaexecute",
   "xfa",
   "submitform",
   "importdata",
@@ -77,68 +94,35 @@ export const PDF_ACTIVE_NAMES = [
   "rendition",
   "movie",
   "sound",
+  "3d",
+  "goto3dview",
 ] as const;
 
-const ACTIVE = new Set<string>(PDF_ACTIVE_NAMES);
+/** The problems a PDF's content can have (being unreadable is the parser's to say). */
+export type PdfContentProblem = "pdfActive" | "pdfEncrypted";
 
-/** A PDF name: `/` and the regular characters after it (PDF's delimiters and white space end it). */
-const NAME = /\/([^\s/<>[\](){}%]*)/g;
+const ACTIVE_KEYS = new Set<string>(PDF_ACTIVE_KEYS);
+const ACTIVE_NAMES = new Set<string>(PDF_ACTIVE_NAMES);
 
-/** A name as the reader sees it: `#xx` escapes decoded. */
-export function decodePdfName(raw: string): string {
-  return raw.replace(/#([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/** A dictionary key's problem: active, encrypting (/Encrypt hides what the file holds), or none. */
+export function pdfKeyProblem(key: string): PdfContentProblem | null {
+  const lower = key.toLowerCase();
+  if (ACTIVE_KEYS.has(lower)) return "pdfActive";
+  if (lower === "encrypt") return "pdfEncrypted";
+  return null;
 }
 
-/** Every name in a stretch of PDF text (read as Latin-1, one character a byte), decoded. */
-export function pdfNames(text: string): string[] {
-  return Array.from(text.matchAll(NAME), (match) => decodePdfName(match[1]!));
-}
-
-export type PdfTextCheck = { ok: true } | { ok: false; problem: "pdfActive" | "pdfEncrypted"; name: string };
-
-/** The first active or encrypting name in a stretch of PDF text. */
-export function checkPdfText(text: string): PdfTextCheck {
-  for (const name of pdfNames(text)) {
-    const lower = name.toLowerCase();
-    if (ACTIVE.has(lower)) return { ok: false, problem: "pdfActive", name };
-    if (lower === "encrypt") return { ok: false, problem: "pdfEncrypted", name };
-  }
-  return { ok: true };
+/** A name value's problem. */
+export function pdfNameProblem(name: string): PdfContentProblem | null {
+  return ACTIVE_NAMES.has(name.toLowerCase()) ? "pdfActive" : null;
 }
 
 /**
- * The compressed object streams of a PDF (`/Type /ObjStm`): where a PDF 1.5+ writer puts most of
- * its dictionaries, so a scan of the file's raw text alone would not see an action hidden in one.
- * Gives each stream's dictionary and the offsets of its data, for the server to decompress and
- * scan with the same rules.
+ * Whether an /OpenAction that is an action dictionary (rather than a destination array) may stay:
+ * only a plain GoTo, with no further action chained after it (/Next).
  */
-export function pdfObjectStreams(text: string): { dictionary: string; start: number; end: number }[] {
-  const streams: { dictionary: string; start: number; end: number }[] = [];
-  const keyword = /stream(\r\n|\n|\r)/g;
-  for (let match = keyword.exec(text); match; match = keyword.exec(text)) {
-    const at = match.index;
-    // "endstream" also ends in "stream", and only a dictionary's ">>" comes right before a stream.
-    if (text.slice(Math.max(0, at - 3), at) === "end") continue;
-    const before = text.slice(Math.max(0, at - 4096), at);
-    if (!/>>\s*$/.test(before)) continue;
-    const objectStart = before.lastIndexOf("obj");
-    const dictionary = objectStart >= 0 ? before.slice(objectStart + 3) : before;
-    const start = at + match[0].length;
-    const end = text.indexOf("endstream", start);
-    if (end < 0) break;
-    keyword.lastIndex = end + "endstream".length;
-    const names = pdfNames(dictionary).map((name) => name.toLowerCase());
-    if (names.includes("objstm")) streams.push({ dictionary, start, end });
-  }
-  return streams;
-}
-
-/** Whether a stream dictionary asks for FlateDecode alone (what the server can decompress). */
-export function isFlateOnly(dictionary: string): boolean {
-  const filter = /\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]]+)/.exec(dictionary)?.[1];
-  if (!filter) return false;
-  const names = pdfNames(filter).map((name) => name.toLowerCase());
-  return names.length === 1 && (names[0] === "flatedecode" || names[0] === "fl");
+export function isPlainOpenAction(type: string | undefined, chained: boolean): boolean {
+  return type === "GoTo" && !chained;
 }
 
 const FORBIDDEN_IN_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;

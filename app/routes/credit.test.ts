@@ -8,6 +8,7 @@ import { openSeededPglite } from "../../tests/support/test-db";
 import { DOCUMENT_FORM_MAX_BYTES } from "~/lib/credit-steps";
 import { publishAgreementVersion } from "~/services/agreements/agreements.server";
 import { creditTerms, DRAFTS_PER_ADDRESS } from "~/services/credit/credit-applications.server";
+import { checkDocument } from "~/services/credit/document-checks.server";
 import { setClockForTesting } from "~/services/platform/clock.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
@@ -454,7 +455,9 @@ describe("documents", () => {
       ["statements.pdf", "financial-statements"],
       ["scan.pdf", "identification"],
     ]);
-    expect(page.data.documents[0].size).toBe(`${plainPdf().length} B`);
+    // The size of what is stored: the PDF as written anew (decision 057).
+    const stored = await checkDocument({ name: "statements.pdf", bytes: plainPdf() });
+    expect(stored.ok && page.data.documents[0].size).toBe(`${stored.ok ? stored.document.byteSize : 0} B`);
     const removeForm = new FormData();
     removeForm.set("intent", "remove");
     removeForm.set("documentId", page.data.documents[0].id);

@@ -39,11 +39,14 @@ export function buildPdf(objects: (string | Buffer)[], options: { version?: stri
   return Buffer.concat(parts);
 }
 
-/** A stream object's body: its dictionary and its data. */
-export function stream(dictionary: string, data: Buffer | string) {
+/**
+ * A stream object's body: its dictionary and its data. `between` goes between the dictionary's
+ * `>>` and the keyword `stream` (a comment there is legal PDF: readers skip it).
+ */
+export function stream(dictionary: string, data: Buffer | string, between = "\n") {
   const bytes = typeof data === "string" ? Buffer.from(data, "latin1") : data;
   return Buffer.concat([
-    Buffer.from(`<< ${dictionary} /Length ${bytes.length} >>\nstream\n`, "latin1"),
+    Buffer.from(`<< ${dictionary} /Length ${bytes.length} >>${between}stream\n`, "latin1"),
     bytes,
     Buffer.from("\nendstream", "latin1"),
   ]);
@@ -60,6 +63,11 @@ const PAGE_OBJECTS = (text: string): (string | Buffer)[] => [
 /** A plain one-page PDF: what an accountant's financial statements look like to the checker. */
 export function plainPdf(text = "Financial statements 2026") {
   return buildPdf(PAGE_OBJECTS(text));
+}
+
+/** The plain page with more objects after it (numbered from 6), referenced by nothing. */
+export function plainPdfWithObjects(more: (string | Buffer)[]) {
+  return buildPdf([...PAGE_OBJECTS("More objects"), ...more]);
 }
 
 /** A one-page PDF of about `bytes` bytes (a long comment pads it). */
@@ -110,6 +118,113 @@ export function pdfWithHarmlessObjectStream() {
   objects.push(stream(`/Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode`, compressed));
   return buildPdf(objects, { version: "1.5" });
 }
+
+/**
+ * PNG prediction (ISO 32000-1 §7.4.4.4) of `data` in rows of `columns` one-byte samples: each row
+ * is its filter type and the row's bytes less the byte to its left (Sub, 1) or above (Up, 2),
+ * alternately. A decoder that ignores /DecodeParms sees only these differences.
+ */
+export function pngPredict(data: Buffer, columns: number) {
+  const padded = Buffer.concat([data, Buffer.alloc((columns - (data.length % columns)) % columns, 0x20)]);
+  const rows: Buffer[] = [];
+  for (let start = 0; start < padded.length; start += columns) {
+    const row = padded.subarray(start, start + columns);
+    const above = start === 0 ? Buffer.alloc(columns) : padded.subarray(start - columns, start);
+    const type = (start / columns) % 2 === 0 ? 1 : 2;
+    const out = Buffer.alloc(columns + 1);
+    out[0] = type;
+    for (let x = 0; x < columns; x++) {
+      const reference = type === 1 ? (x === 0 ? 0 : row[x - 1]!) : above[x]!;
+      out[x + 1] = (row[x]! - reference) & 0xff;
+    }
+    rows.push(out);
+  }
+  return Buffer.concat(rows);
+}
+
+/** One compressed object stream holding `objects` (numbered from `first`), its data PNG-predicted or not. */
+function objectStream(bodies: string[], first: number, options: { predictor?: boolean; between?: string } = {}) {
+  let offset = 0;
+  const pairs: string[] = [];
+  bodies.forEach((body, index) => {
+    pairs.push(`${first + index} ${offset}`);
+    offset += body.length + 1;
+  });
+  const header = `${pairs.join(" ")} `;
+  const plain = Buffer.from(header + bodies.join(" "), "latin1");
+  const columns = 12;
+  const data = options.predictor ? pngPredict(plain, columns) : plain;
+  const parms = options.predictor ? ` /DecodeParms << /Predictor 12 /Columns ${columns} >>` : "";
+  return stream(
+    `/Type /ObjStm /N ${bodies.length} /First ${header.length} /Filter /FlateDecode${parms}`,
+    deflateSync(data),
+    options.between,
+  );
+}
+
+/**
+ * The first bypass of issue 28: the JavaScript OpenAction in an object stream whose data is
+ * PNG-predicted (/DecodeParms /Predictor 12). A decoder that inflates without undoing the
+ * prediction reads noise; a reader undoes it and runs the script.
+ */
+export function pdfWithJavaScriptInPredictedObjectStream() {
+  const objects = PAGE_OBJECTS("Predicted");
+  objects[0] = "<< /Type /Catalog /Pages 2 0 R /OpenAction 7 0 R >>";
+  objects.push(
+    objectStream(["<< /Type /Action /S /JavaScript /JS (app.launchURL\\('https://evil.example'\\)) >>"], 7, {
+      predictor: true,
+    }),
+  );
+  return buildPdf(objects, { version: "1.5" });
+}
+
+/** A harmless object stream with a predictor, as some writers make: a correct decoder reads it. */
+export function pdfWithHarmlessPredictedObjectStream() {
+  const objects = PAGE_OBJECTS("Predicted, harmless");
+  objects.push(
+    objectStream(["<< /Producer (Accounts 2026) /Title (Statements) >>", "[0 0 595 842]"], 7, { predictor: true }),
+  );
+  return buildPdf(objects, { version: "1.5", trailerExtra: "/Info 7 0 R " });
+}
+
+/**
+ * The second bypass of issue 28: a comment between the object stream's dictionary and the keyword
+ * `stream` (`>>\n%x\nstream`), which a scan for `>>` right before `stream` misses.
+ */
+export function pdfWithCommentBeforeStreamKeyword() {
+  const objects = PAGE_OBJECTS("Commented");
+  objects[0] = "<< /Type /Catalog /Pages 2 0 R /OpenAction 7 0 R >>";
+  objects.push(objectStream(["<< /Type /Action /S /JavaScript /JS (app.alert\\(1\\)) >>"], 7, { between: "\n%x\n" }));
+  return buildPdf(objects, { version: "1.5" });
+}
+
+/** The page with `extra` added to one of its objects' dictionaries (0 the catalog, 2 the page), and more objects. */
+function pdfWith(text: string, index: number, extra: string, more: (string | Buffer)[] = []) {
+  const objects = PAGE_OBJECTS(text);
+  objects[index] = (objects[index] as string).replace(/ >>$/, ` ${extra} >>`);
+  objects.push(...more);
+  return buildPdf(objects);
+}
+
+/** Additional actions (/AA) on the page: run when it opens. */
+export const pdfWithPageAdditionalActions = () =>
+  pdfWith("Page actions", 2, "/AA << /O 6 0 R >>", ["<< /S /JavaScript /JS 7 0 R >>", stream("", "app.alert(1)")]);
+
+/** Script in the document's /Names /JavaScript name tree (run when it opens, no OpenAction needed). */
+export const pdfWithJavaScriptNameTree = () =>
+  pdfWith("Name tree", 0, "/Names << /JavaScript 6 0 R >>", ["<< /Names [(init) << /JS (app.alert\\(1\\)) >>] >>"]);
+
+/** An OpenAction launching a program. */
+export const pdfWithLaunchAction = () => pdfWith("Launch", 0, "/OpenAction 6 0 R", ["<< /S /Launch /F (cmd.exe) >>"]);
+
+/** An XFA form in the AcroForm dictionary. */
+export const pdfWithXfa = () => pdfWith("XFA", 0, "/AcroForm << /Fields [] /XFA 6 0 R >>", [stream("", "<xdp:xdp/>")]);
+
+/** An OpenAction that only goes to the first page (what many writers put there): harmless. */
+export const pdfOpeningAtFirstPage = () => pdfWith("Go to", 0, "/OpenAction << /S /GoTo /D [3 0 R /Fit] >>");
+
+/** An OpenAction that opens a web page: not a plain GoTo, refused. */
+export const pdfOpeningAWebPage = () => pdfWith("URI", 0, "/OpenAction << /S /URI /URI (https://evil.example) >>");
 
 /** An encrypted PDF (its trailer names an /Encrypt dictionary). */
 export function encryptedPdf() {

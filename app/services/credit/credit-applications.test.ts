@@ -340,7 +340,8 @@ function creditSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => 
         expect(row.storage_key).toMatch(new RegExp(`^credit/${acme}/[0-9a-f]{32}$`));
         expect(row.storage_key).not.toContain("passwd");
         const file = path.join(documentsDir, ...row.storage_key.split("/"));
-        expect(fs.readFileSync(file).equals(plainPdf())).toBe(true);
+        // What was checked: the PDF as written anew (decision 057).
+        expect(fs.readFileSync(file).equals(checked.document.bytes)).toBe(true);
         expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       }
       const files = storedFiles().length;

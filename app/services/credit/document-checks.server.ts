@@ -1,22 +1,24 @@
 import { createHash } from "node:crypto";
-import { inflateSync } from "node:zlib";
 import sharp from "sharp";
 import {
-  checkPdfText,
   documentDisplayName,
-  isFlateOnly,
-  pdfObjectStreams,
   sniffDocumentType,
   type DocumentContentType,
   type DocumentProblem,
 } from "~/lib/credit-documents";
 import { MAX_DOCUMENT_BYTES } from "~/lib/credit-steps";
+import { checkPdf } from "./pdf-check.server";
+
+export { MAX_INFLATED_BYTES, MAX_PDF_OBJECTS } from "./pdf-check.server";
 
 /**
  * A supporting document judged by its bytes alone (issue 17; decision 038; the rules are
  * app/lib/credit-documents.ts):
- * - a PDF is kept byte for byte once neither its text nor any of its compressed object streams
- *   names an active feature (script, launch, embedded files, rich media, XFA…) or encryption;
+ * - a PDF is parsed by a PDF parser (@cantoo/pdf-lib), its compressed object streams included;
+ *   refused if any dictionary holds an active feature (script, additional actions, launch,
+ *   embedded files, rich media, XFA…) or encryption, or if it cannot be read whole; otherwise
+ *   what is stored is the PDF written anew from the objects inspected (pdf-check.server.ts;
+ *   decision 057);
  * - a PNG or JPEG is re-encoded by sharp (libvips) in its own format: what is stored is sharp's
  *   output, with every piece of metadata (EXIF with its GPS position, XMP, comments) gone, and
  *   the picture turned the way the camera said;
@@ -35,20 +37,13 @@ export type DocumentCheck = { ok: true; document: CheckedDocument } | { ok: fals
 /** A scan of a page is a few thousand pixels a side: far more is a decompression bomb. */
 export const MAX_IMAGE_PIXELS = 60_000_000;
 
-/**
- * How much the object streams of one PDF may inflate to, in all. Dictionaries are small: a
- * 10 MB statement's object streams inflate to a few megabytes. Past this the file is refused as
- * unreadable rather than decompressed without end (a "zip bomb").
- */
-export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
-
 export async function checkDocument(file: { name: string; bytes: Uint8Array }): Promise<DocumentCheck> {
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   if (bytes.byteLength === 0) return { ok: false, problem: "empty" };
   if (bytes.byteLength > MAX_DOCUMENT_BYTES) return { ok: false, problem: "tooLarge" };
   const type = sniffDocumentType(bytes);
   if (!type) return { ok: false, problem: "type" };
-  const checked = type === "application/pdf" ? checkPdf(bytes) : await reencodeImage(bytes, type);
+  const checked = type === "application/pdf" ? await checkPdf(bytes) : await reencodeImage(bytes, type);
   if (!checked.ok) return checked;
   if (checked.bytes.byteLength > MAX_DOCUMENT_BYTES) return { ok: false, problem: "tooLarge" };
   return {
@@ -64,32 +59,6 @@ export async function checkDocument(file: { name: string; bytes: Uint8Array }): 
 }
 
 type Checked = { ok: true; bytes: Buffer } | { ok: false; problem: DocumentProblem };
-
-function checkPdf(bytes: Buffer): Checked {
-  // Latin-1: one character a byte, so offsets in the text are offsets in the file.
-  const text = bytes.toString("latin1");
-  const outer = checkPdfText(text);
-  if (!outer.ok) return { ok: false, problem: outer.problem };
-  let budget = MAX_INFLATED_BYTES;
-  for (const stream of pdfObjectStreams(text)) {
-    // Another filter (LZW, ASCII85 chains…) could hide dictionaries we cannot read: refused.
-    if (!isFlateOnly(stream.dictionary)) return { ok: false, problem: "pdfUnreadable" };
-    let data = bytes.subarray(stream.start, stream.end);
-    // The line break before "endstream" is not part of the data.
-    if (data.at(-1) === 0x0a) data = data.subarray(0, -1);
-    if (data.at(-1) === 0x0d) data = data.subarray(0, -1);
-    let inflated: Buffer;
-    try {
-      inflated = inflateSync(data, { maxOutputLength: budget });
-    } catch {
-      return { ok: false, problem: "pdfUnreadable" };
-    }
-    budget -= inflated.byteLength;
-    const inner = checkPdfText(inflated.toString("latin1"));
-    if (!inner.ok) return { ok: false, problem: inner.problem };
-  }
-  return { ok: true, bytes };
-}
 
 async function reencodeImage(bytes: Buffer, type: "image/png" | "image/jpeg"): Promise<Checked> {
   let format: string | undefined;
