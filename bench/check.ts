@@ -5,7 +5,7 @@
  * so one slow sample on a busy machine does not fail the check on its own.
  */
 import fs from "node:fs";
-import { BUDGETS_FILE, PAGES, RESULTS_FILE } from "./config";
+import { BUDGETS_FILE, PAGES, QUERIES_FILE, RESULTS_FILE } from "./config";
 import {
   clientChecks,
   isBreach,
@@ -47,12 +47,22 @@ function readJson<T>(file: string, hint: string): T {
 }
 
 const budgets = readJson<Budgets>(BUDGETS_FILE, "it holds the budgets and belongs in the repository");
-const results = readJson<BenchResults>(RESULTS_FILE, "run `npm run bench` first");
+/**
+ * BENCH_ONLY=queries: checks a query-count-only run's bench/results/queries.json against the query
+ * budgets alone; everything else is checked only against a whole run's latest.json.
+ */
+const queriesOnly = process.env.BENCH_ONLY === "queries";
+const resultsFile = queriesOnly ? QUERIES_FILE : RESULTS_FILE;
+const results = readJson<Pick<BenchResults, "generatedAt" | "pages">>(
+  resultsFile,
+  queriesOnly ? "run `BENCH_ONLY=queries npm run bench` first" : "run `npm run bench` first",
+);
+const whole = queriesOnly ? null : (results as BenchResults);
 
 const checks: Check[] = [];
 const add = (check: Check) => checks.push(check);
 
-for (const route of results.bytes.routes) {
+for (const route of whole?.bytes.routes ?? []) {
   add({
     budget: "app JS per route above the runtime floor (gzip)",
     subject: route.route,
@@ -70,7 +80,7 @@ for (const route of results.bytes.routes) {
     unit: "B",
   });
 }
-for (const page of results.mobile) {
+for (const page of whole?.mobile ?? []) {
   add({
     budget: "mobile LCP (median)",
     subject: page.page,
@@ -96,7 +106,7 @@ for (const page of results.mobile) {
     unit: "",
   });
 }
-for (const run of results.load.runs) {
+for (const run of whole?.load.runs ?? []) {
   add({
     budget: "failed or non-2xx responses under load",
     subject: `${run.page} @${run.connections}`,
@@ -120,7 +130,7 @@ for (const run of results.load.runs) {
   if (run.connections === 10) {
     // On a machine whose other jobs slow the floor itself past the absolute figure, the page
     // is held to a multiple of the floor's p99 measured in the same rounds (docs/performance.md).
-    const floor = results.load.runs.find((r) => r.page === "heartbeat" && r.connections === 10);
+    const floor = whole?.load.runs.find((r) => r.page === "heartbeat" && r.connections === 10);
     const relative = floor && budgets.server.p99FloorFactor ? floor.p99Ms * budgets.server.p99FloorFactor : 0;
     const limit = Math.max(budgets.server.p99MsAt10Connections, Math.round(relative));
     add({
@@ -143,6 +153,18 @@ for (const page of results.pages) {
     kind: "max",
     unit: "",
   });
+  // A steady state (issue 29): the same statements on every counted visit, whatever the order of
+  // pages, accounts and visits. Results written before the bench counted several visits have none.
+  for (const [size, visits] of Object.entries(page.queryVisits ?? {})) {
+    add({
+      budget: "SQL statements the same on every counted visit (most − fewest)",
+      subject: `${page.page} (${size} rows)`,
+      value: Math.max(...visits) - Math.min(...visits),
+      limit: 0,
+      kind: "max",
+      unit: "",
+    });
+  }
   if (budgets.queries.constantInDataSize) {
     add({
       budget: "SQL statements constant in the data size (largest − smallest account)",
@@ -154,11 +176,11 @@ for (const page of results.pages) {
     });
   }
 }
-if (results.growth) {
-  for (const growthCase of results.growth.cases) {
+if (whole?.growth) {
+  for (const growthCase of whole.growth.cases) {
     if (!budgets.growth.pages.includes(growthCase.page)) continue;
     add({
-      budget: `p95 on PostgreSQL with ${results.growth.statementLines.toLocaleString("en")} statement lines`,
+      budget: `p95 on PostgreSQL with ${whole.growth.statementLines.toLocaleString("en")} statement lines`,
       subject: `${growthCase.page}: ${growthCase.name}`,
       value: growthCase.p95Ms,
       limit: budgets.growth.p95Ms,
@@ -169,11 +191,12 @@ if (results.growth) {
 }
 
 // Issue 19's budgets: every page the mobile run and the read-only list name must have its figure.
-for (const check of clientChecks(budgets, results, {
-  lowEndPages: PAGES.filter((page) => page.mobile).map((page) => page.name),
-  readOnlyPages: PAGES.filter((page) => page.readOnly).map((page) => page.name),
-}))
-  add(check);
+if (whole)
+  for (const check of clientChecks(budgets, whole, {
+    lowEndPages: PAGES.filter((page) => page.mobile).map((page) => page.name),
+    readOnlyPages: PAGES.filter((page) => page.readOnly).map((page) => page.name),
+  }))
+    add(check);
 
 const fmt = (value: number, unit: string) =>
   Number.isNaN(value)
@@ -191,15 +214,16 @@ const breaches = checks.filter((check) => {
   );
   return false;
 });
-for (const entry of known.filter((candidate) => !knownHits.has(candidate)))
+// A query-count-only run measured none of them.
+for (const entry of queriesOnly ? [] : known.filter((candidate) => !knownHits.has(candidate)))
   process.stdout.write(
     `NOTE  the known breach "${entry.budget}" on ${knownBreachPages(entry).join(", ")} did not happen: remove it from ${BUDGETS_FILE}\n`,
   );
 
 process.stdout.write(
-  `Budgets (${BUDGETS_FILE}) against ${RESULTS_FILE} of ${results.generatedAt}: ${checks.length} checks.\n`,
+  `Budgets (${BUDGETS_FILE}${queriesOnly ? ", SQL statements only" : ""}) against ${resultsFile} of ${results.generatedAt}: ${checks.length} checks.\n`,
 );
-if (!results.growth)
+if (whole && !whole.growth)
   process.stdout.write(
     "Note: no growth figures (TEST_DATABASE_URL was not set for the bench): that budget was not checked.\n",
   );

@@ -329,6 +329,8 @@ export const FLOOR_PATH = "/heartbeat";
 export const BENCH_PORT = Number(process.env.BENCH_PORT ?? 6310);
 export const BENCH_DATA_DIR = ".tmp/bench/data";
 export const RESULTS_FILE = "bench/results/latest.json";
+/** What a query-count-only run (BENCH_ONLY=queries) writes: step 4 alone. */
+export const QUERIES_FILE = "bench/results/queries.json";
 export const BUDGETS_FILE = "bench/budgets.json";
 
 /** The demo brand and contact the browser and load runs use (db/seed/demo.ts). */

@@ -157,14 +157,7 @@ export function formatReport(results: BenchResults): string {
       ]),
     ),
   );
-  const sizes = Object.keys(pages[0]?.queries ?? {});
-  parts.push(
-    table(
-      "4. SQL statements per page (steady state), by invoices + statement lines on the account",
-      ["page", ...sizes.map((size) => `${size} rows`)],
-      pages.map((page) => [page.page, ...sizes.map((size) => page.queries[size] ?? "–")]),
-    ),
-  );
+  parts.push(formatQueries(pages));
   parts.push(
     growth
       ? table(
@@ -230,4 +223,22 @@ export function formatReport(results: BenchResults): string {
     `\nBench took ${results.durationSeconds} s on ${results.machine.cpus} CPU(s), Node ${results.machine.node}.`,
   );
   return parts.join("\n");
+}
+
+/** Table 4, SQL statements per page: also all that a query-count-only run (BENCH_ONLY=queries) prints. */
+export function formatQueries(pages: BenchResults["pages"]): string {
+  const sizes = Object.keys(pages[0]?.queries ?? {});
+  return table(
+    "4. SQL statements per page (steady state: after one unmeasured visit, the most of the counted visits), by invoices + statement lines on the account",
+    ["page", ...sizes.map((size) => `${size} rows`)],
+    pages.map((page) => [
+      page.page,
+      ...sizes.map((size) => {
+        // A count that changed between the counted visits shows them all: not a steady state.
+        const visits = page.queryVisits?.[size] ?? [];
+        const steady = visits.every((count) => count === visits[0]);
+        return steady ? (page.queries[size] ?? "–") : `${page.queries[size]} (visits: ${visits.join(", ")})`;
+      }),
+    ]),
+  );
 }

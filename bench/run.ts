@@ -17,6 +17,7 @@ import {
   DEMO_LOGIN,
   LOW_END,
   PAGES,
+  QUERIES_FILE,
   RESULTS_FILE,
   SECOND_BRAND,
 } from "./config";
@@ -27,12 +28,13 @@ import { signIn, waitForPortal } from "./lib/http";
 import { measureMobile } from "./mobile";
 import { measurePages } from "./pages";
 import { measureReadOnly } from "./read-only";
-import { formatLighthouse, formatReport, type BenchResults } from "./report";
+import { formatLighthouse, formatQueries, formatReport, type BenchResults } from "./report";
 import { prepareBenchDatabase } from "./seed";
 import { measureLoad } from "./server-load";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!fs.existsSync(chromium)) {
+// A query-count-only run (BENCH_ONLY=queries, below) opens no browser.
+if (process.env.BENCH_ONLY !== "queries" && !fs.existsSync(chromium)) {
   process.stderr.write(
     `The mobile page-load runs need Chromium at ${chromium} (Playwright's own download cannot work here).\n` +
       "Install it with:  sudo apt-get install -y chromium   (or set CHROMIUM_PATH); `npm test` installs it when run as root.\n",
@@ -58,6 +60,14 @@ const lighthouseOnly = process.env.BENCH_ONLY === "lighthouse";
  * page of both brands" is checked (docs/performance.md).
  */
 const lighthouseSweep = process.env.BENCH_ONLY === "lighthouse-sweep";
+/**
+ * BENCH_ONLY=queries: only step 4's SQL statements per page (and the documents' bytes), in about a
+ * minute; writes bench/results/queries.json, which `BENCH_ONLY=queries npm run bench:check` checks
+ * against the query budgets alone, leaving latest.json alone.
+ */
+const queriesOnly = process.env.BENCH_ONLY === "queries";
+if (process.env.BENCH_ONLY && !lighthouseOnly && !lighthouseSweep && !queriesOnly)
+  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep or queries");
 const sweepRuns = Number(process.env.BENCH_SWEEP_RUNS ?? 1);
 if (!Number.isInteger(sweepRuns) || sweepRuns < 1) throw new Error("BENCH_SWEEP_RUNS is a whole number from 1");
 const lighthousePages = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
@@ -155,6 +165,21 @@ try {
     const only = { generatedAt: new Date().toISOString(), cssDelivery, lighthouse, lowEnd };
     fs.writeFileSync(file, `${JSON.stringify(only, null, 2)}\n`);
     process.stdout.write(`${formatLighthouse(only)}\nWritten to ${file}.\n`);
+    process.exit(0);
+  }
+
+  if (queriesOnly) {
+    step("4. documents and SQL statements per page, only");
+    const pages = await measurePages(
+      PAGES.filter((page) => !page.demoOnly),
+      cookie,
+    );
+    await stopServer();
+    fs.mkdirSync(path.dirname(QUERIES_FILE), { recursive: true });
+    fs.writeFileSync(QUERIES_FILE, `${JSON.stringify({ generatedAt: new Date().toISOString(), pages }, null, 2)}\n`);
+    process.stdout.write(
+      `${formatQueries(pages)}\nWritten to ${QUERIES_FILE}; check: BENCH_ONLY=queries npm run bench:check\n`,
+    );
     process.exit(0);
   }
 

@@ -6,7 +6,12 @@ import { migrate } from "../platform/migrate.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import { findHostBranding, type HostBranding } from "../host/host.server";
-import { consume, setRateLimitClockForTesting } from "../platform/rate-limit.server";
+import {
+  consume,
+  RATE_LIMIT_PRUNE_AFTER_MS,
+  RATE_LIMIT_PRUNE_BATCH,
+  setRateLimitClockForTesting,
+} from "../platform/rate-limit.server";
 import { CLIENT_ADDRESS_HEADER } from "../platform/request-log.server";
 import { verifyCredentials } from "./auth.server";
 import { issueToken } from "./auth-tokens.server";
@@ -106,6 +111,25 @@ describe("sliding window", () => {
       Array.from({ length: 12 }, () => consume(acme.businessId, [{ key: "burst", max: 5, windowMs: 15 * MINUTE }])),
     );
     expect(results.filter(Boolean)).toHaveLength(5);
+  });
+
+  it("every counted attempt prunes a bounded batch of hits no window reads, never a fresh one", async () => {
+    const hits = (at: number, n: number, key: string) =>
+      Array.from({ length: n }, () => ({ business_id: acme.businessId, key, at: new Date(at) }));
+    const old = RATE_LIMIT_PRUNE_AFTER_MS + MINUTE;
+    await handle.db
+      .insertInto("rate_limit_hits")
+      .values([...hits(now - old, RATE_LIMIT_PRUNE_BATCH + 5, "old"), ...hits(now - 20 * MINUTE, 3, "fresh")])
+      .execute();
+    const left = async () => {
+      const rows = await handle.db.selectFrom("rate_limit_hits").select("key").execute();
+      return { old: rows.filter((r) => r.key === "old").length, fresh: rows.filter((r) => r.key === "fresh").length };
+    };
+    const limit = [{ key: "prune", max: 10, windowMs: 15 * MINUTE }];
+    expect(await consume(acme.businessId, limit)).toBe(true);
+    expect(await left()).toEqual({ old: 5, fresh: 3 });
+    expect(await consume(acme.businessId, limit)).toBe(true);
+    expect(await left()).toEqual({ old: 0, fresh: 3 });
   });
 });
 
