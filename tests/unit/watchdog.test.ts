@@ -18,9 +18,10 @@ function runFixture(
   env: Record<string, string> = {},
   onLine?: (line: string, pid: number) => void,
 ): Promise<Outcome> {
+  // NODE_OPTIONS left out: the limit must come from the relaunch or the command line.
+  const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env };
   const child = spawn(process.execPath, [...nodeArgs, FIXTURE, mode], {
-    // NODE_OPTIONS left out: the limit must come from the relaunch or the command line.
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } as NodeJS.ProcessEnv,
+    env: childEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stdout: string[] = [];
