@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { heapLimitArgs } from "./scripts/heap-limit.js";
 import { ensureStandinCertificate } from "./tests/support/oidc-standin";
 import { HARBOUR_CLIENT } from "./tests/support/oidc-standin-demo";
 
@@ -78,7 +79,8 @@ export default defineConfig({
     },
     {
       // The server's output goes to a file the card-data test searches (no card number may appear).
-      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node scripts/serve.js ./build/index.js >> ${dataDir}/server.log 2>&1`,
+      // The heap limit on the command line (decision 058), so `exec` leaves the server itself as the process.
+      command: `rm -rf ${dataDir} && node --import tsx tests/support/e2e-seed.ts && exec node ${heapLimitArgs().join(" ")} scripts/serve.js ./build/index.js >> ${dataDir}/server.log 2>&1`,
       url: `http://127.0.0.1:${E2E_PORT}/api/host/heartbeat`,
       reuseExistingServer: false,
       timeout: 120_000,

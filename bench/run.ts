@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { heapLimitArgs } from "../scripts/heap-limit.js";
 import { measureBytes } from "./bytes";
 import {
   BENCH_DATA_DIR,
@@ -86,7 +87,8 @@ step("fresh database: demo hosts and the bench's accounts");
 await prepareBenchDatabase();
 
 step(`portal on 127.0.0.1:${BENCH_PORT}`);
-const server = spawn(process.execPath, ["scripts/serve.js", "./build/index.js"], {
+// The heap limit on the command line (decision 058): the pid is the server's, not a relaunching parent's.
+const server = spawn(process.execPath, [...heapLimitArgs(), "scripts/serve.js", "./build/index.js"], {
   env: {
     ...process.env,
     NODE_ENV: "production",

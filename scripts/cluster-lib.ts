@@ -17,6 +17,7 @@ import pg from "pg";
 import { openPostgres } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { demoPublicBaseUrl, seedDemoData } from "../db/seed/demo";
+import { heapLimitArgs } from "./heap-limit.js";
 
 /** The readiness path HAProxy checks (scripts/serve.js answers it for any Host). */
 export const READY_PATH = "/ready";
@@ -136,6 +137,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   });
   // The e2e suite's clock is refused behind a proxy (env.server.ts).
   delete childEnv.PORTAL_TEST_CLOCK;
+  // The heap limit on Node's command line (decision 058): serve.js then runs as the process itself,
+  // so `kill` and the pid reach the server, not a go-between. (A wrong PORTAL_MAX_HEAP_MB throws here.)
+  const serveArgs = [...heapLimitArgs(childEnv), "scripts/serve.js", buildPath];
 
   function spawnLogged(name: string, command: string, args: string[], env: Record<string, string | undefined>) {
     const logPath = path.join(dir, `${name}.log`);
@@ -208,7 +212,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   function startProcess(index: number): PortalProcess {
     const name = `p${index}`;
     const port = options.basePort + index;
-    let current = spawnLogged(name, process.execPath, ["scripts/serve.js", buildPath], {
+    let current = spawnLogged(name, process.execPath, serveArgs, {
       ...childEnv,
       PORT: String(port),
     });
@@ -234,7 +238,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       },
       async restart() {
         if (handle.running) throw new Error(`${name} is still running: kill it first`);
-        current = spawnLogged(name, process.execPath, ["scripts/serve.js", buildPath], {
+        current = spawnLogged(name, process.execPath, serveArgs, {
           ...childEnv,
           PORT: String(port),
         });

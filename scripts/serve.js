@@ -7,6 +7,7 @@
  * (configuration check, migrations, first-run seed) happens in the server build itself.
  */
 import fs from "node:fs";
+import inspector from "node:inspector";
 import path from "node:path";
 import url from "node:url";
 import { broadcastDevReady, installGlobals } from "@remix-run/node";
@@ -16,6 +17,13 @@ import express from "express";
 import { addCompileHints } from "./compile-hints.js";
 import morgan from "morgan";
 import { answerClientError, answerConnect, edgeGuard } from "./edge.js";
+import { applyHeapLimit, givenHeapLimit } from "./heap-limit.js";
+import { parseWatchdogTimeout } from "./loop-health.js";
+import { startWatchdog } from "./watchdog.js";
+
+// Started without `--max-old-space-size=PORTAL_MAX_HEAP_MB`, this process starts the server as
+// its child with it, and waits here for as long as the child runs (decision 058).
+await applyHeapLimit();
 
 process.env.NODE_ENV ??= "production";
 const host = process.env.HOST || "127.0.0.1";
@@ -30,7 +38,21 @@ async function importBuild() {
   return import(`${url.pathToFileURL(buildPath).href}?t=${stat.mtimeMs}`);
 }
 
+const watchdogTimeout = parseWatchdogTimeout(process.env.WATCHDOG_TIMEOUT_MS);
+if (watchdogTimeout.error) {
+  console.error(`[serve] ${watchdogTimeout.error}`);
+  process.exit(1);
+}
+
 let build = await importBuild();
+/**
+ * The event-loop watchdog (decision 058): beats stopped for WATCHDOG_TIMEOUT_MS end the process
+ * (SIGKILL, one JSON line on stderr) for the supervisor to replace; a beat late by more than a
+ * quarter of that (at most a second) makes /ready answer 503 for 10 s. Started once the build has loaded (its start-up
+ * work is awaited, not a blocked loop). Not while a debugger is attached: a breakpoint stops
+ * the loop on purpose.
+ */
+const watchdog = inspector.url() ? null : startWatchdog({ timeoutMs: watchdogTimeout.ms });
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 // React DOM compiled while it downloads, not on the main thread when the page starts (decision 049).
 addCompileHints(build.assetsBuildDirectory);
@@ -91,14 +113,15 @@ function checkReadiness() {
 }
 
 /**
- * GET /ready: 200 when this process can serve (the database answers), 503 while it drains or
- * while the database is away. Answered here for any Host (a proxy's health check names no
- * tenant) and says nothing about any tenant; kept out of the access logs (one every second
- * per process from the proxy). /heartbeat stays the liveness page a person reads.
+ * GET /ready: 200 when this process can serve (the database answers), 503 while it drains, while
+ * the database is away, or for a while after its event loop was blocked (`lagging`, decision 058).
+ * Answered here for any Host (a proxy's health check names no tenant) and says nothing about any
+ * tenant; kept out of the access logs (one every second per process from the proxy). /heartbeat stays the liveness page a person reads.
  */
 async function readiness(_req, res) {
-  const ok = draining ? false : await checkReadiness();
-  const state = draining ? "draining" : ok ? "ready" : "unavailable";
+  const lagging = watchdog?.lagState().lagging ?? false;
+  const ok = draining || lagging ? false : await checkReadiness();
+  const state = draining ? "draining" : lagging ? "lagging" : ok ? "ready" : "unavailable";
   const status = state === "ready" ? 200 : 503;
   const headers = {
     "Content-Type": "application/json; charset=utf-8",
@@ -152,7 +175,11 @@ if (mode === "development") {
 }
 
 const server = app.listen(port, host, () => {
-  console.log(`[serve] http://${host}:${port}`);
+  const heapMb = givenHeapLimit(process.execArgv, process.env.NODE_OPTIONS);
+  const watching = watchdog ? `watchdog ${watchdogTimeout.ms} ms` : "no watchdog (debugger attached)";
+  console.log(
+    `[serve] http://${host}:${port} (heap limit ${heapMb === null ? "V8's default" : `${heapMb} MB`}, ${watching})`,
+  );
   if (mode === "development") void broadcastDevReady(build);
 });
 // Behind a proxy, the proxy must be the one to close an idle connection (it knows not to send on
