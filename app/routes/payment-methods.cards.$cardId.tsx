@@ -82,7 +82,16 @@ export default function EditCard() {
       intro={<p>{t("pm.editCard.intro", { card: t("pm.card.name", card.name) })}</p>}
       submitLabel={t("pm.editCard.submit")}
     >
-      <CardFields fields={fields} cvnHint="pm.field.cvn.updateHint" />
+      {/* Conform's `fields` answers any name, so the card number is left out by name: an update keeps the number. */}
+      <CardFields
+        fields={{
+          cardHolderName: fields.cardHolderName,
+          expiryMonth: fields.expiryMonth,
+          expiryYear: fields.expiryYear,
+          cvn: fields.cvn,
+        }}
+        cvnHint="pm.field.cvn.updateHint"
+      />
     </PaymentMethodForm>
   );
 }

@@ -368,15 +368,20 @@ test.describe("host admins brand their portal", () => {
     await page.getByRole("button", { name: "Save draft" }).click();
     await expect(page.getByText("Draft saved. Customers still see the published brand.")).toBeVisible();
 
-    // Straight at the server: a 500-character name, markup, a cross-origin publish.
+    // Straight at the server: a name one character too long (told at its field), a 500-character name (no
+    // browser sends it past the field's maxLength: refused whole by the form limits, decision 055), markup,
+    // a cross-origin publish.
     const cookie = (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join("; ");
     const post = (fields: Record<string, string>, headers: Record<string, string> = {}) => {
       const call = hostCall(`${origin}/admin/branding`, { cookie, origin, ...headers });
       return request.post(call.url, { headers: call.headers, multipart: fields, maxRedirects: 0 });
     };
-    const longName = await post({ intent: "save", theme: "crimson", businessName: "x".repeat(500), label: "" });
+    const longName = await post({ intent: "save", theme: "crimson", businessName: "x".repeat(121), label: "" });
     expect(longName.status()).toBe(400);
     expect(await longName.text()).toContain("Use at most 120 characters.");
+    const farTooLong = await post({ intent: "save", theme: "crimson", businessName: "x".repeat(500), label: "" });
+    expect(farTooLong.status()).toBe(400);
+    expect(await farTooLong.text()).toContain("longer text than this page&#x27;s form allows");
     const markup = await post({ intent: "save", theme: "crimson", businessName: "<b>Bold</b> & Co", label: "" });
     expect(markup.status()).toBe(302);
     const crossSite = await post({ intent: "publish", draftId: "" }, { origin: "http://evil.example" });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { formatFileSize } from "../../app/lib/format";
-import { pdfOfSize, windowsExecutable } from "../support/credit-files";
+import { pdfWithContentOfSize, windowsExecutable } from "../support/credit-files";
 import { DEMO_API_KEYS } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { ACME, expect, expectAccessible, KIWI, MAILBOX, PHONE, test } from "./fixtures";
@@ -156,8 +156,9 @@ test.describe("credit application", () => {
     await saveAndContinue(page, `${ACME}/credit/documents`);
 
     // 8. A PDF document of 1.5 MB (far over the front door's usual 64 KB: the documents step has its own limit,
-    // for the page's POST and the script's alike), listed with its size.
-    const pdf = pdfOfSize(1.5 * 1024 * 1024);
+    // for the page's POST and the script's alike), listed with the size of the copy kept (decision 057 re-writes
+    // an accepted PDF; this one's size is its page's content, which the copy keeps).
+    const pdf = pdfWithContentOfSize(1.5 * 1024 * 1024);
     await page.getByLabel("What is it?").selectOption("financial-statements");
     await page
       .getByLabel("File", { exact: true })

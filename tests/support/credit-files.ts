@@ -80,6 +80,19 @@ export function pdfOfSize(bytes: number) {
   );
 }
 
+/**
+ * A one-page PDF of about `bytes` bytes whose size is its page's content (a long comment inside the
+ * content stream): the checker's re-written copy (decision 057) keeps the stream, so it keeps the size,
+ * where `pdfOfSize`'s trailing comment is dropped.
+ */
+export function pdfWithContentOfSize(bytes: number) {
+  const objects = PAGE_OBJECTS("Financial statements 2026");
+  const base = buildPdf(objects).length;
+  const padding = Math.max(0, bytes - base - 2 - String(bytes).length);
+  objects[3] = stream("", `BT /F1 18 Tf 72 760 Td (Financial statements 2026) Tj ET\n%${"x".repeat(padding)}`);
+  return buildPdf(objects);
+}
+
 /** The same page with an OpenAction running JavaScript (the name as it is, or hex-escaped). */
 export function pdfWithJavaScript(escaped = false) {
   const objects = PAGE_OBJECTS("Open me");
