@@ -7,8 +7,14 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import noServerValuesInBrowser from "./eslint-rules/no-server-values-in-browser.js";
+import noWallClockAssertions from "./eslint-rules/no-wall-clock-assertions.js";
 
-const local = { rules: { "no-server-values-in-browser": noServerValuesInBrowser } };
+const local = {
+  rules: {
+    "no-server-values-in-browser": noServerValuesInBrowser,
+    "no-wall-clock-assertions": noWallClockAssertions,
+  },
+};
 
 export default tseslint.config(
   {
@@ -124,6 +130,14 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // Tests assert outcomes, never how long something took on the real clock (issue 29; CONVENTIONS "Tests"):
+  // `expect(Date.now() - started).toBeLessThan(2_000)` measures the machine. What the rule catches and allows is
+  // written at the top of eslint-rules/no-wall-clock-assertions.js.
+  {
+    files: ["**/*.test.{ts,tsx}", "tests/**/*.{ts,tsx}"],
+    plugins: { local },
+    rules: { "local/no-wall-clock-assertions": "error" },
   },
   // Last: turn off every stylistic rule Prettier owns.
   prettier,

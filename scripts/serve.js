@@ -220,6 +220,9 @@ async function drain(signal) {
     if (drainDelayMs > 0) await wait(drainDelayMs);
     closing = true;
     const listenerClosed = new Promise((resolve) => server.close(resolve));
+    // Said once the listening socket is closed (server.close closes it at once; its callback waits for
+    // the last connection): the drain test waits for this line, not for a clock.
+    console.log("[serve] listener closed: new connections are refused");
     server.closeIdleConnections();
     if (inFlight.size > 0) await new Promise((resolve) => (whenNoneInFlight = resolve));
     await jobsDone;

@@ -27,10 +27,13 @@ function raw(text: string): Promise<string> {
   });
 }
 
-/** A chunked POST of `pieces` × 8 KB that is never finished; resolves with the status and how long it took. */
+/**
+ * A chunked POST of `pieces` × 8 KB that is never finished; resolves with the status. Any answer at all
+ * came before the body ended, so it was given "at once"; one that waited would never come, and the test's
+ * time-out would fail it.
+ */
 function endlessPost(path: string, contentType: string, pieces = 40) {
-  const started = Date.now();
-  return new Promise<{ status: number; ms: number }>((resolve, reject) => {
+  return new Promise<{ status: number }>((resolve, reject) => {
     const req = http.request({
       host: "127.0.0.1",
       port: PORT,
@@ -40,7 +43,7 @@ function endlessPost(path: string, contentType: string, pieces = 40) {
     });
     req.on("response", (res) => {
       res.resume();
-      resolve({ status: res.statusCode!, ms: Date.now() - started });
+      resolve({ status: res.statusCode! });
       req.destroy();
     });
     req.on("error", reject);
@@ -111,9 +114,8 @@ test.describe("the front door", () => {
       // No action here: refused without reading the body.
       ["/api/host/heartbeat", "application/json", 405],
     ] as const) {
-      const { status, ms } = await endlessPost(path, type);
+      const { status } = await endlessPost(path, type);
       expect(status, path).toBe(expected);
-      expect(ms, path).toBeLessThan(5_000);
     }
   });
 

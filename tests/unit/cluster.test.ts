@@ -224,7 +224,6 @@ describe.skipIf(!TEST_DATABASE_URL)("graceful shutdown of scripts/serve.js (SIGT
     await new Promise<void>((resolve) => slow.once("continue", resolve));
     slow.write(body.slice(0, 20));
 
-    const signalledAt = Date.now();
     child.kill("SIGTERM");
     expect(await output.waitFor(/draining/)).toContain("draining (1 request(s) in flight)");
 
@@ -234,12 +233,10 @@ describe.skipIf(!TEST_DATABASE_URL)("graceful shutdown of scripts/serve.js (SIGT
     expect(JSON.parse(ready.body)).toEqual({ status: "draining" });
     expect(ready.headers.connection).toBe("close");
 
-    // After the delay the listener closes, while the sign-in is still in flight.
-    const deadline = Date.now() + 10_000;
-    while (!(await connectionRefused(PORT))) {
-      expect(Date.now(), "the listener did not close").toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // After the delay the listener closes, while the sign-in is still in flight: the server says so
+    // once its listening socket is closed, and from then on a new connection is refused.
+    await output.waitFor(/listener closed/);
+    expect(await connectionRefused(PORT)).toBe(true);
     expect(child.exitCode).toBeNull();
 
     // The rest of the form arrives: the sign-in completes, on a connection that then closes.
@@ -250,8 +247,9 @@ describe.skipIf(!TEST_DATABASE_URL)("graceful shutdown of scripts/serve.js (SIGT
     expect(cookieFrom(answer)).toMatch(/=/);
     expect(answer.headers.connection).toBe("close");
 
+    // Exit 0 with "drained" is "in time": at its own bound (DRAIN_BOUND_MS) the server cuts what is left
+    // and exits 1 instead, so no wall-clock check is needed here.
     expect(await exited).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(25_000);
     expect(output.lines.some((line) => /drained in \d+ ms/.test(line))).toBe(true);
   });
 });

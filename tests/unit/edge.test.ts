@@ -129,7 +129,10 @@ describe("control characters in the address", () => {
 
 describe("bodies", () => {
   it("a declared length over 64 KB is a 413 at once, without the body being sent", async () => {
-    const started = Date.now();
+    // "At once" is the outcome: the request is never finished (7 bytes of the declared 64 KB + 1 are
+    // sent), so an answer can only come from the edge refusing it before the body. Were it to wait for
+    // the body instead, the test's time-out would fail it.
+    const before = reached.length;
     const answer = await new Promise<number>((resolve, reject) => {
       const req = http.request({
         host: "127.0.0.1",
@@ -146,7 +149,7 @@ describe("bodies", () => {
       req.write("email=a");
     });
     expect(answer).toBe(413);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(reached.length).toBe(before);
   });
 
   it("an answer given before a chunked body ends reaches the client (no connection reset)", async () => {
