@@ -11,11 +11,12 @@
  */
 import fs from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isScript, lineWriter, UsageError, type CliIo, type Out } from "./cli-entry";
 
-// Before the services load: their log lines would otherwise mix with this command's output.
-process.env.LOG_LEVEL ??= "warn";
+// Run as a script, before the services load: their log lines would otherwise mix with this command's output.
+if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
-const { getDatabaseHandle } = await import("../app/services/platform/database.server");
+const { closeDatabase, getDatabaseHandle, isDatabaseOpen } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
 const agreements = await import("../app/services/agreements/agreements.server");
 const { AGREEMENT_KINDS, AGREEMENT_OFFER_STATES } = await import("../app/lib/agreements");
@@ -38,8 +39,6 @@ const USAGE = `Agreement commands (npm run <command> -- <options>):
 
 The database is the portal's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the
 portal first). --print-link prints the emailed link too: for demos only, a link is a key to the offer.`;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   host: { type: "string" },
@@ -93,12 +92,10 @@ function days(value: string | undefined): number | undefined {
   return Number(match[1]);
 }
 
-const out = (line = "") => process.stdout.write(`${line}\n`);
-
 type DocumentView = Awaited<ReturnType<typeof agreements.getAgreementDocument>> & object;
 type OfferView = Awaited<ReturnType<typeof agreements.getAgreementOffer>> & object;
 
-function printDocument(document: Pick<DocumentView, "id" | "kind" | "title" | "latestVersion">) {
+function printDocument(out: Out, document: Pick<DocumentView, "id" | "kind" | "title" | "latestVersion">) {
   const latest = document.latestVersion;
   out(`${document.title}  (${document.kind})`);
   out(`  id:        ${document.id}`);
@@ -106,7 +103,7 @@ function printDocument(document: Pick<DocumentView, "id" | "kind" | "title" | "l
   out(`  sha-256:   ${latest.bodySha256}`);
 }
 
-function printOffer(offer: OfferView) {
+function printOffer(out: Out, offer: OfferView) {
   out(`${offer.reference}  ${offer.state}  ${offer.document.title}`);
   out(`  id:        ${offer.id}`);
   out(`  account:   ${offer.account.number} ${offer.account.name}`);
@@ -119,10 +116,11 @@ function printOffer(offer: OfferView) {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: CliIo): Promise<number> {
+  const out = lineWriter(io.stdout);
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || !ALLOWED[command]) {
-    process.stderr.write(
+    io.stderr.write(
       `${command && !command.startsWith("-") ? `Unknown command ${JSON.stringify(command)}.\n\n` : ""}${USAGE}\n`,
     );
     return command === "--help" || command === "-h" ? 0 : 2;
@@ -142,7 +140,6 @@ async function main(argv: string[]): Promise<number> {
 
   const hostname = normalizeHostname(required(values, "host"));
   if (!hostname) throw new UsageError("--host must be a host name such as acme.localhost.");
-  opened = true;
   const { db } = await getDatabaseHandle();
   const branding = await findHostBranding(db, hostname);
   if (!branding) throw new UsageError(`No business is served at ${hostname}.`);
@@ -167,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
       if (json) out(JSON.stringify({ document }, null, 2));
       else {
         out(command === "agreement:create" ? "Created:" : "Published:");
-        printDocument(document);
+        printDocument(out, document);
       }
       return 0;
     }
@@ -175,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
       const page = await agreements.listAgreementDocuments(businessId, { limit: 100 });
       if (json) out(JSON.stringify(page, null, 2));
       else if (page.items.length === 0) out("No agreement documents.");
-      else for (const document of page.items) printDocument(document);
+      else for (const document of page.items) printDocument(out, document);
       return 0;
     }
     case "agreement:offer":
@@ -198,7 +195,7 @@ async function main(argv: string[]): Promise<number> {
         out(JSON.stringify({ ...result, ...(links.length ? { links: Object.fromEntries(links) } : {}) }, null, 2));
       } else {
         out(command === "agreement:offer" ? "Offered:" : "Sent again (the earlier link no longer works):");
-        printOffer(result.offer);
+        printOffer(out, result.offer);
         out(`  ${result.delivery.sent ? "emailed" : `NOT emailed: ${result.delivery.error}`}`);
         for (const [email, link] of links) out(`  link for ${email}: ${link}`);
       }
@@ -213,7 +210,7 @@ async function main(argv: string[]): Promise<number> {
       });
       if (json) out(JSON.stringify(page, null, 2));
       else if (page.items.length === 0) out("No agreement offers.");
-      else for (const offer of page.items) printOffer(offer);
+      else for (const offer of page.items) printOffer(out, offer);
       return 0;
     }
     case "agreement:withdraw": {
@@ -221,7 +218,7 @@ async function main(argv: string[]): Promise<number> {
       if (json) out(JSON.stringify({ offer }, null, 2));
       else {
         out("Withdrawn (its links no longer work):");
-        printOffer(offer);
+        printOffer(out, offer);
       }
       return 0;
     }
@@ -229,26 +226,31 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-let opened = false;
-let code: number;
-try {
-  code = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
-    code = 2;
-  } else if (isRequestProblem(error)) {
-    process.stderr.write(`${error.message}\n`);
-    for (const [field, message] of Object.entries(error.fields ?? {})) process.stderr.write(`  ${field}: ${message}\n`);
-    code = 1;
-  } else {
-    process.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
+/**
+ * Runs one agreement command (`argv` as after the script's name: ["agreement:list", "--host", "acme.localhost"]),
+ * writing to `io`, and returns its exit code: 0 done, 1 refused or failed, 2 a usage error. It uses the
+ * process's database (DATABASE_URL, or the embedded one in DATA_DIR): opened here if nothing in the
+ * process has opened it yet, and then closed here; a database the caller had open stays open.
+ */
+export async function runCli(argv: string[], io: CliIo = process): Promise<number> {
+  const databaseWasOpen = isDatabaseOpen();
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
+      return 2;
+    }
+    if (isRequestProblem(error)) {
+      io.stderr.write(`${error.message}\n`);
+      for (const [field, message] of Object.entries(error.fields ?? {})) io.stderr.write(`  ${field}: ${message}\n`);
+      return 1;
+    }
+    io.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    if (!databaseWasOpen) await closeDatabase();
   }
 }
-if (opened) {
-  await getDatabaseHandle()
-    .then((handle) => handle.close())
-    .catch(() => {});
-}
-process.exit(code);
+
+if (isScript(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2));

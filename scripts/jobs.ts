@@ -11,11 +11,12 @@
  *   npm run jobs -- retry <job id>
  */
 import { parseArgs } from "node:util";
+import { isScript, lineWriter, UsageError, type CliIo, type Out } from "./cli-entry";
 
-// Before the services load: their log lines would otherwise mix with this command's output.
-process.env.LOG_LEVEL ??= "warn";
+// Run as a script, before the services load: their log lines would otherwise mix with this command's output.
+if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
-const { getDatabaseHandle } = await import("../app/services/platform/database.server");
+const { closeDatabase, getDatabaseHandle, isDatabaseOpen } = await import("../app/services/platform/database.server");
 const admin = await import("../app/services/platform/jobs-admin.server");
 
 const USAGE = `Background jobs (npm run jobs -- <command> [options]):
@@ -32,13 +33,11 @@ Options: --json (machine-readable), --limit (1-500, default 50).
 The database is the portal's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data;
 stop the portal first).`;
 
-class UsageError extends Error {}
 class NotFound extends Error {}
 
-const out = (line = "") => process.stdout.write(`${line}\n`);
 const when = (value: Date | null) => (value ? value.toISOString() : "-");
 
-function printSummary(job: import("../app/services/platform/jobs-admin.server").JobSummary) {
+function printSummary(out: Out, job: import("../app/services/platform/jobs-admin.server").JobSummary) {
   out(
     `${job.id}  ${job.queue}  ${job.state}${job.archived ? " (archived)" : ""}  attempts ${job.attempts} of ${job.retryLimit + 1}`,
   );
@@ -59,7 +58,8 @@ function jobId(positionals: string[], command: string): string {
   return id.toLowerCase();
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: CliIo): Promise<number> {
+  const out = lineWriter(io.stdout);
   let parsed;
   try {
     parsed = parseArgs({
@@ -93,7 +93,6 @@ async function main(argv: string[]): Promise<number> {
   }
   // Checked before the database is opened: bad input changes nothing and costs nothing.
   const id = command === "show" || command === "retry" ? jobId(rest, command) : "";
-  opened = true;
   const db = (await getDatabaseHandle()).db;
 
   switch (command) {
@@ -117,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       if (jobs.length === 0) out(command === "failed" ? "No failed jobs." : "No stuck jobs.");
-      for (const job of jobs) printSummary(job);
+      for (const job of jobs) printSummary(out, job);
       return 0;
     }
     case "show": {
@@ -127,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
         out(JSON.stringify(job, null, 2));
         return 0;
       }
-      printSummary(job);
+      printSummary(out, job);
       out(`  data: ${JSON.stringify(job.data)}`);
       if (job.output !== null && job.output !== undefined) out(`  output: ${JSON.stringify(job.output)}`);
       if (job.singletonKey) out(`  one per slot: ${job.singletonKey} at ${when(job.singletonOn)}`);
@@ -140,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
       const outcome = await admin.retryJob(db, id);
       if (!outcome.ok) {
         if (outcome.reason === "not_found") throw new NotFound(`No job ${id}.`);
-        process.stderr.write(
+        io.stderr.write(
           outcome.reason === "archived"
             ? `Job ${id} (${outcome.job.queue}) is archived: it is kept for the record and cannot be retried.\n`
             : `Job ${id} (${outcome.job.queue}) is ${outcome.job.state}: only a failed job can be retried. Nothing changed.\n`,
@@ -150,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
       if (json) out(JSON.stringify(outcome.job, null, 2));
       else {
         out(`Job ${id} (${outcome.job.queue}) will be tried again:`);
-        printSummary(outcome.job);
+        printSummary(out, outcome.job);
       }
       return 0;
     }
@@ -158,25 +157,30 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-let opened = false;
-let code: number;
-try {
-  code = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
-    code = 2;
-  } else if (error instanceof NotFound) {
-    process.stderr.write(`${error.message}\n`);
-    code = 1;
-  } else {
-    process.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
+/**
+ * Runs one jobs command (`argv` as after the script's name: ["failed", "--limit", "10"]), writing to
+ * `io`, and returns its exit code: 0 done, 1 not found or refused, 2 a usage error. It uses the
+ * process's database (DATABASE_URL, or the embedded one in DATA_DIR): opened here if nothing in the
+ * process has opened it yet, and then closed here; a database the caller had open stays open.
+ */
+export async function runCli(argv: string[], io: CliIo = process): Promise<number> {
+  const databaseWasOpen = isDatabaseOpen();
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
+      return 2;
+    }
+    if (error instanceof NotFound) {
+      io.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    if (!databaseWasOpen) await closeDatabase();
   }
 }
-if (opened) {
-  await getDatabaseHandle()
-    .then((handle) => handle.close())
-    .catch(() => {});
-}
-process.exit(code);
+
+if (isScript(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2));

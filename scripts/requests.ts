@@ -11,12 +11,13 @@
  * Links live only in the emails; --print-link also prints them (demos only).
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isScript, lineWriter, UsageError, type CliIo, type Out } from "./cli-entry";
 
-// Before the services load: their log lines would otherwise mix with this command's output.
-process.env.LOG_LEVEL ??= "warn";
+// Run as a script, before the services load: their log lines would otherwise mix with this command's output.
+if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
 const { formatMoney, parseMoneyToCents } = await import("../app/lib/format");
-const { getDatabaseHandle } = await import("../app/services/platform/database.server");
+const { closeDatabase, getDatabaseHandle, isDatabaseOpen } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
 const requests = await import("../app/services/requests/payment-requests.server");
 const { revokeAdhocLinks, sendAdhocLink } = await import("../app/services/requests/adhoc-links.server");
@@ -53,8 +54,6 @@ const USAGE = `Back-office commands (npm run <command> -- <options>):
 
 The database is the portal's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the
 portal first). --print-link prints the emailed link too: for demos only, a link is a key to the request.`;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   host: { type: "string" },
@@ -134,8 +133,6 @@ function expiry(value: string | undefined): { expiresInDays?: number; expiresAt?
   );
 }
 
-const out = (line = "") => process.stdout.write(`${line}\n`);
-
 const SKIP_REASONS: Record<"opted-out" | "not-a-contact" | "reminded-recently", string> = {
   "opted-out": "opted out of payment reminders",
   "not-a-contact": "no longer a contact of the account",
@@ -146,7 +143,7 @@ const money = (cents: number, currency: string) => formatMoney(cents, { currency
 
 type View = Awaited<ReturnType<typeof requests.getPaymentRequest>> & object;
 
-function printRequest(view: View) {
+function printRequest(out: Out, view: View) {
   out(
     `${view.reference}  ${view.state}  ${money(view.remainingCents, view.currency)} of ${money(view.amountCents, view.currency)}`,
   );
@@ -164,10 +161,11 @@ function printRequest(view: View) {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: CliIo): Promise<number> {
+  const out = lineWriter(io.stdout);
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || !ALLOWED[command]) {
-    process.stderr.write(
+    io.stderr.write(
       `${command && !command.startsWith("-") ? `Unknown command ${JSON.stringify(command)}.\n\n` : ""}${USAGE}\n`,
     );
     return command === "--help" || command === "-h" ? 0 : 2;
@@ -187,7 +185,6 @@ async function main(argv: string[]): Promise<number> {
 
   const hostname = normalizeHostname(required(values, "host"));
   if (!hostname) throw new UsageError("--host must be a host name such as acme.localhost.");
-  opened = true;
   const { db } = await getDatabaseHandle();
   const branding = await findHostBranding(db, hostname);
   if (!branding) throw new UsageError(`No business is served at ${hostname}.`);
@@ -221,7 +218,7 @@ async function main(argv: string[]): Promise<number> {
         if (json) out(JSON.stringify({ request: created }, null, 2));
         else {
           out("Created (not sent: send it with npm run request:send):");
-          printRequest(created);
+          printRequest(out, created);
         }
         return 0;
       }
@@ -242,7 +239,7 @@ async function main(argv: string[]): Promise<number> {
         out(JSON.stringify({ ...result, ...(links.length ? { links: Object.fromEntries(links) } : {}) }, null, 2));
       } else {
         out("Reminder:");
-        printRequest(result.request);
+        printRequest(out, result.request);
         for (const s of result.sent) out(`  reminded: ${s.email}`);
         for (const s of result.skipped) out(`  skipped:  ${s.email} (${SKIP_REASONS[s.reason]})`);
         for (const f of result.failed) out(`  NOT emailed: ${f.email} (${f.error})`);
@@ -262,7 +259,7 @@ async function main(argv: string[]): Promise<number> {
       if (json) out(JSON.stringify({ request: cancelled }, null, 2));
       else {
         out("Cancelled (its links no longer work):");
-        printRequest(cancelled);
+        printRequest(out, cancelled);
       }
       return 0;
     }
@@ -279,7 +276,7 @@ async function main(argv: string[]): Promise<number> {
       if (json) out(JSON.stringify(page, null, 2));
       else {
         if (page.items.length === 0) out("No payment requests.");
-        for (const item of page.items) printRequest(item);
+        for (const item of page.items) printRequest(out, item);
         if (page.nextCursor) out(`\nMore: add --cursor ${page.nextCursor}`);
       }
       return 0;
@@ -337,7 +334,7 @@ async function main(argv: string[]): Promise<number> {
       out(JSON.stringify({ ...result, ...(links.length ? { links: Object.fromEntries(links) } : {}) }, null, 2));
     } else {
       out(heading);
-      printRequest(result.request);
+      printRequest(out, result.request);
       for (const d of result.deliveries)
         out(`  ${d.sent ? "emailed" : "NOT emailed"}: ${d.email}${d.error ? ` (${d.error})` : ""}`);
       printLinks();
@@ -346,26 +343,31 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-let opened = false;
-let code: number;
-try {
-  code = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
-    code = 2;
-  } else if (isRequestProblem(error)) {
-    process.stderr.write(`${error.message}\n`);
-    for (const [field, message] of Object.entries(error.fields ?? {})) process.stderr.write(`  ${field}: ${message}\n`);
-    code = 1;
-  } else {
-    process.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
+/**
+ * Runs one back-office command (`argv` as after the script's name: ["request:list", "--host", "acme.localhost"]),
+ * writing to `io`, and returns its exit code: 0 done, 1 refused or failed, 2 a usage error. It uses the
+ * process's database (DATABASE_URL, or the embedded one in DATA_DIR): opened here if nothing in the
+ * process has opened it yet, and then closed here; a database the caller had open stays open.
+ */
+export async function runCli(argv: string[], io: CliIo = process): Promise<number> {
+  const databaseWasOpen = isDatabaseOpen();
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
+      return 2;
+    }
+    if (isRequestProblem(error)) {
+      io.stderr.write(`${error.message}\n`);
+      for (const [field, message] of Object.entries(error.fields ?? {})) io.stderr.write(`  ${field}: ${message}\n`);
+      return 1;
+    }
+    io.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    if (!databaseWasOpen) await closeDatabase();
   }
 }
-if (opened) {
-  await getDatabaseHandle()
-    .then((handle) => handle.close())
-    .catch(() => {});
-}
-process.exit(code);
+
+if (isScript(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2));

@@ -11,12 +11,13 @@
  * Links live only in the emails; --print-link also prints them (demos only).
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isScript, lineWriter, UsageError, type CliIo, type Out } from "./cli-entry";
 
-// Before the services load: their log lines would otherwise mix with this command's output.
-process.env.LOG_LEVEL ??= "warn";
+// Run as a script, before the services load: their log lines would otherwise mix with this command's output.
+if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
 const { formatMoney, parseMoneyToCents } = await import("../app/lib/format");
-const { getDatabaseHandle } = await import("../app/services/platform/database.server");
+const { closeDatabase, getDatabaseHandle, isDatabaseOpen } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
 const schedules = await import("../app/services/schedules/schedules.server");
 const { isRequestProblem } = await import("../app/services/requests/problems.server");
@@ -39,8 +40,6 @@ const USAGE = `Payment schedule commands (npm run <command> -- <options>):
 
 The database is the portal's: DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the
 portal first). --print-link prints the emailed link too: for demos only, a link opens the proposal.`;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   host: { type: "string" },
@@ -140,12 +139,11 @@ function instalmentsOf(values: Values): unknown {
   });
 }
 
-const out = (line = "") => process.stdout.write(`${line}\n`);
 const money = (value: number, currency: string) => formatMoney(value, { currency });
 
 type View = Awaited<ReturnType<typeof schedules.proposeSchedule>>;
 
-function printSchedule(view: View, full = false) {
+function printSchedule(out: Out, view: View, full = false) {
   out(
     `${view.reference}  ${view.state}  ${money(view.remainingCents, view.currency)} left of ${money(view.totalCents, view.currency)}`,
   );
@@ -170,10 +168,11 @@ function printSchedule(view: View, full = false) {
   if (shown.length < view.instalments.length) out(`      … ${view.instalments.length - shown.length} more`);
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: CliIo): Promise<number> {
+  const out = lineWriter(io.stdout);
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || !ALLOWED[command]) {
-    process.stderr.write(
+    io.stderr.write(
       `${command && !command.startsWith("-") ? `Unknown command ${JSON.stringify(command)}.\n\n` : ""}${USAGE}\n`,
     );
     return command === "--help" || command === "-h" ? 0 : 2;
@@ -193,7 +192,6 @@ async function main(argv: string[]): Promise<number> {
 
   const hostname = normalizeHostname(required(values, "host"));
   if (!hostname) throw new UsageError("--host must be a host name such as acme.localhost.");
-  opened = true;
   const { db } = await getDatabaseHandle();
   const branding = await findHostBranding(db, hostname);
   if (!branding) throw new UsageError(`No business is served at ${hostname}.`);
@@ -207,7 +205,7 @@ async function main(argv: string[]): Promise<number> {
       out(JSON.stringify({ ...result, ...(links.length ? { links: Object.fromEntries(links) } : {}) }, null, 2));
     } else {
       out(heading);
-      printSchedule(result.schedule);
+      printSchedule(out, result.schedule);
       const d = result.delivery;
       out(`  ${d.sent ? "emailed" : "NOT emailed"}: ${d.email}${d.error ? ` (${d.error})` : ""}`);
       for (const [email, link] of links) out(`  link for ${email}: ${link}`);
@@ -218,7 +216,7 @@ async function main(argv: string[]): Promise<number> {
     if (json) out(JSON.stringify({ schedule: view }, null, 2));
     else {
       out(heading);
-      printSchedule(view, true);
+      printSchedule(out, view, true);
     }
     return 0;
   };
@@ -276,7 +274,7 @@ async function main(argv: string[]): Promise<number> {
       if (json) out(JSON.stringify(page, null, 2));
       else {
         if (page.items.length === 0) out("No payment schedules.");
-        for (const item of page.items) printSchedule(item);
+        for (const item of page.items) printSchedule(out, item);
         if (page.nextCursor) out(`\nMore: add --cursor ${page.nextCursor}`);
       }
       return 0;
@@ -285,26 +283,31 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-let opened = false;
-let code: number;
-try {
-  code = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
-    code = 2;
-  } else if (isRequestProblem(error)) {
-    process.stderr.write(`${error.message}\n`);
-    for (const [field, message] of Object.entries(error.fields ?? {})) process.stderr.write(`  ${field}: ${message}\n`);
-    code = 1;
-  } else {
-    process.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
+/**
+ * Runs one payment-schedule command (`argv` as after the script's name: ["schedule:list", "--host", "acme.localhost"]),
+ * writing to `io`, and returns its exit code: 0 done, 1 refused or failed, 2 a usage error. It uses the
+ * process's database (DATABASE_URL, or the embedded one in DATA_DIR): opened here if nothing in the
+ * process has opened it yet, and then closed here; a database the caller had open stays open.
+ */
+export async function runCli(argv: string[], io: CliIo = process): Promise<number> {
+  const databaseWasOpen = isDatabaseOpen();
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
+      return 2;
+    }
+    if (isRequestProblem(error)) {
+      io.stderr.write(`${error.message}\n`);
+      for (const [field, message] of Object.entries(error.fields ?? {})) io.stderr.write(`  ${field}: ${message}\n`);
+      return 1;
+    }
+    io.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    if (!databaseWasOpen) await closeDatabase();
   }
 }
-if (opened) {
-  await getDatabaseHandle()
-    .then((handle) => handle.close())
-    .catch(() => {});
-}
-process.exit(code);
+
+if (isScript(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2));

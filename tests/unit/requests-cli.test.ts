@@ -1,54 +1,52 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedDemoData } from "../../db/seed/demo";
+import { isDatabaseOpen, setDatabaseForTesting } from "../../app/services/platform/database.server";
+import type { DatabaseHandle } from "../../app/services/platform/db.server";
+import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { migrate } from "../../app/services/platform/migrate.server";
-import { createPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
+import { runCli } from "../../scripts/requests";
+import { runInProcess, runNpmScript, writeSeededDataDir } from "../support/cli";
+import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../support/test-db";
 
 /**
- * The back-office CLI as a developer runs it: a real process on a fresh embedded database in a
- * temporary DATA_DIR (created, migrated and seeded on first use, as `npm start` does), mail to
- * DATA_DIR/outbox.
+ * The back-office CLI (scripts/requests.ts), its commands run in-process (issue 29) on a migrated
+ * and seeded embedded database, mail to DATA_DIR/outbox in a temporary DATA_DIR; and once as
+ * `npm run`, a real process on an embedded database in DATA_DIR.
  */
-let dataDir: string;
+const run = (args: string[]) => runInProcess(runCli, args);
 
-function run(
-  args: string[],
-  extraEnv: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/requests.ts", ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        SEED_DEMO_DATA: "true",
-        SESSION_SECRET: "cli-test-secret-cli-test-secret-0123456",
-        NODE_ENV: "test",
-        ...extraEnv,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+/** A temporary DATA_DIR for the portal's configuration (the outbox, the embedded database). */
+function useDataDir(prefix: string): () => string {
+  let dataDir: string | undefined;
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    vi.stubEnv("DATA_DIR", dataDir);
+    resetEnvForTesting();
   });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    resetEnvForTesting();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => dataDir!;
 }
 
-beforeAll(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-requests-cli-"));
-});
-afterAll(() => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+describe("npm run request:* (scripts/requests.ts), in-process", () => {
+  const dataDir = useDataDir("portal-requests-cli-");
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openSeededPglite();
+    setDatabaseForTesting(handle);
+  });
+  afterAll(async () => {
+    setDatabaseForTesting(undefined);
+    await handle.close();
+  });
 
-describe("npm run request:* (scripts/requests.ts)", () => {
   it("creates and emails a request, prints its link only when asked, and lists it", async () => {
     const created = await run([
       "request:create",
@@ -80,7 +78,7 @@ describe("npm run request:* (scripts/requests.ts)", () => {
     const link = /link for olivia@coastal\.example: (\S+)/.exec(created.stdout)![1]!;
     expect(link).toMatch(/^http:\/\/acme\.localhost:3000\/customer\/payment-request\/[A-Za-z0-9_-]{59}$/);
 
-    const outbox = path.join(dataDir, "outbox");
+    const outbox = path.join(dataDir(), "outbox");
     const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
     expect(files).toHaveLength(1);
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, files[0]!)));
@@ -94,6 +92,8 @@ describe("npm run request:* (scripts/requests.ts)", () => {
     expect(page.items.find((item) => item.reference === reference)?.amountCents).toBe(1_204_50);
     // Without --print-link the link is in the email only.
     expect(listed.stdout).not.toContain(link.split("/").pop());
+    // The test's database stays open: the command closes only a database it opened itself.
+    expect(isDatabaseOpen()).toBe(true);
   });
 
   it("revokes a contact's ad-hoc links for an account, and says when there was nothing to revoke", async () => {
@@ -154,20 +154,34 @@ describe("npm run request:* (scripts/requests.ts)", () => {
   });
 });
 
+describe("npm run request:list, as a real process", () => {
+  const dataDir = useDataDir("portal-requests-npm-");
+
+  it("opens the embedded database in DATA_DIR, lists, and exits 0", { timeout: 90_000 }, async () => {
+    await writeSeededDataDir(dataDir());
+    const listed = await runNpmScript("request:list", ["--host", "acme.localhost", "--json"], {
+      DATA_DIR: dataDir(),
+    });
+    expect(listed.stderr).toBe("");
+    expect(listed.code).toBe(0);
+    const page = JSON.parse(listed.stdout) as { items: { reference: string }[] };
+    expect(page.items.map((item) => item.reference)).toContain("PR-DEMO0001");
+  });
+});
+
 describe.skipIf(!TEST_DATABASE_URL)("the CLI on PostgreSQL (TEST_DATABASE_URL)", () => {
   it("works on DATABASE_URL as on the embedded database", async () => {
     const database = await createPostgresDatabase();
     try {
       await migrate(database.handle);
       await seedDemoData(database.handle.db);
-      const cancelled = await run(
-        ["request:cancel", "--host", "acme.localhost", "--request", "PR-DEMO0001", "--json"],
-        {
-          DATABASE_URL: database.url,
-        },
-      );
+      // No database installed: the command opens the configured one, and closes it again.
+      vi.stubEnv("DATABASE_URL", database.url);
+      resetEnvForTesting();
+      const cancelled = await run(["request:cancel", "--host", "acme.localhost", "--request", "PR-DEMO0001", "--json"]);
       expect(cancelled.stderr).toBe("");
       expect(JSON.parse(cancelled.stdout).request.state).toBe("cancelled");
+      expect(isDatabaseOpen()).toBe(false);
       const row = await database.handle.db
         .selectFrom("payment_requests")
         .select("status")
@@ -175,6 +189,8 @@ describe.skipIf(!TEST_DATABASE_URL)("the CLI on PostgreSQL (TEST_DATABASE_URL)",
         .executeTakeFirstOrThrow();
       expect(row.status).toBe("cancelled");
     } finally {
+      vi.unstubAllEnvs();
+      resetEnvForTesting();
       await database.drop();
     }
   });

@@ -1,51 +1,45 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { todayIn } from "../../app/lib/dates";
 import { addDays } from "../../app/lib/instalments";
+import { DEMO_SCHEDULE_REFERENCE } from "../../db/seed/schedules";
+import { setDatabaseForTesting } from "../../app/services/platform/database.server";
+import type { DatabaseHandle } from "../../app/services/platform/db.server";
+import { resetEnvForTesting } from "../../app/services/platform/env.server";
+import { runCli } from "../../scripts/schedules";
+import { runInProcess, runNpmScript, writeSeededDataDir } from "../support/cli";
+import { openSeededPglite } from "../support/test-db";
 
 /**
- * The payment-schedule CLI as a developer runs it (scripts/schedules.ts): a real process on a
- * fresh embedded database in a temporary DATA_DIR (created, migrated and seeded on first use, as
- * `npm start` does), mail to DATA_DIR/outbox.
+ * The payment-schedule CLI (scripts/schedules.ts), its commands run in-process (issue 29) on a
+ * migrated and seeded embedded database, mail to DATA_DIR/outbox in a temporary DATA_DIR; and
+ * once as `npm run`, a real process.
  */
+const run = (args: string[]) => runInProcess(runCli, args);
+
 let dataDir: string;
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/schedules.ts", ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATA_DIR: dataDir,
-        SEED_DEMO_DATA: "true",
-        SESSION_SECRET: "cli-test-secret-cli-test-secret-0123456",
-        NODE_ENV: "test",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-beforeAll(() => {
+let handle: DatabaseHandle;
+beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-schedules-cli-"));
+  vi.stubEnv("DATA_DIR", dataDir);
+  resetEnvForTesting();
+  handle = await openSeededPglite();
+  setDatabaseForTesting(handle);
 });
-afterAll(() => {
+afterAll(async () => {
+  setDatabaseForTesting(undefined);
+  await handle.close();
+  vi.unstubAllEnvs();
+  resetEnvForTesting();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const day = (n: number) => addDays(todayIn("Australia/Sydney", new Date()), n);
 
-describe("npm run schedule:* (scripts/schedules.ts)", () => {
+describe("npm run schedule:* (scripts/schedules.ts), in-process", () => {
   it("proposes and emails a schedule, prints its link only when asked, lists, shows and withdraws it", async () => {
     const created = await run([
       "schedule:create",
@@ -172,5 +166,23 @@ describe("npm run schedule:* (scripts/schedules.ts)", () => {
     const unknown = await run(["schedule:pause"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("schedule:create");
+  });
+});
+
+describe("npm run schedule:list, as a real process", () => {
+  it("opens the embedded database in DATA_DIR, lists, and exits 0", { timeout: 90_000 }, async () => {
+    const ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-schedules-npm-"));
+    try {
+      await writeSeededDataDir(ownDataDir);
+      const listed = await runNpmScript("schedule:list", ["--host", "acme.localhost", "--json"], {
+        DATA_DIR: ownDataDir,
+      });
+      expect(listed.stderr).toBe("");
+      expect(listed.code).toBe(0);
+      const page = JSON.parse(listed.stdout) as { items: { reference: string }[] };
+      expect(page.items.map((item) => item.reference)).toContain(DEMO_SCHEDULE_REFERENCE);
+    } finally {
+      fs.rmSync(ownDataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -54,6 +54,22 @@ export async function getDb(): Promise<Db> {
   return (await getDatabaseHandle()).db;
 }
 
+/** Whether this process has opened (or is opening) its database. */
+export function isDatabaseOpen(): boolean {
+  return store[globalKey] !== undefined;
+}
+
+/**
+ * Closes the process's database and forgets it, so the next use opens it again: a CLI command
+ * run in-process (scripts/requests.ts and its siblings) closes the database it opened.
+ */
+export async function closeDatabase(): Promise<void> {
+  const state = store[globalKey];
+  if (!state) return;
+  delete store[globalKey];
+  await state.ready.then((handle) => handle.close()).catch(() => {});
+}
+
 /** Tests point the portal at a database they opened themselves. */
 export function setDatabaseForTesting(handle: DatabaseHandle | undefined) {
   if (handle) store[globalKey] = { ready: Promise.resolve(handle) };

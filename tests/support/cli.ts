@@ -1,0 +1,68 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { CliIo } from "../../scripts/cli-entry";
+import { PGLITE_PARSERS } from "../../app/services/platform/db.server";
+import { SNAPSHOT_FILE } from "./snapshot";
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * A CLI command run in-process (issue 29): the script's `runCli` called with the arguments that
+ * follow `npm run <command> --`, its output captured. It uses the process's configuration and
+ * database, as the script does: the test sets DATA_DIR or DATABASE_URL, or installs an open
+ * database with setDatabaseForTesting.
+ */
+export async function runInProcess(
+  runCli: (argv: string[], io: CliIo) => Promise<number>,
+  args: string[],
+): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * `npm run <script> -- <args>` as a real process: the one test per command family that proves the
+ * npm script and the file's entry are wired up. Only the variables given (and PATH, HOME) reach it.
+ */
+export function runNpmScript(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", script, "--", ...args], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        SESSION_SECRET: "cli-test-secret-cli-test-secret-0123456",
+        NODE_ENV: "test",
+        SEED_DEMO_DATA: "false",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Writes the run's migrated and seeded snapshot as the embedded database of `dataDir` (its
+ * `pglite` folder, where the portal keeps it), for a CLI process to open as `npm start` would.
+ */
+export async function writeSeededDataDir(dataDir: string): Promise<void> {
+  const pgliteDir = path.join(dataDir, "pglite");
+  fs.mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(pgliteDir, {
+    loadDataDir: new Blob([fs.readFileSync(SNAPSHOT_FILE)]),
+    parsers: PGLITE_PARSERS,
+  });
+  await pglite.close();
+}
