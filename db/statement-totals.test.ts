@@ -1,9 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../app/services/platform/db.server";
-import { migrate } from "../app/services/platform/migrate.server";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../tests/support/test-db";
-import { seedDemoData } from "./seed/demo";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../tests/support/test-db";
 
 /**
  * statement_daily_totals (migration 0005) must always equal what summing the lines gives,
@@ -106,9 +104,7 @@ describe("statement daily totals (PGlite)", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("statement daily totals (PostgreSQL)", () => {
   statementTotalsSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_API_KEYS, seedDemoData } from "../../db/seed/demo";
+import { DEMO_API_KEYS } from "../../db/seed/demo";
 import { scheduleFixtures } from "../../tests/support/schedule-fixtures";
 import { startSmtpCatcher, type SmtpCatcher } from "../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
 import { todayIn } from "~/lib/dates";
 import { addDays } from "~/lib/instalments";
 import { createApiKey } from "~/services/backoffice/api-keys.server";
@@ -11,7 +11,6 @@ import { checkLinkToken } from "~/services/links/link-tokens.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { resetEnvForTesting } from "~/services/platform/env.server";
-import { migrate } from "~/services/platform/migrate.server";
 import { acceptSchedule } from "~/services/schedules/schedules.server";
 import * as schedules from "./api.back-office.payment-schedules";
 import * as oneSchedule from "./api.back-office.payment-schedules_.$id";
@@ -344,9 +343,7 @@ describe("the back-office schedules API on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("the back-office schedules API on PostgreSQL (TEST_DATABASE_URL)", () => {
   apiSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_API_KEYS, seedDemoData } from "../../db/seed/demo";
+import { DEMO_API_KEYS } from "../../db/seed/demo";
 import { startSmtpCatcher, type SmtpCatcher } from "../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
 import { createApiKey, revokeApiKey } from "~/services/backoffice/api-keys.server";
 import { checkLinkToken } from "~/services/links/link-tokens.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { resetEnvForTesting } from "~/services/platform/env.server";
-import { migrate } from "~/services/platform/migrate.server";
 import * as adhocLinks from "./api.back-office.adhoc-links";
 import * as adhocRevoke from "./api.back-office.adhoc-links_.revoke";
 import * as catchAll from "./api.back-office.$";
@@ -695,9 +694,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the back-office API on PostgreSQL (TEST_DAT
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     handle = database.handle;
     close = database.drop;
     setDatabaseForTesting(handle);

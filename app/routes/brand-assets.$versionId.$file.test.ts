@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
 import { brandAssetPath, brandCssPath } from "~/lib/brand-uploads";
 import { themeTokens } from "~/themes/tokens";
 import { HOST_ADMIN_PERMISSION } from "~/services/auth/access.server";
@@ -11,7 +10,6 @@ import { checkBrandUpload, storeBrandAsset, type CheckedBrandAsset } from "~/ser
 import { brandCss } from "~/services/branding/brand-css.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
-import { migrate } from "~/services/platform/migrate.server";
 import { loader } from "./brand-assets.$versionId.$file";
 
 /**
@@ -254,9 +252,7 @@ describe("brand assets on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("brand assets on PostgreSQL (TEST_DATABASE_URL)", () => {
   routeSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

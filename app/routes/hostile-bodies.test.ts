@@ -1,13 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../db/seed/demo";
 import { createSession } from "~/services/auth/session.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
-import { migrate } from "~/services/platform/migrate.server";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
 
 /**
  * Issue 28's fuzz: every action in the portal, sent the bodies that took processes down (a sparse
@@ -200,9 +198,7 @@ suite("embedded database", async () => {
 
 if (TEST_DATABASE_URL) {
   suite("PostgreSQL", async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 }

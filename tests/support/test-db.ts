@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
+import { inject } from "vitest";
 import { openPostgres, PGLITE_PARSERS, pgliteHandle, type DatabaseHandle } from "../../app/services/platform/db.server";
+import { createDatabase, databaseUrl, dropDatabase, TEMPLATE_KEY } from "./pg-template";
 import { SNAPSHOT_FILE } from "./snapshot";
 
 /** A private embedded database with every migration and the demo data, from the run's snapshot. */
@@ -24,41 +25,72 @@ if (!TEST_DATABASE_URL && !process.env.PORTAL_PG_SKIP_NOTED) {
   process.stderr.write("PostgreSQL tests SKIPPED: set TEST_DATABASE_URL to run them (see README).\n");
 }
 
-/**
- * A brand-new database on the TEST_DATABASE_URL server, dropped by `drop()`.
- * Each test file gets its own, so runs never see each other's data.
- */
-export async function createPostgresDatabase(): Promise<{
+export type PostgresTestDatabase = {
   handle: DatabaseHandle;
   url: string;
   drop: () => Promise<void>;
-}> {
-  if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `portal_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
+};
+
+/** The run's template database, provided by the global set-up; undefined outside such a run. */
+function runTemplate(): string | undefined {
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
+    return inject(TEMPLATE_KEY);
+  } catch {
+    return undefined;
   }
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), { max: 4 });
+}
+
+function testDatabaseName(): string {
+  return `portal_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+}
+
+async function openTestDatabase(template?: string): Promise<PostgresTestDatabase> {
+  if (!TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
+  const serverUrl = TEST_DATABASE_URL;
+  const name = testDatabaseName();
+  await createDatabase(serverUrl, name, template);
+  const url = databaseUrl(serverUrl, name);
+  const handle = openPostgres(url, { max: 4 });
   return {
     handle,
-    url: url.toString(),
+    url,
     async drop() {
       await handle.close().catch(() => {});
-      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await cleanup.connect();
-      try {
-        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await cleanup.end();
-      }
+      await dropDatabase(serverUrl, name);
     },
   };
+}
+
+/**
+ * A brand-new, empty database on the TEST_DATABASE_URL server (no migrations), dropped by `drop()`:
+ * for the migration tests and those that build their own schema.
+ * Each test file gets its own, so runs never see each other's data.
+ */
+export async function createPostgresDatabase(): Promise<PostgresTestDatabase> {
+  return openTestDatabase();
+}
+
+/**
+ * A database with every migration and the demo data, cloned from the run's template (made once by
+ * tests/support/global-setup.ts), dropped by `drop()`. Outside a Vitest run with that set-up, it is
+ * migrated and seeded here instead, with the same result.
+ */
+export async function createSeededPostgresDatabase(): Promise<PostgresTestDatabase> {
+  const template = runTemplate();
+  if (template) return openTestDatabase(template);
+  const database = await openTestDatabase();
+  try {
+    const [{ migrate }, { seedDemoData }] = await Promise.all([
+      import("../../app/services/platform/migrate.server"),
+      import("../../db/seed/demo"),
+    ]);
+    await migrate(database.handle);
+    await seedDemoData(database.handle.db);
+  } catch (error) {
+    await database.drop().catch(() => {});
+    throw error;
+  }
+  return database;
 }
 
 /** A handle whose every query fails the way an unreachable server does. */

@@ -6,11 +6,9 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../db/seed/demo";
 import type { Db } from "../../app/services/platform/db.server";
-import { migrate } from "../../app/services/platform/migrate.server";
 import { enqueue, jobIdFor, QUEUES } from "../../app/services/platform/queue.server";
-import { createPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
+import { createPostgresDatabase, createSeededPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
 import { SNAPSHOT_FILE } from "../support/snapshot";
 
 /**
@@ -83,7 +81,7 @@ async function writePayments(db: Db, count: number) {
 }
 
 describe.skipIf(!TEST_DATABASE_URL)("db:backup and db:restore on PostgreSQL (TEST_DATABASE_URL)", () => {
-  let source: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let source: Awaited<ReturnType<typeof createSeededPostgresDatabase>>;
   let jobId: string;
   let backup: Run;
   let restore: Run;
@@ -107,9 +105,7 @@ describe.skipIf(!TEST_DATABASE_URL)("db:backup and db:restore on PostgreSQL (TES
   const sourceName = () => new URL(source.url).pathname.slice(1);
 
   beforeAll(async () => {
-    source = await createPostgresDatabase();
-    await migrate(source.handle);
-    await seedDemoData(source.handle.db);
+    source = await createSeededPostgresDatabase();
     await writePayments(source.handle.db, 7);
     // A job waiting in the queue is part of the state a restore must bring back (the outbox's mail).
     jobId = (await enqueue(source.handle.db, QUEUES.email, { kind: "backup-test" }, { key: "backup-test" }))!;

@@ -3,14 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { seedDemoData } from "../../db/seed/demo";
 import { isDatabaseOpen, setDatabaseForTesting } from "../../app/services/platform/database.server";
 import type { DatabaseHandle } from "../../app/services/platform/db.server";
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
-import { migrate } from "../../app/services/platform/migrate.server";
 import { runCli } from "../../scripts/requests";
 import { runInProcess, runNpmScript, writeSeededDataDir } from "../support/cli";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../support/test-db";
 
 /**
  * The back-office CLI (scripts/requests.ts), its commands run in-process (issue 29) on a migrated
@@ -171,10 +169,8 @@ describe("npm run request:list, as a real process", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("the CLI on PostgreSQL (TEST_DATABASE_URL)", () => {
   it("works on DATABASE_URL as on the embedded database", async () => {
-    const database = await createPostgresDatabase();
+    const database = await createSeededPostgresDatabase();
     try {
-      await migrate(database.handle);
-      await seedDemoData(database.handle.db);
       // No database installed: the command opens the configured one, and closes it again.
       vi.stubEnv("DATABASE_URL", database.url);
       resetEnvForTesting();

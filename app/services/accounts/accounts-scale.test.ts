@@ -1,8 +1,6 @@
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "~/services/platform/migrate.server";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import * as searchApi from "../../routes/api.sample.accounts-search";
 import * as accountsPage from "../../routes/accounts";
 import * as dashboard from "../../routes/_index";
@@ -331,9 +329,7 @@ describe("thousands of accounts per contact, on PGlite", () => {
 describe.runIf(TEST_DATABASE_URL)("thousands of accounts per contact, on PostgreSQL", () => {
   scaleSuite(
     async () => {
-      const database = await createPostgresDatabase();
-      await migrate(database.handle);
-      await seedDemoData(database.handle.db);
+      const database = await createSeededPostgresDatabase();
       return { handle: database.handle, close: database.drop };
     },
     { accounts: 100_000, joinedEvery: 20 },

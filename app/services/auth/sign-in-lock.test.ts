@@ -1,8 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
-import { seedDemoData } from "../../../db/seed/demo";
-import { migrate } from "../platform/migrate.server";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import type { DatabaseHandle } from "../platform/db.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import { findHostBranding, type HostBranding } from "../host/host.server";
@@ -170,12 +168,10 @@ describe("lifting the lock", () => {
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("the same window on PostgreSQL (TEST_DATABASE_URL)", () => {
-  let pg: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let pg: Awaited<ReturnType<typeof createSeededPostgresDatabase>>;
   let businessId: string;
   beforeAll(async () => {
-    pg = await createPostgresDatabase();
-    await migrate(pg.handle);
-    await seedDemoData(pg.handle.db);
+    pg = await createSeededPostgresDatabase();
     setDatabaseForTesting(pg.handle);
     businessId = (await findHostBranding(pg.handle.db, "acme.localhost"))!.businessId;
   });

@@ -2,12 +2,10 @@ import { createHash } from "node:crypto";
 import { deflateSync, crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { BRAND_FORM_BODY_BYTES, edgeAnswer, edgeRefusal, maxBodyBytesFor } from "../../../scripts/edge.js";
 import { BRAND_FORM_MAX_BYTES, BRAND_UPLOAD_LIMITS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { DatabaseHandle } from "../platform/db.server";
-import { migrate } from "../platform/migrate.server";
 import { checkBrandUpload, readBrandForm, storeBrandAsset, type CheckedBrandAsset } from "./brand-assets.server";
 
 /**
@@ -429,9 +427,7 @@ describe("storeBrandAsset on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("storeBrandAsset on PostgreSQL (TEST_DATABASE_URL)", () => {
   storeSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

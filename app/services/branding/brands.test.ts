@@ -1,15 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { themeTokens } from "~/themes/tokens";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { HOST_ADMIN_PERMISSION, isHostAdmin } from "../auth/access.server";
 import { createSession, getSession } from "../auth/session.server";
 import { findBusinessBranding, findHostBranding } from "../host/host.server";
 import { requireHostBranding } from "../host/tenant.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import { openPostgres, type DatabaseHandle, type Db } from "../platform/db.server";
-import { migrate } from "../platform/migrate.server";
 import {
   getBrandState,
   publishDraft,
@@ -473,9 +471,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   const suite = brandSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, url: database.url, drop: database.drop };
   });
 

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import { startSmtpCatcher, type SmtpCatcher, type CaughtMail } from "../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { findBusinessBranding } from "../host/host.server";
 import { checkLinkToken } from "../links/link-tokens.server";
 import { sendReceipt } from "../payments/receipts.server";
@@ -9,7 +8,6 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { migrate } from "../platform/migrate.server";
 import {
   createPaymentRequest,
   remindPaymentRequest,
@@ -530,9 +528,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   communicationSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

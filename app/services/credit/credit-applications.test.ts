@@ -3,10 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import { plainPdf } from "../../../tests/support/credit-files";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { stepSchema } from "~/lib/credit-schemas";
 import { MAX_DOCUMENTS, type CreditAnswers } from "~/lib/credit-steps";
 import { publishAgreementVersion } from "../agreements/agreements.server";
@@ -15,7 +14,6 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { migrate } from "../platform/migrate.server";
 import {
   acceptDraftTerms,
   addDraftDocument,
@@ -715,9 +713,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   creditSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

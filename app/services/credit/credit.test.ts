@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import { DEMO_CREDIT_APPLICATION_REFERENCE, DEMO_TRADE_REFERENCE_TOKEN } from "../../../db/seed/credit";
 import {
   createCreditApplication,
@@ -11,13 +10,12 @@ import {
   storeCreditDocument,
 } from "../../../tests/support/credit-fixtures";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import { attachmentDisposition } from "../platform/http.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { migrate } from "../platform/migrate.server";
 import { setRateLimitClockForTesting } from "../platform/rate-limit.server";
 import { RequestProblem } from "../requests/problems.server";
 import {
@@ -762,9 +760,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   creditSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../platform/database.server";
-import { migrate } from "../platform/migrate.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
 import {
@@ -296,11 +294,9 @@ async function expectOpeningsOfOwnBusiness(database: DatabaseHandle) {
 }
 
 describe.skipIf(!TEST_DATABASE_URL)("link openings on PostgreSQL (TEST_DATABASE_URL)", () => {
-  let postgres: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let postgres: Awaited<ReturnType<typeof createSeededPostgresDatabase>>;
   beforeAll(async () => {
-    postgres = await createPostgresDatabase();
-    await migrate(postgres.handle);
-    await seedDemoData(postgres.handle.db);
+    postgres = await createSeededPostgresDatabase();
     setDatabaseForTesting(postgres.handle);
   });
   afterAll(async () => {

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { BACKGROUND_HANDLERS } from "../platform/background.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
-import { migrate } from "../platform/migrate.server";
 import { QUEUES } from "../platform/queue.server";
 import { reconcilePayment, reconcileUnsettled, submitPayment, type PayMethod } from "./payments.server";
 
@@ -536,9 +534,7 @@ describe("on PGlite", () => {
 // Real concurrency: several connections racing for one guid and one balance.
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   paymentSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,15 +1,13 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { BACKGROUND_HANDLERS, startBackgroundWork, type BackgroundWork } from "./background.server";
 import { setPayToProviderForTesting } from "../payments/payto/index.server";
 import type { PayToProvider } from "../payments/payto/payto-provider.server";
 import { setDatabaseForTesting } from "./database.server";
 import { openPostgres, type DatabaseHandle } from "./db.server";
 import { expireStale } from "./expiry.server";
-import { migrate } from "./migrate.server";
 import { QUEUES } from "./queue.server";
 
 /**
@@ -304,9 +302,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   backgroundSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     const others: DatabaseHandle[] = [];
     return {
       handle: database.handle,

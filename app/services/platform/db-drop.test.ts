@@ -3,15 +3,13 @@ import { createStaticHandler, isRouteErrorResponse } from "@remix-run/router";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
-import { createPostgresDatabase, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { setCardGatewayForTesting } from "../payments/gateway/index.server";
 import { createSandboxGateway } from "../payments/gateway/sandbox-gateway.server";
 import { loadPayable, reconcileUnsettled, submitPayment } from "../payments/payments.server";
 import { setDatabaseForTesting } from "./database.server";
 import { openPostgres, type DatabaseHandle } from "./db.server";
 import { DatabaseUnavailableError, isConnectionLost } from "./db-unavailable.server";
-import { migrate } from "./migrate.server";
 
 /**
  * The database connection dropped under load (issue 18; decision 046): pg_terminate_backend on the
@@ -49,15 +47,13 @@ describe("a lost database connection is a 503 to Remix", () => {
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("pg_terminate_backend under load (TEST_DATABASE_URL)", () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let database: Awaited<ReturnType<typeof createSeededPostgresDatabase>>;
   let handle: DatabaseHandle;
   let admin: pg.Client;
   let name: string;
 
   beforeAll(async () => {
-    database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    database = await createSeededPostgresDatabase();
     name = new URL(database.url).pathname.slice(1);
     // The portal's own settings: fail fast on connecting, bound every statement.
     handle = openPostgres(database.url, { max: 6, connectTimeoutMs: 2_500, statementTimeoutMs: 5_000 });

@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoData, DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../../../db/seed/demo";
+import { DEMO_REQUEST_REFERENCE, DEMO_REQUEST_TOKEN } from "../../../db/seed/demo";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { PAYMENT_REQUEST_STATES, paymentRequestState, requestOwingCents } from "~/lib/payment-request-state";
 import { checkLinkToken } from "../links/link-tokens.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { migrate } from "../platform/migrate.server";
 import { withRequestScope } from "../platform/request-scope.server";
 import {
   cancelPaymentRequest,
@@ -595,9 +594,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   requestSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,21 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import {
   DEMO_ANSWERED_RESPONSE_TOKEN,
   DEMO_RESPONSE_REFERENCES,
   DEMO_RESPONSE_TOKENS,
 } from "../../../db/seed/responses";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { checkLinkToken } from "../links/link-tokens.server";
 import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
-import { migrate } from "../platform/migrate.server";
 import { RequestProblem } from "../requests/problems.server";
 import {
   answerResponseRequest,
@@ -820,9 +818,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   responseSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import { instalmentFixtures } from "../../../tests/support/instalment-fixtures";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { todayIn } from "~/lib/dates";
 import { addDays } from "~/lib/instalments";
 import type { CardGateway } from "../payments/gateway/card-gateway.server";
@@ -16,7 +15,6 @@ import { createSandboxPayTo, type SandboxPayTo } from "../payments/payto/sandbox
 import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
-import { migrate } from "../platform/migrate.server";
 import { payInstalment } from "./instalment-charges.server";
 import { sendInstalmentEmail } from "./instalment-email.server";
 import type { InstalmentEmail } from "./instalment-outcomes.server";
@@ -749,9 +747,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   chargesSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,9 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import { instalmentFixtures } from "../../../tests/support/instalment-fixtures";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { startOfDayIn, todayIn } from "~/lib/dates";
 import { addDays, addMonths } from "~/lib/instalments";
 import type { CardGateway } from "../payments/gateway/card-gateway.server";
@@ -12,7 +11,6 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import { openPostgres, type DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { migrate } from "../platform/migrate.server";
 import { enqueue, jobStates, QUEUES } from "../platform/queue.server";
 import { startInstalmentRunner, sweepInstalments, type InstalmentRunner } from "./instalment-runner.server";
 
@@ -238,9 +236,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   runnerSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     const others: DatabaseHandle[] = [];
     return {
       handle: database.handle,

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../db/seed/demo";
 import { DEMO_SCHEDULE_REFERENCE, DEMO_SCHEDULE_TOKEN } from "../../../db/seed/schedules";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
 import { scheduleFixtures } from "../../../tests/support/schedule-fixtures";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { startOfDayIn, todayIn } from "~/lib/dates";
 import { addDays } from "~/lib/instalments";
 import { checkLinkToken } from "../links/link-tokens.server";
@@ -11,7 +10,6 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { migrate } from "../platform/migrate.server";
 import { RequestProblem } from "../requests/problems.server";
 import {
   acceptSchedule,
@@ -797,9 +795,7 @@ describe("on PGlite", () => {
 
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   scheduleSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

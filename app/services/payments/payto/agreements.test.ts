@@ -1,7 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
 import {
   AGREEMENT_STATUSES,
   AGREEMENT_TRANSITIONS,
@@ -11,7 +10,6 @@ import {
 import { BACKGROUND_HANDLERS } from "../../platform/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
-import { migrate } from "../../platform/migrate.server";
 import { QUEUES } from "../../platform/queue.server";
 import { parseTokenRequest } from "./agreement-request.server";
 import {
@@ -677,9 +675,7 @@ describe("on PGlite", () => {
 // Real concurrency: several connections racing for one agreement and one requestGuid.
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   agreementSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

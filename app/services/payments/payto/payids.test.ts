@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../../../db/seed/demo";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
-import { migrate } from "../../platform/migrate.server";
 import { webhookSecret } from "./index.server";
 import { findPaymentByReference } from "../invoices.server";
 import { getPaymentRequest, listPaymentRequests, sendPaymentRequest } from "../../requests/payment-requests.server";
@@ -620,9 +618,7 @@ describe("on PGlite", () => {
 // Real concurrency: twenty connections racing for one transaction id.
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   payIdSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   });
 });

@@ -1,15 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { seedDemoData } from "../../../../db/seed/demo";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../../tests/support/smtp-catcher";
-import { createPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
+import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
 import { BACKGROUND_HANDLERS } from "../../platform/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { resetEnvForTesting } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
-import { migrate } from "../../platform/migrate.server";
 import { QUEUES } from "../../platform/queue.server";
 import {
   failPayment,
@@ -777,9 +775,7 @@ describe("on PGlite", () => {
 // Real concurrency: several connections racing for one guid, one settlement.
 describe.skipIf(!TEST_DATABASE_URL)("on PostgreSQL (TEST_DATABASE_URL)", () => {
   payToSuite(async () => {
-    const database = await createPostgresDatabase();
-    await migrate(database.handle);
-    await seedDemoData(database.handle.db);
+    const database = await createSeededPostgresDatabase();
     return { handle: database.handle, close: database.drop };
   }, true);
 });
