@@ -40,3 +40,46 @@ export function isScript(moduleUrl: string): boolean {
   const started = process.argv[1];
   return started !== undefined && realPath(started) === realPath(fileURLToPath(moduleUrl));
 }
+
+/** How one CLI family runs a command: its parser and dispatcher, and the database it may have opened. */
+export type CommandFamily = {
+  main: (argv: string[], io: CliIo) => Promise<number>;
+  /**
+   * A failure the family reports as its own (exit code 1): the lines to print, or undefined for any
+   * other error, which prints as "Failed: <message>".
+   */
+  explain?: (error: unknown) => string[] | undefined;
+  /** The portal's database handle: closed after the command unless it was already open (a test's). */
+  database: { isOpen: () => boolean; close: () => Promise<void> };
+};
+
+/**
+ * Runs one command of a family and returns its exit code: 0 done, 1 failed, 2 a mistake in the
+ * arguments (with a pointer to --help). Nothing thrown escapes, so a test reads the code and the
+ * output, and a script sets process.exitCode from it.
+ */
+export async function runCommand(family: CommandFamily, argv: string[], io: CliIo): Promise<number> {
+  const databaseWasOpen = family.database.isOpen();
+  try {
+    return await family.main(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
+      return 2;
+    }
+    const lines = family.explain?.(error);
+    if (lines) {
+      for (const line of lines) io.stderr.write(`${line}\n`);
+      return 1;
+    }
+    io.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    if (!databaseWasOpen) await family.database.close();
+  }
+}
+
+/** A service's refusal with field messages (a RequestProblem): its message, then each field's, indented. */
+export function problemLines(problem: { message: string; fields?: Record<string, string> }): string[] {
+  return [problem.message, ...Object.entries(problem.fields ?? {}).map(([field, message]) => `  ${field}: ${message}`)];
+}

@@ -11,7 +11,7 @@
  *   npm run jobs -- retry <job id>
  */
 import { parseArgs } from "node:util";
-import { isScript, lineWriter, UsageError, type CliIo, type Out } from "./cli-entry";
+import { isScript, lineWriter, runCommand, UsageError, type CliIo, type Out } from "./cli-entry";
 
 // Run as a script, before the services load: their log lines would otherwise mix with this command's output.
 if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
@@ -163,24 +163,9 @@ async function main(argv: string[], io: CliIo): Promise<number> {
  * process's database (DATABASE_URL, or the embedded one in DATA_DIR): opened here if nothing in the
  * process has opened it yet, and then closed here; a database the caller had open stays open.
  */
-export async function runCli(argv: string[], io: CliIo = process): Promise<number> {
-  const databaseWasOpen = isDatabaseOpen();
-  try {
-    return await main(argv, io);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n\nRun with --help for the commands and their options.\n`);
-      return 2;
-    }
-    if (error instanceof NotFound) {
-      io.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    io.stderr.write(`Failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  } finally {
-    if (!databaseWasOpen) await closeDatabase();
-  }
+export function runCli(argv: string[], io: CliIo = process): Promise<number> {
+  const explain = (error: unknown) => (error instanceof NotFound ? [error.message] : undefined);
+  return runCommand({ main, explain, database: { isOpen: isDatabaseOpen, close: closeDatabase } }, argv, io);
 }
 
 if (isScript(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2));

@@ -1,10 +1,15 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, vi } from "vitest";
 import type { CliIo } from "../../scripts/cli-entry";
-import { PGLITE_PARSERS } from "../../app/services/platform/db.server";
+import { setDatabaseForTesting } from "../../app/services/platform/database.server";
+import { PGLITE_PARSERS, type DatabaseHandle } from "../../app/services/platform/db.server";
+import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { SNAPSHOT_FILE } from "./snapshot";
+import { openSeededPglite } from "./test-db";
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
@@ -65,4 +70,40 @@ export async function writeSeededDataDir(dataDir: string): Promise<void> {
     parsers: PGLITE_PARSERS,
   });
   await pglite.close();
+}
+
+/**
+ * A temporary DATA_DIR for the enclosing suite (where a CLI's mail lands, in DATA_DIR/outbox), made
+ * before its tests and removed after; returns a getter for its path.
+ */
+export function useCliDataDir(prefix: string): () => string {
+  let dataDir: string | undefined;
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    vi.stubEnv("DATA_DIR", dataDir);
+    resetEnvForTesting();
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    resetEnvForTesting();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => dataDir!;
+}
+
+/**
+ * The run's migrated and seeded embedded database, opened for the enclosing suite and installed as
+ * the portal's, so in-process commands use it as the script would use its own; returns a getter.
+ */
+export function useSeededCliDatabase(): () => DatabaseHandle {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await openSeededPglite();
+    setDatabaseForTesting(handle);
+  });
+  afterAll(async () => {
+    setDatabaseForTesting(undefined);
+    await handle?.close();
+  });
+  return () => handle!;
 }

@@ -2,14 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_AGREEMENT_REFERENCE } from "../../db/seed/agreements";
-import { setDatabaseForTesting } from "../../app/services/platform/database.server";
-import type { DatabaseHandle } from "../../app/services/platform/db.server";
-import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { runCli } from "../../scripts/agreements";
-import { runInProcess, runNpmScript, writeSeededDataDir } from "../support/cli";
-import { openSeededPglite } from "../support/test-db";
+import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeSeededDataDir } from "../support/cli";
 
 /**
  * The agreements CLI (scripts/agreements.ts; decision 036), its commands run in-process (issue 29)
@@ -18,26 +14,12 @@ import { openSeededPglite } from "../support/test-db";
  */
 const run = (args: string[]) => runInProcess(runCli, args);
 
-let dataDir: string;
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-agreements-cli-"));
-  vi.stubEnv("DATA_DIR", dataDir);
-  resetEnvForTesting();
-  handle = await openSeededPglite();
-  setDatabaseForTesting(handle);
-});
-afterAll(async () => {
-  setDatabaseForTesting(undefined);
-  await handle.close();
-  vi.unstubAllEnvs();
-  resetEnvForTesting();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDirPath = useCliDataDir("portal-agreements-cli-");
+useSeededCliDatabase();
 
 /** A text file for --file, in the temporary DATA_DIR. */
 function textFile(name: string, text: string): string {
-  const file = path.join(dataDir, name);
+  const file = path.join(dataDirPath(), name);
   fs.writeFileSync(file, text);
   return file;
 }
@@ -96,7 +78,7 @@ describe("npm run agreement:* (scripts/agreements.ts), in-process", () => {
     expect(offered.stdout).toContain("  emailed");
     const reference = /^(AG-[0-9A-Z]{6,12}) {2}offered {2}Card authority$/m.exec(offered.stdout)![1]!;
     const link = /link for olivia@coastal\.example: (\S+)/.exec(offered.stdout)![1]!;
-    const outbox = path.join(dataDir, "outbox");
+    const outbox = path.join(dataDirPath(), "outbox");
     const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
     expect(files).toHaveLength(1);
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, files[0]!)));
@@ -124,7 +106,7 @@ describe("npm run agreement:* (scripts/agreements.ts), in-process", () => {
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toContain("--file is required.");
 
-    const unreadable = await run([...create, "--kind", "other", "--file", path.join(dataDir, "missing.md")]);
+    const unreadable = await run([...create, "--kind", "other", "--file", path.join(dataDirPath(), "missing.md")]);
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain("missing.md");
 

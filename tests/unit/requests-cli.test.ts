@@ -1,14 +1,12 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { isDatabaseOpen, setDatabaseForTesting } from "../../app/services/platform/database.server";
-import type { DatabaseHandle } from "../../app/services/platform/db.server";
+import { describe, expect, it, vi } from "vitest";
+import { isDatabaseOpen } from "../../app/services/platform/database.server";
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { runCli } from "../../scripts/requests";
-import { runInProcess, runNpmScript, writeSeededDataDir } from "../support/cli";
-import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../support/test-db";
+import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeSeededDataDir } from "../support/cli";
+import { createSeededPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
 
 /**
  * The back-office CLI (scripts/requests.ts), its commands run in-process (issue 29) on a migrated
@@ -18,32 +16,10 @@ import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } fro
 const run = (args: string[]) => runInProcess(runCli, args);
 
 /** A temporary DATA_DIR for the portal's configuration (the outbox, the embedded database). */
-function useDataDir(prefix: string): () => string {
-  let dataDir: string | undefined;
-  beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-    vi.stubEnv("DATA_DIR", dataDir);
-    resetEnvForTesting();
-  });
-  afterAll(() => {
-    vi.unstubAllEnvs();
-    resetEnvForTesting();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  return () => dataDir!;
-}
 
 describe("npm run request:* (scripts/requests.ts), in-process", () => {
-  const dataDir = useDataDir("portal-requests-cli-");
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openSeededPglite();
-    setDatabaseForTesting(handle);
-  });
-  afterAll(async () => {
-    setDatabaseForTesting(undefined);
-    await handle.close();
-  });
+  const dataDir = useCliDataDir("portal-requests-cli-");
+  useSeededCliDatabase();
 
   it("creates and emails a request, prints its link only when asked, and lists it", async () => {
     const created = await run([
@@ -153,7 +129,7 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
 });
 
 describe("npm run request:list, as a real process", () => {
-  const dataDir = useDataDir("portal-requests-npm-");
+  const dataDir = useCliDataDir("portal-requests-npm-");
 
   it("opens the embedded database in DATA_DIR, lists, and exits 0", { timeout: 90_000 }, async () => {
     await writeSeededDataDir(dataDir());

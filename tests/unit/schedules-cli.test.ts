@@ -2,16 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { todayIn } from "../../app/lib/dates";
 import { addDays } from "../../app/lib/instalments";
 import { DEMO_SCHEDULE_REFERENCE } from "../../db/seed/schedules";
-import { setDatabaseForTesting } from "../../app/services/platform/database.server";
-import type { DatabaseHandle } from "../../app/services/platform/db.server";
-import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { runCli } from "../../scripts/schedules";
-import { runInProcess, runNpmScript, writeSeededDataDir } from "../support/cli";
-import { openSeededPglite } from "../support/test-db";
+import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeSeededDataDir } from "../support/cli";
 
 /**
  * The payment-schedule CLI (scripts/schedules.ts), its commands run in-process (issue 29) on a
@@ -20,22 +16,8 @@ import { openSeededPglite } from "../support/test-db";
  */
 const run = (args: string[]) => runInProcess(runCli, args);
 
-let dataDir: string;
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "portal-schedules-cli-"));
-  vi.stubEnv("DATA_DIR", dataDir);
-  resetEnvForTesting();
-  handle = await openSeededPglite();
-  setDatabaseForTesting(handle);
-});
-afterAll(async () => {
-  setDatabaseForTesting(undefined);
-  await handle.close();
-  vi.unstubAllEnvs();
-  resetEnvForTesting();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDirPath = useCliDataDir("portal-schedules-cli-");
+useSeededCliDatabase();
 
 const day = (n: number) => addDays(todayIn("Australia/Sydney", new Date()), n);
 
@@ -71,7 +53,7 @@ describe("npm run schedule:* (scripts/schedules.ts), in-process", () => {
     const link = /link for olivia@coastal\.example: (\S+)/.exec(created.stdout)![1]!;
     expect(link).toMatch(/^http:\/\/acme\.localhost:3000\/payment-schedule\/acceptance\/[A-Za-z0-9_-]{59}$/);
 
-    const outbox = path.join(dataDir, "outbox");
+    const outbox = path.join(dataDirPath(), "outbox");
     const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
     expect(files).toHaveLength(1);
     const mail = await simpleParser(fs.readFileSync(path.join(outbox, files[0]!)));
