@@ -26,6 +26,8 @@ export default defineConfig({
       SEED_DEMO_DATA: "false",
       SANDBOX_GATEWAY_DELAY_MS: "0",
     },
+    // Each test's duration and limit, for `npm run test:slowest` (docs/testing.md).
+    reporters: ["default", "./tests/support/durations-reporter.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // PGlite instances are large (hundreds of MB each); two workers fit two cores.

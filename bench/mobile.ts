@@ -160,8 +160,9 @@ export async function measureMobile(
     for (const page of pages) {
       const url = `http://${DEMO_HOST}:${BENCH_PORT}${page.path}`;
       const cookie = cookieFor(page, cookies);
-      // One unmeasured load warms the server (first-use caches, JIT), not the browser.
-      if (!lowEnd) await loadOnce(browser, url, cookie);
+      // One unmeasured load warms the server (first-use caches, JIT), not the browser, for a page the
+      // query-count step has not already fetched twice on this host (it skips the demo-only pages).
+      if (!lowEnd && page.demoOnly) await loadOnce(browser, url, cookie);
       const runs: MobileRun[] = [];
       for (let i = 0; i < profile.runs; i += 1) runs.push(await loadOnce(browser, url, cookie, profile));
       const result: MobileResult = {

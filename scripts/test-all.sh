@@ -23,15 +23,16 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
   echo "      Set it to a server you may create databases on, e.g. postgres://postgres@127.0.0.1:5432/postgres"
 fi
 
-echo "== formatting (Prettier)"
+echo "== [test $SECONDS s] formatting (Prettier)"
 npx prettier --check . --log-level warn
-echo "== lint (ESLint)"
+echo "== [test $SECONDS s] lint (ESLint)"
 npx eslint . --max-warnings 0
-echo "== typecheck"
+echo "== [test $SECONDS s] typecheck"
 npx tsc --noEmit
-echo "== unit and integration tests"
+echo "== [test $SECONDS s] unit and integration tests"
 npx vitest run
-echo "== production build"
+echo "== [test $SECONDS s] production build"
 npx remix build
-echo "== end-to-end tests (Chromium, JavaScript on and off)"
+echo "== [test $SECONDS s] end-to-end tests (Chromium, JavaScript on and off)"
 npx playwright test
+echo "== [test $SECONDS s] done"

@@ -71,6 +71,8 @@ test.describe("ad-hoc payments", () => {
     hostRequest,
     jsEnabled,
   }) => {
+    // A long journey (about 20 s quiet): its limit keeps three times that (issue 29).
+    test.setTimeout(90_000);
     await signIn(page, who("adhoc"));
     await expect(page).toHaveURL(`${ACME}/payment/payment-request/all`);
     const account = `${customerStyleAccountName("adhoc", project())} (${customerStyleAccountNumber("adhoc", project())})`;

@@ -116,6 +116,8 @@ test.describe("agreements", () => {
     page,
     hostRequest,
   }) => {
+    // A long journey (about 20 s quiet): its limit keeps three times that (issue 29).
+    test.setTimeout(90_000);
     const offer = await offerByEmail(hostRequest, "signer");
     const response = await page.goto(offer.link);
     expect(response?.status()).toBe(200);

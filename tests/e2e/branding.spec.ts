@@ -279,6 +279,8 @@ test.describe("host admins brand their portal", () => {
   });
 
   test("bad input gets a clear message and changes nothing", async ({ page, request, jsEnabled }, testInfo) => {
+    // A long journey (about 20 s quiet): its limit keeps three times that (issue 29).
+    test.setTimeout(90_000);
     const project = testInfo.project.name;
     const origin = brandOrigin("guard", project);
     await signInAs(page, origin, brandEmail("admin", "guard", project), DEMO_PASSWORD);

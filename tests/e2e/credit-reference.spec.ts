@@ -75,6 +75,8 @@ test.describe("trade references", () => {
     page,
     hostRequest,
   }) => {
+    // A long journey (about 20 s quiet): its limit keeps three times that (issue 29).
+    test.setTimeout(90_000);
     const applicant = creditApplicant("referee", project());
     const link = await refereeLink(hostRequest, "referee");
     const response = await page.goto(link);

@@ -94,6 +94,8 @@ test.describe("PayTo agreements", () => {
     page,
     jsEnabled,
   }) => {
+    // A long journey (about 20 s quiet): its limit keeps three times that (issue 29).
+    test.setTimeout(90_000);
     await setUpWithPayId(page, `olivia.${jsEnabled ? "js" : "nojs"}.${Date.now()}@payto.test`);
     await expectAccessible(page);
     const bank = await openBank(page);

@@ -79,6 +79,8 @@ test.describe("paying by PayTo", () => {
     page,
     jsEnabled,
   }) => {
+    // A long journey (about 20 s quiet): its limit keeps three times that (issue 29).
+    test.setTimeout(90_000);
     // Before any agreement: the pay page offers to set one up.
     await openPayPage(page, 1);
     await expect(page.getByRole("link", { name: "Set up PayTo" })).toHaveAttribute(
