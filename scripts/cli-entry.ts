@@ -4,7 +4,7 @@
  * with arguments and read what it wrote. Run as a script (`npm run request:list -- …`), the file
  * calls it with the process's own streams and sets process.exitCode.
  *
- * This module imports no service: a CLI sets LOG_LEVEL before its services load.
+ * This module imports no service when it loads: a CLI sets LOG_LEVEL before its services load.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -82,4 +82,16 @@ export async function runCommand(family: CommandFamily, argv: string[], io: CliI
 /** A service's refusal with field messages (a RequestProblem): its message, then each field's, indented. */
 export function problemLines(problem: { message: string; fields?: Record<string, string> }): string[] {
   return [problem.message, ...Object.entries(problem.fields ?? {}).map(([field, message]) => `  ${field}: ${message}`)];
+}
+
+/**
+ * Runs one command of a back-office family whose services refuse with a RequestProblem (requests,
+ * schedules, agreements): its message and field messages are printed, exit code 1. The services load
+ * here, when a command runs, not when this module does (a script sets LOG_LEVEL first).
+ */
+export async function runBackOfficeCommand(main: CommandFamily["main"], argv: string[], io: CliIo): Promise<number> {
+  const { isRequestProblem } = await import("../app/services/requests/problems.server");
+  const { closeDatabase, isDatabaseOpen } = await import("../app/services/platform/database.server");
+  const explain = (error: unknown) => (isRequestProblem(error) ? problemLines(error) : undefined);
+  return runCommand({ main, explain, database: { isOpen: isDatabaseOpen, close: closeDatabase } }, argv, io);
 }

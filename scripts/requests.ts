@@ -11,17 +11,16 @@
  * Links live only in the emails; --print-link also prints them (demos only).
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { isScript, lineWriter, problemLines, runCommand, UsageError, type CliIo, type Out } from "./cli-entry";
+import { isScript, lineWriter, runBackOfficeCommand, UsageError, type CliIo, type Out } from "./cli-entry";
 
 // Run as a script, before the services load: their log lines would otherwise mix with this command's output.
 if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
 const { formatMoney, parseMoneyToCents } = await import("../app/lib/format");
-const { closeDatabase, getDatabaseHandle, isDatabaseOpen } = await import("../app/services/platform/database.server");
+const { getDatabaseHandle } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
 const requests = await import("../app/services/requests/payment-requests.server");
 const { revokeAdhocLinks, sendAdhocLink } = await import("../app/services/requests/adhoc-links.server");
-const { isRequestProblem } = await import("../app/services/requests/problems.server");
 const { API_SCOPES, createApiKey } = await import("../app/services/backoffice/api-keys.server");
 const { contactMailLinks } = await import("../app/services/communication/contact-mail.server");
 const { findContact } = await import("../app/services/requests/lookups.server");
@@ -350,15 +349,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
  * process has opened it yet, and then closed here; a database the caller had open stays open.
  */
 export function runCli(argv: string[], io: CliIo = process): Promise<number> {
-  return runCommand(
-    {
-      main,
-      explain: (error) => (isRequestProblem(error) ? problemLines(error) : undefined),
-      database: { isOpen: isDatabaseOpen, close: closeDatabase },
-    },
-    argv,
-    io,
-  );
+  return runBackOfficeCommand(main, argv, io);
 }
 
 if (isScript(import.meta.url)) process.exitCode = await runCli(process.argv.slice(2));

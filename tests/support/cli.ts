@@ -5,11 +5,9 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, vi } from "vitest";
 import type { CliIo } from "../../scripts/cli-entry";
-import { setDatabaseForTesting } from "../../app/services/platform/database.server";
-import { PGLITE_PARSERS, type DatabaseHandle } from "../../app/services/platform/db.server";
+import { PGLITE_PARSERS } from "../../app/services/platform/db.server";
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { SNAPSHOT_FILE } from "./snapshot";
-import { openSeededPglite } from "./test-db";
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
@@ -89,21 +87,4 @@ export function useCliDataDir(prefix: string): () => string {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return () => dataDir!;
-}
-
-/**
- * The run's migrated and seeded embedded database, opened for the enclosing suite and installed as
- * the portal's, so in-process commands use it as the script would use its own; returns a getter.
- */
-export function useSeededCliDatabase(): () => DatabaseHandle {
-  let handle: DatabaseHandle | undefined;
-  beforeAll(async () => {
-    handle = await openSeededPglite();
-    setDatabaseForTesting(handle);
-  });
-  afterAll(async () => {
-    setDatabaseForTesting(undefined);
-    await handle?.close();
-  });
-  return () => handle!;
 }

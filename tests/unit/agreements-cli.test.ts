@@ -5,7 +5,8 @@ import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { DEMO_AGREEMENT_REFERENCE } from "../../db/seed/agreements";
 import { runCli } from "../../scripts/agreements";
-import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeSeededDataDir } from "../support/cli";
+import { runInProcess, runNpmScript, useCliDataDir, writeSeededDataDir } from "../support/cli";
+import { withSeededDatabase } from "../support/seeded-db";
 
 /**
  * The agreements CLI (scripts/agreements.ts; decision 036), its commands run in-process (issue 29)
@@ -15,7 +16,7 @@ import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeS
 const run = (args: string[]) => runInProcess(runCli, args);
 
 const dataDirPath = useCliDataDir("portal-agreements-cli-");
-useSeededCliDatabase();
+withSeededDatabase();
 
 /** A text file for --file, in the temporary DATA_DIR. */
 function textFile(name: string, text: string): string {

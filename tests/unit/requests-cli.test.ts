@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from "vitest";
 import { isDatabaseOpen } from "../../app/services/platform/database.server";
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { runCli } from "../../scripts/requests";
-import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeSeededDataDir } from "../support/cli";
+import { runInProcess, runNpmScript, useCliDataDir, writeSeededDataDir } from "../support/cli";
+import { withSeededDatabase } from "../support/seeded-db";
 import { createSeededPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
 
 /**
@@ -19,7 +20,7 @@ const run = (args: string[]) => runInProcess(runCli, args);
 
 describe("npm run request:* (scripts/requests.ts), in-process", () => {
   const dataDir = useCliDataDir("portal-requests-cli-");
-  useSeededCliDatabase();
+  withSeededDatabase();
 
   it("creates and emails a request, prints its link only when asked, and lists it", async () => {
     const created = await run([

@@ -7,7 +7,8 @@ import { todayIn } from "../../app/lib/dates";
 import { addDays } from "../../app/lib/instalments";
 import { DEMO_SCHEDULE_REFERENCE } from "../../db/seed/schedules";
 import { runCli } from "../../scripts/schedules";
-import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeSeededDataDir } from "../support/cli";
+import { runInProcess, runNpmScript, useCliDataDir, writeSeededDataDir } from "../support/cli";
+import { withSeededDatabase } from "../support/seeded-db";
 
 /**
  * The payment-schedule CLI (scripts/schedules.ts), its commands run in-process (issue 29) on a
@@ -17,7 +18,7 @@ import { runInProcess, runNpmScript, useCliDataDir, useSeededCliDatabase, writeS
 const run = (args: string[]) => runInProcess(runCli, args);
 
 const dataDirPath = useCliDataDir("portal-schedules-cli-");
-useSeededCliDatabase();
+withSeededDatabase();
 
 const day = (n: number) => addDays(todayIn("Australia/Sydney", new Date()), n);
 
