@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import { BUDGETS_FILE, PAGES, QUERIES_FILE, RESULTS_FILE } from "./config";
 import {
+  BUDGET,
   clientChecks,
   isBreach,
   isKnownBreach,
@@ -82,7 +83,7 @@ for (const route of whole?.bytes.routes ?? []) {
 }
 for (const page of whole?.mobile ?? []) {
   add({
-    budget: "mobile LCP (median)",
+    budget: BUDGET.mobileLcp,
     subject: page.page,
     value: page.median.lcp,
     limit: budgets.mobile.lcpMs,
@@ -90,7 +91,7 @@ for (const page of whole?.mobile ?? []) {
     unit: "ms",
   });
   add({
-    budget: "mobile TBT (median)",
+    budget: BUDGET.mobileTbt,
     subject: page.page,
     value: page.median.tbt,
     limit: budgets.mobile.tbtMs,
@@ -98,7 +99,7 @@ for (const page of whole?.mobile ?? []) {
     unit: "ms",
   });
   add({
-    budget: "mobile CLS (median)",
+    budget: BUDGET.mobileCls,
     subject: page.page,
     value: page.median.cls,
     limit: budgets.mobile.cls,

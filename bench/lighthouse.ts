@@ -2,6 +2,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { BENCH_PORT, cookieFor, DEMO_HOST, LIGHTHOUSE, LOW_END, type BenchCookies, type BenchPage } from "./config";
 import { CATEGORIES, combineRuns, summarize, type LhrLike, type LighthouseRun } from "./lib/lighthouse-summary";
+import { runUntilSettled, settlerFor, type Settle } from "./lib/verdicts";
 
 /**
  * Real Lighthouse (the npm package) in Debian's Chromium, headless, with simulated throttling:
@@ -22,8 +23,12 @@ export type LighthousePageResult = {
   median: LighthouseRun;
 };
 
-/** Where and how often: the demo host and the profile's runs unless said otherwise (the sweep). */
-export type LighthouseOptions = { host?: string; runs?: number };
+/**
+ * Where and how often: the demo host and the profile's runs unless said otherwise (the sweep). `settle`: the
+ * budgets the runs are judged by; a page's last run is skipped when the first two agree on every verdict
+ * (lib/verdicts.ts, decision 060).
+ */
+export type LighthouseOptions = { host?: string; runs?: number; settle?: Settle<LighthouseRun> };
 
 const CHROME_FLAGS = [
   "--headless=new",
@@ -89,11 +94,11 @@ export async function measureLighthouse(
     for (const page of pages) {
       const url = `http://${host}:${BENCH_PORT}${page.path}`;
       const cookie = cookieFor(page, cookies);
-      const pageRuns: LighthouseRun[] = [];
-      for (let i = 0; i < runs; i += 1) {
-        const lhr = await runOnce(url, chrome.port, cookie, profile);
-        pageRuns.push(summarize(lhr));
-      }
+      const pageRuns = await runUntilSettled(
+        runs,
+        async () => summarize(await runOnce(url, chrome.port, cookie, profile)),
+        settlerFor(options.settle, page.name),
+      );
       results.push({
         page: page.name,
         path: page.path,

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { BENCH_PORT, cookieFor, DEMO_HOST, MOBILE, type BenchCookies, type BenchPage } from "./config";
 import { median, round } from "./lib/stats";
+import { runUntilSettled, settlerFor, type Settle } from "./lib/verdicts";
 
 /**
  * Mobile page load in Debian's Chromium with Lighthouse's mobile settings: CPU 4× slower,
@@ -136,11 +137,14 @@ async function noJsSubmitOnce(
 /**
  * `profile`: Lighthouse's mobile settings (the default), or the low-end phone (issue 19), which is
  * measured without the warm-up load (the mobile run has warmed the server) and without the no-JS runs.
+ * `settle`: the budgets the runs are judged by; a page's last run is skipped when the first two agree
+ * on every verdict (lib/verdicts.ts, decision 060).
  */
 export async function measureMobile(
   pages: BenchPage[],
   cookies: BenchCookies,
   profile: AppliedProfile = MOBILE,
+  settle?: Settle<MobileRun>,
 ): Promise<MobileResult[]> {
   const lowEnd = profile !== MOBILE;
   const browser = await chromium.launch({
@@ -163,8 +167,11 @@ export async function measureMobile(
       // One unmeasured load warms the server (first-use caches, JIT), not the browser, for a page the
       // query-count step has not already fetched twice on this host (it skips the demo-only pages).
       if (!lowEnd && page.demoOnly) await loadOnce(browser, url, cookie);
-      const runs: MobileRun[] = [];
-      for (let i = 0; i < profile.runs; i += 1) runs.push(await loadOnce(browser, url, cookie, profile));
+      const runs = await runUntilSettled(
+        profile.runs,
+        () => loadOnce(browser, url, cookie, profile),
+        settlerFor(settle, page.name),
+      );
       const result: MobileResult = {
         page: page.name,
         path: page.path,

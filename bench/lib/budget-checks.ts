@@ -19,6 +19,16 @@ export type Check = {
   unit: string;
 };
 
+/** The budgets' names as checks print them, shared with the runs that stop once their verdicts settle (lib/verdicts.ts). */
+export const BUDGET = {
+  mobileLcp: "mobile LCP (median)",
+  mobileTbt: "mobile TBT (median)",
+  mobileCls: "mobile CLS (median)",
+  lowEndLcp: "low-end LCP (applied in Chromium, median)",
+  lowEndTbt: "low-end TBT (applied in Chromium, median)",
+  lighthouse: (category: string) => `Lighthouse ${category} (mobile preset, median)`,
+} as const;
+
 export type ClientBudgets = {
   /** `pages`: the pages Lighthouse must score `minScore` on, in every category. */
   lighthouse: { pages: string[]; minScore: number };
@@ -49,7 +59,7 @@ export function clientChecks(
       const score = page?.median.scores[category];
       const failing = page?.median.failing[category] ?? [];
       checks.push({
-        budget: `Lighthouse ${category} (mobile preset, median)`,
+        budget: BUDGET.lighthouse(category),
         subject: failing.length ? `${name} (failing: ${failing.join(", ")})` : name,
         value: typeof score === "number" ? score : Number.NaN,
         limit: budgets.lighthouse.minScore,
@@ -61,7 +71,7 @@ export function clientChecks(
   for (const name of expected.lowEndPages) {
     const page = results.lowEndApplied?.find((candidate) => candidate.page === name);
     checks.push({
-      budget: "low-end LCP (applied in Chromium, median)",
+      budget: BUDGET.lowEndLcp,
       subject: name,
       value: page?.median.lcp ?? Number.NaN,
       limit: budgets.lowEnd.lcpMs,
@@ -69,7 +79,7 @@ export function clientChecks(
       unit: "ms",
     });
     checks.push({
-      budget: "low-end TBT (applied in Chromium, median)",
+      budget: BUDGET.lowEndTbt,
       subject: name,
       value: page?.median.tbt ?? Number.NaN,
       limit: budgets.lowEnd.tbtMs,
