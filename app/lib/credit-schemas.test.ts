@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { auPostcodeInState } from "./credit-address";
+import { auPostcodeInState } from "./au-postcodes";
 import {
   addressSchema,
   bankSchema,

@@ -13,9 +13,8 @@
 import { z } from "zod";
 import { checkNzAccount, formatBsb, parseAuAccountNumber, parseBsb } from "./bank-account";
 import { checkBusinessNumber, formatBusinessNumber, type BusinessNumberKind } from "./business-numbers";
-import { auPostcodeInState, POSTCODE_PATTERN } from "./credit-address";
+import { AU_STATES, auPostcodeInState, POSTCODE_PATTERN } from "./au-postcodes";
 import {
-  AU_STATES,
   DIRECTOR_ROLES,
   DOCUMENT_KINDS,
   ENTITY_TYPES,

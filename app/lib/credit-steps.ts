@@ -4,6 +4,7 @@
  * lists, the schemas (credit-schemas.ts, server only) enforce them, and the back office (decision
  * 041) reads the answers in exactly this shape from `credit_applications.answers`.
  */
+import type { AuState } from "./au-postcodes";
 
 /** The steps, in order. Each posts on its own page, `/credit/<step>`; then check, then submit. */
 export const CREDIT_STEPS = [
@@ -54,9 +55,6 @@ export const REFEREE_LINK_DAYS = 30;
 
 export const ENTITY_TYPES = ["company", "sole-trader", "partnership", "trust", "other"] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
-
-export const AU_STATES = ["ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA"] as const;
-export type AuState = (typeof AU_STATES)[number];
 
 // ---------------------------------------------------------------------------------------------
 // People

@@ -1,3 +1,4 @@
+import { auPostcodeInState, isAuState, type AuState } from "./au-postcodes";
 import type { MessageKey } from "./i18n";
 
 /**
@@ -114,8 +115,6 @@ export function readNote(raw: unknown, max: number, options: { required: boolean
 
 export const ADDRESS_COUNTRIES = ["AU", "NZ"] as const;
 export type AddressCountry = (typeof ADDRESS_COUNTRIES)[number];
-export const AU_STATES = ["ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA"] as const;
-export type AuState = (typeof AU_STATES)[number];
 
 /**
  * A delivery address as Australia Post and NZ Post write one: a street line (and an optional
@@ -133,38 +132,6 @@ export type Address = {
 
 export const ADDRESS_FIELDS = ["line1", "line2", "locality", "state", "postcode", "country"] as const;
 export type AddressField = (typeof ADDRESS_FIELDS)[number];
-
-/**
- * Australia Post's postcode ranges per state (delivery and PO box ranges): a postcode outside
- * its state's is a typing mistake, or the wrong state.
- */
-const AU_POSTCODES: Record<AuState, [number, number][]> = {
-  ACT: [
-    [200, 299],
-    [2600, 2618],
-    [2900, 2920],
-  ],
-  NSW: [
-    [1000, 2599],
-    [2619, 2899],
-    [2921, 2999],
-  ],
-  NT: [[800, 999]],
-  QLD: [
-    [4000, 4999],
-    [9000, 9999],
-  ],
-  SA: [[5000, 5999]],
-  TAS: [[7000, 7999]],
-  VIC: [
-    [3000, 3999],
-    [8000, 8999],
-  ],
-  WA: [[6000, 6999]],
-};
-
-export const postcodeInState = (postcode: string, state: AuState) =>
-  AU_POSTCODES[state].some(([low, high]) => Number(postcode) >= low && Number(postcode) <= high);
 
 export type AddressResult =
   { ok: true; value: Address } | { ok: false; errors: Partial<Record<AddressField, MessageKey>> };
@@ -196,13 +163,13 @@ export function readAddress(input: Partial<Record<AddressField, unknown>>): Addr
   const stateRaw = typeof input.state === "string" ? input.state.trim().toUpperCase() : "";
   let state: AuState | "" = "";
   if (country === "AU") {
-    if ((AU_STATES as readonly string[]).includes(stateRaw)) state = stateRaw as AuState;
+    if (isAuState(stateRaw)) state = stateRaw;
     else errors.state = stateRaw === "" ? "response.error.state.required" : "response.error.state";
   }
   const postcode = typeof input.postcode === "string" ? input.postcode.trim() : "";
   if (postcode === "") errors.postcode = "response.error.postcode.required";
   else if (!/^\d{4}$/.test(postcode)) errors.postcode = "response.error.postcode";
-  else if (country === "AU" && state && !postcodeInState(postcode, state))
+  else if (country === "AU" && state && !auPostcodeInState(postcode, state))
     errors.postcode = "response.error.postcode.state";
   if (Object.keys(errors).length || !line1.ok || !line2.ok || !locality.ok || !country) return { ok: false, errors };
   return {

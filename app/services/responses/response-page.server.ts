@@ -1,9 +1,9 @@
 import { data, redirect } from "@remix-run/node";
 import { formatDateTime } from "~/lib/agreements";
 import { formatDate, formatMoney } from "~/lib/format";
+import { AU_STATES } from "~/lib/au-postcodes";
 import {
   addressLines,
-  AU_STATES,
   FIELD_MAX,
   KIND_CHOICES,
   NAME_REQUIRED,

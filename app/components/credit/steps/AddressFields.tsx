@@ -1,4 +1,4 @@
-import { AU_STATES } from "~/lib/credit-steps";
+import { AU_STATES } from "~/lib/au-postcodes";
 import { useT } from "../../useT";
 import * as styles from "../Credit.css";
 import { CheckField, SelectField, TextField, type StepMessages } from "../CreditForm";
