@@ -23,6 +23,7 @@ import {
   requestOrigin,
   requireSameOrigin,
 } from "~/services/route-services.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * POST /api/payTo/payment (spec §3 "PayTo payment payload", §7 "errors are returned as values
@@ -37,7 +38,6 @@ import {
  * ids or a contact without portal access (decision 056), 405, 413. Never a thrown 500.
  */
 const english = translator("en-AU");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ORDERS = 50;
 
 type Refusal = { status: number; reason: string; message: string; errors?: Record<string, string>; extra?: object };

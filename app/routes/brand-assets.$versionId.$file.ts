@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRAND_ASSET_EXTENSIONS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { ThemeTokens } from "~/themes/tokens";
 import { isHostAdmin, getPageContext, brandCss, getDb, logger } from "~/services/route-services.server";
+import { CANONICAL_UUID } from "~/lib/ids";
 
 /**
  * A brand version's files (issue 16; decision 037): `logo.<ext>` and `favicon.<ext>` (the
@@ -10,7 +11,7 @@ import { isHostAdmin, getPageContext, brandCss, getDb, logger } from "~/services
  * is "not found". A version that is or was published never changes, so it is public and cached
  * for a year; any other (a draft) is shown only to a host admin of the business, never cached.
  */
-const VERSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const VERSION_ID = CANONICAL_UUID;
 const FILE = /^(?:(logo|favicon)\.(png|jpg|webp|svg)|theme\.css)$/;
 
 const PUBLISHED_CACHE = "public, max-age=31536000, immutable";

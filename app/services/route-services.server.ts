@@ -9,12 +9,12 @@
  * A route imports only from here (ESLint's no-restricted-imports says so); services import each
  * other directly. A name two services export is re-exported under a prefixed name.
  */
+export { isUuid } from "~/lib/ids";
 export {
   ACCOUNT_SORTS,
   accountNotFound,
   getAccountTiles,
   getFeatureToggles,
-  isUuid,
   listAccountContacts,
   listContactAccounts,
   listStatementLines,

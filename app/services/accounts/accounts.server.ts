@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "../platform/db-schema.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
+import { isUuid } from "~/lib/ids";
 
 /**
  * Accounts a contact may see, and what is on them. The single rule of "may this contact
@@ -17,12 +18,6 @@ export type AccountSummary = {
   parentAccountId: string | null;
   isChild: boolean;
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 export async function childAccountsVisible(businessId: string) {
   const db = await getDb();

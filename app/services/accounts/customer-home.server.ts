@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import { paymentRequestState, requestOwingCents, type PaymentRequestState } from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
 import type { HostBranding } from "../host/host.server";
-import { isUuid, listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
+import { isUuid } from "~/lib/ids";
+import { listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decision 033): what is

@@ -28,7 +28,8 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
-import { clip, findAccount, UUID } from "../requests/lookups.server";
+import { clip, findAccount } from "../requests/lookups.server";
+import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { renderAgreementOfferEmail } from "./agreement-email.server";
 

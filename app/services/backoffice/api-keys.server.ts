@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "../platform/database.server";
 import { invalid } from "../requests/problems.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * Back-office API keys (issue 14; decision 032). A key is `pk_` + base64url(32 random bytes):
@@ -98,7 +99,7 @@ export async function createApiKey(
 /** Revokes a key of this business (by id or its display prefix). True when it was live. */
 export async function revokeApiKey(businessId: string, keyIdOrPrefix: string): Promise<boolean> {
   const db = await getDb();
-  const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(keyIdOrPrefix);
+  const byId = UUID.test(keyIdOrPrefix);
   const result = await db
     .updateTable("api_keys")
     .set({ revoked_at: new Date() })

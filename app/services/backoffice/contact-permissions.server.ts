@@ -5,6 +5,7 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { invalid, RequestProblem } from "../requests/problems.server";
 import type { CommitHook } from "./api.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * A contact's permissions, from the back office (issue 16; decision 032's API): read, grant and
@@ -25,7 +26,6 @@ export type ContactPermissionsView = {
   permissions: string[];
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 const notFound = () => new RequestProblem("not-found", "No such contact.");

@@ -11,6 +11,7 @@ import { getDb } from "../platform/database.server";
 import { logger } from "../platform/logger.server";
 import type { Db } from "../platform/db.server";
 import type { BrandAssetKind, BrandAssetType, BrandChange, DB } from "../platform/db-schema.server";
+import { CANONICAL_UUID } from "~/lib/ids";
 
 /**
  * A host admin's brand (issue 16; decision 037): drafts, previews, publishing and rolling back.
@@ -107,7 +108,7 @@ export type PublishResult =
    */
   | { ok: false; problem: "forbidden" | "noDraft" | "stale" | "notFound" | "alreadyLive" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = CANONICAL_UUID;
 export const isBrandId = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
 
 const HEX = /^#[0-9a-f]{6}$/;

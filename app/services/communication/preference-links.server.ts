@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { isPreferenceTopic, type PreferenceTopic } from "~/lib/communication";
 import { now } from "../platform/clock.server";
 import { getEnv } from "../platform/env.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * The signed links in every email to a contact (issue 17; decision 039): one opens the contact's
@@ -31,7 +32,6 @@ const DAY_S = 86_400;
 /** Clocks of several portal processes disagree a little: a link "from the future" by less is fine. */
 const CLOCK_SKEW_S = 300;
 const MAC_BYTES = 16;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN = /^([A-Za-z0-9_-]{22})\.(prefs|unsub-[a-z]{1,20})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{22})$/;
 const MAX_TOKEN_LENGTH = 120;
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { PREFERENCE_TOPICS, TOPIC_CHANNELS, type PreferenceKey } from "~/lib/communication";
 import type { CommitHook } from "../backoffice/api.server";
 import { getDb } from "../platform/database.server";
-import { findContact, UUID } from "../requests/lookups.server";
+import { findContact } from "../requests/lookups.server";
+import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem } from "../requests/problems.server";
 import {
   changePreferences,

@@ -17,6 +17,7 @@ import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * A contact's communication preferences (issue 17; decision 039): read them (with the defaults
@@ -56,7 +57,6 @@ export type ContactPreferences = {
 export type ChangeAuthor =
   { via: "portal" | "link" | "one-click" } | { via: "api"; apiKeyId: string; note?: string | null };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** The contact of this business, by id; null for anyone else (another business's, unknown, malformed). */

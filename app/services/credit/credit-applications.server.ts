@@ -23,7 +23,7 @@ import { getEnv } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { consume, type Limit } from "../platform/rate-limit.server";
-import { UUID } from "../requests/lookups.server";
+import { UUID } from "~/lib/ids";
 import type { CheckedDocument } from "./document-checks.server";
 import { renderApplicantEmail, renderBusinessEmail, type SubmittedApplication } from "./credit-email.server";
 import { documentStorage, newDocumentKey } from "./document-storage.server";

@@ -12,7 +12,7 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { CreditApplicationStatus, CreditDocumentKind, CreditDocumentType } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
-import { UUID } from "../requests/lookups.server";
+import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { findBusinessBranding } from "../host/host.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";

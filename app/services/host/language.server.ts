@@ -1,7 +1,8 @@
 import { createCookie } from "@remix-run/node";
 import { DEFAULT_LANGUAGE, isLanguageCode, type LanguageCode, type Translate } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { getFeatureToggles, isUuid } from "../accounts/accounts.server";
+import { getFeatureToggles } from "../accounts/accounts.server";
+import { isUuid } from "~/lib/ids";
 import { logger } from "../platform/logger.server";
 import { isSecureRequest } from "../platform/request-context.server";
 

@@ -1,12 +1,12 @@
 import { contactMayActFor } from "../accounts/accounts.server";
 import { getDb } from "../platform/database.server";
 import { createLinkToken } from "./link-tokens.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * Links to one invoice (spec §2 public `/customer/invoices-and-payments/[...slug]`; decision
  * 031): purpose `invoice`, subject the invoice's id, bound to the contact it is sent to.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class InvoiceLinkError extends Error {
   constructor(public readonly code: "not-found" | "contact" | "expiry") {

@@ -7,6 +7,7 @@ import {
 } from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
 import { PAYABLE_STATUSES } from "../payments/payments.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * A payment request as its payer sees it (issue 14; decision 031): the request, the invoices
@@ -48,7 +49,6 @@ export type PayerRequest = {
   notPayableCents: number;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REFERENCE = /^PR-[0-9A-Z]{6,12}$/;
 
 /** Payments still holding money (not answered, answer lost, PayTo waiting to settle). */

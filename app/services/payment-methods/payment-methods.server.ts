@@ -12,6 +12,7 @@ import {
 } from "../payments/gateway/card-gateway.server";
 import { getCardGateway } from "../payments/gateway/index.server";
 import { logger } from "../platform/logger.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * Saved cards and bank accounts of an account (issue 5). Callers have already checked that
@@ -75,8 +76,6 @@ export async function listCards({ businessId, accountId }: Scope): Promise<Saved
     .limit(MAX_SAVED_PER_ACCOUNT)
     .execute();
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The account's card with this id, or null (another account's card, a removed one, or garbage). */
 export async function findCard({ businessId, accountId }: Scope, cardId: unknown): Promise<SavedCard | null> {

@@ -31,6 +31,7 @@ import {
   lockInstalmentForSettlement,
 } from "../schedules/instalment-outcomes.server";
 import { kickReceipt, queueReceipt } from "./receipts.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * Paying invoices, exactly once (ARCHITECTURE "Money moves exactly once"; issue 3).
@@ -114,7 +115,6 @@ export const PAYABLE_STATUSES = [1, 3, 7, 8] as const;
  */
 const RESERVING_STATUSES: PaymentStatus[] = ["pending", "unknown", "submitted"];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 export async function getFeeRules(businessId: string): Promise<FeeRules> {

@@ -1,4 +1,4 @@
-import { UUID } from "../requests/lookups.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * The opaque keyset cursor of the back-office lists: a row's `created_at` (as PostgreSQL writes

@@ -1,13 +1,14 @@
 import { sql } from "kysely";
 import type { Db } from "./db.server";
 import { QUEUE_SCHEMA, retryFailedJob } from "./queue.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * What the jobs CLI (scripts/jobs.ts; decision 043) reads and does, over pg-boss's own tables:
  * `job` holds live jobs and recent finished ones; `archive` holds finished ones moved out after
  * 12 hours (completed) or 7 days (failed), kept 14 days (queue.server.ts's maintenance).
  */
-export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const JOB_ID = UUID;
 
 /** A job that has been retried this many times, and is not finished, counts as stuck. */
 export const STUCK_AFTER_RETRIES = 3;

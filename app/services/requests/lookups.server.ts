@@ -1,8 +1,8 @@
 import type { Db } from "../platform/db.server";
 import { invalid } from "./problems.server";
+import { UUID } from "~/lib/ids";
 
 /** Look-ups the back-office calls share: an account and its contacts, always within one business. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const clip = (value: string) => value.slice(0, 60);
 

@@ -19,7 +19,8 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
-import { clip, findAccount, resolveRecipients, UUID } from "./lookups.server";
+import { clip, findAccount, resolveRecipients } from "./lookups.server";
+import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "./problems.server";
 import { renderPaymentRequestEmail } from "./request-email.server";
 

@@ -27,7 +27,8 @@ import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
-import { clip, findAccount, findContact, UUID } from "../requests/lookups.server";
+import { clip, findAccount, findContact } from "../requests/lookups.server";
+import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import {
   addressFromApi,

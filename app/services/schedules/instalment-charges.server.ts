@@ -11,6 +11,7 @@ import { getPayToProvider } from "../payments/payto/index.server";
 import { applyPaymentSnapshot } from "../payments/payto/payto-payments.server";
 import { instalmentFailed, lockInstalmentForSettlement } from "./instalment-outcomes.server";
 import { mayActFor } from "./schedules.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * Charging one instalment, exactly once (decision 035) — for the runner on the instalment's day
@@ -69,7 +70,6 @@ export type InstalmentPayOutcome =
   | { kind: "notPayable"; why: NotPayableReason }
   | { kind: "invalid"; problem: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The address recorded for the runner's own charges (the portal itself). */
 export const RUNNER_CLIENT_IP = "127.0.0.1";
 /**

@@ -39,9 +39,10 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
-import { clip, findAccount, findContact, UUID } from "../requests/lookups.server";
+import { clip, findAccount, findContact } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { renderScheduleProposalEmail } from "./schedule-email.server";
+import { UUID, UUID_SOURCE } from "~/lib/ids";
 
 /**
  * Payment schedules (issue 15; decision 034): an amount an account owes, paid in dated
@@ -1252,10 +1253,12 @@ export type WayToPayOutcome = { ok: true; schedule: ScheduleView } | { ok: false
 
 type ContactActor = { businessId: string; contactId: string; clientIp: string };
 
+const WAY_TO_PAY = new RegExp(`^(card|payto):(${UUID_SOURCE})$`, "i");
+
 /** A way to pay as the form posts it (`card:<id>`, `payto:<id>`), or null for anything else. */
 export function parseWayToPay(value: unknown): WayToPay | null {
   if (typeof value !== "string") return null;
-  const match = /^(card|payto):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(value);
+  const match = WAY_TO_PAY.exec(value);
   if (!match) return null;
   const id = match[2]!.toLowerCase();
   return match[1] === "card" ? { kind: "card", cardId: id } : { kind: "payto", agreementId: id };

@@ -12,8 +12,9 @@ import {
   PAYID_TYPES,
   type RuleResult,
 } from "~/lib/payto-rules";
-import { isUuid, type NewAgreement } from "./agreements.server";
+import type { NewAgreement } from "./agreements.server";
 import type { PayToDebtor } from "./payto-provider.server";
+import { isUuid, UUID } from "~/lib/ids";
 
 /**
  * The two ways a payer asks for an agreement, read into one `NewAgreement`: the page's form
@@ -46,7 +47,7 @@ function addRule(ctx: z.RefinementCtx, path: string, result: RuleResult) {
 export const agreementFormSchema = z
   .object({
     requestGuid: text(key("payto.error.requestGuid.invalid"), 36, key("payto.error.requestGuid.invalid")).regex(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+      UUID,
       key("payto.error.requestGuid.invalid"),
     ),
     method: z.enum(["payid", "bban"], { errorMap: () => ({ message: key("payto.error.method.invalid") }) }),

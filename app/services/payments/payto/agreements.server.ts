@@ -11,6 +11,7 @@ import {
   type ProviderAgreement,
 } from "./payto-provider.server";
 import { getPayToConfiguration } from "./settings.server";
+import { isUuid } from "~/lib/ids";
 
 /**
  * PayTo agreements as a payment method (issue 13; decision 027): created through the provider,
@@ -64,9 +65,6 @@ const REPEAT_WAIT_MS = 5_000;
 /** A creation that timed out and that the provider still does not know after this is failed. */
 const LOST_CREATION_MS = 10 * 60_000;
 const POLL_BATCH = 50;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
 
 const providerKey = (businessId: string, requestGuid: string) => `${businessId}:${requestGuid.toLowerCase()}`;
 

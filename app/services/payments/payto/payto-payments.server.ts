@@ -7,6 +7,7 @@ import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
 import { getPayToConfiguration, type PayToConfiguration } from "./settings.server";
 import { PayToTimeoutError, type PayToRefusal, type ProviderPayment } from "./payto-provider.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * Paying invoices by PayTo (decision 027 "A PayTo payment's states"; decision 029). The claim
@@ -21,8 +22,6 @@ import { PayToTimeoutError, type PayToRefusal, type ProviderPayment } from "./pa
 export type PayToRefusalCode = PayToRefusal | PayToPaymentFailure;
 
 export type SnapshotSource = "webhook" | "poll" | "portal";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The payment of `businessId` a snapshot is about: by our key (business:requestGuid), else the provider's id. */
 async function findPayToPayment(businessId: string, snapshot: ProviderPayment) {
