@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { auPostcodeInState } from "./au-postcodes";
 import {
   addressSchema,
   bankSchema,
@@ -198,19 +197,6 @@ describe("the address", () => {
     expect(errorsOf(nz, { line1: "5 Orchard Rd", postcode: "4120", postalSame: "on" })).toEqual({
       city: "credit.error.city.required",
     });
-  });
-
-  it("knows the states' postcodes, border towns included", () => {
-    expect(auPostcodeInState("2000", "NSW")).toBe(true);
-    expect(auPostcodeInState("2600", "ACT")).toBe(true);
-    expect(auPostcodeInState("2600", "NSW")).toBe(false);
-    expect(auPostcodeInState("0800", "NT")).toBe(true);
-    expect(auPostcodeInState("3644", "NSW")).toBe(true);
-    expect(auPostcodeInState("3000", "NSW")).toBe(false);
-    expect(auPostcodeInState("7000", "TAS")).toBe(true);
-    expect(auPostcodeInState("6000", "WA")).toBe(true);
-    expect(auPostcodeInState("0872", "SA")).toBe(true);
-    expect(auPostcodeInState("abcd", "QLD")).toBe(false);
   });
 });
 
