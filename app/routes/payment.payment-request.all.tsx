@@ -260,7 +260,7 @@ export default function CustomerHome() {
           <p>{t("home.paymentSchedules.none", { business: businessName })}</p>
         ) : (
           <>
-            <ScheduleList items={schedules} label={t("home.paymentSchedules")} />
+            <ScheduleList items={schedules} label={t("home.paymentSchedules.table")} />
             <p>
               <Link to={SCHEDULES_LIST_PATH} className={styles.pagerLink}>
                 {t("home.paymentSchedules.all")}

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { ACME, expect, expectAccessible, test } from "./fixtures";
+import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { ACME, expect, expectAccessible, signInAs, test } from "./fixtures";
 import {
   customerStyleAccountName,
   customerStyleAccountNumber,
@@ -99,6 +100,16 @@ test.describe("the customer-style home", () => {
     await page.getByRole("link", { name: "Go home" }).click();
     await expect(page).toHaveURL(`${ACME}/payment/payment-request/all`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your payments");
+  });
+
+  // The page with every section filled: Olivia's accounts have payment schedules (the demo seed). The schedules'
+  // scrolling table is named apart from its section: two regions called "Payment schedules" are one too many.
+  test("with payment schedules listed, the page's regions have names of their own", async ({ page }) => {
+    await signInAs(page, ACME, "olivia@coastal.example", DEMO_PASSWORD);
+    await page.goto(`${ACME}/payment/payment-request/all`);
+    await expect(page.getByRole("region", { name: "Payment schedules", exact: true })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Your payment schedules" })).toBeVisible();
+    await expectAccessible(page);
   });
 
   test("a portal contact still lands on the dashboard", async ({ page }) => {

@@ -9,6 +9,8 @@ export const schedulesEnAU = {
   "home.paymentSchedules": "Payment schedules",
   "home.paymentSchedules.none": "No payment schedules yet. One that {business} proposes to you will be listed here.",
   "home.paymentSchedules.all": "All payment schedules",
+  // The list's scrolling table, named apart from its section (two regions with one name are one too many).
+  "home.paymentSchedules.table": "Your payment schedules",
 
   "schedules.list.title": "Payment schedules",
   "schedules.list.intro": "Amounts you pay {business} in instalments: what is paid, what is left, and what comes next.",

@@ -8,6 +8,7 @@ export const schedulesId: Record<keyof typeof schedulesEnAU, string> = {
   "home.paymentSchedules.none":
     "Belum ada jadwal pembayaran. Jadwal yang diusulkan {business} kepada Anda akan tercantum di sini.",
   "home.paymentSchedules.all": "Semua jadwal pembayaran",
+  "home.paymentSchedules.table": "Jadwal pembayaran Anda",
 
   "schedules.list.title": "Jadwal pembayaran",
   "schedules.list.intro":
