@@ -14,7 +14,7 @@ import { checkHealth } from "~/services/platform/heartbeat.server";
 import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
 import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
-import { startProcessBackgroundWork, stopProcessBackgroundWork } from "~/services/platform/background.server";
+import { startProcessBackgroundWork, stopProcessBackgroundWork } from "~/services/jobs/background.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
 import { installRequestLogging, logTokenFor } from "~/services/platform/request-log.server";

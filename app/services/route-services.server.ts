@@ -241,7 +241,7 @@ export { getPayToConfiguration, payToConfigurationOf } from "./payments/payto/se
 export { receiveWebhook } from "./payments/payto/webhook.server";
 export { parseFilter, parseFlag, parseIsoDate, parseSort, requireSkipTake } from "./platform/api-query.server";
 export { audit } from "./platform/audit.server";
-export { processBackgroundWork } from "./platform/background.server";
+export { processBackgroundWork } from "./jobs/background.server";
 export { CLIENT_LOG_MAX_BYTES, clientLogLimits, parseClientLog, writeClientLog } from "./platform/client-log.server";
 export { now } from "./platform/clock.server";
 export { getDb } from "./platform/database.server";

@@ -7,7 +7,7 @@ import {
   TERMINAL_AGREEMENT_STATUSES,
   type AgreementStatus,
 } from "~/lib/payto-states";
-import { BACKGROUND_HANDLERS } from "../../platform/background.server";
+import { BACKGROUND_HANDLERS } from "../../jobs/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { QUEUES } from "../../platform/queue.server";

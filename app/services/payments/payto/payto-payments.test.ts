@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../../tests/support/smtp-catcher";
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
-import { BACKGROUND_HANDLERS } from "../../platform/background.server";
+import { BACKGROUND_HANDLERS } from "../../jobs/background.server";
 import { setDatabaseForTesting } from "../../platform/database.server";
 import type { DatabaseHandle } from "../../platform/db.server";
 import { resetEnvForTesting } from "../../platform/env.server";

@@ -2,12 +2,19 @@ import { reconcileCardPayments } from "../payments/payments.server";
 import { pollAgreements } from "../payments/payto/agreements.server";
 import { pollPayToPayments } from "../payments/payto/payto-payments.server";
 import { instalmentHandlers, runDueInstalmentsNow, SWEEP_EVERY_MS } from "../schedules/instalment-runner.server";
-import type { DatabaseHandle } from "./db.server";
-import { getEnv } from "./env.server";
+import type { DatabaseHandle } from "../platform/db.server";
+import { getEnv } from "../platform/env.server";
 import { expireStale } from "./expiry.server";
-import { logger } from "./logger.server";
-import { mailJobHandler } from "./mail-outbox.server";
-import { offerSlotJob, QUEUES, startQueue, type JobHandler, type QueueName, type RunningQueue } from "./queue.server";
+import { logger } from "../platform/logger.server";
+import { mailJobHandler } from "../platform/mail-outbox.server";
+import {
+  offerSlotJob,
+  QUEUES,
+  startQueue,
+  type JobHandler,
+  type QueueName,
+  type RunningQueue,
+} from "../platform/queue.server";
 
 /**
  * The process's background work (ARCHITECTURE "Background work"; decisions 035 and 043): one

@@ -5,10 +5,10 @@ import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } fro
 import { BACKGROUND_HANDLERS, startBackgroundWork, type BackgroundWork } from "./background.server";
 import { setPayToProviderForTesting } from "../payments/payto/index.server";
 import type { PayToProvider } from "../payments/payto/payto-provider.server";
-import { setDatabaseForTesting } from "./database.server";
-import { openPostgres, type DatabaseHandle } from "./db.server";
+import { setDatabaseForTesting } from "../platform/database.server";
+import { openPostgres, type DatabaseHandle } from "../platform/db.server";
 import { expireStale } from "./expiry.server";
-import { QUEUES } from "./queue.server";
+import { QUEUES } from "../platform/queue.server";
 
 /**
  * The background work on the queue (decision 043): the periodic jobs offered by every process and

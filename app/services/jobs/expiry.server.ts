@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { sweepExpiredDrafts } from "../credit/credit-applications.server";
-import type { Db } from "./db.server";
-import { RATE_LIMIT_PRUNE_AFTER_MS } from "./rate-limit.server";
+import type { Db } from "../platform/db.server";
+import { RATE_LIMIT_PRUNE_AFTER_MS } from "../platform/rate-limit.server";
 
 /**
  * The expiry sweep (issue 18; decision 043), run as the `expiry-sweep` job once per
