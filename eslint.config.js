@@ -107,14 +107,14 @@ export default tseslint.config(
   // …except route modules and root.tsx, whose loader/action/headers Remix keeps out of the browser bundle:
   // there, a server value may be used by whatever only those exports reach.
   {
-    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/*/route.{ts,tsx}"],
+    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/**/*+/*.{ts,tsx}"],
     ignores: ["app/**/*.test.{ts,tsx}"],
     rules: { "local/no-server-values-in-browser": ["error", { mode: "route" }] },
   },
   // Routes reach the services through one module: Remix's classic compiler leaves, in the browser bundle, an empty
   // module per `.server` path a route imports, and each became a request of its own (decision 054).
   {
-    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/*/route.{ts,tsx}"],
+    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/**/*+/*.{ts,tsx}"],
     ignores: ["app/**/*.test.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [

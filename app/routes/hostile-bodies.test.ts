@@ -114,7 +114,7 @@ async function signIn(handle: DatabaseHandle, email: string) {
 
 /** A credit application's draft cookie, from one valid first step, as anyone can get. */
 async function creditDraftCookie() {
-  const business = (await import("./credit.business")) as { action: Action };
+  const business = (await import("./_public+/credit+/business")) as { action: Action };
   const answer = await business.action({
     request: new Request(`${ORIGIN}/credit/business`, {
       method: "POST",

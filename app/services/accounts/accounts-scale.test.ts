@@ -1,9 +1,9 @@
 import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
-import * as searchApi from "../../routes/api.sample.accounts-search";
-import * as accountsPage from "../../routes/accounts";
-import * as dashboard from "../../routes/_index";
+import * as searchApi from "../../routes/api+/sample+/accounts-search";
+import * as accountsPage from "../../routes/_portal+/accounts";
+import * as dashboard from "../../routes/_portal+/_index";
 import * as root from "../../root";
 import type { DatabaseHandle } from "../platform/db.server";
 import { setDatabaseForTesting } from "../platform/database.server";

@@ -71,8 +71,27 @@ function toMatcher(pattern: string): RegExp {
  */
 const PUBLIC_FORM_PATHS = ["/credit/[...slug]", "/credit-trade-reference/[slug]", "/communication/[...slug]"] as const;
 
-const PUBLIC_MATCHERS = [...PUBLIC_ROUTES, ...AUTH_PLUMBING, ...PUBLIC_FORM_PATHS].map(toMatcher);
-const CUSTOMER_MATCHERS = CUSTOMER_STYLE_ROUTES.map(toMatcher);
+/**
+ * What any visitor of a host fetches beside its pages: the language choice (a plain form in the footer),
+ * a brand version's files and the favicon. Each checks the host itself; nothing here needs a session.
+ */
+const HOST_FILES_AND_CHOICES = ["/language", "/brand-assets/[...slug]", "/favicon.ico"] as const;
+
+/**
+ * The customer-style pages' own addresses beside the spec's list: an accepted agreement's download
+ * (`/agreements/acceptance/<slug>/download`) and the two lists' bare addresses, which lead a signed-in
+ * contact to their list (decisions 034 and 036). Each asks for a session itself.
+ */
+const CUSTOMER_STYLE_PATHS = [
+  "/agreements/acceptance/[slug]/download",
+  "/customer/agreement",
+  "/customer/payment-schedule",
+] as const;
+
+const PUBLIC_MATCHERS = [...PUBLIC_ROUTES, ...AUTH_PLUMBING, ...PUBLIC_FORM_PATHS, ...HOST_FILES_AND_CHOICES].map(
+  toMatcher,
+);
+const CUSTOMER_MATCHERS = [...CUSTOMER_STYLE_ROUTES, ...CUSTOMER_STYLE_PATHS].map(toMatcher);
 
 /** How much a path needs. Public wins where a path is on both lists (spec §2 lists some twice). */
 export function routeAccess(pathname: string): RouteAccess {
