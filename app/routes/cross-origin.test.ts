@@ -1,8 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { routeModuleFiles } from "../../tests/support/route-modules";
 import { openSeededPglite } from "../../tests/support/test-db";
 
 /**
@@ -15,10 +14,9 @@ import { openSeededPglite } from "../../tests/support/test-db";
  * business's own server calling, whatever Origin it sends.
  */
 const KEY_AUTHENTICATED = /^api\.back-office\./;
-const routesDir = path.dirname(new URL(import.meta.url).pathname);
-const modules = fs
-  .readdirSync(routesDir)
-  .filter((file) => /\.(ts|tsx)$/.test(file) && !file.includes(".test.") && !file.endsWith(".css.ts"));
+const routeFiles = routeModuleFiles();
+const modules = routeFiles.map((route) => route.name);
+const modulePath = (name: string) => routeFiles.find((route) => route.name === name)!.path;
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -57,7 +55,7 @@ describe("cross-site requests change nothing", () => {
       ["cross-site fetch metadata", { "sec-fetch-site": "cross-site" }],
     ] as const) {
       it(`${file}: a POST from ${label} is refused`, async () => {
-        const mod = (await import(`./${file}`)) as { action?: (args: unknown) => unknown };
+        const mod = (await import(modulePath(file))) as { action?: (args: unknown) => unknown };
         if (!mod.action) return;
         for (const method of ["POST", "PUT", "DELETE"]) {
           const request = new Request("http://acme.localhost:3000/some/path?x=1", {

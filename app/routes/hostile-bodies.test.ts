@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/services/auth/session.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
+import { routeModuleFiles } from "../../tests/support/route-modules";
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../tests/support/test-db";
 
 /**
@@ -17,10 +16,9 @@ import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } fro
  * covered automatically. Speed is not asserted here (the bench measures it); a body that made a
  * process build what it asked for would exhaust the heap or the test's time-out instead.
  */
-const routesDir = path.dirname(new URL(import.meta.url).pathname);
-const modules = fs
-  .readdirSync(routesDir)
-  .filter((file) => /\.(ts|tsx)$/.test(file) && !file.includes(".test.") && !file.endsWith(".css.ts"));
+const routeFiles = routeModuleFiles();
+const modules = routeFiles.map((route) => route.name);
+const modulePath = (name: string) => routeFiles.find((route) => route.name === name)!.path;
 
 const HOST = "acme.localhost";
 const ORIGIN = `http://${HOST}`;
@@ -151,13 +149,13 @@ function suite(label: string, open: () => Promise<{ handle: DatabaseHandle; clos
 
     it("finds the actions", async () => {
       let actions = 0;
-      for (const file of modules) if (((await import(`./${file}`)) as { action?: Action }).action) actions += 1;
+      for (const file of modules) if (((await import(modulePath(file))) as { action?: Action }).action) actions += 1;
       expect(actions).toBeGreaterThan(30);
     });
 
     for (const file of modules) {
       it(`${file}: refuses every hostile body, answers small, and the process stays well`, async () => {
-        const mod = (await import(`./${file}`)) as { action?: Action };
+        const mod = (await import(modulePath(file))) as { action?: Action };
         if (!mod.action) return;
         const isApi = file.startsWith("api.");
         const bodies = [

@@ -1,5 +1,4 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
+import { routeModuleFiles } from "../../tests/support/route-modules";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/i18n/catalog";
 import type { LanguageCode } from "~/lib/i18n";
@@ -16,8 +15,6 @@ import { meta as rootMeta } from "~/root";
  * the business, and never a reference or number from the page's data (an emailed link's
  * page must not leak what the link is for into a preview).
  */
-
-const ROUTES = path.join(process.cwd(), "app", "routes");
 
 /** Route modules that render no page of their own, so have no description to give. */
 const NOT_PAGES: Record<string, string> = {
@@ -85,9 +82,9 @@ function descriptionsOf(result: Descriptor[] | undefined): string[] {
   return (result ?? []).filter((tag) => tag.name === "description").map((tag) => String(tag.content ?? ""));
 }
 
-const pageFiles = readdirSync(ROUTES)
-  .filter((file) => file.endsWith(".tsx") && !file.includes(".test."))
-  .sort();
+const routeFiles = routeModuleFiles().filter((route) => route.name.endsWith(".tsx"));
+const pageFiles = routeFiles.map((route) => route.name);
+const modulePath = (name: string) => routeFiles.find((route) => route.name === name)!.path;
 
 describe("meta descriptions", () => {
   // The server holds both dictionaries from start-up (entry.server); so does this test.
@@ -102,7 +99,7 @@ describe("meta descriptions", () => {
 
   for (const file of pageFiles.filter((name) => !(name in NOT_PAGES))) {
     it(`${file}: one description naming the business, in each language, in every state`, async () => {
-      const module = (await import(path.join(ROUTES, file))) as { meta?: Meta };
+      const module = (await import(modulePath(file))) as { meta?: Meta };
       expect(module.meta, `${file} has no meta export`).toBeTypeOf("function");
       const meta = module.meta!;
       for (const language of ["en-AU", "ID"] as const) {
@@ -156,7 +153,7 @@ describe("meta descriptions", () => {
   });
 
   it("the sandbox bank stand-in has a description of its own", async () => {
-    const module = (await import(path.join(ROUTES, "sandbox.payto-bank.tsx"))) as { meta: Meta };
+    const module = (await import(modulePath("sandbox.payto-bank.tsx"))) as { meta: Meta };
     const descriptions = descriptionsOf(module.meta({ data: undefined, matches: [], params: {} }));
     expect(descriptions).toHaveLength(1);
     expect(descriptions[0]).toMatch(/bank/);

@@ -15,7 +15,7 @@ type Route = { id: string; path?: string; index?: boolean; file: string; parentI
 const APP = path.resolve(__dirname, "../../app");
 
 async function routeTree(): Promise<Route[]> {
-  const manifest = (await remixConfig.routes(defineRoutes)) as Record<string, Route>;
+  const manifest = (await remixConfig.routes!(defineRoutes)) as Record<string, Route>;
   return Object.values(manifest);
 }
 
@@ -31,7 +31,7 @@ function sampleUrl(route: Route): string {
 /** The audience folder: the first folder under app/routes. */
 function audienceOf(route: Route): string {
   const [first, ...rest] = route.file.replace(/^routes\//, "").split("/");
-  return rest.length === 0 ? "(top level)" : first;
+  return rest.length === 0 || first === undefined ? "(top level)" : first;
 }
 
 const PAGE_AUDIENCES: Record<string, RouteAccess> = {
