@@ -1,8 +1,9 @@
 /**
  * The portal's server, for `npm start`, `npm run serve`, `npm run dev`, the e2e journeys and
  * the benchmark: remix-serve's own set-up (compression, fingerprinted assets cached for a
- * year, public files for an hour, a one-line access log, Remix's request handler) with the
- * portal's front door (scripts/edge.js) in front of all of it. Listens on 127.0.0.1:3000
+ * year, public files for an hour, Remix's request handler) with the portal's front door
+ * (scripts/edge.js) in front of all of it. remix-serve's morgan access line is not here: the
+ * build writes one JSON line per request itself, with pino-http (decision 061). Listens on 127.0.0.1:3000
  * unless HOST or PORT say otherwise (remix-serve would bind every interface). Start-up
  * (configuration check, migrations, first-run seed) happens in the server build itself.
  */
@@ -15,7 +16,6 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import { addCompileHints } from "./compile-hints.js";
-import morgan from "morgan";
 import { answerClientError, answerConnect, edgeGuard } from "./edge.js";
 import { applyHeapLimit, givenHeapLimit } from "./heap-limit.js";
 import { parseWatchdogTimeout } from "./loop-health.js";
@@ -116,7 +116,7 @@ function checkReadiness() {
  * GET /ready: 200 when this process can serve (the database answers), 503 while it drains, while
  * the database is away, or for a while after its event loop was blocked (`lagging`, decision 058).
  * Answered here for any Host (a proxy's health check names no tenant) and says nothing about any
- * tenant; kept out of the access logs (one every second per process from the proxy). /heartbeat stays the liveness page a person reads.
+ * tenant; kept out of the request log (one every second per process from the proxy). /heartbeat stays the liveness page a person reads.
  */
 async function readiness(_req, res) {
   const lagging = watchdog?.lagState().lagging ?? false;
@@ -141,22 +141,6 @@ app.get(READY_PATH, (req, res, next) => readiness(req, res).catch(next));
 app.use(compression());
 app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
-// morgan's "tiny" line, with the path as the portal's request log writes it (no query string, an emailed
-// link's token cut short: decision 031), which app/services/platform/request-log.server.ts sets on the request.
-const LOG_PATH = Symbol.for("portal.log-path");
-app.use(
-  morgan((tokens, req, res) =>
-    [
-      tokens.method(req, res) ?? "-",
-      req[LOG_PATH] ?? "-",
-      tokens.status(req, res) ?? "-",
-      tokens.res(req, res, "content-length") ?? "-",
-      "-",
-      tokens["response-time"](req, res) ?? "-",
-      "ms",
-    ].join(" "),
-  ),
-);
 if (mode === "development") {
   // `remix dev --manual` rebuilds, then waits for the app server to say it has the new build.
   fs.watch(path.dirname(versionPath), (_event, file) => {

@@ -10,8 +10,9 @@
  * The preference centre's signed links (decision 039): `/communication/<token>`, and the one-click
  * unsubscribe page `/communication/unsubscribe`, whose token is in its query (which no log keeps).
  *
- * The token must never be written whole into a log, nor sent on in a Referer: the request log,
- * the access line and the error log write `redactLinkPath(path)`, and these pages answer
+ * The token must never be written whole into a log, nor sent on in a Referer: the request line and
+ * the error log write `redactLinkPath(path)`, the logger applies it to any `url` or `path` field
+ * (decision 061), and these pages answer
  * `Referrer-Policy: strict-origin` (`isLinkPagePath`). Pure, so the server's logging, its headers
  * and the tests share one rule.
  */

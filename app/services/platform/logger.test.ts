@@ -39,10 +39,10 @@ describe("createLogger", () => {
     expect(time).toBeLessThanOrEqual(after);
   });
 
-  it("puts time, level and msg first", () => {
+  it("puts level and time first and msg last (pino's order)", () => {
     const { logger, lines } = capture();
     logger.warn("careful", { a: 1 });
-    expect(Object.keys(JSON.parse(lines[0]!.line) as object)).toEqual(["time", "level", "msg", "a"]);
+    expect(Object.keys(JSON.parse(lines[0]!.line) as object)).toEqual(["level", "time", "a", "msg"]);
   });
 
   it("works without fields", () => {
@@ -81,6 +81,21 @@ describe("createLogger", () => {
     expect(entries().map((e) => e.msg)).toEqual(expected);
   });
 
+  it("reads an unknown LOG_LEVEL as info rather than throwing (the configuration check names it)", () => {
+    const saved = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "loud";
+    try {
+      const lines: string[] = [];
+      const logger = createLogger({ sink: (line) => lines.push(line) });
+      logger.debug("d");
+      logger.info("i");
+      expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(["i"]);
+    } finally {
+      if (saved === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = saved;
+    }
+  });
+
   it("drops debug at the info level", () => {
     const { logger, lines } = capture("info");
     logger.debug("noise", { a: 1 });
@@ -115,6 +130,60 @@ describe("createLogger", () => {
     expect(error.name).toBe("TypeError");
     expect(error.message).toBe("bad thing");
     expect(error.stack).toContain("bad thing");
+  });
+});
+
+describe("the emitted line's redaction", () => {
+  const token = "AbCdEf0123456789ghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU_-";
+
+  it.each([
+    ["an authorization header", { headers: { authorization: "Bearer secret-bearer" } }, "secret-bearer"],
+    ["a cookie header", { req: { headers: { cookie: "portal_session=secret-cookie" } } }, "secret-cookie"],
+    ["a set-cookie header", { res: { headers: { "set-cookie": ["portal_session=secret-set"] } } }, "secret-set"],
+    ["a card number", { payment: { cardNumber: "4111111111111111" } }, "4111111111111111"],
+    ["a PAN", { pan: "5555555555554444" }, "5555555555554444"],
+    ["a CVN", { card: { cvn: "737" } }, '"737"'],
+    ["a CVV", { cvv: "8642" }, "8642"],
+    ["a password", { form: { password: "hunter2" } }, "hunter2"],
+    ["a one-time token", { reset: { token: "secret-reset" } }, "secret-reset"],
+  ])("never shows %s", (_what, fields, secret) => {
+    const { logger, lines } = capture();
+    logger.info("event", fields);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.line).not.toContain(secret);
+    expect(lines[0]!.line).toContain('"[redacted]"');
+  });
+
+  it("keeps a URL or path without its query string and with an emailed link's token cut short", () => {
+    const { logger, entries } = capture();
+    logger.info("event", {
+      url: `https://acme.example/customer/payment-request/${token}?reset=secret-query`,
+      path: `/customer/adhoc/${token}/pay?x=secret-query`,
+      link: { url: `/agreements/acceptance/${token}` },
+    });
+    expect(entries()[0]).toMatchObject({
+      url: "https://acme.example/customer/payment-request/AbCdEf…",
+      path: "/customer/adhoc/AbCdEf…/pay",
+      link: { url: "/agreements/acceptance/AbCdEf…" },
+    });
+    expect(JSON.stringify(entries()[0])).not.toContain("secret-query");
+    expect(JSON.stringify(entries()[0])).not.toContain(token.slice(0, 7));
+  });
+
+  it("leaves other paths and URLs as they are", () => {
+    const { logger, entries } = capture();
+    logger.info("event", { path: "/customer/invoices-and-payments/invoices", url: "https://acme.example/pay" });
+    expect(entries()[0]).toMatchObject({
+      path: "/customer/invoices-and-payments/invoices",
+      url: "https://acme.example/pay",
+    });
+  });
+
+  it("redacts what is logged through the pino logger underneath too", () => {
+    const { logger, lines } = capture();
+    logger.pino.info({ headers: { cookie: "sid=secret-cookie" }, cardNumber: "4111111111111111" }, "raw");
+    expect(lines[0]!.line).not.toContain("secret-cookie");
+    expect(lines[0]!.line).not.toContain("4111111111111111");
   });
 });
 

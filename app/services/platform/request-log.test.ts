@@ -25,7 +25,7 @@ const requestEntries = () =>
   lines.map(({ line }) => JSON.parse(line) as RequestEntry).filter((entry) => entry.msg === "request");
 
 let server: http.Server;
-/** What the access line (scripts/serve.js) would print: the path the request log left on each request. */
+/** The path the request log left on each request, as the handler saw it. */
 const seenLogPaths: string[] = [];
 let base: string;
 
@@ -36,8 +36,14 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const seen = req.headers[REQUEST_ID_HEADER];
     seenLogPaths.push((req as unknown as Record<symbol, string>)[LOG_PATH] ?? "");
+    // Never answered: the client gives up (the aborted-request case).
+    if (req.url?.startsWith("/hang")) return;
     const status = req.url?.startsWith("/fail") ? 500 : req.url?.startsWith("/missing") ? 404 : 201;
-    res.writeHead(status, { "content-type": "application/json", connection: "close" });
+    res.writeHead(status, {
+      "content-type": "application/json",
+      connection: "close",
+      ...(req.headers["x-test-set-cookie"] ? { "set-cookie": "portal_session=secret-set-cookie; HttpOnly" } : {}),
+    });
     res.end(JSON.stringify({ seen }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -115,7 +121,7 @@ describe("installRequestLogging", () => {
     expect(lines.map((l) => l.line).join("\n")).not.toContain("secret-one-time-token");
   });
 
-  it("cuts an emailed link's token to six characters, in the line and in the path the access line reads", async () => {
+  it("cuts an emailed link's token to six characters, in the line and in the path left on the request", async () => {
     const token = "AbCdEf0123456789ghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU_-";
     seenLogPaths.length = 0;
     await call(`/customer/payment-request/${token}/invoice/42?x=${token}`);
@@ -129,8 +135,52 @@ describe("installRequestLogging", () => {
     ]);
     const written = lines.map((l) => l.line).join("\n");
     expect(written).not.toContain(token.slice(0, 7));
-    // scripts/serve.js's access line prints the path the request log left on the request.
+    // The line's path is the one worked out when the request started.
     expect(seenLogPaths.sort()).toEqual(entries.map((e) => e.path).sort());
+  });
+
+  it("writes no authorization, cookie, set-cookie or query value into the line", async () => {
+    const token = "AbCdEf0123456789ghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU_-";
+    const { response } = await call(`/customer/payment-request/${token}?cardNumber=4111111111111111&cvn=secret-cvn`, {
+      headers: {
+        authorization: "Bearer secret-bearer",
+        cookie: "portal_session=secret-cookie",
+        "x-test-set-cookie": "1",
+      },
+    });
+    expect(response.headers.get("set-cookie")).toContain("secret-set-cookie");
+    const [entry] = await waitForEntries(1);
+    expect(entry!.path).toBe("/customer/payment-request/AbCdEf…");
+    const written = lines.map((l) => l.line).join("\n");
+    for (const secret of ["secret-bearer", "secret-cookie", "secret-set-cookie", "4111111111111111", "secret-cvn"]) {
+      expect(written).not.toContain(secret);
+    }
+    expect(written).not.toContain(token.slice(0, 7));
+  });
+
+  it("writes exactly the request line's fields, nothing of the request or response objects", async () => {
+    await call("/fields");
+    const [entry] = await waitForEntries(1);
+    expect(Object.keys(entry!).sort()).toEqual(
+      ["durationMs", "host", "level", "method", "msg", "path", "requestId", "status", "time"].sort(),
+    );
+  });
+
+  it("logs a request the client gave up on once, marked aborted", async () => {
+    const controller = new AbortController();
+    seenLogPaths.length = 0;
+    const pending = fetch(`${base}/hang?token=secret`, { signal: controller.signal }).catch(() => undefined);
+    // Abort once the server has the request in hand.
+    const deadline = Date.now() + 5_000;
+    while (!seenLogPaths.includes("/hang") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    controller.abort();
+    await pending;
+    const [entry] = await waitForEntries(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requestEntries()).toHaveLength(1);
+    expect(entry).toMatchObject({ path: "/hang", aborted: true });
   });
 
   it("gives a request id even when the client sends none", async () => {
