@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AdhocPayForm } from "~/components/AdhocPayForm";
+import { AdhocPayForm } from "./components/AdhocPayForm";
 import { formStyles } from "~/components/Form";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { BusinessContact } from "~/components/BusinessContact";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ScheduleAcceptance } from "~/components/PaymentSchedule";
+import { ScheduleAcceptance } from "./components/PaymentSchedule";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { AcceptanceData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AdhocPayForm } from "~/components/AdhocPayForm";
+import { AdhocPayForm } from "./components/AdhocPayForm";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";

@@ -16,8 +16,8 @@ import {
   listOffersFor,
   listSchedulesForHome,
 } from "~/services/route-services.server";
-import { HomeAgreements } from "~/components/HomeAgreements";
-import { ScheduleList } from "~/components/ScheduleList";
+import { HomeAgreements } from "./components/HomeAgreements";
+import { ScheduleList } from "./components/ScheduleList";
 import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
 import { metaDescription } from "~/lib/meta";
 

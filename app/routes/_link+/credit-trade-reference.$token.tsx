@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { TradeReferenceClosed, TradeReferenceOpen, type TradeReferenceReply } from "~/components/TradeReference";
+import { TradeReferenceClosed, TradeReferenceOpen, type TradeReferenceReply } from "./components/TradeReference";
 import { metaTranslator } from "~/lib/i18n";
 import {
   getPageContext,

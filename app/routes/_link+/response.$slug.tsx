@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { questionTitle, ResponseClosed, ResponseOpen, type ResponseReplyData } from "~/components/ResponseRequest";
+import { questionTitle, ResponseClosed, ResponseOpen, type ResponseReplyData } from "./components/ResponseRequest";
 import { metaTranslator } from "~/lib/i18n";
 import {
   getPageContext,

@@ -1,6 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ResponseClosed, ResponseComplete } from "~/components/ResponseRequest";
+import { ResponseClosed, ResponseComplete } from "./components/ResponseRequest";
 import { metaTranslator } from "~/lib/i18n";
 import { getPageContext, LINK_PAGE_HEADERS, completeView, responseByLink } from "~/services/route-services.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";

@@ -11,7 +11,7 @@ import {
   hasPortalAccess,
   CUSTOMER_HOME_PATH,
 } from "~/services/route-services.server";
-import * as styles from "~/components/Tiles.css";
+import * as styles from "./components/Tiles.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";

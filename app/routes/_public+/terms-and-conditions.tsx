@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { RichText } from "~/components/RichText";
+import { RichText } from "./components/RichText";
 import { loadLegalPage } from "~/services/route-services.server";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";

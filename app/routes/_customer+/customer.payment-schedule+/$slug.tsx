@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ScheduleClosed, ScheduleProgress } from "~/components/PaymentSchedule";
-import { ScheduleRescue } from "~/components/ScheduleRescue";
+import { ScheduleClosed, ScheduleProgress } from "../components/PaymentSchedule";
+import { ScheduleRescue } from "../components/ScheduleRescue";
 import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { ClosedData, ProgressData } from "~/lib/schedule-pages";

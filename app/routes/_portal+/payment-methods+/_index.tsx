@@ -21,7 +21,7 @@ import {
   payToSection,
 } from "~/services/route-services.server";
 import { metaTranslator } from "~/lib/i18n";
-import { PayToAgreements } from "~/components/PayToAgreements";
+import { PayToAgreements } from "./components/PayToAgreements";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -4,8 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ConformCheckbox, ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
-import { FieldGroup } from "~/components/FieldGroup";
-import { PaymentMethodForm } from "~/components/PaymentMethodForm";
+import { FieldGroup } from "./components/FieldGroup";
+import { PaymentMethodForm } from "./components/PaymentMethodForm";
 import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { auBankAccountSchema, nzBankAccountSchema } from "~/lib/payment-method-schemas";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ConfirmRemove } from "~/components/ConfirmRemove";
+import { ConfirmRemove } from "./components/ConfirmRemove";
 import { useT } from "~/components/useT";
 import { BRAND_LABELS } from "~/lib/card";
 import {

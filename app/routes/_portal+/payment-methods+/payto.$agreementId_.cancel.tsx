@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmRemove } from "~/components/ConfirmRemove";
+import { ConfirmRemove } from "./components/ConfirmRemove";
 import { FormMessage } from "~/components/Form";
-import { useAgreementName } from "~/components/PayToAgreements";
+import { useAgreementName } from "./components/PayToAgreements";
 import { useT } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { isLive } from "~/lib/payto-states";

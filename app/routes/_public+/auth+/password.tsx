@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import { Field, FormMessage, formStyles } from "~/components/Form";
-import { NewPasswordFields, NoPortalPasswords, ResetRequestForm } from "~/components/PasswordFields";
+import { NewPasswordFields, NoPortalPasswords, ResetRequestForm } from "./components/PasswordFields";
 import { useT, withElements } from "~/components/useT";
 import { parseFields, type FieldErrors } from "~/lib/form-errors";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";

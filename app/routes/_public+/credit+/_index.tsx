@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { BusinessContact } from "~/components/BusinessContact";
 import * as buttons from "~/components/Button.css";
-import * as styles from "~/components/credit/Credit.css";
-import { StepNotice } from "~/components/credit/CreditPage";
+import * as styles from "./components/Credit.css";
+import { StepNotice } from "./components/CreditPage";
 import * as formStyles from "~/components/Form.css";
 import { useT, withElements } from "~/components/useT";
 import { stepPath } from "~/lib/credit-steps";

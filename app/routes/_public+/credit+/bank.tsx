@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { BankFields, BANK_MESSAGES } from "~/components/credit/steps/BankFields";
-import { CreditStepPage, stepMeta, type StepReply } from "~/components/credit/StepPage";
+import { BankFields, BANK_MESSAGES } from "./components/steps/BankFields";
+import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
 import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
 
 /**

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import * as buttons from "~/components/Button.css";
-import * as styles from "~/components/credit/Credit.css";
-import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "~/components/credit/CreditPage";
+import * as styles from "./components/Credit.css";
+import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "./components/CreditPage";
 import { useT } from "~/components/useT";
 import { formatBusinessNumber } from "~/lib/business-numbers";
 import { CREDIT_STEPS, stepPath, type CreditAddress, type CreditStep } from "~/lib/credit-steps";

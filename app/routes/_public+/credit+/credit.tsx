@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { CreditFields, CREDIT_MESSAGES } from "~/components/credit/steps/CreditFields";
-import { CreditStepPage, stepMeta, type StepReply } from "~/components/credit/StepPage";
+import { CreditFields, CREDIT_MESSAGES } from "./components/steps/CreditFields";
+import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
 import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
 
 /**

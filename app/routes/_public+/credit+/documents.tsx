@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import * as buttons from "~/components/Button.css";
-import * as styles from "~/components/credit/Credit.css";
-import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "~/components/credit/CreditPage";
+import * as styles from "./components/Credit.css";
+import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "./components/CreditPage";
 import * as formStyles from "~/components/Form.css";
 import { useT } from "~/components/useT";
 import { DOCUMENT_ACCEPT, DOCUMENT_KINDS, DRAFT_DAYS } from "~/lib/credit-steps";

@@ -1,6 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import * as styles from "~/components/credit/Credit.css";
+import * as styles from "./components/Credit.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, submittedView } from "~/services/route-services.server";

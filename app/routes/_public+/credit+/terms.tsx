@@ -3,8 +3,8 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { AgreementText, PrintControls } from "~/components/Agreement";
 import * as agreementStyles from "~/components/Agreement.css";
 import * as buttons from "~/components/Button.css";
-import * as styles from "~/components/credit/Credit.css";
-import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "~/components/credit/CreditPage";
+import * as styles from "./components/Credit.css";
+import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "./components/CreditPage";
 import { Field, FormMessage } from "~/components/Form";
 import * as formStyles from "~/components/Form.css";
 import { useT } from "~/components/useT";

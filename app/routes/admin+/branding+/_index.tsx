@@ -4,10 +4,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { BrandingChanges } from "~/components/BrandingChanges";
-import { BrandingContrast } from "~/components/BrandingContrast";
-import { BrandingThemeChooser } from "~/components/BrandingThemeChooser";
-import * as styles from "~/components/Branding.css";
+import { BrandingChanges } from "./components/BrandingChanges";
+import { BrandingContrast } from "./components/BrandingContrast";
+import { BrandingThemeChooser } from "./components/BrandingThemeChooser";
+import * as styles from "./components/Branding.css";
 import * as buttons from "~/components/Button.css";
 import { ConformField, useConstraintForm, type ConstraintMessages } from "~/components/ConstraintForm";
 import { FormMessage, formStyles } from "~/components/Form";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import * as styles from "~/components/Branding.css";
+import * as styles from "./components/Branding.css";
 import * as buttons from "~/components/Button.css";
 import { FormMessage, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
