@@ -18,7 +18,7 @@ if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
 const { getDatabaseHandle } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
-const agreements = await import("../app/services/agreements/agreements.server");
+const agreements = await import("../app/services/agreements/commands.server");
 const { AGREEMENT_KINDS, AGREEMENT_OFFER_STATES } = await import("../app/lib/agreements");
 
 const USAGE = `Agreement commands (npm run <command> -- <options>):

@@ -19,7 +19,7 @@ if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 const { formatMoney, parseMoneyToCents } = await import("../app/lib/format");
 const { getDatabaseHandle } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
-const schedules = await import("../app/services/schedules/schedules.server");
+const schedules = await import("../app/services/schedules/commands.server");
 
 const USAGE = `Payment schedule commands (npm run <command> -- <options>):
 

@@ -18,7 +18,7 @@ import {
   proposeSchedule,
   sendSchedule,
   withdrawSchedule,
-} from "~/services/schedules/schedules.server";
+} from "~/services/schedules/commands.server";
 import * as acceptance from "./payment-schedule.acceptance.$slug";
 import * as progress from "./customer.payment-schedule.$slug";
 import * as list from "./customer.payment-schedule._index";

@@ -57,7 +57,7 @@ export {
   publishAgreementVersion,
   resendAgreementOffer,
   withdrawAgreementOffer,
-} from "./agreements/agreements.server";
+} from "./agreements/commands.server";
 export { hasPortalAccess, isHostAdmin } from "./auth/access.server";
 export { peekToken } from "./auth/auth-tokens.server";
 export {
@@ -299,4 +299,4 @@ export {
   proposeSchedule,
   sendSchedule,
   withdrawSchedule,
-} from "./schedules/schedules.server";
+} from "./schedules/commands.server";

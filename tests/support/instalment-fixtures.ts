@@ -3,7 +3,7 @@ import { todayIn } from "../../app/lib/dates";
 import { addDays } from "../../app/lib/instalments";
 import { now } from "../../app/services/platform/clock.server";
 import type { DB } from "../../app/services/platform/db-schema.server";
-import { acceptSchedule, proposeSchedule } from "../../app/services/schedules/schedules.server";
+import { acceptSchedule, proposeSchedule } from "../../app/services/schedules/commands.server";
 import { scheduleFixtures } from "./schedule-fixtures";
 
 /**

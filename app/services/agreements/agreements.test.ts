@@ -29,7 +29,7 @@ import {
   resendAgreementOffer,
   withdrawAgreementOffer,
   type DecideInput,
-} from "./agreements.server";
+} from "./commands.server";
 
 /**
  * Agreements on a real database (issue 15; decisions 034 and 036): documents and versions that

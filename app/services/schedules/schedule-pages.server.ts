@@ -47,7 +47,7 @@ import {
   mayActFor,
   parseWayToPay,
   type ScheduleView,
-} from "./schedules.server";
+} from "./commands.server";
 import { getDb } from "../platform/database.server";
 
 /**

@@ -24,7 +24,7 @@ import {
   sendSchedule,
   withdrawSchedule,
   type ScheduleView,
-} from "./schedules.server";
+} from "./commands.server";
 
 let catcher: SmtpCatcher;
 const savedSmtp = process.env.SMTP_URL;
