@@ -11,7 +11,7 @@ import { checkLinkToken } from "~/services/links/link-tokens.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { resetEnvForTesting } from "~/services/platform/env.server";
-import { acceptSchedule } from "~/services/schedules/commands.server";
+import { acceptSchedule } from "~/services/schedules/acceptance.server";
 import * as schedules from "./api.back-office.payment-schedules";
 import * as oneSchedule from "./api.back-office.payment-schedules_.$id";
 import * as verbs from "./api.back-office.payment-schedules_.$id_.$verb";

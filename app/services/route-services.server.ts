@@ -291,12 +291,5 @@ export {
   requireSignedInSchedule,
   rescueAction,
 } from "./schedules/schedule-pages.server";
-export {
-  cancelSchedule,
-  getSchedule,
-  listSchedules,
-  listSchedulesForHome,
-  proposeSchedule,
-  sendSchedule,
-  withdrawSchedule,
-} from "./schedules/commands.server";
+export { cancelSchedule, proposeSchedule, sendSchedule, withdrawSchedule } from "./schedules/commands.server";
+export { getSchedule, listSchedules, listSchedulesForHome } from "./schedules/queries.server";
