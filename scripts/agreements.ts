@@ -18,7 +18,8 @@ if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 
 const { getDatabaseHandle } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
-const agreements = await import("../app/services/agreements/agreements.server");
+const agreements = await import("../app/services/agreements/commands.server");
+const agreementQueries = await import("../app/services/agreements/queries.server");
 const { AGREEMENT_KINDS, AGREEMENT_OFFER_STATES } = await import("../app/lib/agreements");
 
 const USAGE = `Agreement commands (npm run <command> -- <options>):
@@ -91,8 +92,8 @@ function days(value: string | undefined): number | undefined {
   return Number(match[1]);
 }
 
-type DocumentView = Awaited<ReturnType<typeof agreements.getAgreementDocument>> & object;
-type OfferView = Awaited<ReturnType<typeof agreements.getAgreementOffer>> & object;
+type DocumentView = Awaited<ReturnType<typeof agreementQueries.getAgreementDocument>> & object;
+type OfferView = Awaited<ReturnType<typeof agreementQueries.getAgreementOffer>> & object;
 
 function printDocument(out: Out, document: Pick<DocumentView, "id" | "kind" | "title" | "latestVersion">) {
   const latest = document.latestVersion;
@@ -168,7 +169,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     case "agreement:list": {
-      const page = await agreements.listAgreementDocuments(businessId, { limit: 100 });
+      const page = await agreementQueries.listAgreementDocuments(businessId, { limit: 100 });
       if (json) out(JSON.stringify(page, null, 2));
       else if (page.items.length === 0) out("No agreement documents.");
       else for (const document of page.items) printDocument(out, document);
@@ -201,7 +202,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       return result.delivery.sent ? 0 : 1;
     }
     case "agreement:offers": {
-      const page = await agreements.listAgreementOffers(businessId, {
+      const page = await agreementQueries.listAgreementOffers(businessId, {
         account: values.account,
         contact: values.contact,
         state: values.state,

@@ -19,7 +19,8 @@ if (isScript(import.meta.url)) process.env.LOG_LEVEL ??= "warn";
 const { formatMoney, parseMoneyToCents } = await import("../app/lib/format");
 const { getDatabaseHandle } = await import("../app/services/platform/database.server");
 const { findHostBranding, normalizeHostname } = await import("../app/services/host/host.server");
-const schedules = await import("../app/services/schedules/schedules.server");
+const schedules = await import("../app/services/schedules/commands.server");
+const scheduleQueries = await import("../app/services/schedules/queries.server");
 
 const USAGE = `Payment schedule commands (npm run <command> -- <options>):
 
@@ -245,7 +246,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         command === "schedule:send" ? "Sent:" : "Sent again (the earlier link no longer works):",
       );
     case "schedule:show": {
-      const view = await schedules.getSchedule(businessId, required(values, "schedule"));
+      const view = await scheduleQueries.getSchedule(businessId, required(values, "schedule"));
       if (!view) throw new UsageError(`No payment schedule ${JSON.stringify(values.schedule)} at ${hostname}.`);
       return show(view, "Payment schedule:");
     }
@@ -264,7 +265,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
       if (limit !== undefined && !/^\d{1,3}$/.test(limit)) {
         throw new UsageError("--limit must be a whole number from 1 to 100.");
       }
-      const page = await schedules.listSchedules(businessId, {
+      const page = await scheduleQueries.listSchedules(businessId, {
         state: values.state,
         account: values.account,
         limit: limit === undefined ? undefined : Number(limit),

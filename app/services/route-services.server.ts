@@ -44,9 +44,14 @@ export {
   isAgreementReference,
 } from "./agreements/agreement-page.server";
 export {
-  agreementHref,
   createAgreementDocument,
   createAgreementOffer,
+  publishAgreementVersion,
+  resendAgreementOffer,
+  withdrawAgreementOffer,
+} from "./agreements/commands.server";
+export {
+  agreementHref,
   getAgreementDocument,
   getAgreementOffer,
   HOME_AGREEMENTS,
@@ -54,10 +59,7 @@ export {
   listAgreementDocuments,
   listAgreementOffers,
   listOffersFor,
-  publishAgreementVersion,
-  resendAgreementOffer,
-  withdrawAgreementOffer,
-} from "./agreements/agreements.server";
+} from "./agreements/queries.server";
 export { hasPortalAccess, isHostAdmin } from "./auth/access.server";
 export { peekToken } from "./auth/auth-tokens.server";
 export {
@@ -291,12 +293,5 @@ export {
   requireSignedInSchedule,
   rescueAction,
 } from "./schedules/schedule-pages.server";
-export {
-  cancelSchedule,
-  getSchedule,
-  listSchedules,
-  listSchedulesForHome,
-  proposeSchedule,
-  sendSchedule,
-  withdrawSchedule,
-} from "./schedules/schedules.server";
+export { cancelSchedule, proposeSchedule, sendSchedule, withdrawSchedule } from "./schedules/commands.server";
+export { getSchedule, listSchedules, listSchedulesForHome } from "./schedules/queries.server";

@@ -3,7 +3,8 @@ import { todayIn } from "../../app/lib/dates";
 import { addDays } from "../../app/lib/instalments";
 import { now } from "../../app/services/platform/clock.server";
 import type { DB } from "../../app/services/platform/db-schema.server";
-import { acceptSchedule, proposeSchedule } from "../../app/services/schedules/schedules.server";
+import { acceptSchedule } from "../../app/services/schedules/acceptance.server";
+import { proposeSchedule } from "../../app/services/schedules/commands.server";
 import { scheduleFixtures } from "./schedule-fixtures";
 
 /**

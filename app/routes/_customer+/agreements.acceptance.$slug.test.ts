@@ -6,7 +6,7 @@ import { AGREEMENT_TEXT_MARKER } from "~/lib/agreements";
 import { getPageContext } from "~/services/auth/auth.server";
 import { createSession } from "~/services/auth/session.server";
 import { agreementByLink, decideAction } from "~/services/agreements/agreement-page.server";
-import { createAgreementDocument, publishAgreementVersion } from "~/services/agreements/agreements.server";
+import { createAgreementDocument, publishAgreementVersion } from "~/services/agreements/commands.server";
 import { createLinkToken, revokeLinkTokens } from "~/services/links/link-tokens.server";
 import { fixedClock, setClockForTesting } from "~/services/platform/clock.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";

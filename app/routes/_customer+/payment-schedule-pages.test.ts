@@ -14,11 +14,11 @@ import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import {
   createScheduleLink,
-  getSchedule,
   proposeSchedule,
   sendSchedule,
   withdrawSchedule,
-} from "~/services/schedules/schedules.server";
+} from "~/services/schedules/commands.server";
+import { getSchedule } from "~/services/schedules/queries.server";
 import * as acceptance from "./payment-schedule.acceptance.$slug";
 import * as progress from "./customer.payment-schedule+/$slug";
 import * as list from "./customer.payment-schedule+/_index";

@@ -12,7 +12,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
-import type { AgreementOfferView } from "./agreements.server";
+import type { AgreementOfferView } from "./agreement-views.server";
 
 /**
  * The email that offers an agreement (issue 15; decision 036): branded like the host (the same

@@ -19,7 +19,9 @@ import { businessContact } from "../links/request-links.server";
 import { now } from "../platform/clock.server";
 import { readForm } from "../platform/http.server";
 import { clientAddress } from "../platform/request-context.server";
-import { decideAgreementOffer, KIND_LABELS, loadAgreementOffer, type AgreementPageOffer } from "./agreements.server";
+import { decideAgreementOffer } from "./acceptance.server";
+import { KIND_LABELS } from "./agreement-views.server";
+import { loadAgreementOffer, type AgreementPageOffer } from "./queries.server";
 
 /**
  * One agreement offer's pages, for both ways in (issue 15; decisions 034 and 036):

@@ -15,21 +15,22 @@ import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
 import { RequestProblem } from "../requests/problems.server";
+import { decideAgreementOffer, type DecideInput } from "./acceptance.server";
 import {
   createAgreementDocument,
   createAgreementOffer,
-  decideAgreementOffer,
+  publishAgreementVersion,
+  resendAgreementOffer,
+  withdrawAgreementOffer,
+} from "./commands.server";
+import {
   getAgreementDocument,
   getAgreementOffer,
   listAgreementDocuments,
   listAgreementOffers,
   listOffersFor,
   loadAgreementOffer,
-  publishAgreementVersion,
-  resendAgreementOffer,
-  withdrawAgreementOffer,
-  type DecideInput,
-} from "./agreements.server";
+} from "./queries.server";
 
 /**
  * Agreements on a real database (issue 15; decisions 034 and 036): documents and versions that

@@ -8,7 +8,7 @@ import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { stepSchema } from "~/lib/credit-schemas";
 import { MAX_DOCUMENTS, type CreditAnswers } from "~/lib/credit-steps";
-import { publishAgreementVersion } from "../agreements/agreements.server";
+import { publishAgreementVersion } from "../agreements/commands.server";
 import { linkSecretMatches, linkSelectorOf } from "../links/link-tokens.server";
 import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";

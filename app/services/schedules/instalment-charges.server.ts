@@ -10,7 +10,7 @@ import { reconcilePayment, submitPayment, type NewCard, type PayMethod } from ".
 import { getPayToProvider } from "../payments/payto/index.server";
 import { applyPaymentSnapshot } from "../payments/payto/payto-payments.server";
 import { instalmentFailed, lockInstalmentForSettlement } from "./instalment-outcomes.server";
-import { mayActFor } from "./schedules.server";
+import { mayActFor } from "./queries.server";
 import { UUID } from "~/lib/ids";
 
 /**

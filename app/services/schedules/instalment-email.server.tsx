@@ -20,7 +20,7 @@ import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { sendReceipt } from "../payments/receipts.server";
 import type { InstalmentEmail } from "./instalment-outcomes.server";
-import { createScheduleLink } from "./schedules.server";
+import { createScheduleLink } from "./commands.server";
 
 /**
  * The instalment runner's emails (decision 035), sent by the outbox's jobs (queue

@@ -13,7 +13,7 @@ import {
   type EmailPreferenceLinks,
   preferenceTextLines,
 } from "../platform/email-layout.server";
-import type { ScheduleView } from "./schedules.server";
+import type { ScheduleView } from "./schedule-rows.server";
 
 /**
  * The proposal email of a payment schedule (issue 15; decision 034): branded like the host, the

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { feeRulesFromRow } from "~/lib/payment-calc";
 import type { HostBranding } from "../host/host.server";
 import { renderScheduleProposalEmail } from "./schedule-email.server";
-import type { ScheduleView } from "./schedules.server";
+import type { ScheduleView } from "./schedule-rows.server";
 
 /** The proposal email (issue 15): the total and the button first, every instalment, text escaped, the link in both parts. */
 const branding: HostBranding = {

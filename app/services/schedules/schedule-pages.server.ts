@@ -40,14 +40,9 @@ import { breakdownView, type PayFormReply } from "~/lib/pay-form";
 import { expectedTotal, readyToPay, resolvePayMethod, startPayReply } from "../payments/pay-form.server";
 import { instalmentOfSubmission, payInstalment, type InstalmentPayOutcome } from "./instalment-charges.server";
 import { clientAddress, requireSameOrigin } from "../platform/request-context.server";
-import {
-  acceptSchedule,
-  changeWayToPay,
-  getSchedule,
-  mayActFor,
-  parseWayToPay,
-  type ScheduleView,
-} from "./schedules.server";
+import { acceptSchedule, changeWayToPay, parseWayToPay } from "./acceptance.server";
+import { getSchedule, mayActFor } from "./queries.server";
+import type { ScheduleView } from "./schedule-rows.server";
 import { getDb } from "../platform/database.server";
 
 /**

@@ -11,20 +11,10 @@ import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
 import { RequestProblem } from "../requests/problems.server";
-import {
-  acceptSchedule,
-  cancelSchedule,
-  changeWayToPay,
-  createScheduleLink,
-  getSchedule,
-  listSchedules,
-  parseWayToPay,
-  proposeSchedule,
-  scheduleInstalments,
-  sendSchedule,
-  withdrawSchedule,
-  type ScheduleView,
-} from "./schedules.server";
+import { acceptSchedule, changeWayToPay, parseWayToPay } from "./acceptance.server";
+import { cancelSchedule, createScheduleLink, proposeSchedule, sendSchedule, withdrawSchedule } from "./commands.server";
+import { getSchedule, listSchedules, scheduleInstalments } from "./queries.server";
+import type { ScheduleView } from "./schedule-rows.server";
 
 let catcher: SmtpCatcher;
 const savedSmtp = process.env.SMTP_URL;

@@ -6,7 +6,7 @@ import { plainPdf, pngWithMetadata, windowsExecutable } from "../../../../tests/
 import { startSmtpCatcher, type SmtpCatcher } from "../../../../tests/support/smtp-catcher";
 import { openSeededPglite } from "../../../../tests/support/test-db";
 import { DOCUMENT_FORM_MAX_BYTES } from "~/lib/credit-steps";
-import { publishAgreementVersion } from "~/services/agreements/agreements.server";
+import { publishAgreementVersion } from "~/services/agreements/commands.server";
 import { creditTerms, DRAFTS_PER_ADDRESS } from "~/services/credit/credit-applications.server";
 import { checkDocument } from "~/services/credit/document-checks.server";
 import { setClockForTesting } from "~/services/platform/clock.server";

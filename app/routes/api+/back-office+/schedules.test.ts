@@ -11,7 +11,7 @@ import { checkLinkToken } from "~/services/links/link-tokens.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { resetEnvForTesting } from "~/services/platform/env.server";
-import { acceptSchedule } from "~/services/schedules/schedules.server";
+import { acceptSchedule } from "~/services/schedules/acceptance.server";
 import * as schedules from "./payment-schedules";
 import * as oneSchedule from "./payment-schedules_.$id";
 import * as verbs from "./payment-schedules_.$id_.$verb";
