@@ -222,7 +222,7 @@ export {
   previewPayment,
   reconcilePayment,
   submitPayment,
-} from "./payments/payments.server";
+} from "./payments/submit.server";
 export { agreementFormSchema, parseTokenRequest } from "./payments/payto/agreement-request.server";
 export { cancelAgreement, createAgreement, getAgreement } from "./payments/payto/agreements.server";
 export { getPayToProvider } from "./payments/payto/index.server";

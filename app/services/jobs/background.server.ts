@@ -1,4 +1,4 @@
-import { reconcileCardPayments } from "../payments/payments.server";
+import { reconcileCardPayments } from "../payments/submit.server";
 import { pollAgreements } from "../payments/payto/agreements.server";
 import { pollPayToPayments } from "../payments/payto/payto-payments.server";
 import { instalmentHandlers, runDueInstalmentsNow, SWEEP_EVERY_MS } from "../schedules/instalment-runner.server";

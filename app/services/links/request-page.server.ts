@@ -19,7 +19,7 @@ import {
   typedAmount,
   type FeeMethod,
 } from "../payments/pay-form.server";
-import { previewPayment, requestAmountProblem, submitPayment } from "../payments/payments.server";
+import { previewPayment, requestAmountProblem, submitPayment } from "../payments/submit.server";
 import { getAccountPayId } from "../payments/payto/payids.server";
 import { payToChoices } from "../payments/payto/payto-payments.server";
 import { payToConfigurationOf } from "../payments/payto/settings.server";

@@ -15,7 +15,7 @@ import {
   type PayMethod,
   type PaymentFor,
   type PaySelection,
-} from "./payments.server";
+} from "./submit.server";
 
 /**
  * The payment engine's side of payment requests and ad-hoc payments (issue 14): a request's

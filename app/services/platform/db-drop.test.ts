@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededPostgresDatabase, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { setCardGatewayForTesting } from "../payments/gateway/index.server";
 import { createSandboxGateway } from "../payments/gateway/sandbox-gateway.server";
-import { loadPayable, reconcileUnsettled, submitPayment } from "../payments/payments.server";
+import { loadPayable, reconcileUnsettled, submitPayment } from "../payments/submit.server";
 import { setDatabaseForTesting } from "./database.server";
 import { openPostgres, type DatabaseHandle } from "./db.server";
 import { DatabaseUnavailableError, isConnectionLost } from "./db-unavailable.server";

@@ -6,7 +6,7 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { reconcilePayment, submitPayment, type NewCard, type PayMethod } from "../payments/payments.server";
+import { reconcilePayment, submitPayment, type NewCard, type PayMethod } from "../payments/submit.server";
 import { getPayToProvider } from "../payments/payto/index.server";
 import { applyPaymentSnapshot } from "../payments/payto/payto-payments.server";
 import { instalmentFailed, lockInstalmentForSettlement } from "./instalment-outcomes.server";

@@ -2,7 +2,7 @@ import type { PayToPaymentFailure } from "~/lib/payto-states";
 import { audit } from "../../platform/audit.server";
 import { getDb } from "../../platform/database.server";
 import { logger } from "../../platform/logger.server";
-import { failPayment, reconcileUnsettled, settleFailedPayToPayment, settlePayment } from "../payments.server";
+import { failPayment, reconcileUnsettled, settleFailedPayToPayment, settlePayment } from "../submit.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
 import { getPayToConfiguration, type PayToConfiguration } from "./settings.server";

@@ -17,7 +17,7 @@ import {
   settlePayment,
   submitPayment,
   type PayMethod,
-} from "../payments.server";
+} from "../submit.server";
 import { setPayToProviderForTesting, webhookSecret } from "./index.server";
 import type { PayToDebtor, PayToEvent } from "./payto-provider.server";
 import { createSandboxPayTo, signWebhook, type SandboxPayTo } from "./sandbox-provider.server";

@@ -5,7 +5,7 @@ import { BACKGROUND_HANDLERS } from "../jobs/background.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { QUEUES } from "../platform/queue.server";
-import { reconcilePayment, reconcileUnsettled, submitPayment, type PayMethod } from "./payments.server";
+import { reconcilePayment, reconcileUnsettled, submitPayment, type PayMethod } from "./submit.server";
 
 function paymentSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => Promise<void> }>) {
   let handle: DatabaseHandle;
