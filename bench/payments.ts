@@ -18,7 +18,7 @@ import { setCardGatewayForTesting } from "../app/services/payments/gateway/index
 import { createSandboxGateway } from "../app/services/payments/gateway/sandbox-gateway.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { saveCard } from "../app/services/payment-methods/payment-methods.server";
-import { submitPayment } from "../app/services/payments/payments.server";
+import { submitPayment } from "../app/services/payments/submit.server";
 import { createBenchAccount, createBenchBusiness } from "./lib/ledger";
 import { median, percentile, round } from "./lib/stats";
 

@@ -28,7 +28,7 @@ import { sql } from "kysely";
 import { openPostgres, type DatabaseHandle } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { setDatabaseForTesting } from "../app/services/platform/database.server";
-import { reconcileUnsettled } from "../app/services/payments/payments.server";
+import { reconcileUnsettled } from "../app/services/payments/reconcile.server";
 import { getPayToProvider } from "../app/services/payments/payto/index.server";
 import { asSandboxPayTo } from "../app/services/payments/payto/sandbox-provider.server";
 import type { Cluster } from "../scripts/cluster-lib";

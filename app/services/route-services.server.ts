@@ -215,16 +215,10 @@ export {
   startPayReply,
   typedAmount,
 } from "./payments/pay-form.server";
-export {
-  checkPayToAgreement,
-  findPaymentByGuid,
-  loadPayable,
-  PAYABLE_STATUSES,
-  type PaymentOutcome,
-  previewPayment,
-  reconcilePayment,
-  submitPayment,
-} from "./payments/payments.server";
+export { loadPayable, previewPayment } from "./payments/payable.server";
+export { PAYABLE_STATUSES, type PaymentOutcome } from "./payments/payment-records.server";
+export { reconcilePayment } from "./payments/reconcile.server";
+export { checkPayToAgreement, findPaymentByGuid, submitPayment } from "./payments/submit.server";
 export { agreementFormSchema, parseTokenRequest } from "./payments/payto/agreement-request.server";
 export { cancelAgreement, createAgreement, getAgreement } from "./payments/payto/agreements.server";
 export { getPayToProvider } from "./payments/payto/index.server";

@@ -1,6 +1,5 @@
-import { reconcileCardPayments } from "../payments/payments.server";
+import { pollPayToPayments, reconcileCardPayments } from "../payments/reconcile.server";
 import { pollAgreements } from "../payments/payto/agreements.server";
-import { pollPayToPayments } from "../payments/payto/payto-payments.server";
 import { instalmentHandlers, runDueInstalmentsNow, SWEEP_EVERY_MS } from "../schedules/instalment-runner.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";

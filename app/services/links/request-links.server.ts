@@ -6,7 +6,7 @@ import {
   type PaymentRequestState,
 } from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
-import { PAYABLE_STATUSES } from "../payments/payments.server";
+import { PAYABLE_STATUSES } from "../payments/payment-records.server";
 import { UUID } from "~/lib/ids";
 
 /**

@@ -19,7 +19,9 @@ import {
   typedAmount,
   type FeeMethod,
 } from "../payments/pay-form.server";
-import { previewPayment, requestAmountProblem, submitPayment } from "../payments/payments.server";
+import { requestAmountProblem } from "../payments/claim.server";
+import { previewPayment } from "../payments/payable.server";
+import { submitPayment } from "../payments/submit.server";
 import { getAccountPayId } from "../payments/payto/payids.server";
 import { payToChoices } from "../payments/payto/payto-payments.server";
 import { payToConfigurationOf } from "../payments/payto/settings.server";

@@ -22,7 +22,7 @@ import {
   startPayReply,
   typedAmount,
 } from "./pay-form.server";
-import { submitPayment } from "./payments.server";
+import { submitPayment } from "./submit.server";
 import { payToChoices, type PayToChoice } from "./payto/payto-payments.server";
 import { payToConfigurationOf } from "./payto/settings.server";
 

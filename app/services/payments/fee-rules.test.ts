@@ -4,7 +4,7 @@ import { openSeededPglite } from "../../../tests/support/test-db";
 import { findHostBranding } from "../host/host.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
-import { getFeeRules } from "./payments.server";
+import { getFeeRules } from "./payable.server";
 
 /** The fee rules arrive with the host (no query of their own on the pay page) and mean the same as the direct read. */
 let handle: DatabaseHandle;

@@ -6,7 +6,8 @@ import { MONEY_ERROR_KEYS, parseMethodValue, type PayFormReply } from "~/lib/pay
 import { payCardSchema } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { logger } from "../platform/logger.server";
-import { findPaymentByGuid, type PayMethod, type PaymentOutcome } from "./payments.server";
+import type { PayMethod, PaymentOutcome } from "./payment-records.server";
+import { findPaymentByGuid } from "./submit.server";
 import type { HostBranding } from "../host/host.server";
 import type { PayToChoice } from "./payto/payto-payments.server";
 

@@ -13,7 +13,10 @@ import { guardPayToProvider, withPayToFaults } from "./payto/guarded-provider.se
 import { setPayToProviderForTesting, webhookSecret } from "./payto/index.server";
 import { createSandboxPayTo, type SandboxPayTo } from "./payto/sandbox-provider.server";
 import { PayToTimeoutError, type PayToDebtor } from "./payto/payto-provider.server";
-import { loadPayable, reconcileUnsettled, submitPayment, type PayMethod } from "./payments.server";
+import { loadPayable } from "./payable.server";
+import type { PayMethod } from "./payment-records.server";
+import { reconcileUnsettled } from "./reconcile.server";
+import { submitPayment } from "./submit.server";
 
 /**
  * The ports when the party behind them is slow or down (issue 18; decision 046): the real payment

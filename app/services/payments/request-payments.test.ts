@@ -9,13 +9,9 @@ import {
   listPaymentRequests,
   sendPaymentRequest,
 } from "../requests/payment-requests.server";
-import {
-  settleFailedPayToPayment,
-  submitPayment,
-  type PayMethod,
-  type PaymentFor,
-  type PaySelection,
-} from "./payments.server";
+import type { PayMethod, PaymentFor, PaySelection } from "./payment-records.server";
+import { settleFailedPayToPayment } from "./settle.server";
+import { submitPayment } from "./submit.server";
 
 /**
  * The payment engine's side of payment requests and ad-hoc payments (issue 14): a request's

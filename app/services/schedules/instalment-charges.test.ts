@@ -9,7 +9,7 @@ import { addDays } from "~/lib/instalments";
 import type { CardGateway } from "../payments/gateway/card-gateway.server";
 import { getCardGateway, setCardGatewayForTesting } from "../payments/gateway/index.server";
 import { webhookSecret, setPayToProviderForTesting } from "../payments/payto/index.server";
-import { failPayment } from "../payments/payments.server";
+import { failPayment } from "../payments/settle.server";
 import { applyPaymentSnapshot } from "../payments/payto/payto-payments.server";
 import { createSandboxPayTo, type SandboxPayTo } from "../payments/payto/sandbox-provider.server";
 import { fixedClock, setClockForTesting } from "../platform/clock.server";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createSession } from "~/services/auth/session.server";
-import { loadPayable, previewPayment } from "~/services/payments/payments.server";
+import { loadPayable, previewPayment } from "~/services/payments/payable.server";
 import { setPayToProviderForTesting, webhookSecret } from "~/services/payments/payto/index.server";
 import { createSandboxPayTo, type SandboxPayTo } from "~/services/payments/payto/sandbox-provider.server";
 import { formatMoney } from "~/lib/format";

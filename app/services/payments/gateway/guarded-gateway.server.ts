@@ -4,7 +4,7 @@ import { GatewayTimeoutError, type CardGateway, type GatewayResult } from "./car
 
 /**
  * The card gateway behind a timeout and a circuit breaker (decision 046). What each outcome
- * means to the payment engine (payments.server.ts), which must move money exactly once:
+ * means to the payment engine (submit.server.ts, reconcile.server.ts), which must move money once:
  * - the breaker is open → nothing was sent: a money call answers the "unavailable" refusal (the
  *   payment fails at once, its invoices are freed, the contact is told to try again shortly);
  *   a lookup throws, and the reconciler simply asks again on its next sweep;

@@ -8,7 +8,7 @@ import { findHostBranding, publicLink } from "../../host/host.server";
 import { logger } from "../../platform/logger.server";
 import { sendContactMail } from "../../communication/contact-mail.server";
 import { preferenceTextLines } from "../../platform/email-layout.server";
-import { PAYABLE_STATUSES } from "../payments.server";
+import { PAYABLE_STATUSES } from "../payment-records.server";
 import { getPayToProvider } from "./index.server";
 import type { IncomingPayment } from "./payto-provider.server";
 

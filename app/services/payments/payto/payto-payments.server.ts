@@ -1,25 +1,24 @@
-import type { PayToPaymentFailure } from "~/lib/payto-states";
 import { audit } from "../../platform/audit.server";
 import { getDb } from "../../platform/database.server";
 import { logger } from "../../platform/logger.server";
-import { failPayment, reconcileUnsettled, settleFailedPayToPayment, settlePayment } from "../payments.server";
+import { failPayment, settleFailedPayToPayment, settlePayment } from "../settle.server";
 import { applyAgreementSnapshot } from "./agreements.server";
 import { getPayToProvider } from "./index.server";
 import { getPayToConfiguration, type PayToConfiguration } from "./settings.server";
-import { PayToTimeoutError, type PayToRefusal, type ProviderPayment } from "./payto-provider.server";
+import { PayToTimeoutError, type PayToRefusalCode, type ProviderPayment } from "./payto-provider.server";
 import { UUID } from "~/lib/ids";
 
 /**
  * Paying invoices by PayTo (decision 027 "A PayTo payment's states"; decision 029). The claim
- * is the card path's (payments.server.ts); from there the provider is asked to pull the money
- * under the account's active agreement with our key, and the payment waits as "submitted"
- * until the provider's snapshot (a webhook, the poller, or the receipt page asking) says it
- * settled or was rejected. Every write is guarded by the payment's status, so snapshots
- * arriving late, twice, or from a webhook and a poll at once settle it exactly once.
+ * is the card path's (submit.server.ts, claim.server.ts); from there the provider is asked to
+ * pull the money under the account's active agreement with our key, and the payment waits as
+ * "submitted" until the provider's snapshot (a webhook, the poller, or the receipt page asking)
+ * says it settled or was rejected. Settling and failing are the card path's too
+ * (settle.server.ts), and the poller's sweep is the reconciler's (reconcile.server.ts), so the
+ * arrows run one way: submit and reconcile call in here; of the engine, this calls only settle.
+ * Every write is guarded by the payment's status, so snapshots arriving late, twice, or from a
+ * webhook and a poll at once settle it exactly once.
  */
-
-/** Why a PayTo payment did not go through: the provider's refusal on initiation, or its rejection later. */
-export type PayToRefusalCode = PayToRefusal | PayToPaymentFailure;
 
 export type SnapshotSource = "webhook" | "poll" | "portal";
 
@@ -283,15 +282,6 @@ export async function reconcilePayToPayment(
   const latest = await db.selectFrom("payments").select("status").where("id", "=", payment.id).executeTakeFirst();
   return latest?.status ?? payment.status;
 }
-
-/**
- * The PayTo poller's sweep (decision 027 "Polling"; decision 043): asks the provider about PayTo
- * payments still submitted, pending or unknown a few seconds after they were made (younger ones
- * are still with the request that made them). Webhooks usually get there first; this is the
- * fallback when one is lost. Run as the `payto-payment-poll` job, once per PAYTO_POLL_MS across
- * processes; each payment's outcome is recorded at most once (the status guard in each write).
- */
-export const pollPayToPayments = () => reconcileUnsettled({ method: "payto", olderThanMs: 3_000 });
 
 /**
  * Which of these invoice ids are this account's (in any status): the API answers 404 for one

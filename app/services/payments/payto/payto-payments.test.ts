@@ -9,15 +9,11 @@ import type { DatabaseHandle } from "../../platform/db.server";
 import { resetEnvForTesting } from "../../platform/env.server";
 import { logger } from "../../platform/logger.server";
 import { QUEUES } from "../../platform/queue.server";
-import {
-  failPayment,
-  loadPayable,
-  reconcilePayment,
-  reconcileUnsettled,
-  settlePayment,
-  submitPayment,
-  type PayMethod,
-} from "../payments.server";
+import { loadPayable } from "../payable.server";
+import type { PayMethod } from "../payment-records.server";
+import { reconcilePayment, reconcileUnsettled } from "../reconcile.server";
+import { failPayment, settlePayment } from "../settle.server";
+import { submitPayment } from "../submit.server";
 import { setPayToProviderForTesting, webhookSecret } from "./index.server";
 import type { PayToDebtor, PayToEvent } from "./payto-provider.server";
 import { createSandboxPayTo, signWebhook, type SandboxPayTo } from "./sandbox-provider.server";

@@ -15,6 +15,9 @@ import type { AgreementStatus, PayToPaymentFailure, ProviderPaymentStatus } from
 export type PayToRefusal =
   "invalid_account" | "invalid_payid" | "limit_exceeded" | "agreement_not_active" | "unavailable";
 
+/** Why a PayTo payment did not go through: the provider's refusal on initiation, or its rejection later. */
+export type PayToRefusalCode = PayToRefusal | PayToPaymentFailure;
+
 /** The payer's account, as the spec's payToDebtorInformation names it (spec §3). */
 export type PayToDebtor = {
   /** Always "PERS" (spec §9). */
