@@ -108,23 +108,24 @@ export default tseslint.config(
   // there, a server value may be used by whatever only those exports reach.
   {
     files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/**/*+/*.{ts,tsx}"],
-    ignores: ["app/**/*.test.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}", "app/**/*.server.{ts,tsx}"],
     rules: { "local/no-server-values-in-browser": ["error", { mode: "route" }] },
   },
-  // Routes reach the services through one module: Remix's classic compiler leaves, in the browser bundle, an empty
-  // module per `.server` path a route imports, and each became a request of its own (decision 054).
+  // Routes reach the services through their folder's front door (`./<feature>.server.ts`) and no other `.server`
+  // path: Remix's classic compiler leaves, in the browser bundle, an empty module per `.server` path a route imports,
+  // and each became a request of its own (decisions 054 and 065).
   {
     files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/**/*+/*.{ts,tsx}"],
-    ignores: ["app/**/*.test.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}", "app/**/*.server.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: ["~/**/*.server", "./**/*.server", "../**/*.server", "!~/services/route-services.server"],
+              group: ["~/**/*.server", "../**/*.server", "./*/**/*.server"],
               message:
-                "Import services in a route from ~/services/route-services.server (add the name there): each other .server path costs the browser an empty module of its own (decision 054).",
+                "A route takes services from its folder's front door only (./<feature>.server.ts; add the name there): each other .server path costs the browser an empty module of its own (decisions 054 and 065).",
             },
           ],
         },

@@ -13,7 +13,7 @@ export default {
   ignoredRouteFiles: ["**/*"],
   routes: async (defineRoutes) =>
     flatRoutes("routes", defineRoutes, {
-      ignoredRouteFiles: ["**/.*", "**/*.test.*", "**/*.css.ts"],
+      ignoredRouteFiles: ["**/.*", "**/*.test.*", "**/*.css.ts", "**/*.server.*"],
     }),
   future: {
     v3_fetcherPersist: true,

@@ -31,7 +31,7 @@ import {
   getPageContext,
   CUSTOMER_HOME_PATH,
   customerMenuFor,
-} from "~/services/route-services.server";
+} from "./root.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
 import { metaDescription } from "~/lib/meta";

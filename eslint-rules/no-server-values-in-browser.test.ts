@@ -290,26 +290,39 @@ export default function Invoices() {
 }
 `;
 
-  // Routes import the services through one module (decision 054); the reachability rule applies to it as to any.
-  const routeViaServices = route.replace(SOURCE, "~/services/route-services.server");
+  // Routes import the services through their folder's front door (decisions 054 and 065); the reachability rule
+  // applies to it as to any.
+  const routeViaServices = route.replace(SOURCE, "./portal.server");
 
   it("checks route modules and root.tsx by reachability", async () => {
-    for (const file of ["app/routes/some.page.tsx", "app/root.tsx", "app/routes/invoices/route.tsx"]) {
+    for (const file of [
+      "app/routes/_portal+/some.page.tsx",
+      "app/root.tsx",
+      "app/routes/_portal+/invoices+/_index.tsx",
+    ]) {
       expect(await ruleIds(routeViaServices, file)).toEqual(["local/no-server-values-in-browser:browserUse"]);
     }
   });
 
-  it("makes route modules and root.tsx take services from ~/services/route-services.server only", async () => {
-    for (const file of ["app/routes/some.page.tsx", "app/root.tsx", "app/routes/invoices/route.tsx"]) {
+  it("makes route modules and root.tsx take services from their folder's front door only", async () => {
+    for (const file of [
+      "app/routes/_portal+/some.page.tsx",
+      "app/root.tsx",
+      "app/routes/_portal+/invoices+/_index.tsx",
+    ]) {
       expect(await ruleIds(route, file)).toEqual([
         "no-restricted-imports:patternWithCustomMessage",
         "local/no-server-values-in-browser:browserUse",
       ]);
     }
-    const ok = `import { listInvoices } from "~/services/route-services.server";\nexport const loader = () => listInvoices();\n`;
-    expect(await ruleIds(ok, "app/routes/some.page.tsx")).toEqual([]);
+    const ok = `import { listInvoices } from "./portal.server";\nexport const loader = () => listInvoices();\n`;
+    expect(await ruleIds(ok, "app/routes/_portal+/some.page.tsx")).toEqual([]);
+    const otherDoor = `import { listInvoices } from "../_link+/link.server";\nexport const loader = () => listInvoices();\n`;
+    expect(await ruleIds(otherDoor, "app/routes/_portal+/some.page.tsx")).toEqual([
+      "no-restricted-imports:patternWithCustomMessage",
+    ]);
     const relative = `import { x } from "../services/payments/invoices.server";\nexport const loader = () => x;\n`;
-    expect(await ruleIds(relative, "app/routes/some.page.tsx")).toEqual([
+    expect(await ruleIds(relative, "app/routes/_portal+/some.page.tsx")).toEqual([
       "no-restricted-imports:patternWithCustomMessage",
     ]);
   });
@@ -322,7 +335,7 @@ export default function Invoices() {
       "app/themes/thing.css.ts",
       "app/entry.client.tsx",
       "app/utils/new-folder.ts",
-      "app/routes/invoices/table.tsx", // a route folder's private module is not a route module
+      "app/routes/_portal+/invoices+/components/table.tsx", // a route folder's private module is not a route module
     ];
     for (const file of files) {
       expect(await ruleIds(code, file)).toEqual(["local/no-server-values-in-browser:sharedImport"]);
@@ -331,7 +344,10 @@ export default function Invoices() {
 
   it("leaves server modules and tests alone", async () => {
     expect(await ruleIds(route, "app/services/payments/thing.server.tsx")).toEqual([]);
-    expect(await ruleIds(route, "app/routes/some.page.test.tsx")).toEqual([]);
+    expect(await ruleIds(route, "app/routes/_portal+/some.page.test.tsx")).toEqual([]);
+    // A route folder's front door re-exports from any service (decision 065).
+    const door = `export { listInvoices } from "~/services/payments/invoices.server";\n`;
+    expect(await ruleIds(door, "app/routes/_portal+/portal.server.ts")).toEqual([]);
     expect(await ruleIds(route, "app/entry.server.tsx")).toEqual([]);
   });
 });

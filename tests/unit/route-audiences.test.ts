@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { defineRoutes } from "@remix-run/dev/dist/config/routes.js";
 import { describe, expect, it } from "vitest";
@@ -100,6 +100,20 @@ describe("route folders and the access table", () => {
       if (backOffice && !source.includes("requireCaller(")) unguarded.push(route.file);
     }
     expect(unguarded).toEqual([]);
+  });
+
+  it("gives each route folder at most one .server module: the front door its routes import (decision 065)", () => {
+    const doors = new Map<string, string[]>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.server\.tsx?$/.test(entry.name)) doors.set(dir, [...(doors.get(dir) ?? []), entry.name]);
+      }
+    };
+    walk(path.join(APP, "routes"));
+    expect(doors.size).toBeGreaterThan(10);
+    expect([...doors].filter(([, files]) => files.length > 1)).toEqual([]);
   });
 
   it("knows a misfiled page when it sees one", () => {

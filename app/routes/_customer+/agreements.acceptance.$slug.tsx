@@ -12,7 +12,7 @@ import {
   LINK_PAGE_HEADERS,
   recordLinkOpened,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import { metaDescription } from "~/lib/meta";
 import { hydrateOnlyWhen } from "~/lib/client-runtime";
 

@@ -6,7 +6,7 @@ import {
   agreementDownload,
   isAgreementReference,
   LINK_PAGE_HEADERS,
-} from "~/services/route-services.server";
+} from "./customer.server";
 
 /**
  * The decided agreement "as accepted", as a file (decision 036), for the holder of its emailed

@@ -24,7 +24,7 @@ import {
   readForm,
   clientAddress,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import { metaDescription } from "~/lib/meta";
 import { hydrateOnlyWhen } from "~/lib/client-runtime";
 

@@ -12,7 +12,7 @@ import {
   acceptanceByLink,
   acceptanceSignedIn,
   requireSignedInSchedule,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

@@ -15,7 +15,7 @@ import {
   readForm,
   clientAddress,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -15,7 +15,7 @@ import {
   paymentRequestOf,
   findPaymentByReference,
   reconcilePayment,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";

@@ -17,7 +17,7 @@ import {
   toReceipt,
   clientAddress,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

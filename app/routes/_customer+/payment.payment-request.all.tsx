@@ -15,7 +15,7 @@ import {
   homeAgreementItems,
   listOffersFor,
   listSchedulesForHome,
-} from "~/services/route-services.server";
+} from "./customer.server";
 import { HomeAgreements } from "./components/HomeAgreements";
 import { ScheduleList } from "./components/ScheduleList";
 import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";

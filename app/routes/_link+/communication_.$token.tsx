@@ -3,13 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { PreferencesPage } from "~/components/CommunicationPreferences";
 import type { PreferencesPageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
-import {
-  getPageContext,
-  preferencesByLink,
-  saveByLink,
-  LINK_PAGE_HEADERS,
-  requireSameOrigin,
-} from "~/services/route-services.server";
+import { getPageContext, preferencesByLink, saveByLink, LINK_PAGE_HEADERS, requireSameOrigin } from "./link.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

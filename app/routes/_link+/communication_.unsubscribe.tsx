@@ -11,7 +11,7 @@ import {
   LINK_PAGE_HEADERS,
   readForm,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./link.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -9,7 +9,7 @@ import {
   refereePage,
   requireRefereeLink,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./link.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

@@ -19,7 +19,7 @@ import {
   toReceipt,
   clientAddress,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./link.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

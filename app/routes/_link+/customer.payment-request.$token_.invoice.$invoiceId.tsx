@@ -10,7 +10,7 @@ import {
   checkLinkAccess,
   loadPayerRequest,
   requestInvoiceView,
-} from "~/services/route-services.server";
+} from "./link.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

@@ -10,7 +10,7 @@ import {
   answerAction,
   questionView,
   responseByLink,
-} from "~/services/route-services.server";
+} from "./link.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

@@ -2,7 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import { ResponseClosed, ResponseComplete } from "./components/ResponseRequest";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext, LINK_PAGE_HEADERS, completeView, responseByLink } from "~/services/route-services.server";
+import { getPageContext, LINK_PAGE_HEADERS, completeView, responseByLink } from "./link.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

@@ -10,7 +10,7 @@ import {
   getPageContext,
   hasPortalAccess,
   CUSTOMER_HOME_PATH,
-} from "~/services/route-services.server";
+} from "./portal.server";
 import * as styles from "./components/Tiles.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
-import { listAccountContacts, requireAccountPage } from "~/services/route-services.server";
+import { listAccountContacts, requireAccountPage } from "./portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";

@@ -6,7 +6,7 @@ import { formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatNumber } from "~/lib/format";
-import { noAccounts, searchAccounts, requirePageAccess } from "~/services/route-services.server";
+import { noAccounts, searchAccounts, requirePageAccess } from "./portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 

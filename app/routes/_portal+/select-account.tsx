@@ -8,7 +8,7 @@ import {
   requestOrigin,
   requireSameOrigin,
   updateSessionData,
-} from "~/services/route-services.server";
+} from "./portal.server";
 
 /**
  * Switch the selected account (spec §3 selectedAccount) from anywhere in the shell: a plain

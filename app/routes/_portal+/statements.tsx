@@ -14,7 +14,7 @@ import {
   STATEMENT_TYPE_OPTIONS,
   statementSearch,
 } from "~/lib/statement-query";
-import { listStatementLines, requireAccountPage, updateSessionData } from "~/services/route-services.server";
+import { listStatementLines, requireAccountPage, updateSessionData } from "./portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { stringify } from "csv-stringify/sync";
 import { parseStatementQuery, STATEMENT_SORT_OPTIONS } from "~/lib/statement-query";
-import { listStatementLines, requestLanguage, requireAccountPage } from "~/services/route-services.server";
+import { listStatementLines, requestLanguage, requireAccountPage } from "./portal.server";
 
 const MAX_ROWS = 10_000;
 const PAGE = 1_000;

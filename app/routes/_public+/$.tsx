@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { requireSameOrigin, requireHostBranding } from "~/services/route-services.server";
+import { requireSameOrigin, requireHostBranding } from "./public.server";
 
 /**
  * Any path no other route claims. The root error boundary renders the branded

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRAND_ASSET_EXTENSIONS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { ThemeTokens } from "~/themes/tokens";
-import { isHostAdmin, getPageContext, brandCss, getDb, logger } from "~/services/route-services.server";
+import { isHostAdmin, getPageContext, brandCss, getDb, logger } from "./public.server";
 import { CANONICAL_UUID } from "~/lib/ids";
 
 /**

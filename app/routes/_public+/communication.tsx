@@ -3,12 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { PreferencesPage } from "~/components/CommunicationPreferences";
 import type { PreferencesPageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
-import {
-  getPageContext,
-  preferencesBySession,
-  saveBySession,
-  requireSameOrigin,
-} from "~/services/route-services.server";
+import { getPageContext, preferencesBySession, saveBySession, requireSameOrigin } from "./public.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { BusinessContact } from "~/components/BusinessContact";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext, businessContact } from "~/services/route-services.server";
+import { getPageContext, businessContact } from "./public.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -5,7 +5,7 @@ import { StatusScreen } from "~/components/StatusScreen";
 import { useT } from "~/components/useT";
 import { signInErrorKey } from "~/lib/auth-errors";
 import { metaTranslator } from "~/lib/i18n";
-import { requireHostBranding } from "~/services/route-services.server";
+import { requireHostBranding } from "./public.server";
 import { metaDescription } from "~/lib/meta";
 
 /** The sign-in error page (spec §2 /error): the provider could not be loaded or used. */

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireHostBranding } from "~/services/route-services.server";
+import { requireHostBranding } from "./public.server";
 
 /**
  * Browsers (and bookmarks, feed readers) ask for /favicon.ico whatever the page's own

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/lib/format";
-import { checkHealth, requireHostBranding, serviceUnavailable } from "~/services/route-services.server";
+import { checkHealth, requireHostBranding, serviceUnavailable } from "./public.server";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";

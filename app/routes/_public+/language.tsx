@@ -8,7 +8,7 @@ import {
   requestOrigin,
   requireSameOrigin,
   requireHostBranding,
-} from "~/services/route-services.server";
+} from "./public.server";
 
 /** Choose the language (a plain form in the footer, so it works without JavaScript). */
 export async function action({ request }: ActionFunctionArgs) {

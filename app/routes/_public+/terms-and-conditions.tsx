@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RichText } from "./components/RichText";
-import { loadLegalPage } from "~/services/route-services.server";
+import { loadLegalPage } from "./public.server";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireHostBranding } from "~/services/route-services.server";
+import { requireHostBranding } from "./public.server";
 
 /** The original product's sign-in address (spec §2): the same page as /auth/signin. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireSameOrigin, moveTestClock, readTestClock, requireTestClock } from "~/services/route-services.server";
+import { requireSameOrigin, moveTestClock, readTestClock, requireTestClock } from "./test-hooks.server";
 
 /** The e2e suite's clock (decision 035): "Page not found" unless PORTAL_TEST_CLOCK=on and the caller is local. */
 export async function loader({ request }: LoaderFunctionArgs) {

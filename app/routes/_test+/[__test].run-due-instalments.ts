@@ -6,7 +6,7 @@ import {
   now,
   requireTestClock,
   processBackgroundWork,
-} from "~/services/route-services.server";
+} from "./test-hooks.server";
 import { data } from "@remix-run/node";
 
 /**

@@ -1,4 +1,4 @@
-import { apiError, requireSameOrigin } from "~/services/route-services.server";
+import { apiError, requireSameOrigin } from "./api.server";
 
 /**
  * Any /api/* path no other route claims (calls not built yet, such as /api/payTo/*, or typos):

@@ -12,7 +12,7 @@ import {
   type SandboxPayTo,
   readForm,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./sandbox.server";
 import * as styles from "~/styles/sandbox-bank.css";
 
 /**

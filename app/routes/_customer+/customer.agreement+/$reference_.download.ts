@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { agreementBySession, agreementDownload } from "~/services/route-services.server";
+import { agreementBySession, agreementDownload } from "./agreement.server";
 
 /**
  * The decided agreement as a file (decision 036) for a signed-in contact who may act for its

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireSession } from "~/services/route-services.server";
+import { requireSession } from "./agreement.server";
 
 /**
  * `/customer/agreement` itself is not on the spec's customer-style list (`/customer/agreement/

@@ -11,7 +11,7 @@ import {
   hasPortalAccess,
   requireSession,
   updateSessionData,
-} from "~/services/route-services.server";
+} from "./agreement.server";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 

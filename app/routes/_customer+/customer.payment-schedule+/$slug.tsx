@@ -18,7 +18,7 @@ import {
   progressSignedIn,
   requireSignedInSchedule,
   rescueAction,
-} from "~/services/route-services.server";
+} from "./payment-schedule.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
 

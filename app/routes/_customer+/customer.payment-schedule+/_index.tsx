@@ -12,7 +12,7 @@ import {
   requireSession,
   updateSessionData,
   listSchedules,
-} from "~/services/route-services.server";
+} from "./payment-schedule.server";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 

@@ -39,7 +39,7 @@ import {
   clientAddress,
   requestOrigin,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./invoices-and-payments.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

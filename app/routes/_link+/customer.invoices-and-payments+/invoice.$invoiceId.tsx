@@ -11,7 +11,7 @@ import {
   requireCustomerAccountPage,
   invoiceFacts,
   getAccountPayId,
-} from "~/services/route-services.server";
+} from "./invoices-and-payments.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { InvoiceDetails } from "~/components/InvoiceDetails";

@@ -21,7 +21,7 @@ import {
   PAYABLE_STATUSES,
   requireCustomerAccountPage,
   updateSessionData,
-} from "~/services/route-services.server";
+} from "./invoices-and-payments.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";

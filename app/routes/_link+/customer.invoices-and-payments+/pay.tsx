@@ -33,7 +33,7 @@ import {
   gatewayContextFrom,
   requireCustomerAccountPage,
   hasPortalAccess,
-} from "~/services/route-services.server";
+} from "./invoices-and-payments.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -19,7 +19,7 @@ import {
   type PaymentMethodNotice,
   requireSameOrigin,
   payToSection,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayToAgreements } from "./components/PayToAgreements";
 import { metaDescription } from "~/lib/meta";

@@ -17,7 +17,7 @@ import {
   requirePaymentMethodsPage,
   requireSameOrigin,
   parseSubmission,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaDescription } from "~/lib/meta";
 
 const COMMON: ConstraintMessages = {

@@ -18,7 +18,7 @@ import {
   requirePaymentMethodsPage,
   requireSameOrigin,
   parseSubmission,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaDescription } from "~/lib/meta";
 
 /** Update a saved card's expiry and holder name (spec §3 update payload). Another account's card → 404. */

@@ -10,7 +10,7 @@ import {
   removeCard,
   requirePaymentMethodsPage,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 

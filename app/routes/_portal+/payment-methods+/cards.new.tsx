@@ -17,7 +17,7 @@ import {
   requirePaymentMethodsPage,
   requireSameOrigin,
   parseSubmission,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaDescription } from "~/lib/meta";
 
 const MESSAGES = { ...CARD_FIELD_MESSAGES, authority: { required: "pm.error.consent.required" as MessageKey } };

@@ -16,7 +16,7 @@ import {
   getAgreement,
   agreementLabel,
   getEnv,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaDescription } from "~/lib/meta";
 
 /** How often the page asks again while the payer may be approving it in their bank. */

@@ -14,7 +14,7 @@ import {
   getAgreement,
   agreementLabel,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -23,7 +23,7 @@ import {
   readForm,
   requireSameOrigin,
   parseSubmission,
-} from "~/services/route-services.server";
+} from "./payment-methods.server";
 import { metaDescription } from "~/lib/meta";
 
 const MESSAGES: ConstraintMessages = {

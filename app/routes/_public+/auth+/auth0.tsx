@@ -8,7 +8,7 @@ import {
   readForm,
   requestOrigin,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-pages.server";
 
 /**
  * Starts the Auth0 round trip (a POST, so another site cannot start a sign-in for the

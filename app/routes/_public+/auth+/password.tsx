@@ -16,7 +16,7 @@ import {
   changePassword,
   readForm,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

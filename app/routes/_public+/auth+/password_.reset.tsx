@@ -16,7 +16,7 @@ import {
   resetPassword,
   readForm,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

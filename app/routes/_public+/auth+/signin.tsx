@@ -18,7 +18,7 @@ import {
   requestOrigin,
   requireSameOrigin,
   createSession,
-} from "~/services/route-services.server";
+} from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
 
 export async function loader({ request }: LoaderFunctionArgs) {

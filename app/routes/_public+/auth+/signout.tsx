@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getPageContext, signOut, requireSameOrigin } from "~/services/route-services.server";
+import { getPageContext, signOut, requireSameOrigin } from "./auth-pages.server";
 
 /**
  * Sign-out (spec §4): the session row goes, and with it selectedAccount and

@@ -12,7 +12,7 @@ import {
   requestLanguage,
   readForm,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-pages.server";
 import { useT, withElements } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";

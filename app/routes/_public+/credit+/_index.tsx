@@ -8,7 +8,7 @@ import * as formStyles from "~/components/Form.css";
 import { useT, withElements } from "~/components/useT";
 import { stepPath } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { CREDIT_PAGE_HEADERS, startAction, startView, requireSameOrigin } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, startAction, startView, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AddressFields, ADDRESS_MESSAGES } from "./components/steps/AddressFields";
 import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "./credit.server";
 
 /**
  * `/credit/address` (issue 17; decision 038). The business's trading address, and its postal address unless it is the same. A valid answer is saved and the next step

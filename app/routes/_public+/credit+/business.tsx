@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BusinessFields, BUSINESS_MESSAGES } from "./components/steps/BusinessFields";
 import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "./credit.server";
 
 /**
  * `/credit/business` (issue 17; decision 038). Your business: legal and trading name, kind of business, ABN and ACN or NZBN. The first step: its valid POST makes the draft. A valid answer is saved and the next step

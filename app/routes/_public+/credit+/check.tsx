@@ -9,7 +9,7 @@ import { formatBusinessNumber } from "~/lib/business-numbers";
 import { CREDIT_STEPS, stepPath, type CreditAddress, type CreditStep } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { visuallyHidden } from "~/styles/global.css";
-import { checkView, CREDIT_PAGE_HEADERS, submitAction, requireSameOrigin } from "~/services/route-services.server";
+import { checkView, CREDIT_PAGE_HEADERS, submitAction, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

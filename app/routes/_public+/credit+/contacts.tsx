@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ContactsFields, CONTACTS_MESSAGES } from "./components/steps/ContactsFields";
 import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "./credit.server";
 
 /**
  * `/credit/contacts` (issue 17; decision 038). The applicant (the confirmation goes to them) and the accounts payable contact. A valid answer is saved and the next step

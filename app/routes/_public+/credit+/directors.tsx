@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { DirectorsFields, DIRECTORS_MESSAGES } from "./components/steps/DirectorsFields";
 import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "./credit.server";
 
 /**
  * `/credit/directors` (issue 17; decision 038). The directors, owners, partners or trustees: one to six, each a name and a role. A valid answer is saved and the next step

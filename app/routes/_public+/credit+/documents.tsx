@@ -14,7 +14,7 @@ import {
   documentsView,
   type DocumentsReply,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./credit.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ReferencesFields, REFERENCES_MESSAGES } from "./components/steps/ReferencesFields";
 import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
-import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "./credit.server";
 
 /**
  * `/credit/references` (issue 17; decision 038). Two or three trade referees, each emailed a link of their own once the application is sent. A valid answer is saved and the next step

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import * as styles from "./components/Credit.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { CREDIT_PAGE_HEADERS, submittedView } from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, submittedView } from "./credit.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 

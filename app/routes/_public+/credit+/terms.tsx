@@ -11,13 +11,7 @@ import { useT } from "~/components/useT";
 import { TYPED_NAME_MAX } from "~/lib/agreements";
 import { DRAFT_DAYS } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import {
-  CREDIT_PAGE_HEADERS,
-  termsAction,
-  termsView,
-  type TermsReply,
-  requireSameOrigin,
-} from "~/services/route-services.server";
+import { CREDIT_PAGE_HEADERS, termsAction, termsView, type TermsReply, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

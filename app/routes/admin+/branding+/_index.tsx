@@ -28,7 +28,7 @@ import {
   themeSwatches,
   requireSameOrigin,
   parseSubmission,
-} from "~/services/route-services.server";
+} from "./branding.server";
 import { metaDescription } from "~/lib/meta";
 
 const MESSAGES: ConstraintMessages = {

@@ -10,7 +10,7 @@ import {
   requireHostAdminPage,
   startBrandPreview,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./branding.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

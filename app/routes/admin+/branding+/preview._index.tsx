@@ -14,7 +14,7 @@ import {
   readForm,
   requestOrigin,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./branding.server";
 import { metaDescription } from "~/lib/meta";
 
 /**

@@ -11,7 +11,7 @@ import {
   consume,
   clientAddress,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-api.server";
 
 /**
  * POST /api/auth/_log {level, message, code?, url?} (spec §7): one log line from the browser,

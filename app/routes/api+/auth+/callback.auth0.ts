@@ -13,7 +13,7 @@ import {
   clientAddress,
   requestOrigin,
   createSession,
-} from "~/services/route-services.server";
+} from "./auth-api.server";
 
 /**
  * The provider sends the user back here (spec §2: the callback under the auth base).

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiJson, methodNotAllowed, requireHostBranding } from "~/services/route-services.server";
+import { apiJson, methodNotAllowed, requireHostBranding } from "./auth-api.server";
 
 /** GET /api/auth/config (spec §7): how this host signs in. Public: it is on the sign-in page anyway. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext, csrfTokenFor, apiJson, methodNotAllowed } from "~/services/route-services.server";
+import { getPageContext, csrfTokenFor, apiJson, methodNotAllowed } from "./auth-api.server";
 
 /**
  * GET /api/auth/csrf (spec §7) → {csrfToken}: the token POST /api/auth/signout wants, bound to

@@ -6,7 +6,7 @@ import {
   apiJson,
   methodNotAllowed,
   requestOrigin,
-} from "~/services/route-services.server";
+} from "./auth-api.server";
 
 /**
  * GET /api/auth/providers (spec §7): how this host signs in, keyed by provider id, in the shape

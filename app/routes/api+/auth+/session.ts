@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getPageContext, apiJson, methodNotAllowed } from "~/services/route-services.server";
+import { getPageContext, apiJson, methodNotAllowed } from "./auth-api.server";
 
 /**
  * GET /api/auth/session: is this browser signed in on this host? Read by the page on

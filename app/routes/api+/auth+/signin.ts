@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireHostBranding } from "~/services/route-services.server";
+import { requireHostBranding } from "./auth-api.server";
 
 /**
  * GET /api/auth/signin?error=&callbackUrl= (spec §2): the sign-in page, carrying the

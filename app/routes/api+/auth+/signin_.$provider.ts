@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getPageContext, auth0StrategyFor } from "~/services/route-services.server";
+import { getPageContext, auth0StrategyFor } from "./auth-api.server";
 
 /**
  * GET /api/auth/signin/:provider (spec §8): a provider this host does not use goes to the

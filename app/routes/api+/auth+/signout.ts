@@ -10,7 +10,7 @@ import {
   readApiBody,
   requestOrigin,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-api.server";
 
 /**
  * POST /api/auth/signout {csrfToken, callbackUrl?} (spec §7), JSON or form body: ends this

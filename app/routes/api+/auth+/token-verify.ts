@@ -8,7 +8,7 @@ import {
   consume,
   TOKEN_CHECKS,
   clientAddress,
-} from "~/services/route-services.server";
+} from "./auth-api.server";
 
 /** GET /api/auth/token-verify?token= (spec §5, §7): is this reset token still good? Rate limited. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -10,7 +10,7 @@ import {
   readApiBody,
   changePassword,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./auth-api.server";
 
 /**
  * PUT /api/auth/update-password {oldPassword, newPassword} (spec §7). Spec §8 exempts this

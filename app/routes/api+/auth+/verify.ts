@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiSession, apiJson, methodNotAllowed } from "~/services/route-services.server";
+import { requireApiSession, apiJson, methodNotAllowed } from "./auth-api.server";
 
 /**
  * GET /api/auth/verify (spec §7): is the signed-in contact verified? Spec §8 exempts this

@@ -1,4 +1,4 @@
-import { apiProblem } from "~/services/route-services.server";
+import { apiProblem } from "./back-office.server";
 
 /** Any other /api/back-office/… path: the back-office API's own 404, for every method. */
 function notFound(request: Request) {

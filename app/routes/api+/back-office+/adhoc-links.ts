@@ -1,12 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
-  sendAdhocLink,
-} from "~/services/route-services.server";
+import { answer, notAllowed, readJsonBody, requireCaller, withIdempotency, sendAdhocLink } from "./back-office.server";
 
 /**
  * POST /api/back-office/adhoc-links (adhoc:write): email a contact of an account a link to pay

@@ -6,7 +6,7 @@ import {
   requireCaller,
   withIdempotency,
   revokeAdhocLinks,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/adhoc-links/revoke (adhoc:write): `{account, contact}` — every live

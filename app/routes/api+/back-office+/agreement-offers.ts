@@ -10,7 +10,7 @@ import {
   requireCaller,
   withIdempotency,
   invalid,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET  /api/back-office/agreement-offers?account=&contact=&state=&limit=&cursor= (agreements:read):

@@ -1,13 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  getAgreementOffer,
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-} from "~/services/route-services.server";
+import { getAgreementOffer, answer, apiProblem, isRead, json, notAllowed, requireCaller } from "./back-office.server";
 
 /**
  * GET /api/back-office/agreement-offers/:id (agreements:read): one offer by its id or reference

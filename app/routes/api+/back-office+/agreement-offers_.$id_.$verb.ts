@@ -9,7 +9,7 @@ import {
   requireCaller,
   withIdempotency,
   invalid,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/agreement-offers/:id/resend | withdraw (agreements:write).

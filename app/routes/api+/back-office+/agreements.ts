@@ -11,7 +11,7 @@ import {
   requireCaller,
   withIdempotency,
   invalid,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET  /api/back-office/agreements?limit=&cursor= (agreements:read): the business's agreement

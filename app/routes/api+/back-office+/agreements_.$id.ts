@@ -7,7 +7,7 @@ import {
   json,
   notAllowed,
   requireCaller,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET /api/back-office/agreements/:id (agreements:read): one document with every version, newest

@@ -7,7 +7,7 @@ import {
   readJsonBody,
   requireCaller,
   withIdempotency,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/agreements/:id/versions (agreements:write): publishes the document's next

@@ -9,7 +9,7 @@ import {
   withIdempotency,
   getContactCommunication,
   recordContactCommunication,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET /api/back-office/contacts/:contact/communication (communication:read): a contact of the

@@ -1,12 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  getContactPermissions,
-} from "~/services/route-services.server";
+import { answer, isRead, json, notAllowed, requireCaller, getContactPermissions } from "./back-office.server";
 
 /**
  * GET /api/back-office/contacts/:contact/permissions (contacts:read): a contact of the key's

@@ -7,7 +7,7 @@ import {
   requireCaller,
   withIdempotency,
   changeContactPermission,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/contacts/:contact/permissions/grant | revoke (contacts:write), body

@@ -1,13 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  listCreditApplications,
-  invalid,
-} from "~/services/route-services.server";
+import { answer, isRead, json, notAllowed, requireCaller, listCreditApplications, invalid } from "./back-office.server";
 
 /**
  * GET /api/back-office/credit-applications?status=&limit=&cursor= (credit:read): the business's

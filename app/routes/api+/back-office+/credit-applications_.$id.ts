@@ -7,7 +7,7 @@ import {
   notAllowed,
   requireCaller,
   getCreditApplication,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET /api/back-office/credit-applications/:id (credit:read): one submitted application by its id

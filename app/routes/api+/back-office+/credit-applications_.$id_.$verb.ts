@@ -7,7 +7,7 @@ import {
   requireCaller,
   withIdempotency,
   decideCreditApplication,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/credit-applications/:id/accept | decline (credit:write).

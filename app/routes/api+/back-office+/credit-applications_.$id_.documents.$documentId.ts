@@ -8,7 +8,7 @@ import {
   readCreditDocument,
   creditDocumentReader,
   attachmentDisposition,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET /api/back-office/credit-applications/:id/documents/:documentId (credit:read): a supporting

@@ -7,7 +7,7 @@ import {
   withIdempotency,
   resendTradeReference,
   invalid,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/credit-applications/:id/references/:position/resend (credit:write): emails

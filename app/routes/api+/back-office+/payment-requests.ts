@@ -11,7 +11,7 @@ import {
   listPaymentRequests,
   sendPaymentRequest,
   invalid,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET  /api/back-office/payment-requests?state=&account=&limit=&cursor= (payment-requests:read)

@@ -1,13 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  getPaymentRequest,
-} from "~/services/route-services.server";
+import { answer, apiProblem, isRead, json, notAllowed, requireCaller, getPaymentRequest } from "./back-office.server";
 
 /**
  * GET /api/back-office/payment-requests/:id (payment-requests:read): one request by its id or

@@ -10,7 +10,7 @@ import {
   remindPaymentRequest,
   sendPaymentRequest,
   invalid,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/payment-requests/:id/send | resend | remind | cancel (payment-requests:write).

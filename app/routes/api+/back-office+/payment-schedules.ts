@@ -11,7 +11,7 @@ import {
   listSchedules,
   proposeSchedule,
   sendSchedule,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET  /api/back-office/payment-schedules?state=&account=&limit=&cursor= (schedules:read)

@@ -1,13 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  getSchedule,
-} from "~/services/route-services.server";
+import { answer, apiProblem, isRead, json, notAllowed, requireCaller, getSchedule } from "./back-office.server";
 
 /**
  * GET /api/back-office/payment-schedules/:id (schedules:read): one schedule by its id or

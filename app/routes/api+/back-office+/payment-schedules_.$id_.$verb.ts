@@ -10,7 +10,7 @@ import {
   cancelSchedule,
   sendSchedule,
   withdrawSchedule,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/payment-schedules/:id/send | resend | withdraw | cancel (schedules:write).

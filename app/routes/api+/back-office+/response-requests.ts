@@ -10,7 +10,7 @@ import {
   invalid,
   createResponseRequest,
   listResponseRequests,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * GET  /api/back-office/response-requests?status=&kind=&account=&contact=&limit=&cursor=

@@ -1,13 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  getResponseRequest,
-} from "~/services/route-services.server";
+import { answer, apiProblem, isRead, json, notAllowed, requireCaller, getResponseRequest } from "./back-office.server";
 
 /**
  * GET /api/back-office/response-requests/:id (responses:read): one request by its id or

@@ -9,7 +9,7 @@ import {
   invalid,
   resendResponseRequest,
   withdrawResponseRequest,
-} from "~/services/route-services.server";
+} from "./back-office.server";
 
 /**
  * POST /api/back-office/response-requests/:id/resend | withdraw (responses:write).

@@ -1,13 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  listTradeReferences,
-  invalid,
-} from "~/services/route-services.server";
+import { answer, isRead, json, notAllowed, requireCaller, listTradeReferences, invalid } from "./back-office.server";
 
 /**
  * GET /api/back-office/trade-references?state=answered|unanswered&application=&limit=&cursor=

@@ -8,7 +8,7 @@ import {
   apiJson,
   methodNotAllowed,
   logger,
-} from "~/services/route-services.server";
+} from "./host-api.server";
 
 /**
  * GET /api/host/bootstrap?hostname= (spec §1, §7): the five branding fields a host needs

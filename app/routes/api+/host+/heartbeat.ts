@@ -1,4 +1,4 @@
-import { checkHealth, apiJson, methodNotAllowed } from "~/services/route-services.server";
+import { checkHealth, apiJson, methodNotAllowed } from "./host-api.server";
 
 /** GET /api/host/heartbeat (spec §7): 200 when the database answers, 503 when it does not. */
 export async function loader() {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireApiSession, getDb, apiJson, methodNotAllowed } from "~/services/route-services.server";
+import { requireApiSession, getDb, apiJson, methodNotAllowed } from "./host-api.server";
 
 /**
  * GET /api/host/settings (spec §3, §4 step 3, §7): permissions, contact, configs (name),

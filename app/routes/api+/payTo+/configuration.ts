@@ -1,11 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { PAYID_TYPES } from "~/lib/payto-rules";
-import {
-  requireApiPortalAccess,
-  payToConfigurationOf,
-  apiJson,
-  methodNotAllowed,
-} from "~/services/route-services.server";
+import { requireApiPortalAccess, payToConfigurationOf, apiJson, methodNotAllowed } from "./payto-api.server";
 
 /**
  * GET /api/payTo/configuration (spec §4 step 3, §7): read with the host at the start of every

@@ -6,7 +6,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./payto-api.server";
 
 /**
  * GET /api/payTo/payId?accountId= (spec §7; issue 13): the account's own receivable PayID, to

@@ -22,7 +22,7 @@ import {
   clientAddress,
   requestOrigin,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./payto-api.server";
 import { UUID } from "~/lib/ids";
 
 /**

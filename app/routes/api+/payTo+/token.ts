@@ -11,7 +11,7 @@ import {
   methodNotAllowed,
   readApiBody,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./payto-api.server";
 
 const english = translator("en-AU");
 

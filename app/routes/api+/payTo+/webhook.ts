@@ -8,7 +8,7 @@ import {
   readCapped,
   logger,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./payto-api.server";
 
 /** Webhook bodies are one object's snapshot: a few hundred bytes. Anything near this is not ours. */
 const MAX_WEBHOOK_BYTES = 32 * 1024;

@@ -6,7 +6,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 import { todayIn } from "~/lib/dates";
 
 /** GET /api/sample/account-tiles?accountId= (spec §7): the dashboard figures; no id → 400 'Invalid request'. */

@@ -5,7 +5,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /** GET /api/sample/account?accountId= (spec §7): one account's details; no id → 400 'Invalid request'. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -9,7 +9,7 @@ import {
   requireApiPortalAccess,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /**
  * GET /api/sample/accounts-search (spec §7): parent, children, sort and filter (JSON lists),

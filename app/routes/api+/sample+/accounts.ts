@@ -1,11 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  listContactAccounts,
-  parseFlag,
-  requireApiPortalAccess,
-  apiJson,
-  methodNotAllowed,
-} from "~/services/route-services.server";
+import { listContactAccounts, parseFlag, requireApiPortalAccess, apiJson, methodNotAllowed } from "./sample-api.server";
 
 /** GET /api/sample/accounts?parent=&children= (spec §7): the signed-in contact's accounts. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -5,7 +5,7 @@ import {
   bankAccountJson,
   requireApiPaymentAccount,
   listBankAccounts,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /** GET /api/sample/bank-accounts?accountId= (spec §7): the account's bank accounts, numbers masked. */
 export async function loader({ request }: LoaderFunctionArgs) {

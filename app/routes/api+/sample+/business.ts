@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getDb, apiError, apiJson, methodNotAllowed, requireHostBranding } from "~/services/route-services.server";
+import { getDb, apiError, apiJson, methodNotAllowed, requireHostBranding } from "./sample-api.server";
 
 /**
  * GET /api/sample/business?businessId= (spec §7): the host's own business, public details

@@ -6,7 +6,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /** GET /api/sample/contacts?accountId= (spec §7): the people on an account. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,11 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  apiJson,
-  methodNotAllowed,
-  cardJson,
-  requireApiPaymentAccount,
-  listCards,
-} from "~/services/route-services.server";
+import { apiJson, methodNotAllowed, cardJson, requireApiPaymentAccount, listCards } from "./sample-api.server";
 
 /** GET /api/sample/credit-cards?accountId= (spec §7): the account's saved cards, masked (spec §9). */
 export async function loader({ request }: LoaderFunctionArgs) {

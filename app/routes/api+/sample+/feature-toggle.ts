@@ -6,7 +6,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /** GET /api/sample/feature-toggle?accountId= (spec §3, §7): name, enabled, configurationValue. */
 export async function loader({ request }: LoaderFunctionArgs) {

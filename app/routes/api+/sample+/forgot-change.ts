@@ -11,7 +11,7 @@ import {
   readApiBody,
   resetPassword,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /**
  * POST /api/sample/forgot-change {email, password, token} (spec §7). Spec §5: clients

@@ -10,7 +10,7 @@ import {
   readApiBody,
   requestPasswordReset,
   requireSameOrigin,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /** POST /api/sample/forgot-send {email} (spec §7): the same answer whether or not the email exists. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,11 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import {
-  apiError,
-  apiJson,
-  methodNotAllowed,
-  readRemovalCall,
-  removeBankAccount,
-} from "~/services/route-services.server";
+import { apiError, apiJson, methodNotAllowed, readRemovalCall, removeBankAccount } from "./sample-api.server";
 
 /** DELETE /api/sample/remove-bank-account?bankAccountId=&accountId= (spec §5: no id → 'missing bank account ID'). */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, methodNotAllowed, readRemovalCall, removeCard } from "~/services/route-services.server";
+import { apiError, apiJson, methodNotAllowed, readRemovalCall, removeCard } from "./sample-api.server";
 
 /** DELETE /api/sample/remove-credit-card?creditCardId=&accountId= (spec §5: no id → 'missing credit card ID'). */
 export async function action({ request }: ActionFunctionArgs) {

@@ -8,7 +8,7 @@ import {
   refusalError,
   validationError,
   saveBankAccount,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /**
  * POST /api/sample/save-bank-account (spec §3): accountName, accountRouting (BSB; in New

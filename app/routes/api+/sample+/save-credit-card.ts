@@ -9,7 +9,7 @@ import {
   refusalError,
   validationError,
   saveCard,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /**
  * POST /api/sample/save-credit-card (spec §3 save payload): the number and CVN go to the

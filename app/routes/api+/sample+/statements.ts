@@ -12,7 +12,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 
 /**
  * GET /api/sample/statements?accountId=&skip=&take=&sort=&filter= (spec §5, §7). No account

@@ -11,7 +11,7 @@ import {
   validationError,
   findCard,
   updateCard,
-} from "~/services/route-services.server";
+} from "./sample-api.server";
 import { CARD_TYPE_IDS } from "~/lib/card";
 
 /**

@@ -1,0 +1,13 @@
+/**
+ * The front door to the services for root.tsx: each route imports
+ * the server names it uses from here and from no other `.server` path, so the browser bundle keeps one empty
+ * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
+ * a route needs it.
+ */
+export { isUuid } from "~/lib/ids";
+export { getFeatureToggles, listContactAccounts } from "~/services/accounts/accounts.server";
+export { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
+export { hasPortalAccess } from "~/services/auth/access.server";
+export { getPageContext } from "~/services/auth/auth.server";
+export { languageFromToggles } from "~/services/host/language.server";
+export { logger } from "~/services/platform/logger.server";

@@ -1,0 +1,17 @@
+/**
+ * The front door to the services for the routes in app/routes/_customer+/customer.agreement+/: each route imports
+ * the server names it uses from here and from no other `.server` path, so the browser bundle keeps one empty
+ * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
+ * a route needs it.
+ */
+export { resolveSelectedAccount } from "~/services/accounts/accounts.server";
+export {
+  agreementBySession,
+  agreementDownload,
+  agreementView as agreementPageAgreementView,
+} from "~/services/agreements/agreement-page.server";
+export { agreementHref, listOffersFor } from "~/services/agreements/queries.server";
+export { hasPortalAccess } from "~/services/auth/access.server";
+export { requireSession } from "~/services/auth/auth.server";
+export { updateSessionData } from "~/services/auth/session.server";
+export { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";

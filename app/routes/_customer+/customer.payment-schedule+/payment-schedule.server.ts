@@ -1,0 +1,23 @@
+/**
+ * The front door to the services for the routes in app/routes/_customer+/customer.payment-schedule+/: each route imports
+ * the server names it uses from here and from no other `.server` path, so the browser bundle keeps one empty
+ * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
+ * a route needs it.
+ */
+export { resolveSelectedAccount } from "~/services/accounts/accounts.server";
+export { hasPortalAccess } from "~/services/auth/access.server";
+export { requireSession } from "~/services/auth/auth.server";
+export { updateSessionData } from "~/services/auth/session.server";
+export { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+export { recordLinkOpened } from "~/services/links/link-tokens.server";
+export { readForm } from "~/services/platform/http.server";
+export { requireSameOrigin } from "~/services/platform/request-context.server";
+export { listSchedules } from "~/services/schedules/queries.server";
+export {
+  changeAction,
+  payAction,
+  progressByLink,
+  progressSignedIn,
+  requireSignedInSchedule,
+  rescueAction,
+} from "~/services/schedules/schedule-pages.server";

@@ -1,0 +1,29 @@
+/**
+ * The front door to the services for the routes in app/routes/_link+/: each route imports
+ * the server names it uses from here and from no other `.server` path, so the browser bundle keeps one empty
+ * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
+ * a route needs it.
+ */
+export { getPageContext } from "~/services/auth/auth.server";
+export {
+  preferencesByLink,
+  saveByLink,
+  unsubscribeAction,
+  unsubscribeIntentOf,
+  unsubscribePage,
+} from "~/services/communication/preference-page.server";
+export { refereeAction, refereePage, requireRefereeLink } from "~/services/credit/trade-reference-page.server";
+export { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
+export { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+export { closedReason, loadPayerRequest } from "~/services/links/request-links.server";
+export {
+  closedView,
+  openView,
+  requestInvoiceView,
+  requestPayAction,
+  toReceipt,
+} from "~/services/links/request-page.server";
+export { readForm } from "~/services/platform/http.server";
+export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
+export { markPaymentRequestOpened } from "~/services/requests/payment-requests.server";
+export { answerAction, completeView, questionView, responseByLink } from "~/services/responses/response-page.server";
