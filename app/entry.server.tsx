@@ -13,7 +13,7 @@ import { getDatabaseHandle } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
 import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
-import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
+import { startSandboxClock } from "~/services/payments/payto/sandbox/clock.server";
 import { startProcessBackgroundWork, stopProcessBackgroundWork } from "~/services/jobs/background.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
