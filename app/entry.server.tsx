@@ -9,11 +9,11 @@ import { NonceProvider } from "~/components/nonce";
 import { InlineStylesProvider } from "~/components/InlineStyles";
 import { inlineCssFor, styleHashSource } from "~/services/platform/inline-css.server";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
-import { getDatabaseHandle } from "~/services/platform/database.server";
+import { getDatabaseHandle, onDatabaseReady } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
 import { getEnv } from "~/services/platform/env.server";
 import { logger } from "~/services/platform/logger.server";
-import { startSandboxClock } from "~/services/payments/payto/sandbox-provider.server";
+import { startSandboxClock } from "~/services/payments/payto/sandbox/clock.server";
 import { startProcessBackgroundWork, stopProcessBackgroundWork } from "~/services/jobs/background.server";
 import { currentQueryCount, installRequestScope, QUERY_COUNT_HEADER } from "~/services/platform/request-scope.server";
 import { installRequestGuard } from "~/services/platform/request-guard.server";
@@ -27,6 +27,7 @@ import { redactLinkPath } from "~/lib/link-paths";
 import { MESSAGES } from "~/lib/i18n/catalog";
 import { provideMessages } from "~/lib/i18n/runtime";
 import type { LanguageCode } from "~/lib/i18n";
+import { seedNewEmbeddedDatabase } from "../db/seed/first-start";
 
 // The server renders every page in its language from its own copy of both dictionaries (decision 050).
 for (const [language, messages] of Object.entries(MESSAGES)) provideMessages(language as LanguageCode, messages);
@@ -37,6 +38,7 @@ const ABORT_DELAY = 5_000;
 // variable), start request logging, open the database and run migrations (and seed a
 // brand-new embedded database). A database that cannot be opened stops start-up.
 const env = getEnv();
+onDatabaseReady(seedNewEmbeddedDatabase);
 installRequestLogging();
 installRequestGuard({ trustProxy: env.TRUST_PROXY });
 installRequestScope();

@@ -60,6 +60,10 @@ export type CommandFamily = {
  */
 export async function runCommand(family: CommandFamily, argv: string[], io: CliIo): Promise<number> {
   const databaseWasOpen = family.database.isOpen();
+  // As the portal does at start-up: a brand-new embedded database gets the demo hosts.
+  const { onDatabaseReady } = await import("../app/services/platform/database.server");
+  const { seedNewEmbeddedDatabase } = await import("../db/seed/first-start");
+  onDatabaseReady(seedNewEmbeddedDatabase);
   try {
     return await family.main(argv, io);
   } catch (error) {

@@ -2,7 +2,10 @@ import type { InpResult } from "../interaction";
 import type { LighthousePageResult } from "../lighthouse";
 import type { MobileResult } from "../mobile";
 import type { ReadOnlyResult } from "../read-only";
+import { BUDGET, knownBreachPages, type KnownBreach } from "./budgets";
 import { CATEGORIES } from "./lighthouse-summary";
+
+export { BUDGET, knownBreachPages, type KnownBreach } from "./budgets";
 
 /**
  * The issue-19 budgets (Lighthouse scores, the low-end phone, the pay page's interaction, zero
@@ -18,16 +21,6 @@ export type Check = {
   kind: "max" | "min";
   unit: string;
 };
-
-/** The budgets' names as checks print them, shared with the runs that stop once their verdicts settle (lib/verdicts.ts). */
-export const BUDGET = {
-  mobileLcp: "mobile LCP (median)",
-  mobileTbt: "mobile TBT (median)",
-  mobileCls: "mobile CLS (median)",
-  lowEndLcp: "low-end LCP (applied in Chromium, median)",
-  lowEndTbt: "low-end TBT (applied in Chromium, median)",
-  lighthouse: (category: string) => `Lighthouse ${category} (mobile preset, median)`,
-} as const;
 
 export type ClientBudgets = {
   /** `pages`: the pages Lighthouse must score `minScore` on, in every category. */
@@ -115,19 +108,6 @@ export function clientChecks(
 /** A breach: over a maximum, under a minimum, or not measured at all (NaN). */
 export const isBreach = (check: Check) =>
   Number.isNaN(check.value) || (check.kind === "max" ? check.value > check.limit : check.value < check.limit);
-
-/**
- * A budget the portal does not meet yet, written down: which budget (the start of its name), which page,
- * how far it may be off at worst, and why (docs/performance.md says more). The budget itself stays as
- * issued; a breach within the ceiling is printed as known instead of failing the run, and a breach past it
- * still fails, so a known gap cannot quietly grow. An entry that no longer matches a breach is reported,
- * so it is removed once the budget is met.
- */
-export type KnownBreach = { budget: string; page: string | readonly string[]; ceiling: number; reason: string };
-
-/** The pages a written-down breach covers: one, or a list. */
-export const knownBreachPages = (entry: KnownBreach): readonly string[] =>
-  typeof entry.page === "string" ? [entry.page] : entry.page;
 
 export function isKnownBreach(check: Check, known: readonly KnownBreach[]): KnownBreach | undefined {
   if (Number.isNaN(check.value)) return undefined;

@@ -1,4 +1,4 @@
-import { BUDGET, knownBreachPages, type KnownBreach } from "./budget-checks";
+import { BUDGET, knownBreachPages, type KnownBreach } from "./budgets";
 import { CATEGORIES, type LighthouseRun } from "./lighthouse-summary";
 
 /**

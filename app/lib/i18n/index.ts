@@ -1,5 +1,6 @@
 import { coreEnAU } from "./en-AU.core";
 import type { MessageKey, Messages } from "./en-AU";
+import type { LanguageCode } from "./languages";
 import { messagesIn } from "./runtime";
 
 /**
@@ -8,19 +9,6 @@ import { messagesIn } from "./runtime";
  * hydration (decision 050; `./runtime`), so no page ships both languages and no document
  * carries the messages as data. Server code that needs a dictionary uses `./catalog`.
  */
-
-/** Spec §3: en-AU 'English (AU)' (default) and ID 'Bahasa Indonesia' (only with the Language toggle). */
-export const LANGUAGES = [
-  { code: "en-AU", label: "English (AU)", htmlLang: "en-AU" },
-  { code: "ID", label: "Bahasa Indonesia", htmlLang: "id" },
-] as const;
-
-export type LanguageCode = (typeof LANGUAGES)[number]["code"];
-export const DEFAULT_LANGUAGE: LanguageCode = "en-AU";
-
-export function isLanguageCode(value: unknown): value is LanguageCode {
-  return LANGUAGES.some((language) => language.code === value);
-}
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -50,4 +38,5 @@ export function metaTranslator(matches: readonly { id: string; data: unknown }[]
   return translatorFrom(messagesIn(root?.language));
 }
 
+export { DEFAULT_LANGUAGE, isLanguageCode, LANGUAGES, type LanguageCode } from "./languages";
 export type { MessageKey, Messages };

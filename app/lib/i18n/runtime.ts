@@ -1,5 +1,5 @@
 import type { Messages } from "./en-AU";
-import { DEFAULT_LANGUAGE, type LanguageCode } from "./index";
+import { DEFAULT_LANGUAGE, type LanguageCode } from "./languages";
 
 /**
  * The dictionaries this JavaScript realm holds (decision 050). The server provides both languages

@@ -3,19 +3,28 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { formatFileSize, MAX_MONEY_CENTS } from "~/lib/format";
 import { rawTextMax } from "~/lib/input-bounds";
-import { tradeReferenceState, type TradeReferenceState } from "~/lib/trade-reference";
+import { tradeReferenceState } from "~/lib/trade-reference";
 import { mintLinkSecret } from "../links/link-tokens.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
 import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import type { CreditApplicationStatus, CreditDocumentKind, CreditDocumentType } from "../platform/db-schema.server";
+import type { CreditApplicationStatus, CreditDocumentType } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
 import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { findBusinessBranding } from "../host/host.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
+import {
+  LISTED_STATUSES,
+  type CreditApplicationDetail,
+  type CreditApplicationSummary,
+  type CreditDecisionView,
+  type ListedStatus,
+  type TradeReferenceListItem,
+  type TradeReferenceView,
+} from "./credit-application-views.server";
 import { renderCreditDecisionEmail } from "./credit-decision-email.server";
 import type { CreditDocumentReader } from "./document-read.server";
 import { sendTradeReferenceRequest, TRADE_REFERENCE_LINK_MS, type RefereeDelivery } from "./trade-references.server";
@@ -36,98 +45,19 @@ export const DECISION_TEXT_MAX = 2_000;
 /** An application's reference: `CA-` and 6–10 capitals or digits (migration 0015's check). */
 export const CREDIT_APPLICATION_REFERENCE = /^CA-[0-9A-Z]{6,10}$/;
 
-const LISTED_STATUSES = ["submitted", "accepted", "declined"] as const;
-type ListedStatus = (typeof LISTED_STATUSES)[number];
-
 /** Runs inside the service's transaction, just before it commits (the API's idempotency record). */
 type BeforeCommit = (tx: Db, resourceId: string) => Promise<void>;
 
+export type {
+  CreditApplicationDetail,
+  CreditApplicationSummary,
+  CreditDecisionView,
+  CreditDocumentView,
+  TradeReferenceListItem,
+  TradeReferenceView,
+} from "./credit-application-views.server";
+
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
-// ---------------------------------------------------------------------------------------------
-// Views
-
-export type CreditApplicationSummary = {
-  id: string;
-  reference: string;
-  status: ListedStatus;
-  country: "AU" | "NZ";
-  legalName: string;
-  applicantEmail: string | null;
-  requestedLimitCents: number | null;
-  currency: string;
-  submittedAt: string;
-  decidedAt: string | null;
-  referenceCount: { total: number; answered: number };
-  documentCount: number;
-  decision: CreditDecisionView | null;
-};
-
-export type CreditDecisionView = {
-  decision: "accepted" | "declined";
-  decidedAt: string;
-  /** Accepted: the limit granted. */
-  approvedLimitCents: number | null;
-  /** Accepted: the note to the applicant (optional); declined: the reason given. Both are emailed to the applicant. */
-  note: string | null;
-  reason: string | null;
-  decidedBy: string | null;
-};
-
-export type CreditDocumentView = {
-  id: string;
-  kind: CreditDocumentKind;
-  fileName: string;
-  contentType: CreditDocumentType;
-  byteSize: number;
-  /** The size as the portal shows file sizes (spec §9: B, KB, MB or GB). */
-  size: string;
-  sha256: string;
-  createdAt: string;
-  /** Where the bytes are read (GET, credit:read). */
-  href: string;
-};
-
-export type TradeReferenceView = {
-  id: string;
-  position: number;
-  refereeBusiness: string;
-  contactName: string;
-  email: string;
-  phone: string | null;
-  state: TradeReferenceState;
-  linkExpiresAt: string;
-  firstOpenedAt: string | null;
-  openCount: number;
-  answeredAt: string | null;
-  /** As the referee typed it (one line). */
-  answeredByName: string | null;
-  /** As stored (app/lib/trade-reference.ts, TradeReferenceAnswer), or null before the answer. */
-  answer: Record<string, unknown> | null;
-  answerAddress: string | null;
-};
-
-export type CreditApplicationDetail = CreditApplicationSummary & {
-  /** Each step's answers as the applicant's form stored them (the credit form's shape, decision 038). */
-  answers: Record<string, unknown>;
-  terms: {
-    versionId: string | null;
-    documentId: string | null;
-    title: string | null;
-    version: number | null;
-    sha256: string;
-    nameTyped: string | null;
-    acceptedAt: string | null;
-    clientAddress: string | null;
-    userAgent: string | null;
-  };
-  documents: CreditDocumentView[];
-  references: TradeReferenceView[];
-};
-
-export type TradeReferenceListItem = TradeReferenceView & {
-  application: { id: string; reference: string; legalName: string; status: ListedStatus };
-};
 
 // ---------------------------------------------------------------------------------------------
 // Reading

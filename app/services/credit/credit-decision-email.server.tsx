@@ -9,7 +9,7 @@ import {
   renderEmailHtml,
   type EmailContact,
 } from "../platform/email-layout.server";
-import type { CreditApplicationDetail } from "./credit-backoffice.server";
+import type { CreditApplicationDetail } from "./credit-application-views.server";
 
 /**
  * The applicant's email of the business's decision on their credit application (issue 17;

@@ -5,7 +5,13 @@ import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { preferenceTextLines } from "../platform/email-layout.server";
 import { logger } from "../platform/logger.server";
-import { deliverOutboxMessage, kickMail, queueMail, type QueuedMail } from "../platform/mail-outbox.server";
+import {
+  deliverOutboxMessage,
+  kickMail,
+  queueMail,
+  registerMailRenderer,
+  type QueuedMail,
+} from "../platform/mail-outbox.server";
 import type { OutgoingMail } from "../platform/mail.server";
 import { renderReceiptHtml } from "./receipt-email.server";
 
@@ -24,6 +30,18 @@ export function queueReceipt(tx: Db, businessId: string, paymentId: string): Pro
     render: { kind: "receipt", paymentId },
   });
 }
+
+/**
+ * The outbox renders a stored receipt with this when it sends it. Registered when this module
+ * loads: every receipt is queued through it, and the background work that sends the outbox's mail
+ * (jobs/background.server.ts) loads it too, so any process that may send a receipt can render it.
+ */
+export function registerReceiptRenderer() {
+  registerMailRenderer("receipt", async (businessId, payload) =>
+    renderReceiptMail(await getDb(), businessId, payload.paymentId!),
+  );
+}
+registerReceiptRenderer();
 
 /** Sends a receipt queued in a transaction that has now committed; a failure is left to the outbox. */
 export async function kickReceipt(queued: QueuedMail | null | undefined) {

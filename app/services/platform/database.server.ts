@@ -1,18 +1,32 @@
 import path from "node:path";
-import { seedDemoData } from "../../../db/seed/demo";
 import { openPglite, openPostgres, type DatabaseHandle, type Db } from "./db.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { migrate } from "./migrate.server";
 
 /**
- * The process's database: opened on first use, migrated, and (for a brand-new
- * embedded database) seeded with the demo hosts. Kept on globalThis so that a
- * re-imported server build in development does not open a second PGlite.
+ * The process's database: opened on first use, migrated, and handed to the start-up step its
+ * caller set (`onDatabaseReady`: the app and its CLIs seed a brand-new embedded database with the
+ * demo hosts). Kept on globalThis so that a re-imported server build in development does not open
+ * a second PGlite.
  */
 type State = { ready: Promise<DatabaseHandle> };
 const globalKey = Symbol.for("portal.database");
 const store = globalThis as unknown as { [globalKey]?: State };
+
+/** Runs once the database is open and migrated, before anyone uses it; a failure stops the open. */
+export type DatabaseReadyStep = (handle: DatabaseHandle) => Promise<void>;
+
+let readyStep: DatabaseReadyStep | undefined;
+
+/**
+ * Sets what is done with the database when this process opens it, after migrating: the platform
+ * knows no data of the domains, so the process's start-up passes it in (entry.server.tsx, the
+ * CLIs' scripts/cli-entry.ts). Set it before the first use of the database.
+ */
+export function onDatabaseReady(step: DatabaseReadyStep | undefined) {
+  readyStep = step;
+}
 
 async function openConfigured(): Promise<DatabaseHandle> {
   const env = getEnv();
@@ -25,10 +39,7 @@ async function openConfigured(): Promise<DatabaseHandle> {
   try {
     const applied = await migrate(handle);
     if (applied.length > 0) logger.info("database migrated", { applied, kind: handle.kind });
-    if (handle.kind === "pglite" && env.SEED_DEMO_DATA) {
-      const seeded = await seedDemoData(handle.db, { onlyIfEmpty: true });
-      if (seeded.length > 0) logger.info("demo data seeded", { hosts: seeded });
-    }
+    if (readyStep) await readyStep(handle);
     return handle;
   } catch (error) {
     await handle.close().catch(() => {});

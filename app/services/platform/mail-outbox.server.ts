@@ -27,7 +27,8 @@ import { enqueue, QUEUES, type JobHandler } from "./queue.server";
  *
  * Messages carry link secrets that the database otherwise keeps only hashed, so the stored
  * payload is sealed (AES-256-GCM, key from MAIL_OUTBOX_SECRET or SESSION_SECRET by HKDF, the row's
- * key as associated data) and cleared once sent. A receipt stores only what to render it from.
+ * key as associated data) and cleared once sent. A receipt stores only what to render it from, and
+ * is rendered at sending by the renderer its domain registered (`registerMailRenderer`).
  */
 
 /** A claim older than this belongs to a sender that died: well beyond SMTP's three 10 s timeouts. */
@@ -35,8 +36,38 @@ export const SEND_TIMEOUT_MS = 5 * 60_000;
 /** When the fallback job first looks: after the kick has normally sent the message. */
 export const FALLBACK_DELAY_MS = 60_000;
 
+/** A message stored as it is to be sent. */
+export type RenderedPayload = { kind: "mail"; mail: OutgoingMail };
+
+/**
+ * A message stored as what to render it from when it is sent (a receipt: `{ kind: "receipt",
+ * paymentId }`), rendered by the renderer registered for its kind (`registerMailRenderer`).
+ */
+export type RenderAtSend = { kind: string } & Record<string, string>;
+
 /** What is stored (sealed): a rendered message, or what to render one from at sending. */
-export type OutboxPayload = { kind: "mail"; mail: OutgoingMail } | { kind: "receipt"; paymentId: string };
+export type OutboxPayload = RenderedPayload | RenderAtSend;
+
+/**
+ * Renders a render-at-send message from the database as it is now; null when there is nothing to
+ * send any more (a receipt for a payment that is no longer one).
+ */
+export type MailRenderer = (businessId: string, payload: RenderAtSend) => Promise<OutgoingMail | null>;
+
+const renderers = new Map<string, MailRenderer>();
+
+/**
+ * The outbox knows no domain: a domain that stores messages to be rendered at sending registers
+ * its renderer for their kind when it loads (payments/receipts.server.ts for receipts).
+ */
+export function registerMailRenderer(kind: string, renderer: MailRenderer) {
+  if (kind === "mail") throw new Error('registerMailRenderer: "mail" is the outbox\'s own kind');
+  renderers.set(kind, renderer);
+}
+
+function isRendered(payload: OutboxPayload): payload is RenderedPayload {
+  return payload.kind === "mail";
+}
 
 export type QueuedMail = { id: string; key: string; messageId: string; created: boolean };
 
@@ -91,12 +122,12 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,300}$/;
 export async function queueMail(
   tx: Db,
   input: { key: string; businessId?: string | null } & (
-    { mail: OutgoingMail } | { render: Extract<OutboxPayload, { kind: "receipt" }>; category: OutgoingMail["category"] }
+    { mail: OutgoingMail } | { render: RenderAtSend; category: OutgoingMail["category"] }
   ),
 ): Promise<QueuedMail> {
   if (!KEY_PATTERN.test(input.key)) throw new Error("queueMail: the key must be 1 to 300 printable ASCII characters");
   const payload: OutboxPayload = "mail" in input ? { kind: "mail", mail: input.mail } : input.render;
-  if (payload.kind === "mail") assertHeaderSafe(payload.mail);
+  if (isRendered(payload)) assertHeaderSafe(payload.mail);
   const messageId = messageIdFor(input.key);
   const inserted = await tx
     .insertInto("mail_outbox")
@@ -137,11 +168,19 @@ function errorText(error: unknown): string {
 
 /** Renders a render-at-send payload (a receipt); null when there is nothing to send any more. */
 async function render(businessId: string | null, payload: OutboxPayload): Promise<OutgoingMail | null> {
-  if (payload.kind === "mail") return payload.mail;
+  if (isRendered(payload)) return payload.mail;
   if (!businessId) return null;
-  // Imported when needed: payments sits above the platform, which must not load it at start.
-  const { renderReceiptMail } = await import("../payments/receipts.server");
-  return renderReceiptMail(await getDb(), businessId, payload.paymentId);
+  const renderer = renderers.get(payload.kind);
+  if (!renderer) throw new NoRendererError(payload.kind);
+  return renderer(businessId, payload);
+}
+
+/** No renderer is registered for a payload's kind in this process: another process, or later, sends it. */
+class NoRendererError extends Error {
+  constructor(kind: string) {
+    super(`mail outbox: no renderer for "${kind}" in this process`);
+    this.name = "NoRendererError";
+  }
 }
 
 /**
@@ -174,6 +213,13 @@ export async function deliverOutboxMessage(id: string, options: { db?: Db } = {}
   try {
     mail = await render(claimed.business_id, openPayload(claimed.key, claimed.payload!));
   } catch (error) {
+    if (error instanceof NoRendererError) {
+      // A fault of this process's start-up, not of the message: left for a sender that can render it.
+      await mine(db)
+        .set({ status: "pending", claim_token: null, claimed_at: null, last_error: errorText(error) })
+        .execute();
+      throw error;
+    }
     // Unreadable (another key) or unrenderable: sending it later will not make it readable.
     const reason = errorText(error);
     logger.error("mail outbox: message dropped", { key: claimed.key, reason });

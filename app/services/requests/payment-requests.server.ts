@@ -22,7 +22,10 @@ import { logger } from "../platform/logger.server";
 import { clip, findAccount, resolveRecipients } from "./lookups.server";
 import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "./problems.server";
+import type { PaymentRequestView } from "./payment-request-view.server";
 import { renderPaymentRequestEmail } from "./request-email.server";
+
+export type { PaymentRequestView } from "./payment-request-view.server";
 
 /**
  * Emailed payment requests, the business's side (issue 14; decision 032): create, send,
@@ -46,44 +49,6 @@ const PAYABLE_INVOICE_STATUSES = [1, 3, 7, 8];
 const DAY_MS = 86_400_000;
 const REFERENCE = /^PR-[0-9A-Z]{6,12}$/;
 const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-export type PaymentRequestView = {
-  id: string;
-  reference: string;
-  account: { id: string; number: string; name: string };
-  kind: "invoices" | "amount";
-  description: string;
-  amountCents: number;
-  /** What payments of the request itself have paid. */
-  paidCents: number;
-  /**
-   * What is still owing: a request of invoices, each invoice's balance at most what was asked of
-   * it, whatever paid them (decision 032); a stated amount, amount − paid. 0 once paid.
-   */
-  remainingCents: number;
-  currency: string;
-  dueDate: string | null;
-  expiresAt: string;
-  allowPartPayment: boolean;
-  minPartPaymentCents: number | null;
-  state: PaymentRequestState;
-  invoices: { id: string; number: string; amountCents: number; balanceCents: number }[];
-  recipients: {
-    email: string;
-    sendCount: number;
-    lastSentAt: string | null;
-    opened: boolean;
-    openedAt: string | null;
-    /** Reminders sent to this recipient (`remindPaymentRequest`), and when the last one was. */
-    remindCount: number;
-    lastRemindedAt: string | null;
-  }[];
-  createdAt: string;
-  sentAt: string | null;
-  openedAt: string | null;
-  paidAt: string | null;
-  cancelledAt: string | null;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Input

@@ -13,7 +13,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
-import type { PaymentRequestView } from "./payment-requests.server";
+import type { PaymentRequestView } from "./payment-request-view.server";
 
 /**
  * The payment-request and ad-hoc link emails (issue 14): branded like the host, the amount and

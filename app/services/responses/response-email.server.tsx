@@ -15,7 +15,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
-import type { ResponseRequestView } from "./responses.server";
+import type { ResponseRequestView } from "./response-view.server";
 
 /**
  * The emails of a response request (issue 17; decision 040), in the frame every branded email

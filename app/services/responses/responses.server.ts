@@ -40,6 +40,9 @@ import {
   noteFromApi,
 } from "./response-input.server";
 import { renderAnswerNotification, renderResponseRequestEmail } from "./response-email.server";
+import type { ResponseRequestView } from "./response-view.server";
+
+export type { ResponseAnswerView, ResponseRequestView } from "./response-view.server";
 
 /**
  * Response requests (issue 17; decision 040): a business asks one contact of one of its accounts
@@ -57,44 +60,6 @@ const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /** Runs inside the service's transaction, just before it commits (the API's idempotency record). */
 type BeforeCommit = (tx: Db, resourceId: string) => Promise<void>;
-
-// ---------------------------------------------------------------------------------------------
-// Views
-
-export type ResponseAnswerView = {
-  choice: ResponseChoice;
-  address?: Address;
-  note?: string;
-  reason?: string;
-  typedName: string | null;
-  contact: { id: string; email: string };
-  clientAddress: string;
-  userAgent: string;
-  answeredAt: string;
-};
-
-export type ResponseRequestView = {
-  id: string;
-  reference: string;
-  kind: ResponseKind;
-  state: ResponseState;
-  account: { id: string; number: string; name: string };
-  contact: { id: string; email: string };
-  message: string;
-  /** The kind's facts, as the business stated them (one of the three, by kind). */
-  address?: Address;
-  statement?: StatementFacts;
-  dispute?: DisputeFacts & { invoiceId: string };
-  expiresAt: string;
-  createdAt: string;
-  sentAt: string | null;
-  sendCount: number;
-  /** When a link of this request was first opened (any of its links, a resent one too). */
-  openedAt: string | null;
-  answeredAt: string | null;
-  withdrawnAt: string | null;
-  answer: ResponseAnswerView | null;
-};
 
 const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
 

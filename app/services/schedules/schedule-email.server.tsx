@@ -13,7 +13,6 @@ import {
   type EmailPreferenceLinks,
   preferenceTextLines,
 } from "../platform/email-layout.server";
-import type { ScheduleView } from "./schedule-rows.server";
 
 /**
  * The proposal email of a payment schedule (issue 15; decision 034): branded like the host, the
@@ -23,11 +22,26 @@ import type { ScheduleView } from "./schedule-rows.server";
  */
 export type RenderedEmail = { subject: string; html: string; text: string };
 
+/**
+ * What the proposal reads of a schedule: a `ScheduleView` (schedule-rows.server.ts) has all of it.
+ * Said here, not imported, so that the email and the service that sends it do not import each other.
+ */
+export type ScheduleProposalView = {
+  reference: string;
+  description: string;
+  currency: string;
+  totalCents: number;
+  expiresAt: string;
+  account: { number: string; name: string };
+  invoices: { number: string }[];
+  instalments: { id: string; seq: number; dueDate: string; amountCents: number }[];
+};
+
 export async function renderScheduleProposalEmail(input: {
   branding: HostBranding;
   support: EmailContact;
   recipientName: string;
-  schedule: ScheduleView;
+  schedule: ScheduleProposalView;
   link: string;
   /** The contact's preference links for the footer (decision 039). */
   preferences?: EmailPreferenceLinks | null;
@@ -111,7 +125,7 @@ export async function renderScheduleProposalEmail(input: {
 
 function InstalmentList(props: {
   brand: EmailBrand;
-  schedule: ScheduleView;
+  schedule: ScheduleProposalView;
   money: (cents: number) => string;
   day: (value: string) => string;
 }) {

@@ -12,12 +12,12 @@ import {
   httpDeliverer,
   payerKeysFromInput,
   signWebhook,
-  startSandboxClock,
   type DeliverWebhook,
   type PayerAction,
   type SandboxPayTo,
   type SandboxPayToOptions,
 } from "./sandbox-provider.server";
+import { startSandboxClock } from "./sandbox/clock.server";
 
 const SECRET = "sandbox-test-secret-sandbox-test-secret";
 const MERCHANT = "11111111-2222-3333-4444-555555555555";
