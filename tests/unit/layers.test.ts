@@ -130,18 +130,47 @@ function domainEdges(): string[] {
   return [...edges].sort();
 }
 
+/**
+ * A route module: a file directly in one of app/routes' `+` folders that Remix reads as a route (decision 064).
+ * Beside the routes sit their folder's front door (`*.server.ts`, decision 065) and, in plain subfolders, the parts
+ * that one feature's routes alone use (components, styles).
+ */
+function isRouteModule(target: string): boolean {
+  return (
+    /^app\/routes\/(.+\/)?[^/]+\+\/[^/]+$/.test(target) && !/\.(server|test|css)(\.|$)/.test(path.basename(target))
+  );
+}
+
 /** Imports of `file` (in `folder`) that land in a folder of `app/` or `db/` that `folder` may not import. */
 function undeclaredArrows(folder: string, file: string): string[] {
-  const allowed = [folder, ...ARROWS[folder]!];
-  // A route imports no other route: its own folder is no allowed target.
-  if (folder === "app/routes") allowed.shift();
+  const relative = path.relative(ROOT, file);
+  // A route's own parts (not the route, not its door) reach the browser as components do: the components' arrows.
+  const part =
+    folder === "app/routes" && !isRouteModule(relative.replace(/\.(ts|tsx)$/, "")) && !/\.server\./.test(relative);
+  const allowed = part ? ["app/routes", "app/components", ...ARROWS["app/components"]!] : [folder, ...ARROWS[folder]!];
   return importsOf(file)
     .map((specifier) => resolved(file, specifier))
     .filter((target) => (within(target, "app") || within(target, "db")) && !allowed.some((to) => within(target, to)))
-    .map((target) => `${path.relative(ROOT, file)} -> ${target}`);
+    .concat(
+      // A route imports no other route: within app/routes only the doors and the features' parts are targets.
+      folder === "app/routes"
+        ? importsOf(file)
+            .map((specifier) => resolved(file, specifier))
+            .filter((target) => within(target, "app/routes") && isRouteModule(target))
+        : [],
+    )
+    .map((target) => `${relative} -> ${target}`);
 }
 
 describe("layers", () => {
+  it("tells a route module from its folder's door and parts", () => {
+    expect(isRouteModule("app/routes/_portal+/_index")).toBe(true);
+    expect(isRouteModule("app/routes/_public+/credit+/business")).toBe(true);
+    expect(isRouteModule("app/routes/_public+/credit+/credit.server")).toBe(false);
+    expect(isRouteModule("app/routes/_public+/credit+/components/CreditPage")).toBe(false);
+    expect(isRouteModule("app/routes/_customer+/components/PaymentSchedule.css")).toBe(false);
+  });
+
   it("platform/ imports no domain folder and no seed data", () => {
     const edges = sourcesIn(PLATFORM).flatMap(platformEdges);
     expect(edges).toEqual([]);
