@@ -1,7 +1,7 @@
 /**
  * The ordered list of migrations. Each is plain SQL kept in a TypeScript module so that
  * it ships inside the server bundle (no file-system lookups at run time) and runs the
- * same under remix-serve, the `db:migrate` script and the tests.
+ * same under remix-serve, `npm run portal -- db migrate` and the tests.
  * Append new migrations; never edit one that has been released.
  */
 import * as m0001 from "./0001-tenancy";

@@ -61,7 +61,7 @@ export function isDatabaseOpen(): boolean {
 
 /**
  * Closes the process's database and forgets it, so the next use opens it again: a CLI command
- * run in-process (scripts/requests.ts and its siblings) closes the database it opened.
+ * run in-process (scripts/portal/) closes the database it opened.
  */
 export async function closeDatabase(): Promise<void> {
   const state = store[globalKey];
