@@ -13,7 +13,6 @@ import { AGREEMENT_KINDS, AGREEMENT_OFFER_STATES } from "../../app/lib/agreement
 import * as agreements from "../../app/services/agreements/agreements.server";
 import {
   businessAt,
-  DATABASE_NOTE,
   HOST_OPTION,
   hostOf,
   JSON_OPTION,
@@ -84,14 +83,9 @@ type Options = {
   json?: boolean;
 };
 
-/** The noun agreement. */
-export function addAgreementCommands(program: Command, run: Run): void {
+/** The verbs of `portal agreement`. */
+export function addAgreementVerbs(noun: Command, run: Run): void {
   const { out } = run;
-  const noun = program
-    .command("agreement")
-    .usage("<verb> [options]")
-    .description("agreement documents and offers: create, version, list, offer, offers, resend, withdraw")
-    .addHelpText("after", DATABASE_NOTE);
 
   const printed = (document: Parameters<typeof printDocument>[1], heading: string, json: boolean | undefined) => {
     if (json) out(JSON.stringify({ document }, null, 2));

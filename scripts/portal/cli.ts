@@ -4,10 +4,8 @@
  * through `runVerb`, which never lets an error escape and closes the database the command opened.
  */
 import type { Command } from "commander";
-import { closeDatabase, getDatabaseHandle, isDatabaseOpen } from "../../app/services/platform/database.server";
-import { findHostBranding, normalizeHostname } from "../../app/services/host/host.server";
-import { isRequestProblem } from "../../app/services/requests/problems.server";
 import { parseMoneyToCents } from "../../app/lib/format";
+import { normalizeHostname } from "../../app/services/host/host.server";
 
 export type CliOutput = { write(text: string): unknown };
 
@@ -60,23 +58,26 @@ export function verb(noun: Command, name: string, summary: string): Command {
  */
 export function runVerb<A extends unknown[]>(command: Command, run: Run, handler: (...args: A) => Promise<number>) {
   command.action(async (...args: unknown[]) => {
-    const databaseWasOpen = isDatabaseOpen();
+    // Loaded here, not with this module: `db backup` and `--help` need none of the portal's services.
+    const database = await import("../../app/services/platform/database.server");
+    const databaseWasOpen = database.isDatabaseOpen();
     try {
       run.exitCode = await handler(...(args as A));
     } catch (error) {
-      run.exitCode = report(error, command, run.io);
+      run.exitCode = await report(error, command, run.io);
     } finally {
-      if (!databaseWasOpen) await closeDatabase();
+      if (!databaseWasOpen) await database.closeDatabase();
     }
   });
   return command;
 }
 
-function report(error: unknown, command: Command, io: CliIo): number {
+async function report(error: unknown, command: Command, io: CliIo): Promise<number> {
   if (error instanceof UsageError) {
     io.stderr.write(`${error.message}\n\nRun with --help for its options: ${commandLine(command)} --help\n`);
     return 2;
   }
+  const { isRequestProblem } = await import("../../app/services/requests/problems.server");
   const lines = isRequestProblem(error)
     ? problemLines(error)
     : error instanceof Refusal
@@ -131,6 +132,8 @@ export function hostOf(value: string | undefined): string {
 
 /** Opens the portal's database and finds the business served at `hostname`. */
 export async function businessAt(hostname: string) {
+  const { getDatabaseHandle } = await import("../../app/services/platform/database.server");
+  const { findHostBranding } = await import("../../app/services/host/host.server");
   const { db } = await getDatabaseHandle();
   const branding = await findHostBranding(db, hostname);
   if (!branding) throw new UsageError(`No business is served at ${hostname}.`);

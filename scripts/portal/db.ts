@@ -12,15 +12,14 @@
  */
 import path from "node:path";
 import type { Command } from "commander";
-import { seedDemoData } from "../../db/seed/demo";
-import { openPglite, openPostgres } from "../../app/services/platform/db.server";
+import type { DatabaseHandle } from "../../app/services/platform/db.server";
 import { getEnv } from "../../app/services/platform/env.server";
-import { migrate } from "../../app/services/platform/migrate.server";
 import { runVerb, verb, type Run } from "./cli";
 import { backup, restore, type RestoreOptions } from "./db-backup";
 
 /** The configured database, opened for this command alone and closed after it. */
-async function withOwnDatabase<T>(work: (handle: Awaited<ReturnType<typeof openPglite>>) => Promise<T>): Promise<T> {
+async function withOwnDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const { openPglite, openPostgres } = await import("../../app/services/platform/db.server");
   const env = getEnv();
   const handle = env.DATABASE_URL
     ? openPostgres(env.DATABASE_URL)
@@ -32,25 +31,20 @@ async function withOwnDatabase<T>(work: (handle: Awaited<ReturnType<typeof openP
   }
 }
 
-/** The noun db. */
-export function addDbCommands(program: Command, run: Run): void {
+/** The verbs of `portal db`. */
+export function addDbVerbs(noun: Command, run: Run): void {
   const { out, io } = run;
-  const noun = program
-    .command("db")
-    .usage("<verb> [options]")
-    .description("the portal's database: migrate, seed, backup, restore")
-    .addHelpText(
-      "after",
-      "\nThe database is DATABASE_URL's, or the embedded one in DATA_DIR (default ./data): stop the portal first.",
-    );
 
   runVerb(verb(noun, "migrate", "apply pending migrations to the configured database"), run, async () => {
+    const { migrate } = await import("../../app/services/platform/migrate.server");
     const applied = await withOwnDatabase((handle) => migrate(handle));
     out(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database is up to date.");
     return 0;
   });
 
   runVerb(verb(noun, "seed", "migrate, then add the demo hosts that are missing (safe to repeat)"), run, async () => {
+    const { migrate } = await import("../../app/services/platform/migrate.server");
+    const { seedDemoData } = await import("../../db/seed/demo");
     const created = await withOwnDatabase(async (handle) => {
       await migrate(handle);
       return seedDemoData(handle.db);

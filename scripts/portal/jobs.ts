@@ -10,7 +10,7 @@
 import type { Command } from "commander";
 import { getDatabaseHandle } from "../../app/services/platform/database.server";
 import * as admin from "../../app/services/platform/jobs-admin.server";
-import { DATABASE_NOTE, JSON_OPTION, Refusal, runVerb, UsageError, verb, type Out, type Run } from "./cli";
+import { JSON_OPTION, Refusal, runVerb, UsageError, verb, type Out, type Run } from "./cli";
 
 const when = (value: Date | null) => (value ? value.toISOString() : "-");
 
@@ -44,14 +44,9 @@ function limitOf(value: string | undefined): number {
 
 type Options = { json?: boolean; limit?: string };
 
-/** The noun jobs. */
-export function addJobsCommands(program: Command, run: Run): void {
+/** The verbs of `portal jobs`. */
+export function addJobsVerbs(noun: Command, run: Run): void {
   const { out, io } = run;
-  const noun = program
-    .command("jobs")
-    .usage("<verb> [options]")
-    .description("background jobs: list, failed, stuck, show, retry")
-    .addHelpText("after", DATABASE_NOTE);
 
   const list = verb(
     noun,

@@ -19,7 +19,6 @@ import * as requests from "../../app/services/requests/payment-requests.server";
 import {
   businessAt,
   cents,
-  DATABASE_NOTE,
   expiry,
   HOST_OPTION,
   hostOf,
@@ -110,13 +109,9 @@ type ListOptions = {
 };
 type OneOptions = { host?: string; request?: string; printLink?: boolean; json?: boolean };
 
-function addRequest(program: Command, run: Run) {
+/** The verbs of `portal request`. */
+export function addRequestVerbs(noun: Command, run: Run) {
   const { out } = run;
-  const noun = program
-    .command("request")
-    .usage("<verb> [options]")
-    .description("payment requests: create, list, send, resend, remind, cancel")
-    .addHelpText("after", DATABASE_NOTE);
 
   const create = verb(noun, "create", "create a payment request and (unless --no-send) email it to each --to")
     .usage(
@@ -272,13 +267,9 @@ type AdhocOptions = {
   json?: boolean;
 };
 
-function addAdhoc(program: Command, run: Run) {
+/** The verbs of `portal adhoc`. */
+export function addAdhocVerbs(noun: Command, run: Run) {
   const { out } = run;
-  const noun = program
-    .command("adhoc")
-    .usage("<verb> [options]")
-    .description("ad-hoc links: a contact pays the business any amount")
-    .addHelpText("after", DATABASE_NOTE);
 
   const link = verb(noun, "link", "email a contact a link to pay any amount (where the business takes ad-hoc payments)")
     .addHelpText("after", "\nThe contact's earlier ad-hoc links for that account stop working.")
@@ -335,13 +326,9 @@ function addAdhoc(program: Command, run: Run) {
   });
 }
 
-function addCommunication(program: Command, run: Run) {
+/** The verbs of `portal communication`. */
+export function addCommunicationVerbs(noun: Command, run: Run) {
   const { out } = run;
-  const noun = program
-    .command("communication")
-    .usage("<verb> [options]")
-    .description("a contact's communication preferences")
-    .addHelpText("after", DATABASE_NOTE);
   const link = verb(noun, "link", "print a contact's signed link to their communication preferences")
     .addHelpText("after", "\nThe same link every email to them carries: for support staff to send on, and for demos.")
     .option(HOST_OPTION[0], HOST_OPTION[1])
@@ -358,13 +345,9 @@ function addCommunication(program: Command, run: Run) {
   });
 }
 
-function addApiKey(program: Command, run: Run) {
+/** The verbs of `portal apikey`. */
+export function addApiKeyVerbs(noun: Command, run: Run) {
   const { out } = run;
-  const noun = program
-    .command("apikey")
-    .usage("<verb> [options]")
-    .description("back-office API keys")
-    .addHelpText("after", DATABASE_NOTE);
   const create = verb(noun, "create", "make a back-office API key and print it once (only its hash is kept)")
     .option(HOST_OPTION[0], HOST_OPTION[1])
     .option("--name <name>", 'what the key is for, e.g. "Ledger sync" (required)')
@@ -381,12 +364,4 @@ function addApiKey(program: Command, run: Run) {
     out("It is shown this once: keep it in your secret store. Send it as Authorization: Bearer <key>.");
     return 0;
   });
-}
-
-/** The nouns request, adhoc, communication and apikey. */
-export function addRequestCommands(program: Command, run: Run): void {
-  addRequest(program, run);
-  addAdhoc(program, run);
-  addCommunication(program, run);
-  addApiKey(program, run);
 }

@@ -16,12 +16,8 @@ import { getDatabaseHandle } from "../../app/services/platform/database.server";
 import { parseFaultArgs, readFaults, setFault } from "../../app/services/platform/sandbox-faults.server";
 import { runVerb, UsageError, verb, type Run } from "./cli";
 
-/** The noun sandbox. */
-export function addSandboxCommands(program: Command, run: Run): void {
-  const noun = program
-    .command("sandbox")
-    .usage("<verb> [options]")
-    .description("the sandbox card gateway and PayTo provider");
+/** The verbs of `portal sandbox`. */
+export function addSandboxVerbs(noun: Command, run: Run): void {
   const faults = verb(noun, "faults", "make the sandbox gateway or PayTo provider slow or down, or show the switch")
     .usage("<gateway|payto|all> <normal|slow <ms>|down>  |  show")
     .argument("<port>", "gateway, payto or all; or show")

@@ -14,7 +14,6 @@ import * as schedules from "../../app/services/schedules/schedules.server";
 import {
   businessAt,
   cents,
-  DATABASE_NOTE,
   expiry,
   HOST_OPTION,
   hostOf,
@@ -109,14 +108,9 @@ function printSchedule(out: Out, view: View, full = false) {
 
 type OneOptions = { host?: string; schedule?: string; printLink?: boolean; json?: boolean };
 
-/** The noun schedule. */
-export function addScheduleCommands(program: Command, run: Run): void {
+/** The verbs of `portal schedule`. */
+export function addScheduleVerbs(noun: Command, run: Run): void {
   const { out } = run;
-  const noun = program
-    .command("schedule")
-    .usage("<verb> [options]")
-    .description("payment schedules: create, list, show, send, resend, withdraw, cancel")
-    .addHelpText("after", DATABASE_NOTE);
 
   const report = (
     result: Awaited<ReturnType<typeof schedules.sendSchedule>>,
