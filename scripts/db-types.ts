@@ -19,7 +19,6 @@ import * as prettier from "prettier";
 import { COLUMN_TYPES } from "../app/services/platform/db-column-types.server";
 import { PGLITE_PARSERS, pgliteHandle } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
-import { isScript } from "./cli-entry";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PLATFORM = path.join(ROOT, "app/services/platform");
@@ -151,4 +150,8 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isScript(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+/** Run as `npm run db:types`, not when a test imports the generator. */
+const started = process.argv[1];
+if (started !== undefined && fs.realpathSync(started) === fs.realpathSync(fileURLToPath(import.meta.url))) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -3,7 +3,7 @@
  * gateway and the PayTo provider — saying whether it answers normally, slowly (after `delay_ms`)
  * or not at all. It lives in the database so that every portal process on one PostgreSQL sees the
  * same switch within a second (each reads it with a short cache), and nothing reachable over
- * HTTP can change it: only `npm run sandbox:faults`, with the database's credentials. A real
+ * HTTP can change it: only `npm run portal -- sandbox faults`, with the database's credentials. A real
  * adapter never reads it.
  */
 export const name = "0020-sandbox-faults";

@@ -1,9 +1,8 @@
 /**
  * The ordered list of migrations. Each is plain SQL kept in a TypeScript module so that
  * it ships inside the server bundle (no file-system lookups at run time) and runs the
- * same under remix-serve, the `db:migrate` script and the tests.
- * Append new migrations; never edit one that has been released. Then run `npm run db:types`: the
- * database's TypeScript types are generated from the migrated schema (decision 063).
+ * same under remix-serve, `npm run portal -- db migrate` and the tests.
+ * Append new migrations; never edit one that has been released.
  */
 import * as m0001 from "./0001-tenancy";
 import * as m0002 from "./0002-auth";

@@ -653,7 +653,7 @@ async function seedPaymentMethods(
 /**
  * DEMO ONLY: each demo business's back-office API key, with every scope (README "Back-office
  * API"). Fixed so that the README's examples work right after `npm start`; a real key is made
- * with `npm run apikey:create` and shown once. Never seed these into a real database.
+ * with `npm run portal -- apikey create` and shown once. Never seed these into a real database.
  */
 export const DEMO_API_KEYS: Record<string, string> = {
   "acme.localhost": "pk_DEMO-acme-backoffice-key-not-for-real-use-0",

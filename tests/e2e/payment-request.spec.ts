@@ -24,7 +24,7 @@ import {
  * without, signed out on a 360 px phone. Each project has a contact and account of its own
  * ("linkpayer", tests/support/e2e-seed.ts) with the demo ledger, an expired request's link and
  * an invoice's link; the journeys make their requests through the back-office API of the
- * running portal. The CLI (`npm run request:create`) opens the embedded database itself, which
+ * running portal. The CLI (`npm run portal -- request create`) opens the embedded database itself, which
  * the running portal holds, so its test runs it on a database of its own and checks its email.
  */
 const project = () => test.info().project.name;
@@ -113,8 +113,10 @@ test.describe("paying a payment request from its emailed link", () => {
           [
             "run",
             "--silent",
-            "request:create",
+            "portal",
             "--",
+            "request",
+            "create",
             "--host",
             "acme.localhost",
             "--account",

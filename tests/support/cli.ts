@@ -4,26 +4,23 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, vi } from "vitest";
-import type { CliIo } from "../../scripts/cli-entry";
 import { PGLITE_PARSERS } from "../../app/services/platform/db.server";
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
+import { runPortal } from "../../scripts/portal/program";
 import { SNAPSHOT_FILE } from "./snapshot";
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
 /**
- * A CLI command run in-process (issue 29): the script's `runCli` called with the arguments that
- * follow `npm run <command> --`, its output captured. It uses the process's configuration and
- * database, as the script does: the test sets DATA_DIR or DATABASE_URL, or installs an open
- * database with setDatabaseForTesting.
+ * A portal command run in-process (issue 29; decision 062): `runPortal` called with the arguments that
+ * follow `npm run portal --`, its output captured. It uses the process's configuration and database,
+ * as the command line does: the test sets DATA_DIR or DATABASE_URL, or installs an open database with
+ * setDatabaseForTesting.
  */
-export async function runInProcess(
-  runCli: (argv: string[], io: CliIo) => Promise<number>,
-  args: string[],
-): Promise<CliResult> {
+export async function runInProcess(args: string[]): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(args, {
+  const code = await runPortal(args, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
@@ -31,12 +28,12 @@ export async function runInProcess(
 }
 
 /**
- * `npm run <script> -- <args>` as a real process: the one test per command family that proves the
- * npm script and the file's entry are wired up. Only the variables given (and PATH, HOME) reach it.
+ * `npm run portal -- <args>` as a real process: the one test per noun that proves the npm script and
+ * scripts/portal.ts are wired up. Only the variables given (and PATH, HOME) reach it.
  */
-export function runNpmScript(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+export function runNpmScript(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", script, "--", ...args], {
+    const child = spawn("npm", ["run", "--silent", "portal", "--", ...args], {
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",

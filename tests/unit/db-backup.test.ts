@@ -12,7 +12,7 @@ import { createPostgresDatabase, createSeededPostgresDatabase, TEST_DATABASE_URL
 import { SNAPSHOT_FILE } from "../support/snapshot";
 
 /**
- * `npm run db:backup` / `npm run db:restore` (scripts/db-backup.ts; decision 048) as an operator runs
+ * `npm run portal -- db backup` / `db restore` (scripts/portal/db-backup.ts; decision 048) as an operator runs
  * them: real processes, real pg_dump and pg_restore, scratch databases and folders made here and
  * dropped at the end.
  */
@@ -20,7 +20,7 @@ type Run = { code: number | null; stdout: string; stderr: string };
 
 function run(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/db-backup.ts", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/portal.ts", "db", ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", LOG_LEVEL: "silent", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -80,7 +80,7 @@ async function writePayments(db: Db, count: number) {
   }
 }
 
-describe.skipIf(!TEST_DATABASE_URL)("db:backup and db:restore on PostgreSQL (TEST_DATABASE_URL)", () => {
+describe.skipIf(!TEST_DATABASE_URL)("portal db backup and db restore on PostgreSQL (TEST_DATABASE_URL)", () => {
   let source: Awaited<ReturnType<typeof createSeededPostgresDatabase>>;
   let jobId: string;
   let backup: Run;
@@ -246,7 +246,7 @@ describe.skipIf(!TEST_DATABASE_URL)("db:backup and db:restore on PostgreSQL (TES
     fs.writeFileSync(junkFile, "not a dump at all");
     const junk = await run(["restore", "--from", junkFile, "--into", neverMade], env);
     expect(junk.code).toBe(1);
-    expect(junk.stderr).toContain("is not a backup made by db:backup");
+    expect(junk.stderr).toContain("is not a backup made by portal db backup");
 
     const truncatedFile = path.join(scratch, "truncated.dump");
     fs.writeFileSync(truncatedFile, fs.readFileSync(dumpFile()).subarray(0, 4096));
@@ -278,7 +278,7 @@ describe.skipIf(!TEST_DATABASE_URL)("db:backup and db:restore on PostgreSQL (TES
   });
 });
 
-describe("db:backup and db:restore on the embedded database", () => {
+describe("portal db backup and db restore on the embedded database", () => {
   it("backs up DATA_DIR/pglite and restores it into another data folder; refuses to restore over one", async () => {
     const dataDir = path.join(scratch, "data");
     const folder = path.join(dataDir, "pglite");

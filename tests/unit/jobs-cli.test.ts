@@ -8,18 +8,17 @@ import { openPglite, type DatabaseHandle } from "../../app/services/platform/db.
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
 import { migrate } from "../../app/services/platform/migrate.server";
 import { enqueue, QUEUES, type QueueName } from "../../app/services/platform/queue.server";
-import { runCli } from "../../scripts/jobs";
 import { runInProcess, runNpmScript } from "../support/cli";
 import { createPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
 
 /**
- * The jobs CLI as an operator runs it (scripts/jobs.ts; decision 043), its commands run in-process
+ * `portal jobs …` as an operator runs it (scripts/portal/jobs.ts; decision 043), its commands run in-process
  * (issue 29) on a database seeded with jobs in every state that matters — failed (live and
  * archived), active past its expiry, retried many times, completed — on PostgreSQL (DATABASE_URL,
  * opened by each command) and on an embedded database in a temporary DATA_DIR; and once as
- * `npm run jobs`, a real process on that DATA_DIR. Bad input is refused before the database is opened.
+ * `npm run portal -- jobs`, a real process on that DATA_DIR. Bad input is refused before the database is opened.
  */
-const run = (args: string[]) => runInProcess(runCli, args);
+const run = (args: string[]) => runInProcess(["jobs", ...args]);
 
 type Seeded = { failed: string; archived: string; stuck: string; retried: string; completed: string };
 
@@ -161,13 +160,13 @@ describe("bad input, refused before any database is opened", () => {
     [["show", "nope"], /"nope" is not a job id \(a UUID/],
     [["retry", "1234"], /"1234" is not a job id/],
     [["retry", "'; DROP TABLE pgboss.job; --"], /is not a job id/],
-    [["show"], /show takes one job id/],
-    [["show", "00000000-0000-4000-8000-000000000000", "extra"], /show takes one job id/],
-    [["list", "extra"], /list takes no arguments/],
-    [["explode"], /Unknown command "explode"/],
+    // Counted by commander (decision 062), in its words.
+    [["show"], /missing required argument 'id'/],
+    [["show", "00000000-0000-4000-8000-000000000000", "extra"], /too many arguments for 'show'/],
+    [["list", "extra"], /too many arguments for 'list'/],
     [["failed", "--limit", "0"], /--limit must be a whole number from 1 to 500/],
-    [["list", "--limit", "5"], /list does not take --limit/],
-    [["list", "--bogus"], /Unknown option '--bogus'/],
+    [["list", "--limit", "5"], /unknown option '--limit'/],
+    [["list", "--bogus"], /unknown option '--bogus'/],
   ])("%j", async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
@@ -178,10 +177,19 @@ describe("bad input, refused before any database is opened", () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
     expect(isDatabaseOpen()).toBe(false);
   });
+  it("an unknown verb: exit code 2 and the verbs there are, the database never opened", async () => {
+    const result = await run(["explode"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("error: unknown command 'explode'");
+    expect(result.stderr).toContain("retry [options] <id>");
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+    expect(isDatabaseOpen()).toBe(false);
+  });
   it("--help prints the commands", async () => {
     const result = await run(["--help"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("retry <id>");
+    expect(result.stdout).toContain("retry [options] <id>");
   });
 });
 
@@ -201,10 +209,10 @@ describe("on an embedded database (DATA_DIR)", () => {
   });
 
   it(
-    "npm run jobs -- failed, as a real process: opens DATA_DIR's database and exits 0",
+    "npm run portal -- jobs failed, as a real process: opens DATA_DIR's database and exits 0",
     { timeout: 90_000 },
     async () => {
-      const result = await runNpmScript("jobs", ["failed"], { DATA_DIR: dataDir });
+      const result = await runNpmScript(["jobs", "failed"], { DATA_DIR: dataDir });
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`${jobs.failed}  payment-reconcile  failed  attempts 4 of 4`);

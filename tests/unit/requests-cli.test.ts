@@ -4,27 +4,27 @@ import { simpleParser } from "mailparser";
 import { describe, expect, it, vi } from "vitest";
 import { isDatabaseOpen } from "../../app/services/platform/database.server";
 import { resetEnvForTesting } from "../../app/services/platform/env.server";
-import { runCli } from "../../scripts/requests";
 import { runInProcess, runNpmScript, useCliDataDir, writeSeededDataDir } from "../support/cli";
 import { withSeededDatabase } from "../support/seeded-db";
 import { createSeededPostgresDatabase, TEST_DATABASE_URL } from "../support/test-db";
 
 /**
- * The back-office CLI (scripts/requests.ts), its commands run in-process (issue 29) on a migrated
+ * `portal request|adhoc|communication|apikey …` (scripts/portal/requests.ts), its commands run in-process (issue 29) on a migrated
  * and seeded embedded database, mail to DATA_DIR/outbox in a temporary DATA_DIR; and once as
- * `npm run`, a real process on an embedded database in DATA_DIR.
+ * `npm run portal`, a real process on an embedded database in DATA_DIR.
  */
-const run = (args: string[]) => runInProcess(runCli, args);
+const run = (args: string[]) => runInProcess(args);
 
 /** A temporary DATA_DIR for the portal's configuration (the outbox, the embedded database). */
 
-describe("npm run request:* (scripts/requests.ts), in-process", () => {
+describe("portal request … (scripts/portal/requests.ts), in-process", () => {
   const dataDir = useCliDataDir("portal-requests-cli-");
   withSeededDatabase();
 
   it("creates and emails a request, prints its link only when asked, and lists it", async () => {
     const created = await run([
-      "request:create",
+      "request",
+      "create",
       "--host",
       "acme.localhost",
       "--account",
@@ -61,7 +61,7 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
     expect(mail.text).toContain(link);
     expect(mail.html || "").toContain("Pay now");
 
-    const listed = await run(["request:list", "--host", "acme.localhost", "--state", "sent", "--json"]);
+    const listed = await run(["request", "list", "--host", "acme.localhost", "--state", "sent", "--json"]);
     expect(listed.code).toBe(0);
     const page = JSON.parse(listed.stdout) as { items: { reference: string; amountCents: number }[] };
     expect(page.items.find((item) => item.reference === reference)?.amountCents).toBe(1_204_50);
@@ -73,7 +73,8 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
 
   it("revokes a contact's ad-hoc links for an account, and says when there was nothing to revoke", async () => {
     const linked = await run([
-      "adhoc:link",
+      "adhoc",
+      "link",
       "--host",
       "acme.localhost",
       "--account",
@@ -84,7 +85,7 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
     ]);
     expect(linked.stderr).toBe("");
     expect(JSON.parse(linked.stdout)).toMatchObject({ replaced: 0, delivery: { sent: true } });
-    const args = ["adhoc:revoke", "--host", "acme.localhost", "--account", "ACME-1000", "--contact"];
+    const args = ["adhoc", "revoke", "--host", "acme.localhost", "--account", "ACME-1000", "--contact"];
     const revoked = await run([...args, "olivia@coastal.example"]);
     expect([revoked.code, revoked.stderr]).toEqual([0, ""]);
     expect(revoked.stdout).toContain("Revoked 1 ad-hoc link(s) of olivia@coastal.example for account ACME-1000");
@@ -97,7 +98,8 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
 
   it("says what is wrong and exits non-zero: bad amount, other account's contact, unknown command", async () => {
     const amount = await run([
-      "request:create",
+      "request",
+      "create",
       "--host",
       "acme.localhost",
       "--account",
@@ -110,7 +112,8 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
     expect(amount.stderr).toContain("Enter an amount like 125.50");
 
     const contact = await run([
-      "request:create",
+      "request",
+      "create",
       "--host",
       "acme.localhost",
       "--account",
@@ -123,18 +126,20 @@ describe("npm run request:* (scripts/requests.ts), in-process", () => {
     expect(contact.code).toBe(1);
     expect(contact.stderr).toContain('recipients.0: "sam@coastal.example" is not a contact of account ACME-1000.');
 
-    const unknown = await run(["request:refund"]);
+    const unknown = await run(["request", "refund"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("request:create");
+    // commander's words for an unknown verb, then the noun's verbs.
+    expect(unknown.stderr).toContain("error: unknown command 'refund'");
+    expect(unknown.stderr).toMatch(/^ {2}create \[options\]/m);
   });
 });
 
-describe("npm run request:list, as a real process", () => {
+describe("npm run portal -- request list, as a real process", () => {
   const dataDir = useCliDataDir("portal-requests-npm-");
 
   it("opens the embedded database in DATA_DIR, lists, and exits 0", { timeout: 90_000 }, async () => {
     await writeSeededDataDir(dataDir());
-    const listed = await runNpmScript("request:list", ["--host", "acme.localhost", "--json"], {
+    const listed = await runNpmScript(["request", "list", "--host", "acme.localhost", "--json"], {
       DATA_DIR: dataDir(),
     });
     expect(listed.stderr).toBe("");
@@ -151,7 +156,15 @@ describe.skipIf(!TEST_DATABASE_URL)("the CLI on PostgreSQL (TEST_DATABASE_URL)",
       // No database installed: the command opens the configured one, and closes it again.
       vi.stubEnv("DATABASE_URL", database.url);
       resetEnvForTesting();
-      const cancelled = await run(["request:cancel", "--host", "acme.localhost", "--request", "PR-DEMO0001", "--json"]);
+      const cancelled = await run([
+        "request",
+        "cancel",
+        "--host",
+        "acme.localhost",
+        "--request",
+        "PR-DEMO0001",
+        "--json",
+      ]);
       expect(cancelled.stderr).toBe("");
       expect(JSON.parse(cancelled.stdout).request.state).toBe("cancelled");
       expect(isDatabaseOpen()).toBe(false);

@@ -22,7 +22,7 @@ let readyStep: DatabaseReadyStep | undefined;
 /**
  * Sets what is done with the database when this process opens it, after migrating: the platform
  * knows no data of the domains, so the process's start-up passes it in (entry.server.tsx, the
- * CLIs' scripts/cli-entry.ts). Set it before the first use of the database.
+ * CLI's scripts/portal/cli.ts). Set it before the first use of the database.
  */
 export function onDatabaseReady(step: DatabaseReadyStep | undefined) {
   readyStep = step;
@@ -72,7 +72,7 @@ export function isDatabaseOpen(): boolean {
 
 /**
  * Closes the process's database and forgets it, so the next use opens it again: a CLI command
- * run in-process (scripts/requests.ts and its siblings) closes the database it opened.
+ * run in-process (scripts/portal/) closes the database it opened.
  */
 export async function closeDatabase(): Promise<void> {
   const state = store[globalKey];

@@ -4,7 +4,7 @@ import { QUEUE_SCHEMA, retryFailedJob } from "./queue.server";
 import { UUID } from "~/lib/ids";
 
 /**
- * What the jobs CLI (scripts/jobs.ts; decision 043) reads and does, over pg-boss's own tables:
+ * What `portal jobs` (scripts/portal/jobs.ts; decision 043) reads and does, over pg-boss's own tables:
  * `job` holds live jobs and recent finished ones; `archive` holds finished ones moved out after
  * 12 hours (completed) or 7 days (failed), kept 14 days (queue.server.ts's maintenance).
  */

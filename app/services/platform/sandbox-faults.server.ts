@@ -7,8 +7,8 @@ import { logger } from "./logger.server";
  * PayTo provider answer normally, slowly or not at all, so the resilience bench and the tests can
  * show what the portal does when a party it depends on is slow or down. Kept in the database
  * (table sandbox_faults), so every portal process on one PostgreSQL obeys one switch; each
- * process reads it at most once per FAULT_CACHE_MS. Changed only by `npm run sandbox:faults`
- * (scripts/sandbox-faults.ts): no HTTP route can reach it.
+ * process reads it at most once per FAULT_CACHE_MS. Changed only by `npm run portal -- sandbox faults`
+ * (scripts/portal/sandbox.ts): no HTTP route can reach it.
  */
 export const FAULT_PORTS = ["gateway", "payto"] as const;
 export type FaultPort = (typeof FAULT_PORTS)[number];
@@ -25,7 +25,7 @@ export function parseFaultArgs(
   args: readonly string[],
 ): { ok: true; ports: FaultPort[]; fault: Fault } | { ok: true; show: true } | { ok: false; message: string } {
   const usage =
-    "usage: sandbox:faults -- <gateway|payto|all> <normal|slow <ms>|down>, or sandbox:faults -- show " +
+    "usage: portal sandbox faults <gateway|payto|all> <normal|slow <ms>|down>, or portal sandbox faults show " +
     `(ms: a whole number from 1 to ${MAX_FAULT_DELAY_MS})`;
   if (args.length === 1 && args[0] === "show") return { ok: true, show: true };
   const [port, mode, delay, ...rest] = args;

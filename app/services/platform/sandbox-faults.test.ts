@@ -18,7 +18,7 @@ const run = promisify(execFile);
 /** The CLI as the bench calls it: exit code, stdout, stderr. */
 async function cli(args: string[], env: Record<string, string | undefined>) {
   try {
-    const { stdout, stderr } = await run("npx", ["tsx", "scripts/sandbox-faults.ts", ...args], {
+    const { stdout, stderr } = await run("npx", ["tsx", "scripts/portal.ts", "sandbox", "faults", ...args], {
       env: { ...process.env, ...env, LOG_LEVEL: "silent" },
     });
     return { code: 0, stdout, stderr };
@@ -55,7 +55,7 @@ describe("the fault switch's arguments", () => {
   ])("refuses %j with the usage", (args) => {
     const parsed = parseFaultArgs(args);
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.message).toContain("usage: sandbox:faults");
+    if (!parsed.ok) expect(parsed.message).toContain("usage: portal sandbox faults");
   });
 });
 
@@ -123,11 +123,11 @@ describe("the fault switch in the database", () => {
 });
 
 // Each run starts tsx (several seconds on the shared machine).
-describe("npm run sandbox:faults", { timeout: 90_000 }, () => {
+describe("npm run portal -- sandbox faults", { timeout: 90_000 }, () => {
   it("refuses bad arguments with the usage and exit code 2, touching nothing", async () => {
     const result = await cli(["gateway", "slow", "soon"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("usage: sandbox:faults");
+    expect(result.stderr).toContain("usage: portal sandbox faults");
     expect(result.stdout).toBe("");
   });
 

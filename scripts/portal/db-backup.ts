@@ -1,5 +1,5 @@
 /**
- * `npm run db:backup` and `npm run db:restore` (issue 18; decision 048): a logical copy of the portal's
+ * `portal db backup` and `portal db restore` (issue 18; decision 048): a logical copy of the portal's
  * database, and that copy put back into a database of its own.
  *
  * PostgreSQL (DATABASE_URL set): pg_dump's custom format, taken in one transaction (a consistent snapshot
@@ -14,33 +14,13 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { ConfigurationError, parseEnv } from "../app/services/platform/env.server";
+import { ConfigurationError, parseEnv } from "../../app/services/platform/env.server";
+import { Refusal, UsageError, type CliOutput } from "./cli";
 
-const USAGE = `Database backups (npm run <command> -- <options>):
-
-  db:backup   [--out <file>]
-              PostgreSQL (DATABASE_URL): pg_dump, custom format, one consistent snapshot; the portal may
-              keep running. Default file: backups/portal-<database>-<UTC time>.dump
-              Embedded (no DATABASE_URL): DATA_DIR/pglite as a .tar.gz; stop the portal first.
-              Default file: backups/portal-pglite-<UTC time>.tar.gz
-              An existing file is never overwritten.
-
-  db:restore  --from <file> --into <database name | postgres:// URL> [--replace]
-              Restores a .dump into that database on the DATABASE_URL server (or the URL's), creating it
-              when it does not exist. A database that already holds tables is refused unless --replace
-              is given: then the backup is restored beside it and swapped in once the restore has
-              succeeded, and only while no one is connected to it.
-  db:restore  --from <file.tar.gz> --into-data-dir <folder> [--replace]
-              Restores an embedded backup as <folder>/pglite (start the portal with DATA_DIR=<folder>).
-              An existing one is refused unless --replace: then it is moved aside, not deleted.
-
-PG_BIN_DIR names the folder of pg_dump and pg_restore when they are not the ones on PATH.`;
-
-class UsageError extends Error {}
-class BackupError extends Error {}
+/** A backup or restore that could not be done: exit code 1, its message as it is. */
+class BackupError extends Refusal {}
 
 /** A connection string without its password (which goes to the tools as PGPASSWORD), for arguments and messages. */
 function withoutPassword(connection: string): { url: string; password?: string } {
@@ -122,7 +102,7 @@ function sizeOf(file: string) {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-async function backupPostgres(connection: string, out: string | undefined) {
+async function backupPostgres(stdout: CliOutput, connection: string, out: string | undefined) {
   const target = out ?? path.join("backups", `portal-${databaseNameOf(connection)}-${utcStamp()}.dump`);
   const partial = reserveOutput(target);
   const { url, password } = withoutPassword(connection);
@@ -142,7 +122,7 @@ async function backupPostgres(connection: string, out: string | undefined) {
     if (list.code !== 0) throw new BackupError(`the dump could not be read back:\n${toolMessage(list)}`);
     const tables = list.stdout.split("\n").filter((line) => / TABLE DATA /.test(line)).length;
     fs.renameSync(partial, target);
-    process.stdout.write(
+    stdout.write(
       `Backed up ${databaseNameOf(connection)} to ${target} (${sizeOf(target)}, ${tables} tables, ${((Date.now() - started) / 1000).toFixed(1)} s).\n`,
     );
   } finally {
@@ -154,7 +134,7 @@ function pgliteFolder(dataDir: string) {
   return path.join(path.resolve(dataDir), "pglite");
 }
 
-async function backupPglite(dataDir: string, out: string | undefined) {
+async function backupPglite(stdout: CliOutput, dataDir: string, out: string | undefined) {
   const folder = pgliteFolder(dataDir);
   // Opening a folder that holds no database would make a new, empty one: refuse instead.
   if (!fs.existsSync(path.join(folder, "PG_VERSION"))) {
@@ -173,7 +153,7 @@ async function backupPglite(dataDir: string, out: string | undefined) {
       await pglite.close();
     }
     fs.renameSync(partial, target);
-    process.stdout.write(`Backed up the embedded database in ${folder} to ${target} (${sizeOf(target)}).\n`);
+    stdout.write(`Backed up the embedded database in ${folder} to ${target} (${sizeOf(target)}).\n`);
   } finally {
     fs.rmSync(partial, { force: true });
   }
@@ -200,7 +180,7 @@ function backupKind(file: string): BackupKind {
   if (head.toString("latin1") === "PGDMP") return "custom";
   if (head[0] === 0x1f && head[1] === 0x8b) return "pglite";
   throw new BackupError(
-    `${file} is not a backup made by db:backup (neither a pg_dump custom-format file nor an embedded database's .tar.gz).`,
+    `${file} is not a backup made by portal db backup (neither a pg_dump custom-format file nor an embedded database's .tar.gz).`,
   );
 }
 
@@ -220,7 +200,7 @@ async function userRelations(connection: string): Promise<number> {
   }
 }
 
-async function restorePostgres(file: string, into: string, replace: boolean) {
+async function restorePostgres(stdout: CliOutput, file: string, into: string, replace: boolean) {
   let connection: string;
   if (/^postgres(ql)?:\/\//.test(into)) {
     connection = into;
@@ -308,10 +288,10 @@ async function restorePostgres(file: string, into: string, replace: boolean) {
       }
       await admin.query(`DROP DATABASE ${quoteIdent(name)}`);
       await admin.query(`ALTER DATABASE ${quoteIdent(target)} RENAME TO ${quoteIdent(name)}`);
-      process.stdout.write(`Replaced database ${name} (--replace): the old one was dropped.\n`);
+      stdout.write(`Replaced database ${name} (--replace): the old one was dropped.\n`);
     }
     const restored = await userRelations(connection);
-    process.stdout.write(
+    stdout.write(
       `Restored ${file} into database ${name} (${restored} tables, views and sequences, ${((Date.now() - started) / 1000).toFixed(1)} s).\n` +
         "Point DATABASE_URL at it and start the portal: start-up applies any migration newer than the backup.\n",
     );
@@ -320,7 +300,7 @@ async function restorePostgres(file: string, into: string, replace: boolean) {
   }
 }
 
-async function restorePglite(file: string, dataDir: string, replace: boolean) {
+async function restorePglite(stdout: CliOutput, file: string, dataDir: string, replace: boolean) {
   const folder = pgliteFolder(dataDir);
   let movedAside: string | undefined;
   if (fs.existsSync(folder) && fs.readdirSync(folder).length > 0) {
@@ -340,11 +320,11 @@ async function restorePglite(file: string, dataDir: string, replace: boolean) {
       const result = await pglite.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
       );
-      process.stdout.write(`Restored ${file} into ${folder} (${result.rows[0]?.n ?? 0} tables).\n`);
+      stdout.write(`Restored ${file} into ${folder} (${result.rows[0]?.n ?? 0} tables).\n`);
     } finally {
       await pglite.close();
     }
-    if (movedAside) process.stdout.write(`The database that was there is in ${movedAside}.\n`);
+    if (movedAside) stdout.write(`The database that was there is in ${movedAside}.\n`);
   } catch (error) {
     fs.rmSync(folder, { recursive: true, force: true });
     if (movedAside) fs.renameSync(movedAside, folder);
@@ -363,70 +343,33 @@ function readEnv() {
   }
 }
 
-async function main(argv: string[]) {
-  const [command, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      out: { type: "string" },
-      from: { type: "string" },
-      into: { type: "string" },
-      "into-data-dir": { type: "string" },
-      replace: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (command === "backup") {
-    if (values.from || values.into || values["into-data-dir"] || values.replace) {
-      throw new UsageError("db:backup takes only --out.");
-    }
-    const env = readEnv();
-    if (env.DATABASE_URL) await backupPostgres(env.DATABASE_URL, values.out);
-    else await backupPglite(env.DATA_DIR, values.out);
-    return;
-  }
-  if (command === "restore") {
-    if (values.out) throw new UsageError("db:restore takes --from, not --out.");
-    if (!values.from) throw new UsageError("db:restore needs --from <backup file>.");
-    if (Boolean(values.into) === Boolean(values["into-data-dir"])) {
-      throw new UsageError("db:restore needs exactly one of --into <database> and --into-data-dir <folder>.");
-    }
-    const kind = backupKind(values.from);
-    if (values.into) {
-      if (kind !== "custom") {
-        throw new UsageError(
-          `${values.from} is an embedded database's backup: restore it with --into-data-dir <folder>.`,
-        );
-      }
-      await restorePostgres(values.from, values.into, values.replace);
-    } else {
-      if (kind !== "pglite") {
-        throw new UsageError(`${values.from} is a PostgreSQL dump: restore it with --into <database>.`);
-      }
-      await restorePglite(values.from, values["into-data-dir"]!, values.replace);
-    }
-    return;
-  }
-  throw new UsageError(`unknown command ${command ?? "(none)"}: use backup or restore.`);
+/** `portal db backup`: DATABASE_URL's database with pg_dump, or the embedded one as a .tar.gz. */
+export async function backup(stdout: CliOutput, options: { out?: string }): Promise<void> {
+  const env = readEnv();
+  if (env.DATABASE_URL) await backupPostgres(stdout, env.DATABASE_URL, options.out);
+  else await backupPglite(stdout, env.DATA_DIR, options.out);
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError || (error instanceof TypeError && "code" in error)) {
-    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-    process.exit(2);
+export type RestoreOptions = { from?: string; into?: string; intoDataDir?: string; replace?: boolean };
+
+/** `portal db restore`: a dump into a PostgreSQL database, or an embedded backup into a data folder. */
+export async function restore(stdout: CliOutput, options: RestoreOptions): Promise<void> {
+  if (!options.from) throw new UsageError("db restore needs --from <backup file>.");
+  if (Boolean(options.into) === Boolean(options.intoDataDir)) {
+    throw new UsageError("db restore needs exactly one of --into <database> and --into-data-dir <folder>.");
   }
-  if (error instanceof BackupError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
+  const kind = backupKind(options.from);
+  if (options.into) {
+    if (kind !== "custom") {
+      throw new UsageError(
+        `${options.from} is an embedded database's backup: restore it with --into-data-dir <folder>.`,
+      );
+    }
+    await restorePostgres(stdout, options.from, options.into, options.replace === true);
+  } else {
+    if (kind !== "pglite") {
+      throw new UsageError(`${options.from} is a PostgreSQL dump: restore it with --into <database>.`);
+    }
+    await restorePglite(stdout, options.from, options.intoDataDir!, options.replace === true);
   }
-  // A connection refused, a wrong password: the driver's message, never the connection string.
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
 }
