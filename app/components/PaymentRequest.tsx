@@ -7,6 +7,7 @@ import { PayIdPanel, type PayIdPanelData } from "./PayIdPanel";
 import * as styles from "./Table.css";
 import { useT } from "./useT";
 import type { BreakdownView, PayFormReply, PayMethodChoice } from "~/lib/pay-form";
+import { StackedTable } from "./StackedTable";
 
 /**
  * A payment request as its payer sees it (issue 14; decision 031), by link or signed in: what
@@ -135,52 +136,24 @@ function RequestInvoices({ invoices }: { invoices: RequestOpenData["invoices"] }
     <section aria-labelledby="request-invoices">
       <h2 id="request-invoices">{t("requestPage.invoices")}</h2>
       <div className={styles.scroll}>
-        <table role="table" className={`${styles.table} ${styles.stacked}`}>
-          <thead role="rowgroup">
-            <tr role="row">
-              <th role="columnheader" scope="col">
-                {t("requestPage.invoice")}
-              </th>
-              <th role="columnheader" scope="col">
-                {t("requestPage.invoice.due")}
-              </th>
-              <th role="columnheader" scope="col" className={styles.number}>
-                {t("requestPage.invoice.asked")}
-              </th>
-              <th role="columnheader" scope="col" className={styles.number}>
-                {t("requestPage.invoice.balance")}
-              </th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {invoices.map((invoice) => (
-              <tr role="row" key={invoice.id}>
-                <td role="cell" data-label={t("requestPage.invoice")} className={styles.cellTitle}>
-                  <Link to={invoice.href} aria-label={t("requestPage.invoice.view", { number: invoice.number })}>
-                    {invoice.number}
-                  </Link>
-                </td>
-                <td role="cell" data-label={t("requestPage.invoice.due")}>
-                  {invoice.dueDate}
-                </td>
-                <td
-                  role="cell"
-                  data-label={t("requestPage.invoice.asked")}
-                  className={`${styles.number} ${styles.cellAmount}`}
-                >
-                  {invoice.asked}
-                </td>
-                <td
-                  role="cell"
-                  data-label={t("requestPage.invoice.balance")}
-                  className={`${styles.number} ${styles.cellAmount}`}
-                >
-                  {invoice.balance}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackedTable
+          rows={invoices}
+          rowKey={(invoice) => invoice.id}
+          columns={[
+            {
+              label: t("requestPage.invoice"),
+              kind: "title",
+              cell: (invoice) => (
+                <Link to={invoice.href} aria-label={t("requestPage.invoice.view", { number: invoice.number })}>
+                  {invoice.number}
+                </Link>
+              ),
+            },
+            { label: t("requestPage.invoice.due"), cell: (invoice) => invoice.dueDate },
+            { label: t("requestPage.invoice.asked"), kind: "amount", cell: (invoice) => invoice.asked },
+            { label: t("requestPage.invoice.balance"), kind: "amount", cell: (invoice) => invoice.balance },
+          ]}
+        />
       </div>
     </section>
   );

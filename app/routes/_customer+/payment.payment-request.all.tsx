@@ -20,6 +20,7 @@ import { HomeAgreements } from "./components/HomeAgreements";
 import { ScheduleList } from "./components/ScheduleList";
 import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
 import { metaDescription } from "~/lib/meta";
+import { StackedTable } from "~/components/StackedTable";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decision 033), on the spec's
@@ -119,60 +120,27 @@ export default function CustomerHome() {
           <p>{t("home.requests.none")}</p>
         ) : (
           <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("home.requests.table")}>
-            <table role="table" className={`${styles.table} ${styles.stacked}`}>
-              <thead role="rowgroup">
-                <tr role="row">
-                  <th role="columnheader" scope="col">
-                    {t("home.requests.reference")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("home.requests.for")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("home.requests.account")}
-                  </th>
-                  <th role="columnheader" scope="col" className={styles.number}>
-                    {t("home.requests.remaining")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("home.requests.due")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("home.requests.state")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody role="rowgroup">
-                {requests.items.map((item) => (
-                  <tr role="row" key={item.reference}>
-                    <td role="cell" data-label={t("home.requests.reference")} className={styles.cellTitle}>
-                      <Link to={`/payment/payment-request/${encodeURIComponent(item.reference)}`}>
-                        {item.reference}
-                      </Link>
-                    </td>
-                    <td role="cell" data-label={t("home.requests.for")}>
-                      {item.description}
-                    </td>
-                    <td role="cell" data-label={t("home.requests.account")}>
-                      {item.account}
-                    </td>
-                    <td
-                      role="cell"
-                      data-label={t("home.requests.remaining")}
-                      className={`${styles.number} ${styles.cellAmount}`}
-                    >
-                      {item.remaining}
-                    </td>
-                    <td role="cell" data-label={t("home.requests.due")}>
-                      {item.due ?? t("home.requests.noDue")}
-                    </td>
-                    <td role="cell" data-label={t("home.requests.state")}>
-                      <span className={styles.badge}>{t(`home.state.${item.state}` as MessageKey)}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <StackedTable
+              rows={requests.items}
+              rowKey={(item) => item.reference}
+              columns={[
+                {
+                  label: t("home.requests.reference"),
+                  kind: "title",
+                  cell: (item) => (
+                    <Link to={`/payment/payment-request/${encodeURIComponent(item.reference)}`}>{item.reference}</Link>
+                  ),
+                },
+                { label: t("home.requests.for"), cell: (item) => item.description },
+                { label: t("home.requests.account"), cell: (item) => item.account },
+                { label: t("home.requests.remaining"), kind: "amount", cell: (item) => item.remaining },
+                { label: t("home.requests.due"), cell: (item) => item.due ?? t("home.requests.noDue") },
+                {
+                  label: t("home.requests.state"),
+                  cell: (item) => <span className={styles.badge}>{t(`home.state.${item.state}` as MessageKey)}</span>,
+                },
+              ]}
+            />
           </div>
         )}
         {requests.olderHref || requests.newestHref ? (

@@ -7,6 +7,7 @@ import { listAccountContacts, requireAccountPage } from "./portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { StackedTable } from "~/components/StackedTable";
 
 /** The selected account's details and the people on it (spec §7 `account`, `contacts`). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -71,48 +72,26 @@ export default function AccountDetails() {
         <p>{t("account.contacts.none")}</p>
       ) : (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("account.contacts")}>
-          <table role="table" className={`${styles.table} ${styles.stacked}`}>
-            <thead role="rowgroup">
-              <tr role="row">
-                <th role="columnheader" scope="col">
-                  {t("account.contact.name")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("account.contact.position")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("account.contact.email")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("account.contact.role")}
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {contacts.map((contact) => (
-                <tr role="row" key={contact.id}>
-                  <td role="cell" data-label={t("account.contact.name")} className={styles.cellTitle}>
-                    {contact.name}
-                  </td>
-                  <td role="cell" data-label={t("account.contact.position")}>
-                    {contact.position}
-                  </td>
-                  <td role="cell" data-label={t("account.contact.email")}>
-                    {contact.email}
-                  </td>
-                  <td role="cell" data-label={t("account.contact.role")}>
-                    {t(
-                      contact.role === "owner"
-                        ? "account.role.owner"
-                        : contact.role === "billing"
-                          ? "account.role.billing"
-                          : "account.role.contact",
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackedTable
+            rows={contacts}
+            rowKey={(contact) => contact.id}
+            columns={[
+              { label: t("account.contact.name"), kind: "title", cell: (contact) => contact.name },
+              { label: t("account.contact.position"), cell: (contact) => contact.position },
+              { label: t("account.contact.email"), cell: (contact) => contact.email },
+              {
+                label: t("account.contact.role"),
+                cell: (contact) =>
+                  t(
+                    contact.role === "owner"
+                      ? "account.role.owner"
+                      : contact.role === "billing"
+                        ? "account.role.billing"
+                        : "account.role.contact",
+                  ),
+              },
+            ]}
+          />
         </div>
       )}
     </>

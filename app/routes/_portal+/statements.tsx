@@ -18,6 +18,7 @@ import { listStatementLines, requireAccountPage, updateSessionData } from "./por
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
+import { StackedTable } from "~/components/StackedTable";
 
 /**
  * The selected account's statement: paged, sorted and filtered in SQL by the query string
@@ -143,62 +144,18 @@ export default function Statements() {
       </p>
       {total > 0 ? (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("statements.lines")}>
-          <table role="table" className={`${styles.table} ${styles.stacked}`}>
-            <thead role="rowgroup">
-              <tr role="row">
-                <th role="columnheader" scope="col">
-                  {t("statements.date")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("statements.type")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("statements.reference")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("statements.description")}
-                </th>
-                <th role="columnheader" scope="col" className={styles.number}>
-                  {t("statements.charges")}
-                </th>
-                <th role="columnheader" scope="col" className={styles.number}>
-                  {t("statements.credits")}
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {lines.map((line) => (
-                <tr role="row" key={line.id}>
-                  <td role="cell" data-label={t("statements.date")}>
-                    {line.date}
-                  </td>
-                  <td role="cell" data-label={t("statements.type")}>
-                    {t(`statements.type.${line.type}`)}
-                  </td>
-                  <td role="cell" data-label={t("statements.reference")} className={styles.cellTitle}>
-                    {line.reference}
-                  </td>
-                  <td role="cell" data-label={t("statements.description")}>
-                    {line.description}
-                  </td>
-                  <td
-                    role="cell"
-                    data-label={t("statements.charges")}
-                    className={`${styles.number} ${styles.cellAmount}`}
-                  >
-                    {line.debit}
-                  </td>
-                  <td
-                    role="cell"
-                    data-label={t("statements.credits")}
-                    className={`${styles.number} ${styles.cellAmount}`}
-                  >
-                    {line.credit}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackedTable
+            rows={lines}
+            rowKey={(line) => line.id}
+            columns={[
+              { label: t("statements.date"), cell: (line) => line.date },
+              { label: t("statements.type"), cell: (line) => t(`statements.type.${line.type}`) },
+              { label: t("statements.reference"), kind: "title", cell: (line) => line.reference },
+              { label: t("statements.description"), cell: (line) => line.description },
+              { label: t("statements.charges"), kind: "amount", cell: (line) => line.debit },
+              { label: t("statements.credits"), kind: "amount", cell: (line) => line.credit },
+            ]}
+          />
         </div>
       ) : null}
       <Pager

@@ -19,6 +19,7 @@ import { FormMessage, formStyles } from "~/components/Form";
 import * as styles from "./PaymentSchedule.css";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
+import { StackedTable } from "~/components/StackedTable";
 
 /**
  * A payment schedule as its contact sees it (issue 15; decision 034): the proposal to review and
@@ -144,55 +145,34 @@ export function InstalmentTable({ schedule, caption }: { schedule: ScheduleSumma
     <section className={styles.section}>
       <h2 id="schedule-instalments">{caption}</h2>
       <div className={table.scroll} tabIndex={0} role="region" aria-labelledby="schedule-instalments">
-        <table role="table" className={`${table.table} ${table.stacked}`}>
-          <thead role="rowgroup">
-            <tr role="row">
-              <th role="columnheader" scope="col">
-                {t("schedules.col.instalment")}
-              </th>
-              <th role="columnheader" scope="col">
-                {t("schedules.col.due")}
-              </th>
-              <th role="columnheader" scope="col" className={table.number}>
-                {t("schedules.col.amount")}
-              </th>
-              <th role="columnheader" scope="col">
-                {t("schedules.col.state")}
-              </th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {schedule.instalments.map((row) => (
-              <tr role="row" key={row.id}>
-                <td role="cell" data-label={t("schedules.col.instalment")} className={table.cellTitle}>
-                  {t("schedules.instalment", { seq: row.seq, count: schedule.count })}
-                </td>
-                <td role="cell" data-label={t("schedules.col.due")}>
-                  {row.date}
-                </td>
-                <td
-                  role="cell"
-                  data-label={t("schedules.col.amount")}
-                  className={`${table.number} ${table.cellAmount}`}
-                >
-                  {row.amount}
-                </td>
-                <td role="cell" data-label={t("schedules.col.state")}>
-                  <span>
-                    <span className={table.badge}>{t(`schedules.view.${row.view}` as MessageKey)}</span>
-                    {row.nextTry ? <> {t("schedules.view.nextTry", { date: row.nextTry })}</> : null}
-                    {row.receiptHref ? (
-                      <>
-                        {" "}
-                        <Link to={row.receiptHref}>{t("schedules.receipt")}</Link>
-                      </>
-                    ) : null}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackedTable
+          rows={schedule.instalments}
+          rowKey={(row) => row.id}
+          columns={[
+            {
+              label: t("schedules.col.instalment"),
+              kind: "title",
+              cell: (row) => t("schedules.instalment", { seq: row.seq, count: schedule.count }),
+            },
+            { label: t("schedules.col.due"), cell: (row) => row.date },
+            { label: t("schedules.col.amount"), kind: "amount", cell: (row) => row.amount },
+            {
+              label: t("schedules.col.state"),
+              cell: (row) => (
+                <span>
+                  <span className={table.badge}>{t(`schedules.view.${row.view}` as MessageKey)}</span>
+                  {row.nextTry ? <> {t("schedules.view.nextTry", { date: row.nextTry })}</> : null}
+                  {row.receiptHref ? (
+                    <>
+                      {" "}
+                      <Link to={row.receiptHref}>{t("schedules.receipt")}</Link>
+                    </>
+                  ) : null}
+                </span>
+              ),
+            },
+          ]}
+        />
       </div>
     </section>
   );
@@ -205,54 +185,29 @@ function Fees({ rows }: { rows: FeeRow[] }) {
       <h2 id="schedule-fees">{t("schedules.fees.title")}</h2>
       <p>{t("schedules.fees.intro")}</p>
       <div className={table.scroll}>
-        <table role="table" className={`${table.table} ${table.stacked}`}>
-          <thead role="rowgroup">
-            <tr role="row">
-              <th role="columnheader" scope="col">
-                {t("schedules.fees.way")}
-              </th>
-              <th role="columnheader" scope="col">
-                {t("schedules.fees.rate")}
-              </th>
-              <th role="columnheader" scope="col" className={table.number}>
-                {t("schedules.fees.first")}
-              </th>
-              <th role="columnheader" scope="col" className={table.number}>
-                {t("schedules.fees.total")}
-              </th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {rows.map((row) => (
-              <tr role="row" key={`${row.kind}:${row.brands ?? ""}`}>
-                <td role="cell" data-label={t("schedules.fees.way")} className={table.cellTitle}>
-                  {row.kind === "brands"
-                    ? row.brands
-                    : t(
-                        row.kind === "other"
-                          ? "schedules.fees.otherCards"
-                          : row.kind === "cards"
-                            ? "schedules.fees.cards"
-                            : "schedules.fees.payTo",
-                      )}
-                </td>
-                <td role="cell" data-label={t("schedules.fees.rate")}>
-                  {row.rate ?? t("schedules.fees.none")}
-                </td>
-                <td role="cell" data-label={t("schedules.fees.first")} className={table.number}>
-                  {row.first}
-                </td>
-                <td
-                  role="cell"
-                  data-label={t("schedules.fees.total")}
-                  className={`${table.number} ${table.cellAmount}`}
-                >
-                  {row.total}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackedTable
+          rows={rows}
+          rowKey={(row) => `${row.kind}:${row.brands ?? ""}`}
+          columns={[
+            {
+              label: t("schedules.fees.way"),
+              kind: "title",
+              cell: (row) =>
+                row.kind === "brands"
+                  ? row.brands
+                  : t(
+                      row.kind === "other"
+                        ? "schedules.fees.otherCards"
+                        : row.kind === "cards"
+                          ? "schedules.fees.cards"
+                          : "schedules.fees.payTo",
+                    ),
+            },
+            { label: t("schedules.fees.rate"), cell: (row) => row.rate ?? t("schedules.fees.none") },
+            { label: t("schedules.fees.first"), kind: "number", cell: (row) => row.first },
+            { label: t("schedules.fees.total"), kind: "amount", cell: (row) => row.total },
+          ]}
+        />
       </div>
     </section>
   );

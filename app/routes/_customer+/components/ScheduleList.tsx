@@ -4,6 +4,7 @@ import type { ScheduleSummary } from "~/lib/schedule-pages";
 import * as styles from "./PaymentSchedule.css";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
+import { StackedTable } from "~/components/StackedTable";
 
 /**
  * Payment schedules as a list (issue 15): the schedules page and the customer-style home. A
@@ -25,54 +26,30 @@ export function ScheduleList({ items, label }: { items: ScheduleListItem[]; labe
   const t = useT();
   return (
     <div className={table.scroll} tabIndex={0} role="region" aria-label={label}>
-      <table role="table" className={`${table.table} ${table.stacked}`}>
-        <thead role="rowgroup">
-          <tr role="row">
-            <th role="columnheader" scope="col">
-              {t("schedules.reference")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.description")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.account")}
-            </th>
-            <th role="columnheader" scope="col" className={table.number}>
-              {t("schedules.col.left")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.col.next")}
-            </th>
-            <th role="columnheader" scope="col">
-              {t("schedules.col.state")}
-            </th>
-          </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {items.map((item) => (
-            <tr role="row" key={item.reference}>
-              <td role="cell" data-label={t("schedules.reference")} className={`${table.cellTitle} ${styles.nowrap}`}>
-                <Link to={item.href}>{item.reference}</Link>
-              </td>
-              <td role="cell" data-label={t("schedules.description")}>
-                {item.description}
-              </td>
-              <td role="cell" data-label={t("schedules.account")}>
-                {item.account}
-              </td>
-              <td role="cell" data-label={t("schedules.col.left")} className={`${table.number} ${table.cellAmount}`}>
-                {t("schedules.list.left", { remaining: item.remaining, total: item.total })}
-              </td>
-              <td role="cell" data-label={t("schedules.col.next")}>
-                {item.next ?? "–"}
-              </td>
-              <td role="cell" data-label={t("schedules.col.state")}>
-                <span className={table.badge}>{t(`schedules.state.${item.state}` as MessageKey)}</span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <StackedTable
+        rows={items}
+        rowKey={(item) => item.reference}
+        columns={[
+          {
+            label: t("schedules.reference"),
+            kind: "title",
+            className: styles.nowrap,
+            cell: (item) => <Link to={item.href}>{item.reference}</Link>,
+          },
+          { label: t("schedules.description"), cell: (item) => item.description },
+          { label: t("schedules.account"), cell: (item) => item.account },
+          {
+            label: t("schedules.col.left"),
+            kind: "amount",
+            cell: (item) => t("schedules.list.left", { remaining: item.remaining, total: item.total }),
+          },
+          { label: t("schedules.col.next"), cell: (item) => item.next ?? "–" },
+          {
+            label: t("schedules.col.state"),
+            cell: (item) => <span className={table.badge}>{t(`schedules.state.${item.state}` as MessageKey)}</span>,
+          },
+        ]}
+      />
     </div>
   );
 }

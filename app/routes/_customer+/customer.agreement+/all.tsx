@@ -14,6 +14,7 @@ import {
 } from "./agreement.server";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { StackedTable } from "~/components/StackedTable";
 
 /**
  * A signed-in contact's agreements (spec §2 customer-style `/customer/agreement/[...slug]`; issue
@@ -72,48 +73,28 @@ export default function Agreements() {
         <p>{t("agreements.none")}</p>
       ) : (
         <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("agreements.table")}>
-          <table role="table" className={`${styles.table} ${styles.stacked}`}>
-            <thead role="rowgroup">
-              <tr role="row">
-                <th role="columnheader" scope="col">
-                  {t("agreements.agreement")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("agreements.account")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("agreements.state")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("agreements.version")}
-                </th>
-                <th role="columnheader" scope="col">
-                  {t("agreements.date")}
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {data.items.map((item) => (
-                <tr role="row" key={item.reference}>
-                  <td role="cell" data-label={t("agreements.agreement")} className={styles.cellTitle}>
+          <StackedTable
+            rows={data.items}
+            rowKey={(item) => item.reference}
+            columns={[
+              {
+                label: t("agreements.agreement"),
+                kind: "title",
+                cell: (item) => (
+                  <>
                     <Link to={item.href}>{item.title}</Link> <span>{item.reference}</span>
-                  </td>
-                  <td role="cell" data-label={t("agreements.account")}>
-                    {item.account}
-                  </td>
-                  <td role="cell" data-label={t("agreements.state")}>
-                    <span className={styles.badge}>{t(`agreements.state.${item.state}`)}</span>
-                  </td>
-                  <td role="cell" data-label={t("agreements.version")}>
-                    {item.version ?? "–"}
-                  </td>
-                  <td role="cell" data-label={t("agreements.date")}>
-                    {item.date}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { label: t("agreements.account"), cell: (item) => item.account },
+              {
+                label: t("agreements.state"),
+                cell: (item) => <span className={styles.badge}>{t(`agreements.state.${item.state}`)}</span>,
+              },
+              { label: t("agreements.version"), cell: (item) => item.version ?? "–" },
+              { label: t("agreements.date"), cell: (item) => item.date },
+            ]}
+          />
         </div>
       )}
       {data.olderHref || data.newestHref ? (

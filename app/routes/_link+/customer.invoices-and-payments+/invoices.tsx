@@ -25,6 +25,7 @@ import {
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
+import { StackedTable } from "~/components/StackedTable";
 
 /**
  * No client runtime (decisions 049, 052): the list's filter and its "pay selected" form are GET
@@ -143,82 +144,42 @@ export default function Invoices() {
       {invoices.length > 0 ? (
         <Form method="get" action="/customer/invoices-and-payments/pay">
           <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("inv.list")}>
-            <table role="table" className={`${styles.table} ${styles.stacked}`}>
-              <thead role="rowgroup">
-                <tr role="row">
-                  <th role="columnheader" scope="col">
-                    {t("inv.col.pay")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("inv.col.number")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("inv.col.status")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("inv.col.issued")}
-                  </th>
-                  <th role="columnheader" scope="col">
-                    {t("inv.col.due")}
-                  </th>
-                  <th role="columnheader" scope="col" className={styles.number}>
-                    {t("inv.col.amount")}
-                  </th>
-                  <th role="columnheader" scope="col" className={styles.number}>
-                    {t("inv.col.balance")}
-                  </th>
-                  <th role="columnheader" scope="col" className={styles.number}>
-                    {t("inv.col.overdue")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody role="rowgroup">
-                {invoices.map((invoice) => (
-                  <tr role="row" key={invoice.id}>
-                    <td role="cell" data-label={t("inv.col.pay")}>
-                      {invoice.payable ? (
-                        <input
-                          type="checkbox"
-                          name="invoice"
-                          value={invoice.id}
-                          className={formStyles.checkbox}
-                          aria-label={t("inv.select", { number: invoice.number })}
-                        />
-                      ) : null}
-                    </td>
-                    <td role="cell" data-label={t("inv.col.number")} className={styles.cellTitle}>
-                      <Link to={`/customer/invoices-and-payments/invoice/${invoice.id}`}>{invoice.number}</Link>
-                    </td>
-                    <td role="cell" data-label={t("inv.col.status")}>
-                      {t(statusKey(invoice.status))}
-                    </td>
-                    <td role="cell" data-label={t("inv.col.issued")}>
-                      {invoice.issueDate}
-                    </td>
-                    <td role="cell" data-label={t("inv.col.due")}>
-                      {invoice.dueDate}
-                    </td>
-                    <td
-                      role="cell"
-                      data-label={t("inv.col.amount")}
-                      className={`${styles.number} ${styles.cellAmount}`}
-                    >
-                      {invoice.amount}
-                    </td>
-                    <td
-                      role="cell"
-                      data-label={t("inv.col.balance")}
-                      className={`${styles.number} ${styles.cellAmount}`}
-                    >
-                      {invoice.balance}
-                    </td>
-                    <td role="cell" data-label={t("inv.col.overdue")} className={styles.number}>
-                      {invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <StackedTable
+              rows={invoices}
+              rowKey={(invoice) => invoice.id}
+              columns={[
+                {
+                  label: t("inv.col.pay"),
+                  cell: (invoice) =>
+                    invoice.payable ? (
+                      <input
+                        type="checkbox"
+                        name="invoice"
+                        value={invoice.id}
+                        className={formStyles.checkbox}
+                        aria-label={t("inv.select", { number: invoice.number })}
+                      />
+                    ) : null,
+                },
+                {
+                  label: t("inv.col.number"),
+                  kind: "title",
+                  cell: (invoice) => (
+                    <Link to={`/customer/invoices-and-payments/invoice/${invoice.id}`}>{invoice.number}</Link>
+                  ),
+                },
+                { label: t("inv.col.status"), cell: (invoice) => t(statusKey(invoice.status)) },
+                { label: t("inv.col.issued"), cell: (invoice) => invoice.issueDate },
+                { label: t("inv.col.due"), cell: (invoice) => invoice.dueDate },
+                { label: t("inv.col.amount"), kind: "amount", cell: (invoice) => invoice.amount },
+                { label: t("inv.col.balance"), kind: "amount", cell: (invoice) => invoice.balance },
+                {
+                  label: t("inv.col.overdue"),
+                  kind: "number",
+                  cell: (invoice) => (invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""),
+                },
+              ]}
+            />
           </div>
           {invoices.some((invoice) => invoice.payable) ? (
             <div className={formStyles.actions}>

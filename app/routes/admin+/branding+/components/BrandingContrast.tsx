@@ -5,6 +5,7 @@ import type { MessageKey } from "~/lib/i18n";
 import * as styles from "./Branding.css";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
+import { StackedTable } from "~/components/StackedTable";
 
 /** A pair drawn as it renders: a sample letter in the foreground on the background. */
 function PairSample({ foreground, background }: { foreground: string; background: string }) {
@@ -39,56 +40,35 @@ export function BrandingContrast({ checks, caption }: { checks: PairCheck[]; cap
           : t("branding.contrast.summaryPasses", { total: checks.length })}
       </summary>
       <div className={table.scroll}>
-        <table className={`${table.table} ${table.stacked}`} role="table">
-          <caption className={styles.contrastCaption}>{caption}</caption>
-          <thead role="rowgroup">
-            <tr role="row">
-              <th role="columnheader" scope="col">
-                {t("branding.contrast.pair")}
-              </th>
-              <th role="columnheader" scope="col">
-                {t("branding.contrast.sample")}
-              </th>
-              <th role="columnheader" scope="col" className={table.number}>
-                {t("branding.contrast.contrast")}
-              </th>
-              <th role="columnheader" scope="col" className={table.number}>
-                {t("branding.contrast.minimum")}
-              </th>
-              <th role="columnheader" scope="col">
-                {t("branding.contrast.result")}
-              </th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {checks.map((check) => {
-              const key = Object.hasOwn(CONTRAST_PAIR_KEYS, check.name)
-                ? (CONTRAST_PAIR_KEYS[check.name as keyof typeof CONTRAST_PAIR_KEYS] as MessageKey)
-                : null;
-              return (
-                <tr role="row" key={check.name}>
-                  <td role="cell" className={table.cellTitle} data-label={t("branding.contrast.pair")}>
-                    {key ? t(key) : check.name}
-                  </td>
-                  <td role="cell" data-label={t("branding.contrast.sample")}>
-                    <PairSample foreground={check.foreground} background={check.background} />
-                  </td>
-                  <td role="cell" className={table.number} data-label={t("branding.contrast.contrast")}>
-                    {ratio(check.ratio)}
-                  </td>
-                  <td role="cell" className={table.number} data-label={t("branding.contrast.minimum")}>
-                    {ratio(check.minimum)}
-                  </td>
-                  <td role="cell" data-label={t("branding.contrast.result")}>
-                    <span className={check.passes ? styles.pass : styles.fail}>
-                      {check.passes ? t("branding.contrast.passes") : t("branding.contrast.fails")}
-                    </span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <StackedTable
+          caption={<caption className={styles.contrastCaption}>{caption}</caption>}
+          rows={checks}
+          rowKey={(check) => check.name}
+          columns={[
+            {
+              label: t("branding.contrast.pair"),
+              kind: "title",
+              cell: (check) =>
+                Object.hasOwn(CONTRAST_PAIR_KEYS, check.name)
+                  ? t(CONTRAST_PAIR_KEYS[check.name as keyof typeof CONTRAST_PAIR_KEYS] as MessageKey)
+                  : check.name,
+            },
+            {
+              label: t("branding.contrast.sample"),
+              cell: (check) => <PairSample foreground={check.foreground} background={check.background} />,
+            },
+            { label: t("branding.contrast.contrast"), kind: "number", cell: (check) => ratio(check.ratio) },
+            { label: t("branding.contrast.minimum"), kind: "number", cell: (check) => ratio(check.minimum) },
+            {
+              label: t("branding.contrast.result"),
+              cell: (check) => (
+                <span className={check.passes ? styles.pass : styles.fail}>
+                  {check.passes ? t("branding.contrast.passes") : t("branding.contrast.fails")}
+                </span>
+              ),
+            },
+          ]}
+        />
       </div>
     </details>
   );
