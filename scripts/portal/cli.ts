@@ -56,13 +56,28 @@ export function verb(noun: Command, name: string, summary: string): Command {
  * refused or failed; a UsageError is 2. Nothing thrown escapes. The database the handler opened is
  * closed again; one that was open already (a test's) stays open.
  */
-export function runVerb<A extends unknown[]>(command: Command, run: Run, handler: (...args: A) => Promise<number>) {
+export function runVerb<A extends unknown[]>(
+  command: Command,
+  run: Run,
+  handler: (...args: A) => Promise<number>,
+  { usesDatabase = true }: { usesDatabase?: boolean } = {},
+) {
   command.action(async (...args: unknown[]) => {
-    // Loaded here, not with this module: `db backup` and `--help` need none of the portal's services.
+    // `db backup` and `db restore` copy files and never open the portal's database: they load none of it.
+    if (!usesDatabase) {
+      try {
+        run.exitCode = await handler(...(args as A));
+      } catch (error) {
+        run.exitCode = await report(error, command, run.io);
+      }
+      return;
+    }
+    // Loaded here, not with this module: `--help` needs none of the portal's services.
     const database = await import("../../app/services/platform/database.server");
     // As the portal does at start-up: a brand-new embedded database gets the demo hosts.
-    const { seedNewEmbeddedDatabase } = await import("../../db/seed/first-start");
-    database.onDatabaseReady(seedNewEmbeddedDatabase);
+    database.onDatabaseReady(async (handle) =>
+      (await import("../../db/seed/first-start")).seedNewEmbeddedDatabase(handle),
+    );
     const databaseWasOpen = database.isDatabaseOpen();
     try {
       run.exitCode = await handler(...(args as A));

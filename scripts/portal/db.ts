@@ -65,10 +65,15 @@ Embedded (no DATABASE_URL): DATA_DIR/pglite as a .tar.gz; stop the portal first.
 An existing file is never overwritten. PG_BIN_DIR names the folder of pg_dump and pg_restore when they
 are not the ones on PATH.`,
     );
-  runVerb(backupCommand, run, async (options: { out?: string }) => {
-    await backup(io.stdout, options);
-    return 0;
-  });
+  runVerb(
+    backupCommand,
+    run,
+    async (options: { out?: string }) => {
+      await backup(io.stdout, options);
+      return 0;
+    },
+    { usesDatabase: false },
+  );
 
   const restoreCommand = verb(noun, "restore", "put a backup back into a database of its own")
     .usage("--from <file> (--into <database name | postgres:// URL> | --into-data-dir <folder>) [--replace]")
@@ -84,8 +89,13 @@ unless --replace: then the backup is restored beside it and swapped in once the 
 only while no one is connected to it. An embedded .tar.gz becomes <folder>/pglite (start the portal with
 DATA_DIR=<folder>); an existing one is refused unless --replace, which moves it aside, never deletes it.`,
     );
-  runVerb(restoreCommand, run, async (options: RestoreOptions) => {
-    await restore(io.stdout, options);
-    return 0;
-  });
+  runVerb(
+    restoreCommand,
+    run,
+    async (options: RestoreOptions) => {
+      await restore(io.stdout, options);
+      return 0;
+    },
+    { usesDatabase: false },
+  );
 }
