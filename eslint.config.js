@@ -132,6 +132,40 @@ export default tseslint.config(
       ],
     },
   },
+  // One clock: server code asks `now()` (app/services/platform/clock.server.ts) for the current time, so unit
+  // tests (setClockForTesting) and the e2e test clock (decision 035) move all of it together. A place that must
+  // stay on the real clock (a timeout, an age compared with the database's own now(), a credential's lifetime)
+  // says why on an eslint-disable-next-line comment.
+  {
+    files: ["app/services/**/*.{ts,tsx}", "db/**/*.ts"],
+    ignores: [
+      "**/*.test.{ts,tsx}",
+      // The clock itself and the e2e test clock that drives it.
+      "app/services/platform/clock.server.ts",
+      "app/services/platform/test-clock.server.ts",
+      // Until the emailed-link service lands: these are being restructured and still make their own dates.
+      "app/services/requests/**",
+      "app/services/schedules/commands.server.ts",
+      "app/services/agreements/commands.server.ts",
+      "app/services/responses/**",
+      "app/services/credit/trade-references*.ts",
+      "app/services/links/**",
+    ],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: "Ask the portal's clock: now() from app/services/platform/clock.server.ts (decision 066).",
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message:
+            "Ask the portal's clock: now().getTime() from app/services/platform/clock.server.ts (decision 066); a duration on the real clock says why in an eslint-disable-next-line comment.",
+        },
+      ],
+    },
+  },
   // Tests assert outcomes, never how long something took on the real clock (issue 29; CONVENTIONS "Tests"):
   // `expect(Date.now() - started).toBeLessThan(2_000)` measures the machine. What the rule catches and allows is
   // written at the top of eslint-rules/no-wall-clock-assertions.js.

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
+import { now as clockNow } from "../../app/services/platform/clock.server";
 
 /**
  * The demo agreements (issue 15; decision 036), for acme: a "Terms of trade" document in two
@@ -118,7 +119,7 @@ export async function seedDemoAgreements(
         business_id: businessId,
         kind: "terms-of-trade",
         title: other.title,
-        created_at: new Date(Date.now() - 90 * DAY_MS),
+        created_at: new Date(clockNow().getTime() - 90 * DAY_MS),
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -130,13 +131,13 @@ export async function seedDemoAgreements(
         version: 1,
         body: other.body,
         body_sha256: sha256Hex(other.body),
-        published_at: new Date(Date.now() - 90 * DAY_MS),
+        published_at: new Date(clockNow().getTime() - 90 * DAY_MS),
       })
       .execute();
     return;
   }
   if (hostname !== "acme.localhost") return;
-  const now = Date.now();
+  const now = clockNow().getTime();
   const ago = (days: number) => new Date(now - days * DAY_MS);
   const olivia = contactIds.get("olivia@coastal.example")!;
   const account = accountIds.get("ACME-1000")!;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
+import { now } from "../../app/services/platform/clock.server";
 
 /**
  * Submitted credit applications written straight into the database (issue 17; decision 041), as
@@ -65,7 +66,7 @@ export type SeededApplication = {
 export const newRefereeToken = () => randomBytes(12).toString("base64url") + randomBytes(32).toString("base64url");
 
 export async function insertSubmittedApplication(db: Kysely<DB>, input: SeedApplication): Promise<SeededApplication> {
-  const submittedAt = input.submittedAt ?? new Date();
+  const submittedAt = input.submittedAt ?? now();
   // The terms accepted: the business's latest terms of trade where it has them (acme does).
   const terms = await db
     .selectFrom("agreement_versions as v")
@@ -177,7 +178,7 @@ export async function insertSubmittedApplication(db: Kysely<DB>, input: SeedAppl
  */
 export async function seedDemoCreditApplication(db: Kysely<DB>, businessId: string, hostname: string) {
   if (hostname !== "acme.localhost") return;
-  const submittedAt = new Date(Date.now() - 3 * DAY_MS);
+  const submittedAt = new Date(now().getTime() - 3 * DAY_MS);
   await insertSubmittedApplication(db, {
     businessId,
     reference: DEMO_CREDIT_APPLICATION_REFERENCE,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
+import { now as clockNow } from "../../app/services/platform/clock.server";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { seedDemoAgreements } from "./agreements";
 import { seedDemoResponses } from "./responses";
@@ -499,7 +500,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
       // Invoices in every status, and the statement lines they and their payments make.
       for (const account of demo.accounts) {
         const accountId = accountIds.get(account.number)!;
-        const { invoices, lines } = demoLedger(account.number, new Date());
+        const { invoices, lines } = demoLedger(account.number, clockNow());
         const inserted = invoices.length
           ? await tx
               .insertInto("invoices")
@@ -533,7 +534,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
             first_name: contact.firstName,
             last_name: contact.lastName,
             position: contact.position,
-            verified_at: contact.verified ? new Date() : null,
+            verified_at: contact.verified ? clockNow() : null,
             permissions: contact.permissions,
             password_hash: contact.passwordless ? null : passwordHash,
             external_subject: null,
@@ -593,7 +594,7 @@ async function seedPaymentMethods(
   demo: DemoBusiness,
   accountIds: Map<string, string>,
 ) {
-  const thisYear = new Date().getUTCFullYear();
+  const thisYear = clockNow().getUTCFullYear();
   for (const account of demo.accounts) {
     const accountId = accountIds.get(account.number)!;
     for (const card of account.cards ?? []) {
@@ -625,7 +626,7 @@ async function seedPaymentMethods(
           holder_name: card.holder,
           is_default: card.isDefault === true,
           authority_reference: "DEMO-SEED",
-          consented_at: new Date(),
+          consented_at: clockNow(),
           consented_by: null,
         })
         .execute();
@@ -642,7 +643,7 @@ async function seedPaymentMethods(
           account_number: bank.accountNumber,
           description: bank.description,
           authority_reference: "DEMO-SEED",
-          consented_at: new Date(),
+          consented_at: clockNow(),
           consented_by: null,
         })
         .execute();
@@ -736,7 +737,7 @@ async function seedPaymentRequests(
   accountIds: Map<string, string>,
   contactIds: Map<string, string>,
 ) {
-  const now = Date.now();
+  const now = clockNow().getTime();
   const at = (days: number) => new Date(now + days * 86_400_000);
   const olivia = contactIds.get("olivia@coastal.example")!;
   const sam = contactIds.get("sam@coastal.example")!;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
+import { now as clockNow } from "../../app/services/platform/clock.server";
 import { todayIn } from "../../app/lib/dates";
 
 /**
@@ -43,7 +44,7 @@ export async function seedDemoResponses(
   contactIds: Map<string, string>,
 ) {
   if (hostname !== "acme.localhost") return;
-  const now = Date.now();
+  const now = clockNow().getTime();
   const olivia = contactIds.get("olivia@coastal.example")!;
   const account = accountIds.get("ACME-1000")!;
   const lastMonth = monthBefore(todayIn("Australia/Sydney", new Date(now)));

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
 import type { DB, StatementLinesTable } from "../../app/services/platform/db-schema.server";
+import { now as clockNow } from "../../app/services/platform/clock.server";
 import { startOfDayIn, todayIn } from "../../app/lib/dates";
 import { formatDate, formatMoney } from "../../app/lib/format";
 import { translator } from "../../app/lib/i18n/catalog";
@@ -49,7 +50,7 @@ export async function seedPaymentSchedules(
   const input = { businessName: demo.name, accountIds, contactIds };
   const surcharge = demo.fees?.surcharge ?? {};
   const bpsOf = (brand: string) => surcharge[brand]?.bps ?? surcharge.default?.bps ?? 0;
-  const now = new Date();
+  const now = clockNow();
   const today = todayIn(timeZone, now);
   const olivia = input.contactIds.get("olivia@coastal.example")!;
   const coastal = input.accountIds.get("ACME-1000")!;

@@ -9,6 +9,7 @@ import {
   getAccountPayId,
   getPageContext,
   hasPortalAccess,
+  now,
   CUSTOMER_HOME_PATH,
 } from "./portal.server";
 import * as styles from "./components/Tiles.css";
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (contact?.verified && !hasPortalAccess(contact)) throw redirect(CUSTOMER_HOME_PATH);
   const { branding, session, account } = await requireAccountPage(request);
   const [tiles, payId] = await Promise.all([
-    getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone)),
+    getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone, now())),
     getAccountPayId({
       businessId: branding.businessId,
       hostname: branding.hostname,

@@ -19,5 +19,6 @@ export { getPageContext, requirePageAccess } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
 export { requestLanguage } from "~/services/host/language.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
+export { now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";
 export { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { paymentRequestState, requestOwingCents, type PaymentRequestState } from "~/lib/payment-request-state";
 import { getDb } from "../platform/database.server";
+import { now as clockNow } from "../platform/clock.server";
 import type { HostBranding } from "../host/host.server";
 import { isUuid } from "~/lib/ids";
 import { listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
@@ -92,7 +93,7 @@ export async function listRequestsForContact(
     .orderBy("pr.id", "desc")
     .limit(limit + 1)
     .execute();
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const items = rows.slice(0, limit).map((row): HomeRequest => {
     const paidCents = Number(row.paidCents);
     const amountCents = Number(row.amountCents);

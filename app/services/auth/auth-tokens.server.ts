@@ -29,6 +29,7 @@ export async function issueToken(businessId: string, contactId: string, purpose:
   await db.transaction().execute(async (tx) => {
     await tx
       .updateTable("auth_tokens")
+      // eslint-disable-next-line no-restricted-syntax -- a one-time token's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
       .set({ used_at: new Date() })
       .where("business_id", "=", businessId)
       .where("contact_id", "=", contactId)
@@ -42,6 +43,7 @@ export async function issueToken(businessId: string, contactId: string, purpose:
         business_id: businessId,
         contact_id: contactId,
         purpose,
+        // eslint-disable-next-line no-restricted-syntax -- a one-time token's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
         expires_at: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
       })
       .execute();
@@ -61,6 +63,7 @@ export async function peekToken(businessId: string, token: string, purpose: Toke
     .where("auth_tokens.business_id", "=", businessId)
     .where("auth_tokens.purpose", "=", purpose)
     .where("auth_tokens.used_at", "is", null)
+    // eslint-disable-next-line no-restricted-syntax -- a one-time token's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
     .where("auth_tokens.expires_at", ">", new Date())
     .executeTakeFirst();
   return row ?? null;
@@ -79,11 +82,13 @@ export async function spendToken(
   if (!isWellFormedToken(token)) return null;
   const row = await tx
     .updateTable("auth_tokens")
+    // eslint-disable-next-line no-restricted-syntax -- a one-time token's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
     .set({ used_at: new Date() })
     .where("token_hash", "=", hashId(token))
     .where("business_id", "=", businessId)
     .where("purpose", "=", purpose)
     .where("used_at", "is", null)
+    // eslint-disable-next-line no-restricted-syntax -- a one-time token's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
     .where("expires_at", ">", new Date())
     .returning("contact_id")
     .executeTakeFirst();

@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, type LanguageCode, type MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
 import { audit } from "../platform/audit.server";
+import { now } from "../platform/clock.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
 import { getDb } from "../platform/database.server";
 import { publicLink, type HostBranding } from "../host/host.server";
@@ -136,7 +137,7 @@ export async function resetPassword(
     }
     await tx
       .updateTable("contacts")
-      .set({ password_hash: passwordHash, verified_at: contact.verified_at ?? new Date() })
+      .set({ password_hash: passwordHash, verified_at: contact.verified_at ?? now() })
       .where("id", "=", contact.id)
       .execute();
     await tx
@@ -253,7 +254,7 @@ export async function confirmEmail(branding: HostBranding, token: string): Promi
     if (!contactId) return false;
     await tx
       .updateTable("contacts")
-      .set({ verified_at: new Date() })
+      .set({ verified_at: now() })
       .where("id", "=", contactId)
       .where("verified_at", "is", null)
       .execute();

@@ -130,11 +130,14 @@ export async function getSession(request: Request, businessId: string): Promise<
     .where("sessions.id_hash", "=", idHash)
     .where("sessions.business_id", "=", businessId)
     .where("contacts.business_id", "=", businessId)
+    // eslint-disable-next-line no-restricted-syntax -- a session's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
     .where("sessions.expires_at", ">", new Date())
     .executeTakeFirst();
   if (!row || row.disabled_at) return null;
   recordLogToken(request, row.log_token);
+  // eslint-disable-next-line no-restricted-syntax -- session bookkeeping stays on the same real clock as its expiry (test-clock.server.ts)
   if (Date.now() - new Date(row.last_seen_at).getTime() > LAST_SEEN_RESOLUTION_MS) {
+    // eslint-disable-next-line no-restricted-syntax -- session bookkeeping stays on the same real clock as its expiry (test-clock.server.ts)
     await db.updateTable("sessions").set({ last_seen_at: new Date() }).where("id_hash", "=", idHash).execute();
   }
   return {
@@ -192,6 +195,7 @@ export async function createSession(
       auth_method: input.authMethod,
       log_token: randomBytes(9).toString("base64url"),
       data: JSON.stringify(input.data ?? {}),
+      // eslint-disable-next-line no-restricted-syntax -- a session's lifetime is real time: the test clock must not expire or revive a credential (test-clock.server.ts)
       expires_at: new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000),
       user_agent: (request.headers.get("user-agent") ?? "").slice(0, 512),
     })

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "../platform/database.server";
+import { now as clockNow } from "../platform/clock.server";
 import { invalid } from "../requests/problems.server";
 import { UUID } from "~/lib/ids";
 
@@ -102,7 +103,7 @@ export async function revokeApiKey(businessId: string, keyIdOrPrefix: string): P
   const byId = UUID.test(keyIdOrPrefix);
   const result = await db
     .updateTable("api_keys")
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: clockNow() })
     .where("business_id", "=", businessId)
     .where(byId ? "id" : "key_prefix", "=", keyIdOrPrefix)
     .where("revoked_at", "is", null)
@@ -141,7 +142,7 @@ export type Authentication =
  * hit; nothing about the key is compared character by character). A revoked key is refused
  * like an unknown one. One statement per call, and a write at most once a minute per key.
  */
-export async function authenticate(request: Request, now = new Date()): Promise<Authentication> {
+export async function authenticate(request: Request, now = clockNow()): Promise<Authentication> {
   const header = request.headers.get("authorization");
   if (!header) return { ok: false, reason: "missing" };
   const match = /^Bearer +(\S+) *$/i.exec(header);

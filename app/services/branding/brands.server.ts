@@ -7,6 +7,7 @@ import { isHostAdmin } from "../auth/access.server";
 import { updateSessionData, type PortalSession } from "../auth/session.server";
 import { brandLook, type HostBranding } from "../host/host.server";
 import { audit } from "../platform/audit.server";
+import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import { logger } from "../platform/logger.server";
 import type { Db } from "../platform/db.server";
@@ -533,9 +534,7 @@ export async function saveDraft(actor: BrandActor, changes: BrandDraftChanges): 
       .insertInto("brand_drafts")
       .values({ business_id: business.id, version_id: versionId, saved_by: actor.contactId })
       .onConflict((oc) =>
-        oc
-          .column("business_id")
-          .doUpdateSet({ version_id: versionId, saved_by: actor.contactId, saved_at: new Date() }),
+        oc.column("business_id").doUpdateSet({ version_id: versionId, saved_by: actor.contactId, saved_at: now() }),
       )
       .execute();
     const draft = await readDraft(tx, business.id);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { sweepExpiredDrafts } from "../credit/credit-applications.server";
+import { now } from "../platform/clock.server";
 import type { Db } from "../platform/db.server";
 import { RATE_LIMIT_PRUNE_AFTER_MS } from "../platform/rate-limit.server";
 
@@ -31,7 +32,7 @@ export async function expireStale(
   options: { at?: Date; batch?: number; maxBatches?: number } = {},
 ): Promise<ExpiryResult> {
   // Real time, as the checks that read these rows use (not the e2e suite's movable clock).
-  const at = options.at ?? new Date();
+  const at = options.at ?? now();
   const batch = options.batch ?? EXPIRY_BATCH;
   const maxBatches = options.maxBatches ?? EXPIRY_MAX_BATCHES;
   const iso = at.toISOString();

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MAX_SAVED_PER_ACCOUNT, type CardBrand } from "~/lib/payment-method-types";
 import { audit } from "../platform/audit.server";
+import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import {
@@ -234,7 +235,7 @@ async function insertCard(
     if (makeDefault && hasDefault) {
       await tx
         .updateTable("cards")
-        .set({ is_default: false, updated_at: new Date() })
+        .set({ is_default: false, updated_at: now() })
         .where("id", "=", hasDefault.id)
         .execute();
     }
@@ -253,7 +254,7 @@ async function insertCard(
         holder_name: input.holderName,
         is_default: makeDefault,
         authority_reference: input.authorityReference,
-        consented_at: new Date(),
+        consented_at: now(),
         consented_by: actor.contactId,
       })
       .returning(cardColumns)
@@ -292,7 +293,7 @@ export async function updateCard(
       expiry_month: input.expiryMonth,
       expiry_year: input.expiryYear,
       holder_name: input.holderName,
-      updated_at: new Date(),
+      updated_at: now(),
     })
     .where("business_id", "=", actor.businessId)
     .where("account_id", "=", actor.accountId)
@@ -314,7 +315,7 @@ export async function setDefaultCard(actor: Actor, cardId: unknown): Promise<boo
     await lockAccount(tx, actor);
     await tx
       .updateTable("cards")
-      .set({ is_default: false, updated_at: new Date() })
+      .set({ is_default: false, updated_at: now() })
       .where("business_id", "=", actor.businessId)
       .where("account_id", "=", actor.accountId)
       .where("is_default", "=", true)
@@ -322,7 +323,7 @@ export async function setDefaultCard(actor: Actor, cardId: unknown): Promise<boo
       .execute();
     const row = await tx
       .updateTable("cards")
-      .set({ is_default: true, updated_at: new Date() })
+      .set({ is_default: true, updated_at: now() })
       .where("business_id", "=", actor.businessId)
       .where("account_id", "=", actor.accountId)
       .where("id", "=", card.cardId)
@@ -349,7 +350,7 @@ export async function removeCard(actor: Actor, cardId: unknown): Promise<boolean
     await lockAccount(tx, actor);
     const row = await tx
       .updateTable("cards")
-      .set({ removed_at: new Date(), is_default: false, updated_at: new Date() })
+      .set({ removed_at: now(), is_default: false, updated_at: now() })
       .where("business_id", "=", actor.businessId)
       .where("account_id", "=", actor.accountId)
       .where("id", "=", card.cardId)
@@ -360,7 +361,7 @@ export async function removeCard(actor: Actor, cardId: unknown): Promise<boolean
     if (card.isDefault) {
       await tx
         .updateTable("cards")
-        .set({ is_default: true, updated_at: new Date() })
+        .set({ is_default: true, updated_at: now() })
         .where(
           "id",
           "=",
@@ -463,7 +464,7 @@ export async function saveBankAccount(
         account_number: input.accountNumber,
         description: input.description,
         authority_reference: input.authorityReference,
-        consented_at: new Date(),
+        consented_at: now(),
         consented_by: actor.contactId,
       })
       .returning(bankColumns)
@@ -483,7 +484,7 @@ export async function removeBankAccount(actor: Actor, bankAccountId: unknown): P
   const db = await getDb();
   const row = await db
     .updateTable("bank_accounts")
-    .set({ removed_at: new Date() })
+    .set({ removed_at: now() })
     .where("business_id", "=", actor.businessId)
     .where("account_id", "=", actor.accountId)
     .where("id", "=", found.bankAccountId)

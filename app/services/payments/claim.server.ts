@@ -4,6 +4,7 @@ import { allocateInstalment } from "~/lib/instalment-allocation";
 import { computeCreditPayment, computePayment, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
 import type { CardBrand } from "~/lib/payment-method-types";
 import type { Db } from "../platform/db.server";
+import { now } from "../platform/clock.server";
 import type { PaymentPurpose } from "../platform/db-schema.server";
 import type { QueuedMail } from "../platform/mail-outbox.server";
 import { payableInvoices } from "./payable.server";
@@ -238,7 +239,7 @@ async function recordClaim(
       card_last4:
         card.saved?.last4 ?? (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
       created_by: actor.contactId,
-      completed_at: input.method.kind === "promise" ? new Date() : null,
+      completed_at: input.method.kind === "promise" ? now() : null,
       purpose: purposeOf(paymentFor, creditCents),
       schedule_instalment_id: instalment?.id ?? null,
       payment_request_id: request?.id ?? null,

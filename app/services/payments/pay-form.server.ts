@@ -6,6 +6,7 @@ import { MONEY_ERROR_KEYS, parseMethodValue, type PayFormReply } from "~/lib/pay
 import { payCardSchema } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { logger } from "../platform/logger.server";
+import { now } from "../platform/clock.server";
 import type { PayMethod, PaymentOutcome } from "./payment-records.server";
 import { findPaymentByGuid } from "./submit.server";
 import type { HostBranding } from "../host/host.server";
@@ -161,7 +162,7 @@ export function resolvePayMethod(
     else payMethod = { kind: "payto", agreementId: agreement.id };
   } else if (method.kind === "promise") {
     const date = reply.promiseDate;
-    const max = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    const max = new Date(now().getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
     if (!offer.promise) reply.errors.method = "pay.error.method";
     else if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)) || date <= offer.today || date > max)
       reply.errors.promiseDate = "pay.error.promiseDate";

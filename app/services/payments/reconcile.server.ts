@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { getDb } from "../platform/database.server";
+import { now } from "../platform/clock.server";
 import { logger } from "../platform/logger.server";
 import type { GatewayCharge } from "./gateway/card-gateway.server";
 import { getCardGateway } from "./gateway/index.server";
@@ -29,7 +30,7 @@ export async function reconcilePayment(paymentId: string, options: { graceMs?: n
   if (!payment) return null;
   if ((RESERVING_STATUSES as string[]).includes(payment.status)) {
     // Asked now: the sweep's turn passes to the others (reconcileUnsettled's order).
-    await db.updateTable("payments").set({ last_checked_at: new Date() }).where("id", "=", payment.id).execute();
+    await db.updateTable("payments").set({ last_checked_at: now() }).where("id", "=", payment.id).execute();
   }
   // PayTo: the provider's record by our key, applied as a webhook would be; "submitted" waits.
   if (payment.method === "payto") return reconcilePayToPayment(payment, options.graceMs ?? 120_000);
@@ -49,6 +50,7 @@ export async function reconcilePayment(paymentId: string, options: { graceMs?: n
     await failCardPayment(payment.id, charge.declineCode ?? "declined");
     return "failed";
   }
+  // eslint-disable-next-line no-restricted-syntax -- its age is compared with created_at, which the database stamps with its own (real) now()
   const age = Date.now() - new Date(payment.created_at).getTime();
   if (age > (options.graceMs ?? 120_000)) {
     await failCardPayment(payment.id, "unavailable");
@@ -65,6 +67,7 @@ export async function reconcileUnsettled(
   options: { olderThanMs?: number; graceMs?: number; limit?: number; method?: "card" | "payto" } = {},
 ) {
   const db = await getDb();
+  // eslint-disable-next-line no-restricted-syntax -- its age is compared with created_at, which the database stamps with its own (real) now()
   const before = new Date(Date.now() - (options.olderThanMs ?? 30_000));
   let query = db
     .selectFrom("payments")

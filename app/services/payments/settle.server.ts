@@ -1,5 +1,6 @@
 import { sql, type Insertable } from "kysely";
 import { getDb } from "../platform/database.server";
+import { now } from "../platform/clock.server";
 import type { Db } from "../platform/db.server";
 import type { PaymentPurpose, StatementLinesTable } from "../platform/db-schema.server";
 import {
@@ -36,7 +37,7 @@ export async function failPayment(paymentId: string, reason: string): Promise<bo
   return db.transaction().execute(async (tx) => {
     const updated = await tx
       .updateTable("payments")
-      .set({ status: "failed", failure_code: reason, completed_at: new Date() })
+      .set({ status: "failed", failure_code: reason, completed_at: now() })
       .where("id", "=", paymentId)
       .where("status", "in", RESERVING_STATUSES)
       .returning(["id", "business_id", "request_guid", "schedule_instalment_id"])
@@ -78,7 +79,7 @@ export async function settlePayment(
   const settled = await db.transaction().execute(async (tx) => {
     const payment = await tx
       .updateTable("payments")
-      .set({ status: "succeeded", ...ids, completed_at: new Date(), failure_code: null })
+      .set({ status: "succeeded", ...ids, completed_at: now(), failure_code: null })
       .where("id", "=", paymentId)
       .where("status", "in", RESERVING_STATUSES)
       .returningAll()
@@ -156,7 +157,7 @@ async function countTowardsRequest(tx: Db, payment: SettledPayment, appliedCents
   if (remaining <= 0) {
     await tx
       .updateTable("payment_requests")
-      .set({ status: "paid", paid_at: new Date() })
+      .set({ status: "paid", paid_at: now() })
       .where("id", "=", request.id)
       .execute();
   }
@@ -195,7 +196,7 @@ async function applySettlement(tx: Db, payment: SettledPayment, allocations: All
       .where("business_id", "=", payment.business_id)
       .execute();
   }
-  const day = new Date().toISOString().slice(0, 10);
+  const day = now().toISOString().slice(0, 10);
   const line = (
     type: StatementLinesTable["type"],
     description: string,
@@ -285,7 +286,7 @@ export async function settleFailedPayToPayment(
         .set({
           status: "succeeded",
           provider_payment_id: providerPaymentId,
-          completed_at: new Date(),
+          completed_at: now(),
           failure_code: null,
         })
         .where("id", "=", paymentId)
@@ -351,7 +352,7 @@ export async function settleFailedPayToPayment(
       .set({
         status: "succeeded",
         provider_payment_id: providerPaymentId,
-        completed_at: new Date(),
+        completed_at: now(),
         failure_code: null,
         ...(instalment
           ? {}

@@ -1,7 +1,9 @@
 /**
- * The portal's clock for schedules, agreements and the instalment runner (issue 15): everything
- * that decides "is it due yet" or stamps "when" reads `now()` from here, never `new Date()`, so
- * tests move time instead of sleeping.
+ * The portal's clock (issue 15; decision 066): everything on the server that decides "is it due
+ * yet" or stamps "when" reads `now()` from here, never `new Date()`, so tests move time instead of
+ * sleeping. ESLint refuses `new Date()` and `Date.now()` in app/services and db; the few places
+ * that stay on the real clock (timeouts, ages compared with the database's own now(), credentials'
+ * lifetimes) say why beside them.
  *
  * - Unit and integration tests call `setClockForTesting(() => someDate)` and put it back after.
  * - The e2e suite starts the portal with `PORTAL_TEST_CLOCK=on`, which lets a test-only route move

@@ -155,6 +155,7 @@ export async function queueMail(
     QUEUES.mail,
     { outboxId: inserted.id },
     // The wall clock, not the portal's (which tests move): pg-boss compares it with the database's now().
+    // eslint-disable-next-line no-restricted-syntax -- pg-boss compares startAfter with the database's now(), the real clock
     { key: input.key, startAfter: new Date(Date.now() + FALLBACK_DELAY_MS) },
   );
   return { id: inserted.id, key: input.key, messageId, created: true };

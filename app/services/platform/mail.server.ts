@@ -129,6 +129,7 @@ export function assertHeaderSafe(mail: OutgoingMail) {
   }
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a file's name on disk, ordered by when it was written (like a log line's stamp)
 function outboxFileName(now = new Date()) {
   // ISO 8601 with ":" and "." replaced, so the name is valid on every file system and sorts by time.
   return `${now.toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}.eml`;

@@ -47,10 +47,12 @@ const PRUNE_AFTER_MS = RATE_LIMIT_PRUNE_AFTER_MS;
  */
 export const RATE_LIMIT_PRUNE_BATCH = 100;
 
+// eslint-disable-next-line no-restricted-syntax -- rate-limit windows are elapsed real time; tests move them through setRateLimitClock
 let clock: () => number = () => Date.now();
 
 /** Tests move time; production reads the system clock. */
 export function setRateLimitClockForTesting(next: (() => number) | null) {
+  // eslint-disable-next-line no-restricted-syntax -- rate-limit windows are elapsed real time; tests move them through setRateLimitClock
   clock = next ?? (() => Date.now());
 }
 

@@ -79,6 +79,7 @@ export function cachedFaultReader(db: () => Promise<Db>, options: { cacheMs?: nu
   const cacheMs = options.cacheMs ?? FAULT_CACHE_MS;
   let cached: { at: number; faults: Promise<Record<FaultPort, Fault>> } | undefined;
   return async (port) => {
+    // eslint-disable-next-line no-restricted-syntax -- a cache's age: elapsed real time, not a date
     if (!cached || Date.now() - cached.at >= cacheMs) {
       const faults = db()
         .then(readFaults)
@@ -86,6 +87,7 @@ export function cachedFaultReader(db: () => Promise<Db>, options: { cacheMs?: nu
           logger.debug("sandbox faults could not be read: normal", { error });
           return { gateway: NORMAL, payto: NORMAL };
         });
+      // eslint-disable-next-line no-restricted-syntax -- a cache's age: elapsed real time, not a date
       cached = { at: Date.now(), faults };
     }
     return (await cached.faults)[port];

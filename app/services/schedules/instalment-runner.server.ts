@@ -119,8 +119,10 @@ export const instalmentHandlers = (handle: DatabaseHandle) => ({
  */
 export async function runDueInstalmentsNow(db: Db, timeoutMs = 60_000) {
   const ids = await sweepInstalments(db);
+  // eslint-disable-next-line no-restricted-syntax -- a timeout: how long to wait, measured on the real clock (a duration is not a date)
   const deadline = Date.now() + timeoutMs;
   for (const name of [QUEUES.charge, QUEUES.email]) {
+    // eslint-disable-next-line no-restricted-syntax -- a timeout: how long to wait, measured on the real clock (a duration is not a date)
     while ((await jobsInHand(db, name)) > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -8,6 +8,7 @@ import { useT } from "~/components/useT";
 import { formatRouting, maskAccountNumber } from "~/lib/bank-account";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { maskCardNumber } from "~/lib/format";
+import { todayIso } from "~/lib/payment-method-schemas";
 import {
   readForm,
   accountNotFound,
@@ -36,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listBankAccounts(actor),
     payToSection(actor, branding),
   ]);
-  const today = new Date().toISOString().slice(0, 10);
+  // Card expiry is judged on the system's date, as the gateway and the API judge it (test-clock.server.ts).
+  const today = todayIso();
   const notice = new URL(request.url).searchParams.get("notice");
   return {
     businessName: branding.businessName,

@@ -6,6 +6,7 @@ import {
   apiError,
   apiJson,
   methodNotAllowed,
+  now,
 } from "./sample-api.server";
 import { todayIn } from "~/lib/dates";
 
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const accountId = new URL(request.url).searchParams.get("accountId");
   if (!accountId) return apiError(400, "Invalid request");
   const account = await requireApiAccountAccess(branding.businessId, session.contact.id, accountId);
-  return apiJson(await getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone)));
+  return apiJson(await getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone, now())));
 }
 
 export function action() {

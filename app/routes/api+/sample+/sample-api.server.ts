@@ -44,6 +44,7 @@ export {
   updateCard,
 } from "~/services/payment-methods/payment-methods.server";
 export { parseFilter, parseFlag, parseIsoDate, parseSort, requireSkipTake } from "~/services/platform/api-query.server";
+export { now } from "~/services/platform/clock.server";
 export { getDb } from "~/services/platform/database.server";
 export { apiError, apiJson, methodNotAllowed, readApiBody } from "~/services/platform/http.server";
 export { requireSameOrigin } from "~/services/platform/request-context.server";

@@ -211,6 +211,7 @@ export async function createAgreement(
 
 async function answerRepeat(actor: AgreementActor, requestGuid: string, hash: string): Promise<CreateOutcome> {
   const db = await getDb();
+  // eslint-disable-next-line no-restricted-syntax -- a timeout: how long to wait for a repeat, measured on the real clock (a duration is not a date)
   const deadline = Date.now() + REPEAT_WAIT_MS;
   for (;;) {
     const row = await baseQuery(db)
@@ -220,6 +221,7 @@ async function answerRepeat(actor: AgreementActor, requestGuid: string, hash: st
     if (row.account_id !== actor.accountId || row.request_hash !== hash) return { ok: false, reason: "conflict" };
     // The first request is still waiting for the provider: its answer is the one to give.
     const settled = row.provider_agreement_id !== null || row.status === "FAILED";
+    // eslint-disable-next-line no-restricted-syntax -- a timeout: how long to wait for a repeat, measured on the real clock (a duration is not a date)
     if (settled || Date.now() >= deadline) return { ok: true, agreement: toView(row), repeat: true };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -238,6 +240,7 @@ async function failCreation(businessId: string, id: string, refusal: PayToRefusa
     if (row.provider_agreement_id !== null || row.status !== "CREATED") return;
     await tx
       .updateTable("payto_agreements")
+      // eslint-disable-next-line no-restricted-syntax -- updated_at orders pollAgreements, which stays on the real clock (its grace is measured from the database's created_at)
       .set({ status: "FAILED", status_reason: refusal, updated_at: new Date() })
       .where("id", "=", id)
       .execute();
@@ -293,6 +296,7 @@ async function applyToRow(tx: Db, row: Row, snapshot: ProviderAgreement, source:
   const reason = snapshot.statusReason === null ? null : snapshot.statusReason.slice(0, 200);
   const updated = await tx
     .updateTable("payto_agreements")
+    // eslint-disable-next-line no-restricted-syntax -- updated_at orders pollAgreements, which stays on the real clock (its grace is measured from the database's created_at)
     .set({ status: snapshot.status, status_reason: reason, provider_version: snapshot.version, updated_at: new Date() })
     .where("id", "=", row.id)
     .where("provider_version", "<", snapshot.version)
@@ -417,6 +421,7 @@ export async function cancelAgreement(actor: AgreementActor, agreementId: unknow
  * it says through the same function as webhooks. A creation that timed out is looked up by our
  * key; one the provider never heard of is failed after a grace period.
  */
+// eslint-disable-next-line no-restricted-syntax -- its lost-creation grace is measured from created_at, which the database stamps with its own (real) now()
 export async function pollAgreements(now = new Date(), limit = POLL_BATCH) {
   const db = await getDb();
   const rows = await baseQuery(db)

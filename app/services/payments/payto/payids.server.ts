@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql, type Insertable } from "kysely";
 import { getDb } from "../../platform/database.server";
+import { now } from "../../platform/clock.server";
 import type { Db } from "../../platform/db.server";
 import type { StatementLinesTable } from "../../platform/db-schema.server";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -204,7 +205,7 @@ export async function applyIncomingPayment(
         subtotal_cents: applied,
         note: payerName ? `From ${payerName}` : "",
         provider_payment_id: incoming.transactionId,
-        completed_at: new Date(),
+        completed_at: now(),
       })
       .returning(["id", "reference"])
       .executeTakeFirstOrThrow();
@@ -234,7 +235,7 @@ export async function applyIncomingPayment(
           .execute();
       }
     }
-    const day = new Date().toISOString().slice(0, 10);
+    const day = now().toISOString().slice(0, 10);
     const line = (
       type: StatementLinesTable["type"],
       description: string,
@@ -333,7 +334,7 @@ export async function sendPayIdReceipt(businessId: string, paymentId: string) {
         `${branding.businessName} has received ${money(payment.amount_cents)} paid to your PayID ${payment.payid}. Thank you.`,
         "",
         `Reference: ${payment.reference}`,
-        `Date: ${formatDate(payment.completed_at ?? new Date(), { timeZone: branding.timeZone })}`,
+        `Date: ${formatDate(payment.completed_at ?? now(), { timeZone: branding.timeZone })}`,
         "",
         ...(invoices.length > 0
           ? ["Applied to:", ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`), ""]

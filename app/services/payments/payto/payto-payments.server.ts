@@ -263,6 +263,7 @@ export async function reconcilePayToPayment(
   } else if (payment.status === "submitted") {
     // The provider accepted it, yet has no record: after a while the reservation is released
     // rather than held for ever (a record that turns up later is still settled: settleAfterFailure).
+    // eslint-disable-next-line no-restricted-syntax -- its age is compared with created_at, which the database stamps with its own (real) now()
     const missingFor = Date.now() - new Date(payment.created_at).getTime();
     if (missingFor > SUBMITTED_WITHOUT_RECORD_MS && (await failPayment(payment.id, "unavailable"))) {
       logger.error("reconcile: the payto provider has no record of a submitted payment: failed", {
@@ -276,6 +277,7 @@ export async function reconcilePayToPayment(
     } else {
       logger.error("reconcile: the payto provider has no record of a submitted payment", { paymentId: payment.id });
     }
+    // eslint-disable-next-line no-restricted-syntax -- its age is compared with created_at, which the database stamps with its own (real) now()
   } else if (Date.now() - new Date(payment.created_at).getTime() > graceMs) {
     await failPayment(payment.id, "unavailable");
   }

@@ -99,6 +99,7 @@ export function createSandboxPayTo(options: SandboxPayToOptions): SandboxPayTo {
   const delayMs = options.delayMs ?? env.SANDBOX_PAYTO_DELAY_MS;
   const ctx: SandboxContext = {
     db: options.db ?? getDb,
+    // eslint-disable-next-line no-restricted-syntax -- the sandbox PayTo provider stands in for the banks, whose clock is real, not the portal's test clock
     clock: options.now ?? (() => new Date()),
     delay: () => (delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve()),
     deliver: options.deliver ?? httpDeliverer(webhookUrl()),

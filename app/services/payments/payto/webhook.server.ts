@@ -21,6 +21,7 @@ export async function receiveWebhook(
   businessId: string,
   headers: Headers,
   rawBody: string,
+  // eslint-disable-next-line no-restricted-syntax -- the signature's timestamp is checked against the sender's (real) clock
   now = new Date(),
 ): Promise<WebhookAnswer> {
   const verified = getPayToProvider().verifyWebhook(headers, rawBody, now);

@@ -9,6 +9,7 @@ import { asSandboxPayTo } from "../sandbox-provider.server";
  */
 export function startSandboxClock(
   intervalMs = 1_000,
+  // eslint-disable-next-line no-restricted-syntax -- the sandbox PayTo provider stands in for the banks, whose clock is real, not the portal's test clock
   tick: () => Promise<unknown> = async () => asSandboxPayTo(getPayToProvider())?.runDue(new Date()),
 ) {
   let running = false;
