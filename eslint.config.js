@@ -156,12 +156,12 @@ export default tseslint.config(
         "error",
         {
           selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-          message: "Ask the portal's clock: now() from app/services/platform/clock.server.ts (decision 066).",
+          message: "Ask the portal's clock: now() from app/services/platform/clock.server.ts (decision 068).",
         },
         {
           selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
           message:
-            "Ask the portal's clock: now().getTime() from app/services/platform/clock.server.ts (decision 066); a duration on the real clock says why in an eslint-disable-next-line comment.",
+            "Ask the portal's clock: now().getTime() from app/services/platform/clock.server.ts (decision 068); a duration on the real clock says why in an eslint-disable-next-line comment.",
         },
       ],
     },

@@ -1,5 +1,5 @@
 /**
- * The portal's clock (issue 15; decision 066): everything on the server that decides "is it due
+ * The portal's clock (issue 15; decision 068): everything on the server that decides "is it due
  * yet" or stamps "when" reads `now()` from here, never `new Date()`, so tests move time instead of
  * sleeping. ESLint refuses `new Date()` and `Date.now()` in app/services and db; the few places
  * that stay on the real clock (timeouts, ages compared with the database's own now(), credentials'

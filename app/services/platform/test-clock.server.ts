@@ -11,7 +11,7 @@ import { clientAddress } from "./request-context.server";
  * The e2e suite's test clock (decision 035). Only with PORTAL_TEST_CLOCK=on, and only for callers
  * on this machine (loopback): otherwise every test route is "Page not found", exactly like a path
  * nobody serves. It moves the clock of this portal process (`now()`), which every server date reads
- * (decision 066); card expiry, sessions, one-time tokens and link tokens keep the system's time.
+ * (decision 068); card expiry, sessions, one-time tokens and link tokens keep the system's time.
  */
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/;
 
