@@ -27,6 +27,16 @@ export {
   requireCaller,
   withIdempotency,
 } from "~/services/backoffice/api.server";
+export {
+  checkSendFlag,
+  collectionRoute,
+  itemRoute,
+  verbRoute,
+  type CollectionRoute,
+  type ItemRoute,
+  type RouteArgs,
+  type VerbRoute,
+} from "~/services/backoffice/route-factories.server";
 export { changeContactPermission, getContactPermissions } from "~/services/backoffice/contact-permissions.server";
 export { getContactCommunication, recordContactCommunication } from "~/services/communication/preferences-api.server";
 export {
