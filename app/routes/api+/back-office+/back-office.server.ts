@@ -17,16 +17,7 @@ export {
   listAgreementDocuments,
   listAgreementOffers,
 } from "~/services/agreements/queries.server";
-export {
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
-} from "~/services/backoffice/api.server";
+export { answer, apiProblem, isRead, notAllowed, requireCaller } from "~/services/backoffice/api.server";
 export {
   checkSendFlag,
   collectionRoute,
@@ -58,7 +49,6 @@ export {
   remindPaymentRequest,
   sendPaymentRequest,
 } from "~/services/requests/payment-requests.server";
-export { invalid } from "~/services/requests/problems.server";
 export {
   createResponseRequest,
   getResponseRequest,
