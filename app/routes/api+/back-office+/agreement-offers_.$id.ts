@@ -1,21 +1,18 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getAgreementOffer, answer, apiProblem, isRead, json, notAllowed, requireCaller } from "./back-office.server";
+import { getAgreementOffer, itemRoute, type ItemRoute, type RouteArgs } from "./back-office.server";
 
 /**
  * GET /api/back-office/agreement-offers/:id (agreements:read): one offer by its id or reference
  * (AG-…), with its decision once made. Another business's offer is a 404, exactly like one that
  * does not exist.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET"]);
-    const caller = await requireCaller(request, "agreements:read");
-    const offer = await getAgreementOffer(caller.businessId, params.id);
-    if (!offer) return apiProblem(404, "not_found", "No such agreement offer.");
-    return json({ offer });
-  });
-}
+const route = {
+  read: {
+    scope: "agreements:read",
+    run: (businessId, params) => getAgreementOffer(businessId, params.id),
+    as: "offer",
+    notFound: "No such agreement offer.",
+  },
+} satisfies ItemRoute;
 
-export async function action() {
-  return notAllowed(["GET"]);
-}
+export const loader = (args: RouteArgs) => itemRoute.loader(route, args);
+export const action = (args: RouteArgs) => itemRoute.action(route, args);

@@ -1,16 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { AGREEMENT_API_BODY_BYTES } from "~/lib/agreements";
 import {
+  collectionRoute,
   createAgreementDocument,
   listAgreementDocuments,
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
-  invalid,
+  type CollectionRoute,
+  type RouteArgs,
 } from "./back-office.server";
 
 /**
@@ -19,30 +13,17 @@ import {
  * POST /api/back-office/agreements (agreements:write): a new document and its version 1,
  *      `{ kind, title, body }`. Decisions 032 and 036; authenticated by the business's API key only.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "agreements:read");
-    const params = new URL(request.url).searchParams;
-    const limit = params.get("limit");
-    if (limit !== null && !/^\d{1,3}$/.test(limit)) throw invalid({ limit: "Use a whole number from 1 to 100." });
-    return json(
-      await listAgreementDocuments(caller.businessId, {
-        limit: limit === null ? null : Number(limit),
-        cursor: params.get("cursor"),
-      }),
-    );
-  });
-}
+const route = {
+  list: { scope: "agreements:read", filters: [], run: listAgreementDocuments },
+  post: {
+    scope: "agreements:write",
+    maxBytes: AGREEMENT_API_BODY_BYTES,
+    run: async ({ caller, body, onCommit }) => ({
+      status: 201,
+      body: { document: await createAgreementDocument(caller.businessId, body, { beforeCommit: onCommit }) },
+    }),
+  },
+} satisfies CollectionRoute;
 
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    if (request.method !== "POST") return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "agreements:write");
-    const body = await readJsonBody(request, { maxBytes: AGREEMENT_API_BODY_BYTES });
-    return withIdempotency(request, caller, body.raw, async (onCommit) => {
-      const document = await createAgreementDocument(caller.businessId, body.value, { beforeCommit: onCommit });
-      return { status: 201, body: { document } };
-    });
-  });
-}
+export const loader = (args: RouteArgs) => collectionRoute.loader(route, args);
+export const action = (args: RouteArgs) => collectionRoute.action(route, args);

@@ -17,16 +17,17 @@ export {
   listAgreementDocuments,
   listAgreementOffers,
 } from "~/services/agreements/queries.server";
+export { answer, apiProblem, isRead, notAllowed, requireCaller } from "~/services/backoffice/api.server";
 export {
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
-} from "~/services/backoffice/api.server";
+  checkSendFlag,
+  collectionRoute,
+  itemRoute,
+  verbRoute,
+  type CollectionRoute,
+  type ItemRoute,
+  type RouteArgs,
+  type VerbRoute,
+} from "~/services/backoffice/route-factories.server";
 export { changeContactPermission, getContactPermissions } from "~/services/backoffice/contact-permissions.server";
 export { getContactCommunication, recordContactCommunication } from "~/services/communication/preferences-api.server";
 export {
@@ -48,7 +49,6 @@ export {
   remindPaymentRequest,
   sendPaymentRequest,
 } from "~/services/requests/payment-requests.server";
-export { invalid } from "~/services/requests/problems.server";
 export {
   createResponseRequest,
   getResponseRequest,

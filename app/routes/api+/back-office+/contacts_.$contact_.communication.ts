@@ -1,14 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
   getContactCommunication,
+  itemRoute,
   recordContactCommunication,
+  type ItemRoute,
+  type RouteArgs,
 } from "./back-office.server";
 
 /**
@@ -20,27 +15,24 @@ import {
  * POST (communication:write), body `{"preferences": {"statements": {"post": true}}, "note": "…"}`:
  * records choices the contact gave the business directly, with a note of how; `Idempotency-Key`
  * as every POST. 200 `{…the view, changed: ["statements.post"]}`; a choice already so is no change.
- * Another business's contact is a 404, exactly like one that does not exist.
+ * Another business's contact is a 404, exactly like one that does not exist (the service says so).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "communication:read");
-    return json(await getContactCommunication(caller.businessId, params.contact));
-  });
-}
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  return answer(async () => {
-    if (request.method !== "POST") return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "communication:write");
-    const body = await readJsonBody(request);
-    return withIdempotency(request, caller, body.raw, async (onCommit) => {
-      const result = await recordContactCommunication(caller.businessId, params.contact, body.value, {
+const route = {
+  read: {
+    scope: "communication:read",
+    run: (businessId, params) => getContactCommunication(businessId, params.contact),
+  },
+  post: {
+    scope: "communication:write",
+    run: async ({ caller, params, body, onCommit }) => ({
+      status: 200,
+      body: await recordContactCommunication(caller.businessId, params.contact, body, {
         apiKeyId: caller.keyId,
         beforeCommit: onCommit,
-      });
-      return { status: 200, body: result };
-    });
-  });
-}
+      }),
+    }),
+  },
+} satisfies ItemRoute;
+
+export const loader = (args: RouteArgs) => itemRoute.loader(route, args);
+export const action = (args: RouteArgs) => itemRoute.action(route, args);

@@ -1,19 +1,17 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, isRead, json, notAllowed, requireCaller, getContactPermissions } from "./back-office.server";
+import { getContactPermissions, itemRoute, type ItemRoute, type RouteArgs } from "./back-office.server";
 
 /**
  * GET /api/back-office/contacts/:contact/permissions (contacts:read): a contact of the key's
  * business, named by id or email address, with its permissions (accessCustomerPortal, hostAdmin).
- * Another business's contact is a 404, exactly like one that does not exist.
+ * Another business's contact is a 404, exactly like one that does not exist (the service says so).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET"]);
-    const caller = await requireCaller(request, "contacts:read");
-    return json({ contact: await getContactPermissions(caller.businessId, params.contact) });
-  });
-}
+const route = {
+  read: {
+    scope: "contacts:read",
+    run: (businessId, params) => getContactPermissions(businessId, params.contact),
+    as: "contact",
+  },
+} satisfies ItemRoute;
 
-export async function action() {
-  return notAllowed(["GET"]);
-}
+export const loader = (args: RouteArgs) => itemRoute.loader(route, args);
+export const action = () => itemRoute.action(route);

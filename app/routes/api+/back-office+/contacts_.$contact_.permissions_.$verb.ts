@@ -1,13 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  apiProblem,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
-  changeContactPermission,
-} from "./back-office.server";
+import { changeContactPermission, notAllowed, verbRoute, type RouteArgs, type VerbRoute } from "./back-office.server";
 
 /**
  * POST /api/back-office/contacts/:contact/permissions/grant | revoke (contacts:write), body
@@ -15,25 +6,27 @@ import {
  * granting what the contact holds (or revoking what it does not) is `changed: false`. A host
  * admin's previews end with the permission: every page checks it again (requireHostBranding).
  */
-const VERBS = ["grant", "revoke"] as const;
-
-export async function action({ request, params }: ActionFunctionArgs) {
-  return answer(async () => {
-    const verb = VERBS.find((v) => v === params.verb);
-    if (!verb) return apiProblem(404, "not_found", "Use grant or revoke.");
-    if (request.method !== "POST") return notAllowed(["POST"]);
-    const caller = await requireCaller(request, "contacts:write");
-    const body = await readJsonBody(request);
-    return withIdempotency(request, caller, body.raw, async (onCommit) => {
-      const result = await changeContactPermission(caller.businessId, params.contact, body.value, verb, {
+const route = {
+  scope: "contacts:write",
+  body: "json",
+  verbs: {
+    grant: async ({ caller, params, body, onCommit }) => ({
+      status: 200,
+      body: await changeContactPermission(caller.businessId, params.contact, body, "grant", {
         beforeCommit: onCommit,
         keyId: caller.keyId,
-      });
-      return { status: 200, body: result };
-    });
-  });
-}
+      }),
+    }),
+    revoke: async ({ caller, params, body, onCommit }) => ({
+      status: 200,
+      body: await changeContactPermission(caller.businessId, params.contact, body, "revoke", {
+        beforeCommit: onCommit,
+        keyId: caller.keyId,
+      }),
+    }),
+  },
+} satisfies VerbRoute;
 
-export function loader() {
-  return notAllowed(["POST"]);
-}
+/** Unlike the other verb routes, a GET here is a 405 whatever the verb: as it has always answered. */
+export const loader = () => notAllowed(["POST"]);
+export const action = (args: RouteArgs) => verbRoute.action(route, args);

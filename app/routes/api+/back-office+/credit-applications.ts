@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { answer, isRead, json, notAllowed, requireCaller, listCreditApplications, invalid } from "./back-office.server";
+import { collectionRoute, listCreditApplications, type CollectionRoute, type RouteArgs } from "./back-office.server";
 
 /**
  * GET /api/back-office/credit-applications?status=&limit=&cursor= (credit:read): the business's
@@ -7,23 +6,9 @@ import { answer, isRead, json, notAllowed, requireCaller, listCreditApplications
  * accepted, declined). Drafts are never listed. Decisions 032 and 041; the API key decides the
  * business.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET"]);
-    const caller = await requireCaller(request, "credit:read");
-    const params = new URL(request.url).searchParams;
-    const limit = params.get("limit");
-    if (limit !== null && !/^\d{1,3}$/.test(limit)) throw invalid({ limit: "Use a whole number from 1 to 100." });
-    return json(
-      await listCreditApplications(caller.businessId, {
-        status: params.get("status"),
-        limit: limit === null ? null : Number(limit),
-        cursor: params.get("cursor"),
-      }),
-    );
-  });
-}
+const route = {
+  list: { scope: "credit:read", filters: ["status"], run: listCreditApplications },
+} satisfies CollectionRoute<"status">;
 
-export async function action() {
-  return notAllowed(["GET"]);
-}
+export const loader = (args: RouteArgs) => collectionRoute.loader(route, args);
+export const action = () => collectionRoute.action(route);

@@ -1,13 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  answer,
-  apiProblem,
-  isRead,
-  json,
-  notAllowed,
-  requireCaller,
-  getCreditApplication,
-} from "./back-office.server";
+import { getCreditApplication, itemRoute, type ItemRoute, type RouteArgs } from "./back-office.server";
 
 /**
  * GET /api/back-office/credit-applications/:id (credit:read): one submitted application by its id
@@ -16,16 +7,14 @@ import {
  * answers. A draft, or another business's application, is a 404 exactly like one that does not
  * exist.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET"]);
-    const caller = await requireCaller(request, "credit:read");
-    const application = await getCreditApplication(caller.businessId, params.id);
-    if (!application) return apiProblem(404, "not_found", "No such credit application.");
-    return json({ application });
-  });
-}
+const route = {
+  read: {
+    scope: "credit:read",
+    run: (businessId, params) => getCreditApplication(businessId, params.id),
+    as: "application",
+    notFound: "No such credit application.",
+  },
+} satisfies ItemRoute;
 
-export async function action() {
-  return notAllowed(["GET"]);
-}
+export const loader = (args: RouteArgs) => itemRoute.loader(route, args);
+export const action = () => itemRoute.action(route);

@@ -1,16 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
+  checkSendFlag,
+  collectionRoute,
   createPaymentRequest,
   listPaymentRequests,
   sendPaymentRequest,
-  invalid,
+  type CollectionRoute,
+  type RouteArgs,
 } from "./back-office.server";
 
 /**
@@ -18,31 +13,12 @@ import {
  * POST /api/back-office/payment-requests (payment-requests:write): create; `"send": true` also
  *      emails it at once. Decision 032; authenticated by the business's API key only.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "payment-requests:read");
-    const params = new URL(request.url).searchParams;
-    const limit = params.get("limit");
-    if (limit !== null && !/^\d{1,3}$/.test(limit)) throw invalid({ limit: "Use a whole number from 1 to 100." });
-    const page = await listPaymentRequests(caller.businessId, {
-      state: params.get("state"),
-      account: params.get("account"),
-      limit: limit === null ? null : Number(limit),
-      cursor: params.get("cursor"),
-    });
-    return json(page);
-  });
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    if (request.method !== "POST") return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "payment-requests:write");
-    const body = await readJsonBody(request);
-    const { send, ...input } = body.value;
-    if (send !== undefined && typeof send !== "boolean") throw invalid({ send: "Give true or false." });
-    return withIdempotency(request, caller, body.raw, async (onCommit) => {
+const route = {
+  list: { scope: "payment-requests:read", filters: ["state", "account"], run: listPaymentRequests },
+  post: {
+    scope: "payment-requests:write",
+    check: checkSendFlag,
+    run: async ({ caller, body: { send, ...input }, onCommit }) => {
       const created = await createPaymentRequest(caller.businessId, input, {
         apiKeyId: caller.keyId,
         beforeCommit: onCommit,
@@ -52,6 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
       // repeat is told so (with the request's id) instead of making a second request.
       const sent = await sendPaymentRequest(caller.businessId, created.id, { beforeCommit: onCommit });
       return { status: 201, body: sent };
-    });
-  });
-}
+    },
+  },
+} satisfies CollectionRoute<"state" | "account">;
+
+export const loader = (args: RouteArgs) => collectionRoute.loader(route, args);
+export const action = (args: RouteArgs) => collectionRoute.action(route, args);

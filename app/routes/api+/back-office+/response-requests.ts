@@ -1,15 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
-  answer,
-  isRead,
-  json,
-  notAllowed,
-  readJsonBody,
-  requireCaller,
-  withIdempotency,
-  invalid,
+  collectionRoute,
   createResponseRequest,
   listResponseRequests,
+  type CollectionRoute,
+  type RouteArgs,
 } from "./back-office.server";
 
 /**
@@ -19,37 +13,20 @@ import {
  *      answer, and emails them the link: `{ kind, account, contact, message?, expiresInDays?, … }`
  *      with `address` (delivery-address), `statement` (statement) or `dispute` (dispute).
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  return answer(async () => {
-    if (!isRead(request)) return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "responses:read");
-    const params = new URL(request.url).searchParams;
-    const limit = params.get("limit");
-    if (limit !== null && !/^\d{1,3}$/.test(limit)) throw invalid({ limit: "Use a whole number from 1 to 100." });
-    return json(
-      await listResponseRequests(caller.businessId, {
-        status: params.get("status"),
-        kind: params.get("kind"),
-        account: params.get("account"),
-        contact: params.get("contact"),
-        limit: limit === null ? null : Number(limit),
-        cursor: params.get("cursor"),
-      }),
-    );
-  });
-}
+const route = {
+  list: {
+    scope: "responses:read",
+    filters: ["status", "kind", "account", "contact"],
+    run: listResponseRequests,
+  },
+  post: {
+    scope: "responses:write",
+    run: async ({ caller, body, onCommit }) => ({
+      status: 201,
+      body: await createResponseRequest(caller.businessId, body, { apiKeyId: caller.keyId, beforeCommit: onCommit }),
+    }),
+  },
+} satisfies CollectionRoute<"status" | "kind" | "account" | "contact">;
 
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    if (request.method !== "POST") return notAllowed(["GET", "POST"]);
-    const caller = await requireCaller(request, "responses:write");
-    const body = await readJsonBody(request);
-    return withIdempotency(request, caller, body.raw, async (onCommit) => {
-      const result = await createResponseRequest(caller.businessId, body.value, {
-        apiKeyId: caller.keyId,
-        beforeCommit: onCommit,
-      });
-      return { status: 201, body: result };
-    });
-  });
-}
+export const loader = (args: RouteArgs) => collectionRoute.loader(route, args);
+export const action = (args: RouteArgs) => collectionRoute.action(route, args);
