@@ -10,7 +10,8 @@ import {
 import { UUID } from "~/lib/ids";
 import { visibleAccounts } from "../accounts/accounts.server";
 import { now as clockNow } from "../platform/clock.server";
-import { decodeCursor, encodeCursor } from "../platform/cursor.server";
+import { listPage } from "../links/list-limits.server";
+import { encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
@@ -28,8 +29,7 @@ import type {
  * page shows it (`loadAgreementOffer`), and the signed-in contact's lists. Nothing here writes.
  * Problems are `RequestProblem`s (validation → 400), as for payment requests.
  */
-export const DEFAULT_LIST_LIMIT = 25;
-export const MAX_LIST_LIMIT = 100;
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../links/list-limits.server";
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -81,13 +81,8 @@ export async function listAgreementDocuments(
   businessId: string,
   query: { limit?: number | null; cursor?: string | null } = {},
 ): Promise<{ items: AgreementDocumentView[]; nextCursor: string | null }> {
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const fields: Record<string, string> = {};
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   let select = db
@@ -277,12 +272,7 @@ export async function listAgreementOffers(
   if (state !== null && !(AGREEMENT_OFFER_STATES as readonly string[]).includes(state)) {
     fields.state = `Use one of ${AGREEMENT_OFFER_STATES.join(", ")}.`;
   }
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   const now = clockNow();
