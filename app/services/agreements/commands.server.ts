@@ -448,6 +448,7 @@ async function emailOffer(
   options.onLink?.(offer.contact.email, url);
   return deliverLinkEmail(
     "agreement offer",
+    offer.contact.email,
     { reference: offer.reference, to: offer.contact.email, resend: options.resend },
     () =>
       sendContactMail({

@@ -1,6 +1,7 @@
-import { sql } from "kysely";
+import { sql, type Kysely, type Updateable } from "kysely";
 import { findBusinessBranding, type HostBranding } from "../host/host.server";
 import type { Db } from "../platform/db.server";
+import type { DB } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
 import { createLinkToken, revokeLinkTokens, type LinkPurpose } from "./link-tokens.server";
 
@@ -27,15 +28,16 @@ export const MAIL_REFUSED = "The mail server did not take the message.";
 
 /**
  * A new link to the record for one contact, their earlier live links to it revoked (only the newest
- * email works). `db` may be the caller's transaction.
+ * email works; `replaced` counts them). `db` may be the caller's transaction.
  */
 export async function reissueLink(
   db: Db,
   subject: LinkSubject & { contactId: string; expiresAt: Date },
-): Promise<{ id: string; token: string }> {
+): Promise<{ id: string; token: string; replaced: number }> {
   const { businessId, purpose, subjectId, contactId } = subject;
-  await revokeLinkTokens(db, { businessId, purpose, subjectId, contactId });
-  return createLinkToken(db, subject);
+  const replaced = await revokeLinkTokens(db, { businessId, purpose, subjectId, contactId });
+  const link = await createLinkToken(db, subject);
+  return { ...link, replaced };
 }
 
 /**
@@ -65,17 +67,17 @@ export async function sendLinkAgain(
  * row changes and then `alsoChange` runs (a schedule's instalments); whether or not it changed, every
  * link to it is revoked, so ending it again is no change but leaves no live link behind.
  */
-export async function endLinkedRecord(
+export async function endLinkedRecord<T extends EndedTable>(
   tx: Db,
-  table: EndedTable,
+  table: T,
   subject: LinkSubject,
-  change: { set: Record<string, unknown>; alsoChange?: () => Promise<unknown> } | null,
+  change: { set: Updateable<DB[T]>; alsoChange?: () => Promise<unknown> } | null,
 ): Promise<void> {
   if (change) {
-    await tx
-      .updateTable(table)
-      // Kysely cannot follow a table chosen at run time; each caller names the columns of its own.
-      .set(change.set as never)
+    // Kysely cannot follow a table chosen by a type parameter; `set` is checked against it above.
+    await (tx as unknown as Kysely<Record<EndedTable, Record<string, unknown>>>)
+      .updateTable(table as EndedTable)
+      .set(change.set)
       .where("business_id", "=", subject.businessId)
       .where("id", "=", subject.subjectId)
       .execute();
@@ -104,25 +106,23 @@ export async function linkSender(
 }
 
 /**
- * Sends one link email and says what became of it, logging the reference and the recipient, never
- * the link. `what` names the email in the logs ("payment request", "agreement offer"); `resend` is
- * logged when given. A mail failure is reported, never thrown.
+ * Sends one link email and says what became of it. `what` names the email in the logs ("payment
+ * request", "agreement offer"); `logged` is what they say of it — a reference and a recipient, never
+ * the link — and a failure logs the same without `resend`. A mail failure is reported, never thrown.
  */
 export async function deliverLinkEmail(
   what: string,
-  facts: { reference: string; to: string; resend?: boolean },
+  to: string,
+  logged: Record<string, unknown>,
   send: () => Promise<unknown>,
 ): Promise<Delivery> {
-  const { reference, to } = facts;
   try {
     await send();
-    logger.info(
-      `${what} emailed`,
-      facts.resend === undefined ? { reference, to } : { reference, to, resend: facts.resend },
-    );
+    logger.info(`${what} emailed`, logged);
     return { email: to, sent: true };
   } catch (error) {
-    logger.warn(`${what} email failed`, { reference, to, error });
+    const { resend: _resend, ...facts } = logged;
+    logger.warn(`${what} email failed`, { ...facts, error });
     return { email: to, sent: false, error: MAIL_REFUSED };
   }
 }

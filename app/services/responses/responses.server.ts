@@ -536,6 +536,7 @@ async function emailRequest(
   // Something the contact is asked to do: transactional, always sent, with the preferences link (decision 039).
   return deliverLinkEmail(
     "response request",
+    request.contact.email,
     { reference: request.reference, to: request.contact.email, resend: options.resend },
     () =>
       sendContactMail({
