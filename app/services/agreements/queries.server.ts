@@ -10,8 +10,7 @@ import {
 import { UUID } from "~/lib/ids";
 import { visibleAccounts } from "../accounts/accounts.server";
 import { now as clockNow } from "../platform/clock.server";
-import { listPage } from "../links/list-limits.server";
-import { encodeCursor } from "../platform/cursor.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
@@ -118,15 +117,14 @@ export async function listAgreementDocuments(
     ])
     .where("d.business_id", "=", businessId);
   if (cursor) {
-    select = select.where(sql<boolean>`(d.created_at, d.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("d.created_at", "d.id", cursor));
   }
   const rows = await select
     .orderBy("d.created_at", "desc")
     .orderBy("d.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map((row) => ({
       id: row.id,
@@ -141,7 +139,7 @@ export async function listAgreementDocuments(
         publishedAt: iso(row.publishedAt)!,
       },
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
@@ -294,18 +292,17 @@ export async function listAgreementOffers(
     else select = select.where("o.status", "=", s);
   }
   if (cursor) {
-    select = select.where(sql<boolean>`(o.created_at, o.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("o.created_at", "o.id", cursor));
   }
   const rows = await select
     .orderBy("o.created_at", "desc")
     .orderBy("o.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map((row) => toOfferView(row, now)),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

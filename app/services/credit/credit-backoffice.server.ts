@@ -5,10 +5,9 @@ import { formatFileSize, MAX_MONEY_CENTS } from "~/lib/format";
 import { rawTextMax } from "~/lib/input-bounds";
 import { tradeReferenceState } from "~/lib/trade-reference";
 import { mintLinkSecret } from "../links/link-tokens.server";
-import { listPage } from "../links/list-limits.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
-import { encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { CreditApplicationStatus, CreditDocumentType } from "../platform/db-schema.server";
@@ -297,18 +296,17 @@ export async function listCreditApplications(
   let select = selectApplications(db, businessId);
   if (status) select = select.where("a.status", "=", status as ListedStatus);
   if (cursor) {
-    select = select.where(sql<boolean>`(a.submitted_at, a.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("a.submitted_at", "a.id", cursor));
   }
   const rows = await select
     .orderBy("a.submitted_at", "desc")
     .orderBy("a.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map(toSummary),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
@@ -342,15 +340,14 @@ export async function listTradeReferences(
   if (state === "answered") select = select.where("r.answered_at", "is not", null);
   if (state === "unanswered") select = select.where("r.answered_at", "is", null);
   if (cursor) {
-    select = select.where(sql<boolean>`(r.created_at, r.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("r.created_at", "r.id", cursor));
   }
   const rows = await select
     .orderBy("r.created_at", "desc")
     .orderBy("r.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   const now = clockNow();
   return {
     items: page.map((row) => ({
@@ -362,7 +359,7 @@ export async function listTradeReferences(
         status: row.applicationStatus as ListedStatus,
       },
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

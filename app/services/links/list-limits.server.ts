@@ -1,4 +1,5 @@
-import { decodeCursor } from "../platform/cursor.server";
+import { sql } from "kysely";
+import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 
 /**
  * The page of a back-office list (requests, schedules, agreement documents and offers, response
@@ -20,4 +21,22 @@ export function listPage(query: { limit?: number | null; cursor?: string | null 
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
   return { limit, cursor };
+}
+
+/**
+ * The rows after the cursor along the list's keyset, newest first: `time` and `id` are the
+ * qualified columns ("pr.created_at", "pr.id") the list orders by, both descending.
+ */
+export function beforeCursor(time: string, id: string, cursor: { at: string; id: string }) {
+  return sql<boolean>`(${sql.ref(time)}, ${sql.ref(id)}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
+}
+
+/**
+ * A page from the `limit + 1` rows read (each with its keyset time as `cursorAt`), and the cursor of
+ * the next page: null on the last.
+ */
+export function pageOf<R extends { id: string; cursorAt: string }>(rows: R[], limit: number) {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null };
 }

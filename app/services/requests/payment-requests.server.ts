@@ -20,9 +20,8 @@ import {
   type Delivery,
 } from "../links/link-lifecycle.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
-import { listPage } from "../links/list-limits.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { insertWithReference } from "../links/reference.server";
-import { encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
@@ -512,18 +511,17 @@ export async function listPaymentRequests(
   }
   if (state) select = select.where((eb) => stateCondition(eb, state as PaymentRequestState, now));
   if (cursor) {
-    select = select.where(sql<boolean>`(pr.created_at, pr.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("pr.created_at", "pr.id", cursor));
   }
   const rows = (await select
     .orderBy("pr.created_at", "desc")
     .orderBy("pr.id", "desc")
     .limit(limit + 1)
     .execute()) as RequestRow[];
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: await toViews(db, businessId, page, now),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

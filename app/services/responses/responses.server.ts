@@ -19,11 +19,10 @@ import { contactMayActFor } from "../accounts/accounts.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { deliverLinkEmail, endLinkedRecord, sendLinkAgain, type Delivery } from "../links/link-lifecycle.server";
 import { createLinkToken } from "../links/link-tokens.server";
-import { listPage } from "../links/list-limits.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { insertWithReference } from "../links/reference.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
-import { encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
@@ -218,18 +217,17 @@ export async function listResponseRequests(
     else select = select.where("r.status", "=", s);
   }
   if (cursor) {
-    select = select.where(sql<boolean>`(r.created_at, r.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("r.created_at", "r.id", cursor));
   }
   const rows = await select
     .orderBy("r.created_at", "desc")
     .orderBy("r.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map((row) => toView(row, now)),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

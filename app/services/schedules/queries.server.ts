@@ -4,8 +4,7 @@ import { scheduleView, SCHEDULE_STATUSES, type ScheduleStatus } from "~/lib/sche
 import { isScheduleReference } from "~/lib/schedule-paths";
 import { visibleAccounts } from "../accounts/accounts.server";
 import { now } from "../platform/clock.server";
-import { listPage } from "../links/list-limits.server";
-import { encodeCursor } from "../platform/cursor.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
@@ -126,18 +125,17 @@ export async function listSchedules(
     else select = select.where("ps.status", "=", state as ScheduleStatus);
   }
   if (cursor) {
-    select = select.where(sql<boolean>`(ps.created_at, ps.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("ps.created_at", "ps.id", cursor));
   }
   const rows = await select
     .orderBy("ps.created_at", "desc")
     .orderBy("ps.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map(toView),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
