@@ -1,4 +1,4 @@
-import { Heading, Link, Text } from "@react-email/components";
+import { Heading, Text } from "@react-email/components";
 import { formatDate } from "~/lib/format";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
@@ -12,6 +12,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
+import { FallbackLink } from "../links/fallback-link.server";
 import type { AgreementOfferView } from "./agreement-views.server";
 
 /**
@@ -63,17 +64,7 @@ export async function renderAgreementOfferEmail(input: {
       </EmailButton>
       <Text style={emailText(brand.theme)}>{how}</Text>
       <EmailFacts brand={brand} facts={facts} />
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
-        If the button does not work, open this link:
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
-        <Link href={link} style={{ color: c.link, textDecoration: "underline" }}>
-          {link}
-        </Link>
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
-        This link is for you: please do not forward it. It works until {expires}.
-      </Text>
+      <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
 

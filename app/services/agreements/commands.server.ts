@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import {
@@ -14,12 +14,13 @@ import { rawTextMax } from "~/lib/input-bounds";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
+import { deliverLinkEmail, endLinkedRecord, sendLinkAgain, type Delivery } from "../links/link-lifecycle.server";
+import { createLinkToken } from "../links/link-tokens.server";
+import { insertWithReference } from "../links/reference.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import { logger } from "../platform/logger.server";
 import { clip, findAccount } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { renderAgreementOfferEmail } from "./agreement-email.server";
@@ -37,7 +38,6 @@ import { findContactOf, getAgreementDocument, getAgreementOffer } from "./querie
 export const DEFAULT_OFFER_EXPIRY_DAYS = 30;
 export const MAX_OFFER_EXPIRY_DAYS = 90;
 const DAY_MS = 86_400_000;
-const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /** Runs inside the service's transaction, just before it commits (the API's idempotency record). */
 type BeforeCommit = (tx: Db, resourceId: string) => Promise<void>;
@@ -217,7 +217,7 @@ export async function publishAgreementVersion(
 // ---------------------------------------------------------------------------------------------
 // Offers: make, send again, withdraw
 
-export type OfferDelivery = { email: string; sent: boolean; error?: string };
+export type OfferDelivery = Delivery;
 export type OfferResult = { offer: AgreementOfferView; delivery: OfferDelivery };
 
 /**
@@ -301,17 +301,7 @@ export async function createAgreementOffer(
       created_by_api_key: options.apiKeyId ?? null,
       created_at: now,
     };
-    // A reference another offer of this business already has is drawn again.
-    let inserted: { id: string } | undefined;
-    for (let attempt = 0; attempt < 5 && !inserted; attempt++) {
-      inserted = await tx
-        .insertInto("agreement_offers")
-        .values({ ...values, reference: newReference() })
-        .onConflict((oc) => oc.columns(["business_id", "reference"]).doNothing())
-        .returning("id")
-        .executeTakeFirst();
-    }
-    if (!inserted) throw new Error("createAgreementOffer: could not draw an unused reference");
+    const inserted = await insertWithReference(tx, "agreement_offers", "AG", values, "createAgreementOffer");
     const link = await createLinkToken(tx, {
       businessId,
       purpose: "agreement",
@@ -361,22 +351,20 @@ export async function resendAgreementOffer(
         `${contact.email} may no longer act for account ${found.account.number}: withdraw this offer, or make a new one to someone who may.`,
       );
     }
-    await revokeLinkTokens(tx, { businessId, purpose: "agreement", subjectId: row.id, contactId: row.contactId });
-    const link = await createLinkToken(tx, {
-      businessId,
-      purpose: "agreement",
-      subjectId: row.id,
-      contactId: row.contactId,
-      expiresAt: new Date(row.expiresAt),
-    });
-    await tx
-      .updateTable("agreement_offers")
-      .set({ send_count: sql`send_count + 1`, sent_at: now })
-      .where("business_id", "=", businessId)
-      .where("id", "=", row.id)
-      .execute();
+    const token = await sendLinkAgain(
+      tx,
+      "agreement_offers",
+      {
+        businessId,
+        purpose: "agreement",
+        subjectId: row.id,
+        contactId: row.contactId,
+        expiresAt: new Date(row.expiresAt),
+      },
+      now,
+    );
     await options.beforeCommit?.(tx, row.id);
-    return link.token;
+    return token;
   });
   const offer = (await getAgreementOffer(businessId, found.id))!;
   const delivery = await emailOffer(businessId, offer, contact.firstName, token, { resend: true, ...options });
@@ -402,15 +390,12 @@ export async function withdrawAgreementOffer(
     if (row.status === "accepted" || row.status === "declined") {
       throw new RequestProblem("conflict", `The offer was ${row.status}: a decision is never undone.`);
     }
-    if (row.status === "offered") {
-      await tx
-        .updateTable("agreement_offers")
-        .set({ status: "withdrawn", withdrawn_at: now })
-        .where("business_id", "=", businessId)
-        .where("id", "=", row.id)
-        .execute();
-    }
-    await revokeLinkTokens(tx, { businessId, purpose: "agreement", subjectId: row.id });
+    await endLinkedRecord(
+      tx,
+      "agreement_offers",
+      { businessId, purpose: "agreement", subjectId: row.id },
+      row.status === "offered" ? { set: { status: "withdrawn", withdrawn_at: now } } : null,
+    );
     await options.beforeCommit?.(tx, row.id);
     return row.status === "offered";
   });
@@ -461,44 +446,27 @@ async function emailOffer(
     .executeTakeFirstOrThrow();
   const url = publicLink(branding, `/agreements/acceptance/${token}`);
   options.onLink?.(offer.contact.email, url);
-  try {
-    await sendContactMail({
-      branding,
-      contact: offer.contact,
-      category: "agreements",
-      replyTo: business.supportEmail,
-      render: (preferences) =>
-        renderAgreementOfferEmail({
-          branding,
-          support: business,
-          recipientName: firstName,
-          offer,
-          version: { number: latest.version, publishedAt: new Date(latest.publishedAt) },
-          kindLabel: KIND_LABELS[offer.document.kind],
-          link: url,
-          preferences,
-        }),
-    });
-    // The reference and the recipient, never the link.
-    logger.info("agreement offer emailed", {
-      reference: offer.reference,
-      to: offer.contact.email,
-      resend: options.resend,
-    });
-    return { email: offer.contact.email, sent: true };
-  } catch (error) {
-    logger.warn("agreement offer email failed", { reference: offer.reference, to: offer.contact.email, error });
-    return { email: offer.contact.email, sent: false, error: "The mail server did not take the message." };
-  }
-}
-
-function newReference() {
-  const bytes = randomBytes(16);
-  let out = "";
-  for (const byte of bytes) {
-    // 252 = 7 × 36: bytes above it would favour the first characters, so they are skipped.
-    if (byte < 252) out += REFERENCE_ALPHABET[byte % 36];
-    if (out.length === 8) return `AG-${out}`;
-  }
-  return newReference();
+  return deliverLinkEmail(
+    "agreement offer",
+    offer.contact.email,
+    { reference: offer.reference, to: offer.contact.email, resend: options.resend },
+    () =>
+      sendContactMail({
+        branding,
+        contact: offer.contact,
+        category: "agreements",
+        replyTo: business.supportEmail,
+        render: (preferences) =>
+          renderAgreementOfferEmail({
+            branding,
+            support: business,
+            recipientName: firstName,
+            offer,
+            version: { number: latest.version, publishedAt: new Date(latest.publishedAt) },
+            kindLabel: KIND_LABELS[offer.document.kind],
+            link: url,
+            preferences,
+          }),
+      }),
+  );
 }

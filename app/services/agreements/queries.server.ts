@@ -10,7 +10,7 @@ import {
 import { UUID } from "~/lib/ids";
 import { visibleAccounts } from "../accounts/accounts.server";
 import { now as clockNow } from "../platform/clock.server";
-import { decodeCursor, encodeCursor } from "../platform/cursor.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
@@ -28,8 +28,7 @@ import type {
  * page shows it (`loadAgreementOffer`), and the signed-in contact's lists. Nothing here writes.
  * Problems are `RequestProblem`s (validation → 400), as for payment requests.
  */
-export const DEFAULT_LIST_LIMIT = 25;
-export const MAX_LIST_LIMIT = 100;
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../links/list-limits.server";
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -81,13 +80,8 @@ export async function listAgreementDocuments(
   businessId: string,
   query: { limit?: number | null; cursor?: string | null } = {},
 ): Promise<{ items: AgreementDocumentView[]; nextCursor: string | null }> {
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const fields: Record<string, string> = {};
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   let select = db
@@ -123,15 +117,14 @@ export async function listAgreementDocuments(
     ])
     .where("d.business_id", "=", businessId);
   if (cursor) {
-    select = select.where(sql<boolean>`(d.created_at, d.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("d.created_at", "d.id", cursor));
   }
   const rows = await select
     .orderBy("d.created_at", "desc")
     .orderBy("d.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map((row) => ({
       id: row.id,
@@ -146,7 +139,7 @@ export async function listAgreementDocuments(
         publishedAt: iso(row.publishedAt)!,
       },
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
@@ -277,12 +270,7 @@ export async function listAgreementOffers(
   if (state !== null && !(AGREEMENT_OFFER_STATES as readonly string[]).includes(state)) {
     fields.state = `Use one of ${AGREEMENT_OFFER_STATES.join(", ")}.`;
   }
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   const now = clockNow();
@@ -304,18 +292,17 @@ export async function listAgreementOffers(
     else select = select.where("o.status", "=", s);
   }
   if (cursor) {
-    select = select.where(sql<boolean>`(o.created_at, o.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("o.created_at", "o.id", cursor));
   }
   const rows = await select
     .orderBy("o.created_at", "desc")
     .orderBy("o.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map((row) => toOfferView(row, now)),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

@@ -5,9 +5,9 @@ import { formatFileSize, MAX_MONEY_CENTS } from "~/lib/format";
 import { rawTextMax } from "~/lib/input-bounds";
 import { tradeReferenceState } from "~/lib/trade-reference";
 import { mintLinkSecret } from "../links/link-tokens.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
-import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { CreditApplicationStatus, CreditDocumentType } from "../platform/db-schema.server";
@@ -38,8 +38,7 @@ import { sendTradeReferenceRequest, TRADE_REFERENCE_LINK_MS, type RefereeDeliver
  * id of another business is the same "not found" as one that does not exist. Problems are
  * `RequestProblem`s (validation → 400, not-found → 404, conflict → 409).
  */
-export const DEFAULT_LIST_LIMIT = 25;
-export const MAX_LIST_LIMIT = 100;
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../links/list-limits.server";
 export const DECISION_TEXT_MAX = 2_000;
 
 /** An application's reference: `CA-` and 6–10 capitals or digits (migration 0015's check). */
@@ -275,16 +274,6 @@ export async function getCreditApplication(
   };
 }
 
-function pageQuery(query: { limit?: number | null; cursor?: string | null }, fields: Record<string, string>) {
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
-  return { limit, cursor };
-}
-
 /**
  * The business's submitted applications, newest submitted first, a page at a time (keyset on
  * submitted_at and id, along credit_applications_business_idx when a status is named). Drafts
@@ -301,24 +290,23 @@ export async function listCreditApplications(
   } else if (status !== null && !(LISTED_STATUSES as readonly string[]).includes(status)) {
     fields.status = `Use one of ${LISTED_STATUSES.join(", ")}.`;
   }
-  const { limit, cursor } = pageQuery(query, fields);
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   let select = selectApplications(db, businessId);
   if (status) select = select.where("a.status", "=", status as ListedStatus);
   if (cursor) {
-    select = select.where(sql<boolean>`(a.submitted_at, a.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("a.submitted_at", "a.id", cursor));
   }
   const rows = await select
     .orderBy("a.submitted_at", "desc")
     .orderBy("a.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map(toSummary),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
@@ -338,7 +326,7 @@ export async function listTradeReferences(
   if (state !== null && !(REFERENCE_FILTERS as readonly string[]).includes(state)) {
     fields.state = `Use one of ${REFERENCE_FILTERS.join(", ")}.`;
   }
-  const { limit, cursor } = pageQuery(query, fields);
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   let select = selectReferences(db, businessId);
@@ -352,15 +340,14 @@ export async function listTradeReferences(
   if (state === "answered") select = select.where("r.answered_at", "is not", null);
   if (state === "unanswered") select = select.where("r.answered_at", "is", null);
   if (cursor) {
-    select = select.where(sql<boolean>`(r.created_at, r.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("r.created_at", "r.id", cursor));
   }
   const rows = await select
     .orderBy("r.created_at", "desc")
     .orderBy("r.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   const now = clockNow();
   return {
     items: page.map((row) => ({
@@ -372,7 +359,7 @@ export async function listTradeReferences(
         status: row.applicationStatus as ListedStatus,
       },
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Heading, Link, Text } from "@react-email/components";
+import { Heading, Text } from "@react-email/components";
 import { formatDate } from "~/lib/format";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
@@ -10,6 +10,7 @@ import {
   renderEmailHtml,
   type EmailContact,
 } from "../platform/email-layout.server";
+import { FallbackLink } from "../links/fallback-link.server";
 
 /**
  * The email that asks a trade referee for a reference (issue 17; decision 041), branded like
@@ -67,17 +68,7 @@ export async function renderTradeReferenceRequestEmail(
       <Text style={emailText(brand.theme)}>{how}</Text>
       {again ? <Text style={emailText(brand.theme)}>{again}</Text> : null}
       <EmailFacts brand={brand} facts={facts} />
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
-        If the button does not work, open this link:
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
-        <Link href={link} style={{ color: c.link, textDecoration: "underline" }}>
-          {link}
-        </Link>
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
-        This link is for you: please do not forward it. You can answer once, until {expires}.
-      </Text>
+      <FallbackLink brand={brand} link={link} expires={expires} once />
     </BrandedEmail>,
   );
 

@@ -18,12 +18,12 @@ import {
   type RefereeFormValues,
   type TradeReferenceAnswer,
 } from "~/lib/trade-reference";
-import { findBusinessBranding, publicLink } from "../host/host.server";
+import { publicLink } from "../host/host.server";
+import { deliverLinkEmail, linkSender, type Delivery } from "../links/link-lifecycle.server";
 import { linkSecretMatches, linkSelectorOf } from "../links/link-tokens.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
-import { logger } from "../platform/logger.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { consume, refund, TOKEN_CHECKS } from "../platform/rate-limit.server";
 import { renderTradeReferenceRequestEmail } from "./trade-reference-email.server";
@@ -397,7 +397,7 @@ export async function answerTradeReference(input: {
 // ---------------------------------------------------------------------------------------------
 // The email
 
-export type RefereeDelivery = { email: string; sent: boolean; error?: string };
+export type RefereeDelivery = Delivery;
 
 /**
  * Emails a referee their link (the submission's invitation, and the back office's resend). The
@@ -421,53 +421,43 @@ export async function sendTradeReferenceRequest(
   },
 ): Promise<RefereeDelivery> {
   const db = await getDb();
-  try {
-    const branding = await findBusinessBranding(db, businessId);
-    if (!branding) throw new Error("the business has no host name");
-    const business = await db
-      .selectFrom("businesses")
-      .select(["support_email as supportEmail", "support_phone as supportPhone"])
-      .where("id", "=", businessId)
-      .executeTakeFirstOrThrow();
-    const link = publicLink(branding, tradeReferencePath(input.token));
-    input.onLink?.(input.email, link);
-    const mail = await renderTradeReferenceRequestEmail({
-      branding,
-      support: business,
-      refereeName: input.refereeName,
-      refereeBusiness: input.refereeBusiness,
-      applicantName: input.applicantName,
-      applicationReference: input.applicationReference,
-      link,
-      expiresAt: input.expiresAt,
-      resend: input.resend,
-    });
-    // One message per link (a resend mints a new one): keyed by the link's hash, never the link.
-    await sendThroughOutbox(
-      {
-        // An applicant or a referee is not a contact: no preferences apply (decision 039).
-        category: "non-contact",
-        to: input.email,
-        fromName: branding.businessName,
-        replyTo: business.supportEmail ?? undefined,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      },
-      { key: `trade-reference:${createHash("sha256").update(input.token).digest("base64url")}`, businessId },
-    );
-    logger.info("trade reference request emailed", {
-      application: input.applicationReference,
-      position: input.position,
-      resend: input.resend,
-    });
-    return { email: input.email, sent: true };
-  } catch (error) {
-    logger.warn("trade reference request email failed", {
-      application: input.applicationReference,
-      position: input.position,
-      error,
-    });
-    return { email: input.email, sent: false, error: "The mail server did not take the message." };
-  }
+  return deliverLinkEmail(
+    "trade reference request",
+    input.email,
+    { application: input.applicationReference, position: input.position, resend: input.resend },
+    async () => {
+      const { branding, support: business } = await linkSender(
+        db,
+        businessId,
+        () => new Error("the business has no host name"),
+      );
+      const link = publicLink(branding, tradeReferencePath(input.token));
+      input.onLink?.(input.email, link);
+      const mail = await renderTradeReferenceRequestEmail({
+        branding,
+        support: business,
+        refereeName: input.refereeName,
+        refereeBusiness: input.refereeBusiness,
+        applicantName: input.applicantName,
+        applicationReference: input.applicationReference,
+        link,
+        expiresAt: input.expiresAt,
+        resend: input.resend,
+      });
+      // One message per link (a resend mints a new one): keyed by the link's hash, never the link.
+      await sendThroughOutbox(
+        {
+          // An applicant or a referee is not a contact: no preferences apply (decision 039).
+          category: "non-contact",
+          to: input.email,
+          fromName: branding.businessName,
+          replyTo: business.supportEmail ?? undefined,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        },
+        { key: `trade-reference:${createHash("sha256").update(input.token).digest("base64url")}`, businessId },
+      );
+    },
+  );
 }

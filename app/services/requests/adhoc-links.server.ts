@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
+import { reissueLink } from "../links/link-lifecycle.server";
+import { revokeLinkTokens } from "../links/link-tokens.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
@@ -89,13 +90,7 @@ export async function sendAdhocLink(
 
   const { token, replaced } = await db.transaction().execute(async (tx) => {
     // Only the newest email works: a forwarded or leaked older one stops here.
-    const replaced = await revokeLinkTokens(tx, {
-      businessId,
-      purpose: "adhoc",
-      subjectId: account.id,
-      contactId: contact!.id,
-    });
-    const link = await createLinkToken(tx, {
+    const link = await reissueLink(tx, {
       businessId,
       purpose: "adhoc",
       subjectId: account.id,
@@ -103,7 +98,7 @@ export async function sendAdhocLink(
       expiresAt,
     });
     await options.beforeCommit?.(tx, account.id);
-    return { token: link.token, replaced };
+    return { token: link.token, replaced: link.replaced };
   });
 
   let delivery: AdhocLinkResult["delivery"] = { email: contact!.email, sent: true };

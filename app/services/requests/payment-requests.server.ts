@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { sql, type ExpressionBuilder } from "kysely";
 import { z } from "zod";
 import { ISO_DATE_MAX, ISO_INSTANT_MAX } from "~/lib/input-bounds";
@@ -12,9 +11,17 @@ import {
 } from "~/lib/payment-request-state";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { contactsWantingEmail } from "../communication/preferences.server";
-import { findBusinessBranding, publicLink } from "../host/host.server";
+import { publicLink } from "../host/host.server";
+import {
+  deliverLinkEmail,
+  endLinkedRecord,
+  linkSender,
+  reissueLink,
+  type Delivery,
+} from "../links/link-lifecycle.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
-import { decodeCursor, encodeCursor } from "../platform/cursor.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
+import { insertWithReference } from "../links/reference.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
@@ -41,14 +48,12 @@ export const MAX_INVOICES_PER_REQUEST = 50;
 export const MAX_RECIPIENTS_PER_REQUEST = 10;
 export const DEFAULT_EXPIRY_DAYS = 14;
 export const MAX_EXPIRY_DAYS = 90;
-export const MAX_LIST_LIMIT = 100;
-export const DEFAULT_LIST_LIMIT = 25;
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../links/list-limits.server";
 
 /** Invoice statuses a request may ask for (spec §3 codes): Open, Overdue, Promise, Broken Promise. */
 const PAYABLE_INVOICE_STATUSES = [1, 3, 7, 8];
 const DAY_MS = 86_400_000;
 const REFERENCE = /^PR-[0-9A-Z]{6,12}$/;
-const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 // ---------------------------------------------------------------------------------------------
 // Input
@@ -210,18 +215,7 @@ export async function createPaymentRequest(
       expires_at: expiresAt,
       created_by_api_key: options.apiKeyId ?? null,
     };
-    // A reference another request of this business already has is simply drawn again (36^8 ≈
-    // 2.8 × 10^12 references: a clash is rare, a second one rarer still).
-    let inserted: { id: string } | undefined;
-    for (let attempt = 0; attempt < 5 && !inserted; attempt++) {
-      inserted = await tx
-        .insertInto("payment_requests")
-        .values({ ...values, reference: newReference() })
-        .onConflict((oc) => oc.columns(["business_id", "reference"]).doNothing())
-        .returning("id")
-        .executeTakeFirst();
-    }
-    if (!inserted) throw new Error("createPaymentRequest: could not draw an unused reference");
+    const inserted = await insertWithReference(tx, "payment_requests", "PR", values, "createPaymentRequest");
 
     if (invoices.length) {
       await tx
@@ -253,17 +247,6 @@ export async function createPaymentRequest(
   const view = await getPaymentRequest(businessId, requestId, { now });
   if (!view) throw new Error("createPaymentRequest: the new request is not readable");
   return view;
-}
-
-function newReference() {
-  const bytes = randomBytes(16);
-  let out = "";
-  for (const byte of bytes) {
-    // 252 = 7 × 36: bytes above it would favour the first letters, so they are skipped.
-    if (byte < 252) out += REFERENCE_ALPHABET[byte % 36];
-    if (out.length === 8) return `PR-${out}`;
-  }
-  return newReference();
 }
 
 /** Effective status (a promise whose date has passed unpaid is a Broken Promise: invoices.server). */
@@ -497,12 +480,7 @@ export async function listPaymentRequests(
   if (state !== null && !(PAYMENT_REQUEST_STATES as readonly string[]).includes(state)) {
     fields.state = `Use one of ${PAYMENT_REQUEST_STATES.join(", ")}.`;
   }
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
 
   const db = await getDb();
@@ -533,18 +511,17 @@ export async function listPaymentRequests(
   }
   if (state) select = select.where((eb) => stateCondition(eb, state as PaymentRequestState, now));
   if (cursor) {
-    select = select.where(sql<boolean>`(pr.created_at, pr.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("pr.created_at", "pr.id", cursor));
   }
   const rows = (await select
     .orderBy("pr.created_at", "desc")
     .orderBy("pr.id", "desc")
     .limit(limit + 1)
     .execute()) as RequestRow[];
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: await toViews(db, businessId, page, now),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
@@ -592,7 +569,7 @@ function stateCondition(eb: RequestsEb, state: PaymentRequestState, now: Date) {
 // ---------------------------------------------------------------------------------------------
 // Send, resend, cancel, opened
 
-export type Delivery = { email: string; sent: boolean; error?: string };
+export type { Delivery } from "../links/link-lifecycle.server";
 export type SendResult = { request: PaymentRequestView; deliveries: Delivery[] };
 
 /**
@@ -614,31 +591,10 @@ export async function sendPaymentRequest(
   } = {},
 ): Promise<SendResult> {
   const now = options.now ?? new Date();
-  const found = await getPaymentRequest(businessId, idOrReference, { now });
-  if (!found) throw new RequestProblem("not-found", "No such payment request.");
-  const db = await getDb();
-  const branding = await findBusinessBranding(db, businessId);
-  if (!branding) {
-    throw new RequestProblem("conflict", "This business has no host name, so no link to the request can be made.");
-  }
-  const business = await db
-    .selectFrom("businesses")
-    .select(["support_email as supportEmail", "support_phone as supportPhone"])
-    .where("id", "=", businessId)
-    .executeTakeFirstOrThrow();
+  const { found, db, branding, business } = await openForSending(businessId, idOrReference, now);
 
   const links = await db.transaction().execute(async (tx) => {
-    const row = await lockForChange(tx, businessId, found.id);
-    const state = paymentRequestState(row, now);
-    if (state === "paid" && row.status !== "paid") {
-      throw new RequestProblem(
-        "conflict",
-        "Nothing is owing on this request any more (its invoices have been paid): it can no longer be sent.",
-      );
-    }
-    if (!isPayableState(state)) {
-      throw new RequestProblem("conflict", `The request is ${state}: it can no longer be sent.`);
-    }
+    const row = await lockPayable(tx, businessId, found.id, now, "it can no longer be sent.");
     if (options.resend && row.status === "created") {
       throw new RequestProblem("conflict", "The request has not been sent yet: send it first.");
     }
@@ -646,36 +602,13 @@ export async function sendPaymentRequest(
       throw new RequestProblem("conflict", "The request has been sent already: resend it to send new links.");
     }
     // Only people who are still contacts of the account (and not disabled) get a link.
-    const recipients = await tx
-      .selectFrom("payment_request_recipients as r")
-      .innerJoin("payment_requests as pr", "pr.id", "r.request_id")
-      .innerJoin("contacts as c", "c.id", "r.contact_id")
-      .leftJoin("account_contacts as ac", (join) =>
-        join
-          .onRef("ac.contact_id", "=", "r.contact_id")
-          .onRef("ac.account_id", "=", "pr.account_id")
-          .onRef("ac.business_id", "=", "r.business_id"),
-      )
-      .select([
-        "r.contact_id as contactId",
-        "c.email",
-        "c.first_name as firstName",
-        "c.disabled_at as disabledAt",
-        "ac.contact_id as linked",
-      ])
-      .where("r.business_id", "=", businessId)
-      .where("r.request_id", "=", row.id)
-      .orderBy("c.email")
-      .execute();
+    const recipients = await recipientsOf(tx, businessId, row.id);
     const out: { contactId: string; email: string; firstName: string; token: string | null }[] = [];
     for (const recipient of recipients) {
-      await revokeLinkTokens(tx, {
-        businessId,
-        purpose: "payment-request",
-        subjectId: row.id,
-        contactId: recipient.contactId,
-      });
+      const subject = { businessId, purpose: "payment-request" as const, subjectId: row.id };
       if (recipient.disabledAt || !recipient.linked) {
+        // No longer a contact of the account: their earlier links stop working, and no new one.
+        await revokeLinkTokens(tx, { ...subject, contactId: recipient.contactId });
         out.push({
           contactId: recipient.contactId,
           email: recipient.email,
@@ -684,10 +617,8 @@ export async function sendPaymentRequest(
         });
         continue;
       }
-      const link = await createLinkToken(tx, {
-        businessId,
-        purpose: "payment-request",
-        subjectId: row.id,
+      const link = await reissueLink(tx, {
+        ...subject,
         contactId: recipient.contactId,
         expiresAt: new Date(row.expiresAt),
       });
@@ -727,34 +658,30 @@ export async function sendPaymentRequest(
     }
     const url = publicLink(branding, `/customer/payment-request/${link.token}`);
     options.onLink?.(link.email, url);
-    try {
-      // Transactional: sent whatever the contact's preferences, with a link to them (decision 039).
-      await sendContactMail({
-        branding,
-        contact: { id: link.contactId, email: link.email },
-        category: "payment-requests",
-        replyTo: business.supportEmail,
-        render: (preferences) =>
-          renderPaymentRequestEmail({
+    deliveries.push(
+      await deliverLinkEmail(
+        "payment request",
+        link.email,
+        { reference: request.reference, to: link.email, resend: !!options.resend },
+        // Transactional: sent whatever the contact's preferences, with a link to them (decision 039).
+        () =>
+          sendContactMail({
             branding,
-            support: business,
-            recipientName: link.firstName,
-            request,
-            link: url,
-            preferences,
+            contact: { id: link.contactId, email: link.email },
+            category: "payment-requests",
+            replyTo: business.supportEmail,
+            render: (preferences) =>
+              renderPaymentRequestEmail({
+                branding,
+                support: business,
+                recipientName: link.firstName,
+                request,
+                link: url,
+                preferences,
+              }),
           }),
-      });
-      deliveries.push({ email: link.email, sent: true });
-      // The reference and the recipient, never the link.
-      logger.info("payment request emailed", {
-        reference: request.reference,
-        to: link.email,
-        resend: !!options.resend,
-      });
-    } catch (error) {
-      logger.warn("payment request email failed", { reference: request.reference, to: link.email, error });
-      deliveries.push({ email: link.email, sent: false, error: "The mail server did not take the message." });
-    }
+      ),
+    );
   }
   return { request, deliveries };
 }
@@ -802,56 +729,14 @@ export async function remindPaymentRequest(
   } = {},
 ): Promise<RemindResult> {
   const now = options.now ?? new Date();
-  const found = await getPaymentRequest(businessId, idOrReference, { now });
-  if (!found) throw new RequestProblem("not-found", "No such payment request.");
-  const db = await getDb();
-  const branding = await findBusinessBranding(db, businessId);
-  if (!branding) {
-    throw new RequestProblem("conflict", "This business has no host name, so no link to the request can be made.");
-  }
-  const business = await db
-    .selectFrom("businesses")
-    .select(["support_email as supportEmail", "support_phone as supportPhone"])
-    .where("id", "=", businessId)
-    .executeTakeFirstOrThrow();
+  const { found, db, branding, business } = await openForSending(businessId, idOrReference, now);
 
   const planned = await db.transaction().execute(async (tx) => {
-    const row = await lockForChange(tx, businessId, found.id);
-    const state = paymentRequestState(row, now);
-    if (state === "paid" && row.status !== "paid") {
-      throw new RequestProblem(
-        "conflict",
-        "Nothing is owing on this request any more (its invoices have been paid): there is nothing to remind about.",
-      );
-    }
-    if (!isPayableState(state)) {
-      throw new RequestProblem("conflict", `The request is ${state}: there is nothing to remind about.`);
-    }
+    const row = await lockPayable(tx, businessId, found.id, now, "there is nothing to remind about.");
     if (row.status === "created") {
       throw new RequestProblem("conflict", "The request has not been sent yet: send it first.");
     }
-    const recipients = await tx
-      .selectFrom("payment_request_recipients as r")
-      .innerJoin("payment_requests as pr", "pr.id", "r.request_id")
-      .innerJoin("contacts as c", "c.id", "r.contact_id")
-      .leftJoin("account_contacts as ac", (join) =>
-        join
-          .onRef("ac.contact_id", "=", "r.contact_id")
-          .onRef("ac.account_id", "=", "pr.account_id")
-          .onRef("ac.business_id", "=", "r.business_id"),
-      )
-      .select([
-        "r.contact_id as contactId",
-        "r.last_reminded_at as lastRemindedAt",
-        "c.email",
-        "c.first_name as firstName",
-        "c.disabled_at as disabledAt",
-        "ac.contact_id as linked",
-      ])
-      .where("r.business_id", "=", businessId)
-      .where("r.request_id", "=", row.id)
-      .orderBy("c.email")
-      .execute();
+    const recipients = await recipientsOf(tx, businessId, row.id);
     const reachable = recipients.filter((r) => !r.disabledAt && r.linked);
     const wanting = await contactsWantingEmail(
       tx,
@@ -973,18 +858,76 @@ export async function cancelPaymentRequest(
     if (row.status !== "cancelled" && paymentRequestState(row, now) === "paid") {
       throw new RequestProblem("conflict", "The request is paid: it cannot be cancelled.");
     }
-    if (row.status !== "cancelled") {
-      await tx
-        .updateTable("payment_requests")
-        .set({ status: "cancelled", cancelled_at: now })
-        .where("business_id", "=", businessId)
-        .where("id", "=", row.id)
-        .execute();
-    }
-    await revokeLinkTokens(tx, { businessId, purpose: "payment-request", subjectId: row.id });
+    await endLinkedRecord(
+      tx,
+      "payment_requests",
+      { businessId, purpose: "payment-request", subjectId: row.id },
+      row.status !== "cancelled" ? { set: { status: "cancelled", cancelled_at: now } } : null,
+    );
     await options.beforeCommit?.(tx, row.id);
   });
   return (await getPaymentRequest(businessId, found.id, { now }))!;
+}
+
+/**
+ * What send and remind start from: the request, and who sends its links (a business without a
+ * host name can make none).
+ */
+async function openForSending(businessId: string, idOrReference: string, now: Date) {
+  const found = await getPaymentRequest(businessId, idOrReference, { now });
+  if (!found) throw new RequestProblem("not-found", "No such payment request.");
+  const db = await getDb();
+  const { branding, support: business } = await linkSender(
+    db,
+    businessId,
+    () => new RequestProblem("conflict", "This business has no host name, so no link to the request can be made."),
+  );
+  return { found, db, branding, business };
+}
+
+/**
+ * Locks a request that is to be emailed (sent or reminded of), refusing one that can no longer be
+ * paid; `refusal` ends the conflict's message ("it can no longer be sent.").
+ */
+async function lockPayable(tx: Db, businessId: string, requestId: string, now: Date, refusal: string) {
+  const row = await lockForChange(tx, businessId, requestId);
+  const state = paymentRequestState(row, now);
+  if (state === "paid" && row.status !== "paid") {
+    throw new RequestProblem(
+      "conflict",
+      `Nothing is owing on this request any more (its invoices have been paid): ${refusal}`,
+    );
+  }
+  if (!isPayableState(state)) {
+    throw new RequestProblem("conflict", `The request is ${state}: ${refusal}`);
+  }
+  return row;
+}
+
+/** A request's recipients, by email, and whether each is still an enabled contact of its account. */
+async function recipientsOf(tx: Db, businessId: string, requestId: string) {
+  return tx
+    .selectFrom("payment_request_recipients as r")
+    .innerJoin("payment_requests as pr", "pr.id", "r.request_id")
+    .innerJoin("contacts as c", "c.id", "r.contact_id")
+    .leftJoin("account_contacts as ac", (join) =>
+      join
+        .onRef("ac.contact_id", "=", "r.contact_id")
+        .onRef("ac.account_id", "=", "pr.account_id")
+        .onRef("ac.business_id", "=", "r.business_id"),
+    )
+    .select([
+      "r.contact_id as contactId",
+      "r.last_reminded_at as lastRemindedAt",
+      "c.email",
+      "c.first_name as firstName",
+      "c.disabled_at as disabledAt",
+      "ac.contact_id as linked",
+    ])
+    .where("r.business_id", "=", businessId)
+    .where("r.request_id", "=", requestId)
+    .orderBy("c.email")
+    .execute();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Column, Heading, Link, Row, Section, Text } from "@react-email/components";
+import { Column, Heading, Row, Section, Text } from "@react-email/components";
 import { formatDate, formatMoney } from "~/lib/format";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
@@ -13,6 +13,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
+import { FallbackLink } from "../links/fallback-link.server";
 import type { PaymentRequestView } from "./payment-request-view.server";
 
 /**
@@ -115,7 +116,7 @@ export async function renderPaymentRequestEmail(input: {
       <EmailFacts brand={brand} facts={facts} />
       {request.invoices.length ? <InvoiceList brand={brand} request={request} money={money} /> : null}
       {input.reminder ? <Text style={emailText(brand.theme)}>{paidAlready}</Text> : null}
-      <LinkFallback brand={brand} link={link} expires={expires} />
+      <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
 
@@ -184,7 +185,7 @@ export async function renderAdhocLinkEmail(input: {
         Make a payment
       </EmailButton>
       <EmailFacts brand={brand} facts={facts} />
-      <LinkFallback brand={brand} link={link} expires={expires} />
+      <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
   const text = [
@@ -225,26 +226,6 @@ function InvoiceList(props: { brand: EmailBrand; request: PaymentRequestView; mo
         </Row>
       ))}
     </Section>
-  );
-}
-
-/** The link written out, for mail programs that hide buttons, and a word on keeping it private. */
-function LinkFallback(props: { brand: EmailBrand; link: string; expires: string }) {
-  const c = emailColors(props.brand.theme);
-  return (
-    <>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
-        If the button does not work, open this link:
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
-        <Link href={props.link} style={{ color: c.link, textDecoration: "underline" }}>
-          {props.link}
-        </Link>
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
-        This link is for you: please do not forward it. It works until {props.expires}.
-      </Text>
-    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Heading, Link, Section, Text } from "@react-email/components";
+import { Heading, Section, Text } from "@react-email/components";
 import type { CSSProperties } from "react";
 import { formatDateTime } from "~/lib/agreements";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -15,6 +15,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
+import { FallbackLink } from "../links/fallback-link.server";
 import type { ResponseRequestView } from "./response-view.server";
 
 /**
@@ -168,17 +169,7 @@ export async function renderResponseRequestEmail(input: {
         </>
       ) : null}
       <Text style={emailText(brand.theme)}>{how}</Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
-        If the button does not work, open this link:
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
-        <Link href={link} style={{ color: c.link, textDecoration: "underline" }}>
-          {link}
-        </Link>
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
-        This link is for you: please do not forward it. It works until {expires}.
-      </Text>
+      <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
 

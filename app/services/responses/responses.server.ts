@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { recordedUserAgent } from "~/lib/agreements";
 import { todayIn } from "~/lib/dates";
@@ -18,10 +17,12 @@ import {
 } from "~/lib/responses";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
+import { deliverLinkEmail, endLinkedRecord, sendLinkAgain, type Delivery } from "../links/link-lifecycle.server";
+import { createLinkToken } from "../links/link-tokens.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
+import { insertWithReference } from "../links/reference.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
-import { decodeCursor, encodeCursor } from "../platform/cursor.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
@@ -53,10 +54,8 @@ export type { ResponseAnswerView, ResponseRequestView } from "./response-view.se
  * `loadResponseRequest` and `answerResponseRequest`. Problems are `RequestProblem`s
  * (validation → 400, not-found → 404, conflict → 409), as for payment requests and agreements.
  */
-export const DEFAULT_LIST_LIMIT = 25;
-export const MAX_LIST_LIMIT = 100;
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../links/list-limits.server";
 const DAY_MS = 86_400_000;
-const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /** Runs inside the service's transaction, just before it commits (the API's idempotency record). */
 type BeforeCommit = (tx: Db, resourceId: string) => Promise<void>;
@@ -195,12 +194,7 @@ export async function listResponseRequests(
   if (kind !== null && !(RESPONSE_KINDS as readonly string[]).includes(kind)) {
     fields.kind = `Use one of ${RESPONSE_KINDS.join(", ")}.`;
   }
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (Object.keys(fields).length) throw invalid(fields);
   const db = await getDb();
   const now = clockNow();
@@ -223,18 +217,17 @@ export async function listResponseRequests(
     else select = select.where("r.status", "=", s);
   }
   if (cursor) {
-    select = select.where(sql<boolean>`(r.created_at, r.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("r.created_at", "r.id", cursor));
   }
   const rows = await select
     .orderBy("r.created_at", "desc")
     .orderBy("r.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map((row) => toView(row, now)),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 
@@ -254,7 +247,7 @@ async function findContactOf(db: Db, businessId: string, idOrEmail: string) {
 // ---------------------------------------------------------------------------------------------
 // Make, send again, withdraw
 
-export type ResponseDelivery = { email: string; sent: boolean; error?: string };
+export type ResponseDelivery = Delivery;
 export type ResponseResult = { request: ResponseRequestView; delivery: ResponseDelivery };
 
 /**
@@ -412,17 +405,7 @@ export async function createResponseRequest(
       created_by_api_key: options.apiKeyId ?? null,
       created_at: now,
     };
-    // A reference another request of this business already has is drawn again.
-    let inserted: { id: string } | undefined;
-    for (let attempt = 0; attempt < 5 && !inserted; attempt++) {
-      inserted = await tx
-        .insertInto("response_requests")
-        .values({ ...values, reference: newReference() })
-        .onConflict((oc) => oc.columns(["business_id", "reference"]).doNothing())
-        .returning("id")
-        .executeTakeFirst();
-    }
-    if (!inserted) throw new Error("createResponseRequest: could not draw an unused reference");
+    const inserted = await insertWithReference(tx, "response_requests", "RR", values, "createResponseRequest");
     const link = await createLinkToken(tx, {
       businessId,
       purpose: "response",
@@ -472,22 +455,20 @@ export async function resendResponseRequest(
         `${contact.email} may no longer act for account ${found.account.number}: withdraw this request, or make a new one to someone who may.`,
       );
     }
-    await revokeLinkTokens(tx, { businessId, purpose: "response", subjectId: row.id, contactId: row.contactId });
-    const link = await createLinkToken(tx, {
-      businessId,
-      purpose: "response",
-      subjectId: row.id,
-      contactId: row.contactId,
-      expiresAt: new Date(row.expiresAt),
-    });
-    await tx
-      .updateTable("response_requests")
-      .set({ send_count: sql`send_count + 1`, sent_at: now })
-      .where("business_id", "=", businessId)
-      .where("id", "=", row.id)
-      .execute();
+    const token = await sendLinkAgain(
+      tx,
+      "response_requests",
+      {
+        businessId,
+        purpose: "response",
+        subjectId: row.id,
+        contactId: row.contactId,
+        expiresAt: new Date(row.expiresAt),
+      },
+      now,
+    );
     await options.beforeCommit?.(tx, row.id);
-    return link.token;
+    return token;
   });
   const request = (await getResponseRequest(businessId, found.id))!;
   const delivery = await emailRequest(businessId, request, contact.firstName, token, { resend: true, ...options });
@@ -513,15 +494,12 @@ export async function withdrawResponseRequest(
     if (row.status === "answered") {
       throw new RequestProblem("conflict", "The request was answered: an answer is never undone.");
     }
-    if (row.status === "open") {
-      await tx
-        .updateTable("response_requests")
-        .set({ status: "withdrawn", withdrawn_at: now })
-        .where("business_id", "=", businessId)
-        .where("id", "=", row.id)
-        .execute();
-    }
-    await revokeLinkTokens(tx, { businessId, purpose: "response", subjectId: row.id });
+    await endLinkedRecord(
+      tx,
+      "response_requests",
+      { businessId, purpose: "response", subjectId: row.id },
+      row.status === "open" ? { set: { status: "withdrawn", withdrawn_at: now } } : null,
+    );
     await options.beforeCommit?.(tx, row.id);
     return row.status === "open";
   });
@@ -553,27 +531,21 @@ async function emailRequest(
   const support = await supportOf(db, businessId);
   const url = publicLink(branding, `/response/${token}`);
   options.onLink?.(request.contact.email, url);
-  try {
-    // Something the contact is asked to do: transactional, always sent, with the preferences link (decision 039).
-    await sendContactMail({
-      branding,
-      contact: request.contact,
-      category: "responses",
-      replyTo: support.supportEmail,
-      render: (preferences) =>
-        renderResponseRequestEmail({ branding, support, recipientName: firstName, request, link: url, preferences }),
-    });
-    // The reference and the recipient, never the link.
-    logger.info("response request emailed", {
-      reference: request.reference,
-      to: request.contact.email,
-      resend: options.resend,
-    });
-    return { email: request.contact.email, sent: true };
-  } catch (error) {
-    logger.warn("response request email failed", { reference: request.reference, to: request.contact.email, error });
-    return { email: request.contact.email, sent: false, error: "The mail server did not take the message." };
-  }
+  // Something the contact is asked to do: transactional, always sent, with the preferences link (decision 039).
+  return deliverLinkEmail(
+    "response request",
+    request.contact.email,
+    { reference: request.reference, to: request.contact.email, resend: options.resend },
+    () =>
+      sendContactMail({
+        branding,
+        contact: request.contact,
+        category: "responses",
+        replyTo: support.supportEmail,
+        render: (preferences) =>
+          renderResponseRequestEmail({ branding, support, recipientName: firstName, request, link: url, preferences }),
+      }),
+  );
 }
 
 async function supportOf(db: Db, businessId: string) {
@@ -586,17 +558,6 @@ async function supportOf(db: Db, businessId: string) {
     ])
     .where("id", "=", businessId)
     .executeTakeFirstOrThrow();
-}
-
-function newReference() {
-  const bytes = randomBytes(16);
-  let out = "";
-  for (const byte of bytes) {
-    // 252 = 7 × 36: bytes above it would favour the first characters, so they are skipped.
-    if (byte < 252) out += REFERENCE_ALPHABET[byte % 36];
-    if (out.length === 8) return `RR-${out}`;
-  }
-  return newReference();
 }
 
 // ---------------------------------------------------------------------------------------------

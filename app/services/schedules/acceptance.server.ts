@@ -4,7 +4,7 @@ import { UUID_SOURCE } from "~/lib/ids";
 import type { WayToPayRefusal } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
 import { scheduleView } from "~/lib/schedule-states";
-import { revokeLinkTokens } from "../links/link-tokens.server";
+import { endLinkedRecord } from "../links/link-lifecycle.server";
 import { audit } from "../platform/audit.server";
 import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
@@ -133,21 +133,22 @@ export async function acceptSchedule(
     if (!input.way) return "method";
     const problem = await checkWayToPay(tx, actor.businessId, row.accountId, row.id, input.way, today);
     if (problem) return problem;
-    await tx
-      .updateTable("payment_schedules")
-      .set({
-        status: "active",
-        accepted_at: at,
-        accepted_by: actor.contactId,
-        accepted_ip: actor.clientIp.slice(0, 64),
-        authority_text: authorityText,
-        ...wayColumns(input.way),
-      })
-      .where("business_id", "=", actor.businessId)
-      .where("id", "=", row.id)
-      .execute();
     // Its link has done its work: a forwarded copy opens nothing more than "accepted".
-    await revokeLinkTokens(tx, { businessId: actor.businessId, purpose: "payment-schedule", subjectId: row.id });
+    await endLinkedRecord(
+      tx,
+      "payment_schedules",
+      { businessId: actor.businessId, purpose: "payment-schedule", subjectId: row.id },
+      {
+        set: {
+          status: "active",
+          accepted_at: at,
+          accepted_by: actor.contactId,
+          accepted_ip: actor.clientIp.slice(0, 64),
+          authority_text: authorityText,
+          ...wayColumns(input.way),
+        },
+      },
+    );
     return input.way;
   });
   if (typeof result === "string") return { ok: false, reason: result };

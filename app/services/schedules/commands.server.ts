@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import { ISO_INSTANT_MAX } from "~/lib/input-bounds";
@@ -20,12 +19,19 @@ import { scheduleView, type ScheduleStatus } from "~/lib/schedule-states";
 import { progressPath } from "~/lib/schedule-paths";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
+import {
+  deliverLinkEmail,
+  endLinkedRecord,
+  linkSender,
+  reissueLink,
+  sendLinkAgain,
+  type Delivery,
+} from "../links/link-lifecycle.server";
+import { insertWithReference } from "../links/reference.server";
 import { audit } from "../platform/audit.server";
 import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import { logger } from "../platform/logger.server";
 import { clip, findAccount, findContact } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
 import { getSchedule, mayActFor } from "./queries.server";
@@ -54,7 +60,6 @@ export const MAX_INVOICES_PER_SCHEDULE = 50;
 export const SCHEDULE_LINK_DAYS = 30;
 
 const DAY_MS = 86_400_000;
-const REFERENCE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /** Invoice statuses a schedule may pay (spec §3 codes): Open, Overdue, Promise, Broken Promise. */
 const PAYABLE_INVOICE_STATUSES = [1, 3, 7, 8];
 /** A schedule in one of these still holds its invoices: another may not take them. */
@@ -255,17 +260,6 @@ function explicitInstalments(
   }
 }
 
-function newReference() {
-  const bytes = randomBytes(16);
-  let out = "";
-  for (const byte of bytes) {
-    // 252 = 7 × 36: bytes above it would favour the first letters, so they are skipped.
-    if (byte < 252) out += REFERENCE_ALPHABET[byte % 36];
-    if (out.length === 8) return `PS-${out}`;
-  }
-  return newReference();
-}
-
 /** Effective status (a promise whose date has passed unpaid is a Broken Promise: invoices.server). */
 const effectiveStatus = sql<number>`CASE WHEN invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0 THEN 8 ELSE invoices.status END`;
 
@@ -367,16 +361,7 @@ export async function proposeSchedule(
       created_by_api_key: options.apiKeyId ?? null,
       created_at: at,
     };
-    let inserted: { id: string } | undefined;
-    for (let attempt = 0; attempt < 5 && !inserted; attempt++) {
-      inserted = await tx
-        .insertInto("payment_schedules")
-        .values({ ...values, reference: newReference() })
-        .onConflict((oc) => oc.columns(["business_id", "reference"]).doNothing())
-        .returning("id")
-        .executeTakeFirst();
-    }
-    if (!inserted) throw new Error("proposeSchedule: could not draw an unused reference");
+    const inserted = await insertWithReference(tx, "payment_schedules", "PS", values, "proposeSchedule");
     await tx
       .insertInto("schedule_instalments")
       .values(
@@ -477,7 +462,7 @@ async function lockInvoices(tx: Db, businessId: string, accountId: string, wante
 // ---------------------------------------------------------------------------------------------
 // Send, resend, withdraw, cancel
 
-export type Delivery = { email: string; sent: boolean; error?: string };
+export type { Delivery } from "../links/link-lifecycle.server";
 
 /**
  * Emails the proposal to its contact with a new link to `/payment-schedule/acceptance/<token>`,
@@ -493,21 +478,17 @@ export async function sendSchedule(
   const found = await getSchedule(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such payment schedule.");
   const db = await getDb();
-  const branding = await findBusinessBranding(db, businessId);
-  if (!branding) {
-    throw new RequestProblem("conflict", "This business has no host name, so no link to the schedule can be made.");
-  }
+  const { branding, support } = await linkSender(
+    db,
+    businessId,
+    () => new RequestProblem("conflict", "This business has no host name, so no link to the schedule can be made."),
+  );
   if (!(await mayActFor(db, businessId, found.contact.id, found.account.id))) {
     throw new RequestProblem(
       "conflict",
       `${found.contact.email} may no longer act for account ${found.account.number}: the proposal cannot be sent to them. Withdraw it and propose again to someone who may.`,
     );
   }
-  const support = await db
-    .selectFrom("businesses")
-    .select(["support_email as supportEmail", "support_phone as supportPhone"])
-    .where("id", "=", businessId)
-    .executeTakeFirstOrThrow();
   const at = now();
   const token = await db.transaction().execute(async (tx) => {
     const row = await lockSchedule(tx, businessId, found.id);
@@ -521,27 +502,21 @@ export async function sendSchedule(
     if (!options.resend && row.sentAt !== null) {
       throw new RequestProblem("conflict", "The proposal has been sent already: resend it to send a new link.");
     }
-    await revokeLinkTokens(tx, {
-      businessId,
-      purpose: "payment-schedule",
-      subjectId: row.id,
-      contactId: row.contactId,
-    });
-    const link = await createLinkToken(tx, {
-      businessId,
-      purpose: "payment-schedule",
-      subjectId: row.id,
-      contactId: row.contactId,
-      expiresAt: new Date(row.expiresAt),
-    });
-    await tx
-      .updateTable("payment_schedules")
-      .set({ sent_at: sql`coalesce(sent_at, ${at})`, send_count: sql`send_count + 1` })
-      .where("business_id", "=", businessId)
-      .where("id", "=", row.id)
-      .execute();
+    const token = await sendLinkAgain(
+      tx,
+      "payment_schedules",
+      {
+        businessId,
+        purpose: "payment-schedule",
+        subjectId: row.id,
+        contactId: row.contactId,
+        expiresAt: new Date(row.expiresAt),
+      },
+      at,
+      { keepFirstSent: true },
+    );
     await options.beforeCommit?.(tx, row.id);
-    return link.token;
+    return token;
   });
   const schedule = (await getSchedule(businessId, found.id))!;
   await audit({
@@ -556,36 +531,28 @@ export async function sendSchedule(
     .executeTakeFirst();
   const url = publicLink(branding, `/payment-schedule/acceptance/${token}`);
   options.onLink?.(schedule.contact.email, url);
-  try {
-    await sendContactMail({
-      branding,
-      contact: { id: schedule.contact.id, email: schedule.contact.email },
-      category: "schedules",
-      replyTo: support.supportEmail,
-      render: (preferences) =>
-        renderScheduleProposalEmail({
-          branding,
-          support,
-          recipientName: contact?.firstName ?? "",
-          schedule,
-          link: url,
-          preferences,
-        }),
-    });
-    // The reference and the recipient, never the link.
-    logger.info("payment schedule emailed", {
-      reference: schedule.reference,
-      to: schedule.contact.email,
-      resend: !!options.resend,
-    });
-    return { schedule, delivery: { email: schedule.contact.email, sent: true } };
-  } catch (error) {
-    logger.warn("payment schedule email failed", { reference: schedule.reference, to: schedule.contact.email, error });
-    return {
-      schedule,
-      delivery: { email: schedule.contact.email, sent: false, error: "The mail server did not take the message." },
-    };
-  }
+  const delivery = await deliverLinkEmail(
+    "payment schedule",
+    schedule.contact.email,
+    { reference: schedule.reference, to: schedule.contact.email, resend: !!options.resend },
+    () =>
+      sendContactMail({
+        branding,
+        contact: { id: schedule.contact.id, email: schedule.contact.email },
+        category: "schedules",
+        replyTo: support.supportEmail,
+        render: (preferences) =>
+          renderScheduleProposalEmail({
+            branding,
+            support,
+            recipientName: contact?.firstName ?? "",
+            schedule,
+            link: url,
+            preferences,
+          }),
+      }),
+  );
+  return { schedule, delivery };
 }
 
 /**
@@ -611,24 +578,25 @@ export async function withdrawSchedule(
           : `The schedule is ${row.status}: it can no longer be withdrawn.`,
       );
     }
-    let changed = false;
-    if (row.status === "proposed") {
-      await tx
-        .updateTable("payment_schedules")
-        .set({ status: "withdrawn", withdrawn_at: at })
-        .where("business_id", "=", businessId)
-        .where("id", "=", row.id)
-        .execute();
-      await tx
-        .updateTable("schedule_instalments")
-        .set({ status: "cancelled", next_attempt_on: null })
-        .where("business_id", "=", businessId)
-        .where("schedule_id", "=", row.id)
-        .where("status", "=", "scheduled")
-        .execute();
-      changed = true;
-    }
-    await revokeLinkTokens(tx, { businessId, purpose: "payment-schedule", subjectId: row.id });
+    const changed = row.status === "proposed";
+    await endLinkedRecord(
+      tx,
+      "payment_schedules",
+      { businessId, purpose: "payment-schedule", subjectId: row.id },
+      changed
+        ? {
+            set: { status: "withdrawn", withdrawn_at: at },
+            alsoChange: () =>
+              tx
+                .updateTable("schedule_instalments")
+                .set({ status: "cancelled", next_attempt_on: null })
+                .where("business_id", "=", businessId)
+                .where("schedule_id", "=", row.id)
+                .where("status", "=", "scheduled")
+                .execute(),
+          }
+        : null,
+    );
     await options.beforeCommit?.(tx, row.id);
     return changed;
   });
@@ -659,25 +627,26 @@ export async function cancelSchedule(
     if (row.status !== "active" && row.status !== "arrears" && row.status !== "cancelled") {
       throw new RequestProblem("conflict", `The schedule is ${row.status}: it can no longer be cancelled.`);
     }
-    let changed = false;
-    if (row.status !== "cancelled") {
-      await tx
-        .updateTable("payment_schedules")
-        .set({ status: "cancelled", cancelled_at: at })
-        .where("business_id", "=", businessId)
-        .where("id", "=", row.id)
-        .execute();
-      // Lock order: the schedule's row (above), then its instalments (decision 034).
-      await tx
-        .updateTable("schedule_instalments")
-        .set({ status: "cancelled", next_attempt_on: null })
-        .where("business_id", "=", businessId)
-        .where("schedule_id", "=", row.id)
-        .where("status", "in", ["scheduled", "failed"])
-        .execute();
-      changed = true;
-    }
-    await revokeLinkTokens(tx, { businessId, purpose: "payment-schedule", subjectId: row.id });
+    const changed = row.status !== "cancelled";
+    await endLinkedRecord(
+      tx,
+      "payment_schedules",
+      { businessId, purpose: "payment-schedule", subjectId: row.id },
+      changed
+        ? {
+            set: { status: "cancelled", cancelled_at: at },
+            // Lock order: the schedule's row, then its instalments (decision 034).
+            alsoChange: () =>
+              tx
+                .updateTable("schedule_instalments")
+                .set({ status: "cancelled", next_attempt_on: null })
+                .where("business_id", "=", businessId)
+                .where("schedule_id", "=", row.id)
+                .where("status", "in", ["scheduled", "failed"])
+                .execute(),
+          }
+        : null,
+    );
     await options.beforeCommit?.(tx, row.id);
     return changed;
   });
@@ -707,13 +676,7 @@ export async function createScheduleLink(
   if (!schedule) return null;
   if (!(await mayActFor(db, schedule.businessId, contactId, schedule.accountId))) return null;
   const expiresAt = new Date(now().getTime() + SCHEDULE_LINK_DAYS * DAY_MS);
-  await revokeLinkTokens(db, {
-    businessId: schedule.businessId,
-    purpose: "payment-schedule",
-    subjectId: schedule.id,
-    contactId,
-  });
-  const link = await createLinkToken(db, {
+  const link = await reissueLink(db, {
     businessId: schedule.businessId,
     purpose: "payment-schedule",
     subjectId: schedule.id,

@@ -4,7 +4,7 @@ import { scheduleView, SCHEDULE_STATUSES, type ScheduleStatus } from "~/lib/sche
 import { isScheduleReference } from "~/lib/schedule-paths";
 import { visibleAccounts } from "../accounts/accounts.server";
 import { now } from "../platform/clock.server";
-import { decodeCursor, encodeCursor } from "../platform/cursor.server";
+import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
@@ -16,8 +16,7 @@ import { selectSchedules, toView, type ScheduleView } from "./schedule-rows.serv
  * business's list a page at a time, the customer-style home's few, a schedule's instalments as
  * the runner reads them, and the accounts rule on any connection. Nothing here writes.
  */
-export const DEFAULT_LIST_LIMIT = 25;
-export const MAX_LIST_LIMIT = 100;
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from "../links/list-limits.server";
 export const SCHEDULE_STATES = [...SCHEDULE_STATUSES, "expired"] as const;
 
 /**
@@ -92,12 +91,7 @@ export async function listSchedules(
   if (state !== null && !(SCHEDULE_STATES as readonly string[]).includes(state)) {
     fields.state = `Use one of ${SCHEDULE_STATES.join(", ")}.`;
   }
-  const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    fields.limit = `Use a whole number from 1 to ${MAX_LIST_LIMIT}.`;
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-  if (query.cursor && !cursor) fields.cursor = "Use the nextCursor of the previous page as it was given.";
+  const { limit, cursor } = listPage(query, fields);
   if (query.accountId && !UUID.test(query.accountId)) fields.accountId = "Not an account id.";
   if (query.visibleTo && !UUID.test(query.visibleTo)) fields.visibleTo = "Not a contact id.";
   if (Object.keys(fields).length) throw invalid(fields);
@@ -131,18 +125,17 @@ export async function listSchedules(
     else select = select.where("ps.status", "=", state as ScheduleStatus);
   }
   if (cursor) {
-    select = select.where(sql<boolean>`(ps.created_at, ps.id) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
+    select = select.where(beforeCursor("ps.created_at", "ps.id", cursor));
   }
   const rows = await select
     .orderBy("ps.created_at", "desc")
     .orderBy("ps.id", "desc")
     .limit(limit + 1)
     .execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = pageOf(rows, limit);
   return {
     items: page.map(toView),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Column, Heading, Link, Row, Section, Text } from "@react-email/components";
+import { Column, Heading, Row, Section, Text } from "@react-email/components";
 import { formatDate, formatMoney } from "~/lib/format";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
@@ -13,6 +13,7 @@ import {
   type EmailPreferenceLinks,
   preferenceTextLines,
 } from "../platform/email-layout.server";
+import { FallbackLink } from "../links/fallback-link.server";
 
 /**
  * The proposal email of a payment schedule (issue 15; decision 034): branded like the host, the
@@ -96,7 +97,7 @@ export async function renderScheduleProposalEmail(input: {
       ) : null}
       <EmailFacts brand={brand} facts={facts} />
       <InstalmentList brand={brand} schedule={schedule} money={money} day={day} />
-      <Fallback brand={brand} link={link} expires={expires} />
+      <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
   const text = [
@@ -150,24 +151,5 @@ function InstalmentList(props: {
         </Row>
       ))}
     </Section>
-  );
-}
-
-function Fallback(props: { brand: EmailBrand; link: string; expires: string }) {
-  const c = emailColors(props.brand.theme);
-  return (
-    <>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>
-        If the button does not work, open this link:
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", margin: 0, wordBreak: "break-all" }}>
-        <Link href={props.link} style={{ color: c.link, textDecoration: "underline" }}>
-          {props.link}
-        </Link>
-      </Text>
-      <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>
-        This link is for you: please do not forward it. It works until {props.expires}.
-      </Text>
-    </>
   );
 }
