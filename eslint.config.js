@@ -143,13 +143,6 @@ export default tseslint.config(
       // The clock itself and the e2e test clock that drives it.
       "app/services/platform/clock.server.ts",
       "app/services/platform/test-clock.server.ts",
-      // Until the emailed-link service lands: these are being restructured and still make their own dates.
-      "app/services/requests/**",
-      "app/services/schedules/commands.server.ts",
-      "app/services/agreements/commands.server.ts",
-      "app/services/responses/**",
-      "app/services/credit/trade-references*.ts",
-      "app/services/links/**",
     ],
     rules: {
       "no-restricted-syntax": [

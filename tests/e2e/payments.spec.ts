@@ -2,7 +2,17 @@ import type { Page, Route } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail } from "../support/e2e-users";
-import { ACME, expect, expectAccessible, hostCall, MAILBOX, openSection, signInAs, test } from "./fixtures";
+import {
+  ACME,
+  expect,
+  expectAccessible,
+  hostCall,
+  MAILBOX,
+  openSection,
+  signInAs,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 /**
  * Invoices and paying them (issue 3), with JavaScript and without. The payer has an
@@ -367,6 +377,9 @@ test.describe("invoices and payments", () => {
     test.skip(!jsEnabled, "live totals need JavaScript; without it 'Update total' does this (the tests above)");
     await openInvoices(page);
     await openPayPage(page);
+    // When the invoices page was not hydrated yet, its form loaded the pay page as a new document: typing before
+    // React has attached the form's handlers is the no-JS path, which quotes nothing (a busy machine showed it).
+    await waitForHydration(page);
     const breakdown = breakdownOf(page);
     const amount = page.getByRole("textbox", { name: /^Amount for / });
     const guid = page.locator('input[name="requestGuid"]');

@@ -23,6 +23,7 @@ export class InvoiceLinkError extends Error {
  */
 export async function createInvoiceLink(businessId: string, invoiceId: string, contactId: string, expiresAt: Date) {
   if (!UUID.test(invoiceId) || !UUID.test(contactId)) throw new InvoiceLinkError("not-found");
+  // eslint-disable-next-line no-restricted-syntax -- A link token's lifetime is a credential's: it keeps the system's time (decision 068).
   const now = Date.now();
   if (!(expiresAt.getTime() > now) || expiresAt.getTime() > now + 366 * 86_400_000) {
     throw new InvoiceLinkError("expiry");

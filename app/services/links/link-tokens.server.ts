@@ -110,6 +110,7 @@ export async function checkLinkToken(
   businessId: string,
   purpose: LinkPurpose,
   token: unknown,
+  // eslint-disable-next-line no-restricted-syntax -- Link tokens and the link payer's session are credentials: they keep the system's time (decision 068).
   now = new Date(),
 ): Promise<LinkCheck> {
   const wellFormed = typeof token === "string" && LINK_TOKEN_PATTERN.test(token);
@@ -165,6 +166,7 @@ export async function checkLinkAccess<T extends { accountId: string }>(
   purpose: LinkPurpose,
   token: unknown,
   load: (link: LinkToken) => Promise<T | null>,
+  // eslint-disable-next-line no-restricted-syntax -- Link tokens and the link payer's session are credentials: they keep the system's time (decision 068).
   now = new Date(),
 ): Promise<LinkAccess<T>> {
   const check = await checkLinkToken(businessId, purpose, token, now);
@@ -260,10 +262,12 @@ export async function rememberLinkInBrowser(request: Request, link: LinkToken): 
       id_hash: sha256(id).toString("hex"),
       business_id: link.businessId,
       link_token_id: link.id,
+      // eslint-disable-next-line no-restricted-syntax -- Link tokens and the link payer's session are credentials: they keep the system's time (decision 068).
       expires_at: new Date(Date.now() + LINK_SESSION_SECONDS * 1000),
     })
     .onConflict((oc) =>
       oc.columns(["id_hash", "link_token_id"]).doUpdateSet({
+        // eslint-disable-next-line no-restricted-syntax -- Link tokens and the link payer's session are credentials: they keep the system's time (decision 068).
         expires_at: new Date(Date.now() + LINK_SESSION_SECONDS * 1000),
       }),
     )
@@ -282,6 +286,7 @@ export async function browserUsedLink(request: Request, businessId: string, link
     .where("id_hash", "=", sha256(id).toString("hex"))
     .where("business_id", "=", businessId)
     .where("link_token_id", "=", linkTokenId)
+    // eslint-disable-next-line no-restricted-syntax -- Link tokens and the link payer's session are credentials: they keep the system's time (decision 068).
     .where("expires_at", ">", new Date())
     .executeTakeFirst();
   return row !== undefined;

@@ -61,6 +61,7 @@ const HOLDING = ["pending", "unknown", "submitted"] as const;
 export async function loadPayerRequest(
   businessId: string,
   by: { id: string } | { reference: string },
+  // eslint-disable-next-line no-restricted-syntax -- A link token's lifetime is a credential's: it keeps the system's time (decision 068).
   now = new Date(),
 ): Promise<PayerRequest | null> {
   if ("id" in by ? !UUID.test(by.id) : !REFERENCE.test(by.reference)) return null;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { reissueLink } from "../links/link-lifecycle.server";
 import { revokeLinkTokens } from "../links/link-tokens.server";
+import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
@@ -63,7 +64,7 @@ export async function sendAdhocLink(
 ): Promise<AdhocLinkResult> {
   const parsed = AdhocSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFields(parsed.error));
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const db = await getDb();
   const settings = await db
     .selectFrom("adhoc_settings")

@@ -22,6 +22,7 @@ import {
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
 import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { insertWithReference } from "../links/reference.server";
+import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
@@ -150,7 +151,7 @@ export async function createPaymentRequest(
   const parsed = CreateSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFields(parsed.error));
   const data = parsed.data;
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const fields: Record<string, string> = {};
   const hasInvoices = data.invoices != null;
   const hasAmount = data.amountCents != null;
@@ -448,7 +449,7 @@ export async function getPaymentRequest(
     .where(byId ? "pr.id" : "pr.reference", "=", byId ? idOrReference.toLowerCase() : reference)
     .executeTakeFirst();
   if (!row) return null;
-  const [view] = await toViews(db, businessId, [row as RequestRow], options.now ?? new Date());
+  const [view] = await toViews(db, businessId, [row as RequestRow], options.now ?? clockNow());
   return view ?? null;
 }
 
@@ -474,7 +475,7 @@ export async function listPaymentRequests(
   query: ListQuery = {},
   options: { now?: Date } = {},
 ): Promise<{ items: PaymentRequestView[]; nextCursor: string | null }> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const fields: Record<string, string> = {};
   const state = query.state || null;
   if (state !== null && !(PAYMENT_REQUEST_STATES as readonly string[]).includes(state)) {
@@ -590,7 +591,7 @@ export async function sendPaymentRequest(
     onLink?: (email: string, link: string) => void;
   } = {},
 ): Promise<SendResult> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const { found, db, branding, business } = await openForSending(businessId, idOrReference, now);
 
   const links = await db.transaction().execute(async (tx) => {
@@ -728,7 +729,7 @@ export async function remindPaymentRequest(
     onLink?: (email: string, link: string) => void | Promise<void>;
   } = {},
 ): Promise<RemindResult> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const { found, db, branding, business } = await openForSending(businessId, idOrReference, now);
 
   const planned = await db.transaction().execute(async (tx) => {
@@ -848,7 +849,7 @@ export async function cancelPaymentRequest(
   idOrReference: string,
   options: { now?: Date; beforeCommit?: BeforeCommit } = {},
 ): Promise<PaymentRequestView> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
   const found = await getPaymentRequest(businessId, idOrReference, { now });
   if (!found) throw new RequestProblem("not-found", "No such payment request.");
   const db = await getDb();
