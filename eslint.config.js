@@ -132,6 +132,33 @@ export default tseslint.config(
       ],
     },
   },
+  // A form's reply is typed by its route's action (`useActionData<typeof action>()`, a fetcher's `data` likewise), never
+  // asserted: a cast hides a reply the action no longer sends, and a component would read fields nobody writes.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "TSAsExpression > CallExpression[callee.name='useActionData']",
+          "TSTypeAssertion > CallExpression[callee.name='useActionData']",
+          "TSAsExpression > MemberExpression[property.name='data'][object.callee.name='useFetcher']",
+          "TSAsExpression > MemberExpression[property.name='data'][object.name=/[fF]etcher$/]",
+        ].map((selector) => ({
+          selector,
+          message:
+            "Type a reply by its route's action (useActionData<typeof action>(), useFetcher<typeof action>()), not by a cast: give the action's replies a type (data<Reply>(…)) instead.",
+        })),
+        {
+          selector:
+            "CallExpression[callee.name=/^use(ActionData|Fetcher)$/] > TSTypeParameterInstantiation > :not(TSTypeQuery)",
+          message:
+            "Type a reply by its route's action (useActionData<typeof action>(), useFetcher<typeof action>()), not by naming a type the action is not held to.",
+        },
+      ],
+    },
+  },
   // Tests assert outcomes, never how long something took on the real clock (issue 29; CONVENTIONS "Tests"):
   // `expect(Date.now() - started).toBeLessThan(2_000)` measures the machine. What the rule catches and allows is
   // written at the top of eslint-rules/no-wall-clock-assertions.js.
