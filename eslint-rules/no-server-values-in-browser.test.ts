@@ -365,6 +365,9 @@ export default function Page() {
     }
     expect(await ruleIds(page("useActionData<typeof action>()"), file)).toEqual([]);
     expect(await ruleIds(page("fetcher.data"), file)).toEqual([]);
+    // A shared hook posting to several pages' actions names the reply's type from app/lib; it may not cast one.
+    const hook = `import { useFetcher } from "@remix-run/react";\nimport type { PayFormReply } from "~/lib/pay-form";\nexport const useQuote = () => useFetcher<PayFormReply>().data;\n`;
+    expect(await ruleIds(hook, "app/components/PayForm/useQuote.ts")).toEqual([]);
     // Components and hooks take a reply too; a test may build one however it likes.
     expect(await ruleIds(page("useActionData() as { saved: boolean }"), "app/components/Thing.tsx")).toEqual([
       "no-restricted-syntax:restrictedSyntax",
