@@ -16,6 +16,18 @@ const local = {
   },
 };
 
+/** Casts on an action's reply: refused in app/ (the blocks that use this list say why). */
+const NO_REPLY_CASTS = [
+  "TSAsExpression > CallExpression[callee.name='useActionData']",
+  "TSTypeAssertion > CallExpression[callee.name='useActionData']",
+  "TSAsExpression > MemberExpression[property.name='data'][object.callee.name='useFetcher']",
+  "TSAsExpression > MemberExpression[property.name='data'][object.name=/[fF]etcher$/]",
+].map((selector) => ({
+  selector,
+  message:
+    "Type a reply by its route's action (useActionData<typeof action>(), useFetcher<typeof action>()), not by a cast: give the action's replies a type (data<Reply>(…)) instead.",
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -132,7 +144,32 @@ export default tseslint.config(
       ],
     },
   },
-  // One clock: server code asks `now()` (app/services/platform/clock.server.ts) for the current time, so unit
+  // A form's reply is typed by its route's action (`useActionData<typeof action>()`, a fetcher's `data` likewise), never
+  // asserted: a cast hides a reply the action no longer sends, and a component would read fields nobody writes.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", ...NO_REPLY_CASTS] },
+  },
+  // In a route module the action is at hand, so a reply's type is `typeof action`, not a type named for it. (A shared
+  // hook that posts to several pages' actions, such as PayForm's useLiveTotal, names the reply type in app/lib.)
+  {
+    files: ["app/root.tsx", "app/routes/*.{ts,tsx}", "app/routes/**/*+/*.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...NO_REPLY_CASTS,
+        {
+          selector:
+            "CallExpression[callee.name=/^use(ActionData|Fetcher)$/] > TSTypeParameterInstantiation > :not(TSTypeQuery)",
+          message:
+            "In a route module, type a reply by the action (useActionData<typeof action>(), useFetcher<typeof action>()), not by naming a type the action is not held to.",
+        },
+      ],
+    },
+  },
+  // One clock (after the reply-cast blocks, which it includes): server code asks `now()` (app/services/platform/clock.server.ts) for the current time, so unit
   // tests (setClockForTesting) and the e2e test clock (decision 035) move all of it together. A place that must
   // stay on the real clock (a timeout, an age compared with the database's own now(), a credential's lifetime)
   // says why on an eslint-disable-next-line comment.
@@ -147,6 +184,8 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
+        // A later block's no-restricted-syntax replaces an earlier one's for the same file: keep the reply casts here.
+        ...NO_REPLY_CASTS,
         {
           selector: "NewExpression[callee.name='Date'][arguments.length=0]",
           message: "Ask the portal's clock: now() from app/services/platform/clock.server.ts (decision 068).",

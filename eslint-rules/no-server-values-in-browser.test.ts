@@ -342,6 +342,41 @@ export default function Invoices() {
     }
   });
 
+  it("refuses a cast on an action's reply: the reply is typed by the action", async () => {
+    const page = (read: string) =>
+      `import { useActionData, useFetcher } from "@remix-run/react";
+export async function action() { return { saved: true }; }
+export default function Page() {
+  const fetcher = useFetcher<typeof action>();
+  const reply = ${read};
+  const last = useActionData<typeof action>();
+  return <p>{String(reply)}{String(last)}{fetcher.state}</p>;
+}
+`;
+    const file = "app/routes/_portal+/some.page.tsx";
+    for (const read of [
+      "useActionData() as { saved: boolean } | undefined",
+      "useActionData<typeof action>() as unknown as { saved: boolean }",
+      "useActionData<{ saved: boolean }>()",
+      "fetcher.data as { saved: boolean } | undefined",
+      "useFetcher().data as { saved: boolean } | undefined",
+    ]) {
+      expect(await ruleIds(page(read), file), read).toEqual(["no-restricted-syntax:restrictedSyntax"]);
+    }
+    expect(await ruleIds(page("useActionData<typeof action>()"), file)).toEqual([]);
+    expect(await ruleIds(page("fetcher.data"), file)).toEqual([]);
+    // A shared hook posting to several pages' actions names the reply's type from app/lib; it may not cast one.
+    const hook = `import { useFetcher } from "@remix-run/react";\nimport type { PayFormReply } from "~/lib/pay-form";\nexport const useQuote = () => useFetcher<PayFormReply>().data;\n`;
+    expect(await ruleIds(hook, "app/components/PayForm/useQuote.ts")).toEqual([]);
+    // Components and hooks take a reply too; a test may build one however it likes.
+    expect(await ruleIds(page("useActionData() as { saved: boolean }"), "app/components/Thing.tsx")).toEqual([
+      "no-restricted-syntax:restrictedSyntax",
+    ]);
+    expect(
+      await ruleIds(page("useActionData() as { saved: boolean }"), "app/routes/_portal+/some.page.test.tsx"),
+    ).toEqual([]);
+  });
+
   it("leaves server modules and tests alone", async () => {
     expect(await ruleIds(route, "app/services/payments/thing.server.tsx")).toEqual([]);
     expect(await ruleIds(route, "app/routes/_portal+/some.page.test.tsx")).toEqual([]);

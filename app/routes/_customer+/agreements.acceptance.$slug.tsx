@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AgreementClosed, AgreementOpen, AgreementRecord, type AgreementReplyData } from "~/components/Agreement";
+import { AgreementClosed, AgreementOpen, AgreementRecord } from "~/components/Agreement";
 import { metaTranslator } from "~/lib/i18n";
 import {
   getPageContext,
@@ -57,7 +57,7 @@ export const handle = hydrateOnlyWhen("open");
 
 export default function AgreementAcceptance() {
   const data = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as AgreementReplyData | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   if (data.kind === "closed") return <AgreementClosed data={data} />;
   if (data.kind === "record") return <AgreementRecord data={data} />;
   return <AgreementOpen data={data} reply={reply} />;

@@ -7,7 +7,7 @@ import { PayIdPanel } from "~/components/PayIdPanel";
 import { BusinessContact } from "~/components/BusinessContact";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { payFormShouldRevalidate } from "~/lib/pay-form";
 import {
   getPageContext,
   LINK_PAGE_HEADERS,
@@ -118,7 +118,7 @@ export const handle = hydrateOnlyWhen("open");
 
 export default function AdhocLink() {
   const loaded = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   const t = useT();
   if (loaded.kind === "closed") {
     return (

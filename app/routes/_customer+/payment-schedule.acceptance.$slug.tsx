@@ -50,7 +50,7 @@ export const handle = staticWhen("closed");
 
 export default function PaymentScheduleAcceptance() {
   const loaded = useLoaderData<typeof loader>() as AcceptanceData;
-  const answered = useActionData<typeof action>() as AcceptanceData | undefined;
+  const answered = useActionData<typeof action>();
   return <ScheduleAcceptance data={answered ?? loaded} />;
 }
 

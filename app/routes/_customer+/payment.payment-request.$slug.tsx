@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { RequestClosed, RequestInvoice, RequestOpen } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
-import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { payFormShouldRevalidate } from "~/lib/pay-form";
 import {
   accountNotFound,
   requireAccountAccess,
@@ -77,7 +77,7 @@ export const handle: HydrateHandle = {
 
 export default function PaymentRequestSignedIn() {
   const data = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   if (data.kind === "invoice") return <RequestInvoice data={data} />;
   if (data.kind === "closed") return <RequestClosed data={data} />;
   return <RequestOpen data={data} reply={reply} />;

@@ -29,7 +29,7 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
 export default function CommunicationByLink() {
   const loaded = useLoaderData<typeof loader>() as PreferencesPageData;
-  const data = (useActionData<typeof action>() as PreferencesPageData | undefined) ?? loaded;
+  const data = useActionData<typeof action>() ?? loaded;
   return <PreferencesPage data={data} />;
 }
 

@@ -47,7 +47,7 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
 export default function Unsubscribe() {
   const loaded = useLoaderData<typeof loader>() as UnsubscribePageData;
-  const data = (useActionData<typeof action>() as UnsubscribePageData | undefined) ?? loaded;
+  const data = useActionData<typeof action>() ?? loaded;
   return <UnsubscribePage data={data} />;
 }
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { TradeReferenceClosed, TradeReferenceOpen, type TradeReferenceReply } from "./components/TradeReference";
+import { TradeReferenceClosed, TradeReferenceOpen } from "./components/TradeReference";
 import { metaTranslator } from "~/lib/i18n";
 import {
   getPageContext,
@@ -41,7 +41,7 @@ export const handle = staticWhen("closed");
 
 export default function TradeReferencePage() {
   const data = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as TradeReferenceReply | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   if (data.kind === "closed") return <TradeReferenceClosed data={data} />;
   return <TradeReferenceOpen data={data} reply={reply} />;
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { RequestClosed, RequestOpen } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
-import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { payFormShouldRevalidate } from "~/lib/pay-form";
 import {
   getPageContext,
   LINK_PAGE_HEADERS,
@@ -115,7 +115,7 @@ export const handle: HydrateHandle = {
 
 export default function PaymentRequestLink() {
   const data = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   if (data.kind === "closed") return <RequestClosed data={data} />;
   return <RequestOpen data={data} reply={reply} />;
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { questionTitle, ResponseClosed, ResponseOpen, type ResponseReplyData } from "./components/ResponseRequest";
+import { questionTitle, ResponseClosed, ResponseOpen } from "./components/ResponseRequest";
 import { metaTranslator } from "~/lib/i18n";
 import {
   getPageContext,
@@ -46,7 +46,7 @@ export const handle = staticWhen("closed");
 
 export default function ResponseQuestionPage() {
   const data = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as ResponseReplyData | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   if (data.kind === "closed") return <ResponseClosed data={data} />;
   return <ResponseOpen data={data} reply={reply} />;
 }

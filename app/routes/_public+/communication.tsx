@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Communication() {
   const loaded = useLoaderData<typeof loader>() as PreferencesPageData;
   // A refused form comes back as the action's page (400), showing what is stored now.
-  const data = (useActionData<typeof action>() as PreferencesPageData | undefined) ?? loaded;
+  const data = useActionData<typeof action>() ?? loaded;
   return <PreferencesPage data={data} />;
 }
 

@@ -465,10 +465,13 @@ export async function termsAction(request: Request) {
   };
   const values = { typedName: text("typedName").slice(0, 1_000), agreed: text("agreed") === "yes" };
   if (honeypotFilled(form)) {
-    return data({ errors: { form: "credit.error.robot" }, values } satisfies TermsReply, {
-      status: 400,
-      headers: CREDIT_PAGE_HEADERS,
-    });
+    return data<TermsReply>(
+      { errors: { form: "credit.error.robot" }, values },
+      {
+        status: 400,
+        headers: CREDIT_PAGE_HEADERS,
+      },
+    );
   }
   if (!draft) return startHere();
   const result = await acceptDraftTerms({
@@ -481,10 +484,13 @@ export async function termsAction(request: Request) {
   });
   if (!result.ok) {
     if (result.problem === "fields") {
-      return data({ errors: result.errors, values } satisfies TermsReply, {
-        status: 400,
-        headers: CREDIT_PAGE_HEADERS,
-      });
+      return data<TermsReply>(
+        { errors: result.errors, values },
+        {
+          status: 400,
+          headers: CREDIT_PAGE_HEADERS,
+        },
+      );
     }
     if (result.problem === "changed" || result.problem === "stale") return go(stepPath("terms"), result.problem);
     if (result.problem === "none") return go("/credit");

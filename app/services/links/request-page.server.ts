@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type TypedResponse } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
@@ -188,8 +188,8 @@ export async function openView(
 export async function requestPayAction(
   httpRequest: Request,
   payer: RequestPayer,
-  paid: (reference: string) => Promise<Response>,
-): Promise<Response | ReturnType<typeof data<PayFormReply>>> {
+  paid: (reference: string) => Promise<TypedResponse<never>>,
+): Promise<TypedResponse<never> | ReturnType<typeof data<PayFormReply>>> {
   const { branding, request, actor } = payer;
   const form = await readForm(httpRequest);
   const { intent, text, reply } = startPayReply(form);

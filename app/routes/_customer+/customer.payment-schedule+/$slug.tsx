@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ScheduleClosed, ScheduleProgress } from "../components/PaymentSchedule";
 import { ScheduleRescue } from "../components/ScheduleRescue";
-import { payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { payFormShouldRevalidate } from "~/lib/pay-form";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import type { ClosedData, ProgressData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
@@ -69,7 +69,7 @@ export const handle = staticWhen("closed");
 
 export default function PaymentScheduleProgress() {
   const loaded = useLoaderData<typeof loader>() as ProgressData | ClosedData;
-  const answered = useActionData<typeof action>() as ProgressData | PayFormReply | undefined;
+  const answered = useActionData<typeof action>();
   // Signed in, an action answers with the page; by link, with the pay form's reply.
   const reply = answered && !("kind" in answered) ? answered : null;
   const page = answered && "kind" in answered ? answered : loaded;

@@ -9,7 +9,7 @@ import { BusinessContact } from "~/components/BusinessContact";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { breakdownView, decimal, payFormShouldRevalidate, type PayFormReply } from "~/lib/pay-form";
+import { breakdownView, decimal, payFormShouldRevalidate } from "~/lib/pay-form";
 import { todayIso } from "~/lib/payment-method-schemas";
 import {
   getPageContext,
@@ -212,7 +212,7 @@ export const handle: HydrateHandle = {
 
 export default function InvoiceLink() {
   const data = useLoaderData<typeof loader>();
-  const reply = (useActionData<typeof action>() as PayFormReply | undefined) ?? null;
+  const reply = useActionData<typeof action>() ?? null;
   const t = useT();
   if (data.kind === "link-closed") {
     const params = { number: data.number, business: data.businessName };

@@ -7,7 +7,7 @@ import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "./components/Cr
 import { useT } from "~/components/useT";
 import { formatBusinessNumber } from "~/lib/business-numbers";
 import { CREDIT_STEPS, stepPath, type CreditAddress, type CreditStep } from "~/lib/credit-steps";
-import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import { metaTranslator } from "~/lib/i18n";
 import { visuallyHidden } from "~/styles/global.css";
 import { checkView, CREDIT_PAGE_HEADERS, submitAction, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
@@ -77,7 +77,7 @@ function addressLines(address: CreditAddress) {
 
 export default function CreditCheck() {
   const view = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as { formError?: MessageKey } | undefined;
+  const reply = useActionData<typeof action>();
   const t = useT();
   const navigation = useNavigation();
   const { answers, country } = view;

@@ -8,13 +8,7 @@ import * as formStyles from "~/components/Form.css";
 import { useT } from "~/components/useT";
 import { DOCUMENT_ACCEPT, DOCUMENT_KINDS, DRAFT_DAYS } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import {
-  CREDIT_PAGE_HEADERS,
-  documentsAction,
-  documentsView,
-  type DocumentsReply,
-  requireSameOrigin,
-} from "./credit.server";
+import { CREDIT_PAGE_HEADERS, documentsAction, documentsView, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
 
 /**
@@ -46,7 +40,7 @@ const NOTICES: Record<string, MessageKey> = {
 
 export default function CreditDocuments() {
   const view = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as DocumentsReply | undefined;
+  const reply = useActionData<typeof action>();
   const t = useT();
   const navigation = useNavigation();
   // A file over the limit, caught in the browser before anything is sent (JavaScript only).

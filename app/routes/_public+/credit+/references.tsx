@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ReferencesFields, REFERENCES_MESSAGES } from "./components/steps/ReferencesFields";
-import { CreditStepPage, stepMeta, type StepReply } from "./components/StepPage";
+import { CreditStepPage, stepMeta } from "./components/StepPage";
 import { CREDIT_PAGE_HEADERS, stepAction, stepView, requireSameOrigin } from "./credit.server";
 
 /**
@@ -21,7 +21,7 @@ export const headers: HeadersFunction = () => CREDIT_PAGE_HEADERS;
 
 export default function CreditReferences() {
   const view = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as StepReply | undefined;
+  const reply = useActionData<typeof action>();
   return (
     <CreditStepPage view={view} reply={reply} messages={REFERENCES_MESSAGES} lead="credit.references.lead">
       {(props) => <ReferencesFields {...props} />}

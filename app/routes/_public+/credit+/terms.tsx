@@ -11,7 +11,7 @@ import { useT } from "~/components/useT";
 import { TYPED_NAME_MAX } from "~/lib/agreements";
 import { DRAFT_DAYS } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { CREDIT_PAGE_HEADERS, termsAction, termsView, type TermsReply, requireSameOrigin } from "./credit.server";
+import { CREDIT_PAGE_HEADERS, termsAction, termsView, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
 
 /**
@@ -41,7 +41,7 @@ const NOTICES: Record<string, MessageKey> = {
 
 export default function CreditTerms() {
   const view = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as TermsReply | undefined;
+  const reply = useActionData<typeof action>();
   const t = useT();
   const navigation = useNavigation();
   const { terms } = view;

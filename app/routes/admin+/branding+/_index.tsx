@@ -14,6 +14,7 @@ import { FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
+import type { PairCheck } from "~/lib/brand-colours";
 import { BrandDraftSchema } from "~/lib/brand-draft-schema";
 import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
 import { formatFileSize } from "~/lib/format";
@@ -79,13 +80,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** What the action answers when it does not redirect; `useActionData<typeof action>()` infers it. */
+type BrandingReply = {
+  intent: "save" | "publish" | "restore" | null;
+  result: SubmissionResult<string[]> | null;
+  formError: MessageKey | null;
+  suggestion?: string | null;
+  checks?: PairCheck[] | null;
+};
+
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { session, actor } = await requireHostAdminPage(request);
   const form = await readBrandAdminForm(request);
   if (!form.ok) {
-    return data(
-      { intent: "save" as const, result: null, formError: `branding.error.form.${form.problem}` as MessageKey },
+    return data<BrandingReply>(
+      { intent: "save", result: null, formError: `branding.error.form.${form.problem}` as MessageKey },
       { status: form.problem === "tooLarge" ? 413 : 400 },
     );
   }
@@ -94,11 +104,11 @@ export async function action({ request }: ActionFunctionArgs) {
     case "save": {
       const submission = parseSubmission(form.formData, { schema: BrandDraftSchema, allow: ["intent"] });
       if (submission.status !== "success") {
-        return data({ intent, result: submission.reply(), formError: null }, { status: 400 });
+        return data<BrandingReply>({ intent, result: submission.reply(), formError: null }, { status: 400 });
       }
       const outcome = await saveBrandDraft(actor, submission.value, form.files);
       if (!outcome.ok) {
-        return data(
+        return data<BrandingReply>(
           {
             intent,
             result: submission.reply({ fieldErrors: outcome.fieldErrors }),
@@ -113,30 +123,24 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "publish": {
       const outcome = await publishBrandDraft(actor, session, form.fields.draftId);
-      if (!outcome.ok) return data({ intent, result: null, formError: outcome.message }, { status: 409 });
+      if (!outcome.ok)
+        return data<BrandingReply>({ intent, result: null, formError: outcome.message }, { status: 409 });
       return redirect("/admin/branding?done=published");
     }
     case "restore": {
       const outcome = await restoreBrand(actor, form.fields.publicationId, form.fields.liveVersionId);
-      if (!outcome.ok) return data({ intent, result: null, formError: outcome.message }, { status: 409 });
+      if (!outcome.ok)
+        return data<BrandingReply>({ intent, result: null, formError: outcome.message }, { status: 409 });
       return redirect("/admin/branding?done=restored");
     }
     default:
-      return data({ intent: null, result: null, formError: "branding.error.intent" as MessageKey }, { status: 400 });
+      return data<BrandingReply>({ intent: null, result: null, formError: "branding.error.intent" }, { status: 400 });
   }
 }
 
-type ActionData = {
-  intent: string | null;
-  result: SubmissionResult<string[]> | null;
-  formError: MessageKey | null;
-  suggestion?: string | null;
-  checks?: ReturnType<typeof useLoaderData<typeof loader>>["checks"];
-};
-
 export default function BrandingPage() {
   const view = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const actionData = useActionData<typeof action>();
   const t = useT();
   const { draft, published } = view;
   const current = draft ?? published;

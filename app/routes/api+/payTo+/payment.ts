@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
@@ -86,144 +87,157 @@ export function loader() {
   return refuse({ status: 405, reason: "method_not_allowed", message: english("paytoPay.api.methodNotAllowed") });
 }
 
+const REQUIRED: MessageKey = "paytoPay.field.required";
+const ORDERS: MessageKey = "paytoPay.field.orders";
+const MERCHANT_FEE: MessageKey = "paytoPay.field.merchantFee";
+const MONEY: MessageKey = "paytoPay.field.money";
+
+/** Every problem a schema below finds is one message key: `required` for an absent value, `invalid` otherwise. */
+const says = (required: MessageKey, invalid: MessageKey = required): z.RawCreateParams => ({
+  errorMap: (_issue, ctx) => ({ message: ctx.data === undefined ? required : invalid }),
+});
+
+/** The spec's callers send an absent field as missing, null or "": all three read as absent. */
+const blankAsAbsent = (value: unknown) => (value === null || value === "" ? undefined : value);
+
+const Uuid = z.preprocess(
+  blankAsAbsent,
+  z
+    .string(says(REQUIRED, "paytoPay.field.uuid"))
+    .max(36)
+    .regex(UUID)
+    .transform((id) => id.toLowerCase()),
+);
+
 /** Money as the spec's payloads give it: a JSON number or a decimal string, exact to the cent. */
-function money(value: unknown): number | null {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) return null;
-    value = String(value);
-  }
-  if (typeof value !== "string" || value.length > 20) return null;
-  const parsed = parseMoneyToCents(value);
-  return parsed.ok ? parsed.cents : null;
+const Money = z.preprocess(
+  blankAsAbsent,
+  z
+    .union([z.number().transform(String), z.string(says(MONEY)).max(20)], says(REQUIRED, MONEY))
+    .transform((text, ctx) => {
+      const parsed = parseMoneyToCents(text);
+      if (parsed.ok) return parsed.cents;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: MONEY });
+      return z.NEVER;
+    }),
+);
+
+/** Spec §9: the merchant fee is always 0. */
+const ZeroMoney = Money.pipe(z.literal(0, says(MERCHANT_FEE)));
+
+const Flag = z.union(
+  [z.boolean(), z.enum(["true", "false"]).transform((flag) => flag === "true")],
+  says(REQUIRED, "paytoPay.field.boolean"),
+);
+const RequiredFlag = z.preprocess(blankAsAbsent, Flag);
+const OptionalFlag = z.preprocess(blankAsAbsent, Flag.optional());
+
+const OrderSchema = z.object(
+  {
+    orderId: Uuid,
+    balanceTotal: Money,
+    partPayAmount: Money,
+    paymentAmount: Money,
+    discount: Money,
+    merchantFee: ZeroMoney,
+    lateFee: Money,
+  },
+  says(ORDERS),
+);
+
+/**
+ * An invoice paid twice in one payload. Read from the list as sent, so that it is named even when
+ * an order is also wrong (an order that is not an object has no id to compare).
+ */
+function paysAnInvoiceTwice(orders: unknown[]): boolean {
+  const ids = orders.flatMap((order) => {
+    if (order === null || typeof order !== "object" || Array.isArray(order)) return [];
+    const id = (order as { orderId?: unknown }).orderId;
+    return [typeof id === "string" ? id.toLowerCase() : ""];
+  });
+  return new Set(ids).size !== ids.length;
 }
 
-function bool(value: unknown): boolean | null {
-  if (value === true || value === "true") return true;
-  if (value === false || value === "false") return false;
-  return null;
-}
+const OrdersSchema = z.preprocess(
+  (orders, ctx) => {
+    if (Array.isArray(orders) && paysAnInvoiceTwice(orders))
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: ORDERS, params: { afterOrders: true } });
+    return orders;
+  },
+  z
+    .array(z.unknown(), says(REQUIRED, ORDERS))
+    .min(1)
+    .max(MAX_ORDERS)
+    // Only a list of the right length has its orders read.
+    .pipe(z.array(OrderSchema).max(MAX_ORDERS)),
+);
 
-type Order = {
-  orderId: string;
-  balanceTotal: number;
-  partPayAmount: number;
-  paymentAmount: number;
-  discount: number;
-  merchantFee: number;
-  lateFee: number;
-};
+/** Spec §3's PayTo payment payload; unknown fields are ignored. */
+const PayloadSchema = z.preprocess(
+  // `accountID` is the spec's spelling; `accountId` is accepted as well.
+  (body) => {
+    const fields = body as Record<string, unknown>;
+    return { ...fields, accountID: fields.accountID ?? fields.accountId };
+  },
+  z
+    .object({
+      accountID: Uuid,
+      PaymentTokenGuid: Uuid,
+      requestGuid: Uuid,
+      savePaymentMethod: OptionalFlag,
+      applyFee: OptionalFlag,
+      applyLateFee: OptionalFlag,
+      isPartPay: RequiredFlag,
+      merchantFeeComponent: ZeroMoney,
+      totalLateFee: Money,
+      totalDiscount: Money,
+      amount: Money,
+      subTotal: Money,
+      // A PayTo payment is made now: a promise to pay later is refused.
+      promiseDate: z.preprocess(blankAsAbsent, z.undefined(says("paytoPay.field.promiseDate"))),
+      paymentNote: z
+        .string(says("paytoPay.field.note"))
+        .max(500)
+        .nullish()
+        .transform((note) => (note ?? "").trim()),
+      orders: OrdersSchema,
+    })
+    .transform((payload) => ({
+      accountId: payload.accountID,
+      agreementId: payload.PaymentTokenGuid,
+      requestGuid: payload.requestGuid,
+      note: payload.paymentNote,
+      isPartPay: payload.isPartPay,
+      merchantFeeComponent: payload.merchantFeeComponent,
+      totalLateFee: payload.totalLateFee,
+      totalDiscount: payload.totalDiscount,
+      amount: payload.amount,
+      subTotal: payload.subTotal,
+      orders: payload.orders,
+    })),
+);
 
-type Payload = {
-  accountId: string;
-  agreementId: string;
-  requestGuid: string;
-  note: string;
-  isPartPay: boolean;
-  merchantFeeComponent: number;
-  totalLateFee: number;
-  totalDiscount: number;
-  amount: number;
-  subTotal: number;
-  orders: Order[];
-};
+type Payload = z.output<typeof PayloadSchema>;
 
-/** Reads the payload; each problem is named by its field (orders[2].paymentAmount). */
+/** `orders[2].paymentAmount` for the path ["orders", 2, "paymentAmount"]. */
+const fieldName = (path: (string | number)[]) =>
+  path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`)).join("");
+
+/** Reads the payload; each problem is named by its field (orders[2].paymentAmount), the first problem of each. */
 function parsePayload(
   body: Record<string, unknown>,
 ): { ok: true; payload: Payload } | { ok: false; errors: Record<string, MessageKey> } {
+  const parsed = PayloadSchema.safeParse(body);
+  if (parsed.success) return { ok: true, payload: parsed.data };
   const errors: Record<string, MessageKey> = {};
-  const uuid = (name: string, value: unknown) => {
-    if (value === undefined || value === null || value === "") errors[name] = "paytoPay.field.required";
-    else if (typeof value !== "string" || !UUID.test(value)) errors[name] = "paytoPay.field.uuid";
-    return typeof value === "string" ? value.toLowerCase() : "";
-  };
-  const cents = (name: string, value: unknown) => {
-    if (value === undefined || value === null || value === "") {
-      errors[name] = "paytoPay.field.required";
-      return 0;
-    }
-    const parsed = money(value);
-    if (parsed === null) errors[name] = "paytoPay.field.money";
-    return parsed ?? 0;
-  };
-  const flag = (name: string, value: unknown, required: boolean) => {
-    if (value === undefined || value === null || value === "") {
-      if (required) errors[name] = "paytoPay.field.required";
-      return false;
-    }
-    const parsed = bool(value);
-    if (parsed === null) errors[name] = "paytoPay.field.boolean";
-    return parsed ?? false;
-  };
-
-  const accountId = uuid("accountID", body.accountID ?? body.accountId);
-  const agreementId = uuid("PaymentTokenGuid", body.PaymentTokenGuid);
-  const requestGuid = uuid("requestGuid", body.requestGuid);
-  flag("savePaymentMethod", body.savePaymentMethod, false);
-  flag("applyFee", body.applyFee, false);
-  flag("applyLateFee", body.applyLateFee, false);
-  const isPartPay = flag("isPartPay", body.isPartPay, true);
-  const merchantFeeComponent = cents("merchantFeeComponent", body.merchantFeeComponent);
-  if (!errors.merchantFeeComponent && merchantFeeComponent !== 0)
-    errors.merchantFeeComponent = "paytoPay.field.merchantFee";
-  const totalLateFee = cents("totalLateFee", body.totalLateFee);
-  const totalDiscount = cents("totalDiscount", body.totalDiscount);
-  const amount = cents("amount", body.amount);
-  const subTotal = cents("subTotal", body.subTotal);
-  if (body.promiseDate !== undefined && body.promiseDate !== null && body.promiseDate !== "") {
-    errors.promiseDate = "paytoPay.field.promiseDate";
+  // A duplicate is named after the orders' own problems, as the answers have always listed it.
+  const issues = parsed.error.issues;
+  const afterOrders = (issue: z.ZodIssue) => issue.code === z.ZodIssueCode.custom && issue.params?.afterOrders === true;
+  for (const issue of [...issues.filter((i) => !afterOrders(i)), ...issues.filter(afterOrders)]) {
+    // Every message above is a MessageKey (`says`, and the two custom issues).
+    errors[fieldName(issue.path)] ??= issue.message as MessageKey;
   }
-  const rawNote = body.paymentNote ?? "";
-  if (typeof rawNote !== "string" || rawNote.length > 500) errors.paymentNote = "paytoPay.field.note";
-  const note = typeof rawNote === "string" ? rawNote.trim().slice(0, 500) : "";
-
-  const orders: Order[] = [];
-  const raw = body.orders;
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_ORDERS) {
-    errors.orders = raw === undefined ? "paytoPay.field.required" : "paytoPay.field.orders";
-  } else {
-    raw.forEach((item: unknown, index) => {
-      const at = (field: string) => `orders[${index}].${field}`;
-      if (item === null || typeof item !== "object" || Array.isArray(item)) {
-        errors[`orders[${index}]`] = "paytoPay.field.orders";
-        return;
-      }
-      const o = item as Record<string, unknown>;
-      const order: Order = {
-        orderId: uuid(at("orderId"), o.orderId),
-        balanceTotal: cents(at("balanceTotal"), o.balanceTotal),
-        partPayAmount: cents(at("partPayAmount"), o.partPayAmount),
-        paymentAmount: cents(at("paymentAmount"), o.paymentAmount),
-        discount: cents(at("discount"), o.discount),
-        merchantFee: cents(at("merchantFee"), o.merchantFee),
-        lateFee: cents(at("lateFee"), o.lateFee),
-      };
-      // Spec §9: an order's merchantFee is always 0.
-      if (!errors[at("merchantFee")] && order.merchantFee !== 0)
-        errors[at("merchantFee")] = "paytoPay.field.merchantFee";
-      orders.push(order);
-    });
-    if (!errors.orders && new Set(orders.map((o) => o.orderId)).size !== orders.length) {
-      errors.orders = "paytoPay.field.orders";
-    }
-  }
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return {
-    ok: true,
-    payload: {
-      accountId,
-      agreementId,
-      requestGuid,
-      note,
-      isPartPay,
-      merchantFeeComponent,
-      totalLateFee,
-      totalDiscount,
-      amount,
-      subTotal,
-      orders,
-    },
-  };
+  return { ok: false, errors };
 }
 
 const decimal = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
