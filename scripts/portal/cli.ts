@@ -95,7 +95,7 @@ async function report(error: unknown, command: Command, io: CliIo): Promise<numb
     io.stderr.write(`${error.message}\n\nRun with --help for its options: ${commandLine(command)} --help\n`);
     return 2;
   }
-  const { isRequestProblem } = await import("../../app/services/requests/problems.server");
+  const { isRequestProblem } = await import("../../app/services/platform/problems.server");
   const lines = isRequestProblem(error)
     ? problemLines(error)
     : error instanceof Refusal

@@ -14,7 +14,7 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { RequestProblem } from "../requests/problems.server";
+import { RequestProblem } from "../platform/problems.server";
 import { decideAgreementOffer, type DecideInput } from "./acceptance.server";
 import {
   createAgreementDocument,

@@ -22,7 +22,7 @@ import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
-import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
+import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import { renderAgreementOfferEmail } from "./agreement-email.server";
 import { KIND_LABELS, type AgreementDocumentDetail, type AgreementOfferView } from "./agreement-views.server";
 import { findContactOf, getAgreementDocument, getAgreementOffer } from "./queries.server";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "../platform/database.server";
 import { now as clockNow } from "../platform/clock.server";
-import { invalid } from "../requests/problems.server";
+import { invalid } from "../platform/problems.server";
 import { UUID } from "~/lib/ids";
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import { isRequestProblem } from "../requests/problems.server";
+import { isRequestProblem } from "../platform/problems.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, readCapped } from "../platform/http.server";

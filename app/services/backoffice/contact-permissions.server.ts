@@ -3,7 +3,7 @@ import { HOST_ADMIN_PERMISSION, PORTAL_PERMISSION } from "../auth/access.server"
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import { invalid, RequestProblem } from "../requests/problems.server";
+import { invalid, RequestProblem } from "../platform/problems.server";
 import type { CommitHook } from "./api.server";
 import { UUID } from "~/lib/ids";
 

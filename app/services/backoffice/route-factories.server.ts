@@ -1,4 +1,4 @@
-import { invalid } from "../requests/problems.server";
+import { invalid } from "../platform/problems.server";
 import type { ApiCaller, ApiScope } from "./api-keys.server";
 import {
   answer,

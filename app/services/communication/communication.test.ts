@@ -14,7 +14,7 @@ import {
   sendPaymentRequest,
   cancelPaymentRequest,
 } from "../requests/payment-requests.server";
-import { RequestProblem } from "../requests/problems.server";
+import { RequestProblem } from "../platform/problems.server";
 import { sendContactMail } from "./contact-mail.server";
 import { checkLink, signLink, unsubscribeLinkPath } from "./preference-links.server";
 import { unsubscribeAction } from "./preference-page.server";

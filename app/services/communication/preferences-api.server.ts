@@ -4,7 +4,7 @@ import type { CommitHook } from "../backoffice/api.server";
 import { getDb } from "../platform/database.server";
 import { findContact } from "../requests/lookups.server";
 import { UUID } from "~/lib/ids";
-import { invalid, RequestProblem } from "../requests/problems.server";
+import { invalid, RequestProblem } from "../platform/problems.server";
 import {
   changePreferences,
   preferenceMap,

@@ -13,7 +13,7 @@ import type { Db } from "../platform/db.server";
 import type { CreditApplicationStatus, CreditDocumentType } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
 import { UUID } from "~/lib/ids";
-import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
+import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import { findBusinessBranding } from "../host/host.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import {

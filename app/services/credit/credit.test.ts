@@ -17,7 +17,7 @@ import { attachmentDisposition } from "../platform/http.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
 import { setRateLimitClockForTesting } from "../platform/rate-limit.server";
-import { RequestProblem } from "../requests/problems.server";
+import { RequestProblem } from "../platform/problems.server";
 import {
   decideCreditApplication,
   downloadFileName,

@@ -8,7 +8,7 @@ import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { clip, findAccount, findContact, resolveRecipients } from "./lookups.server";
-import { invalid, RequestProblem, zodFields } from "./problems.server";
+import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import { renderAdhocLinkEmail } from "./request-email.server";
 
 /**

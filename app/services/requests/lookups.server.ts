@@ -1,5 +1,5 @@
 import type { Db } from "../platform/db.server";
-import { invalid } from "./problems.server";
+import { invalid } from "../platform/problems.server";
 import { UUID } from "~/lib/ids";
 
 /** Look-ups the back-office calls share: an account and its contacts, always within one business. */

@@ -29,7 +29,7 @@ import type { DB } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
 import { clip, findAccount, resolveRecipients } from "./lookups.server";
 import { UUID } from "~/lib/ids";
-import { invalid, RequestProblem, zodFields } from "./problems.server";
+import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import type { PaymentRequestView } from "./payment-request-view.server";
 import { renderPaymentRequestEmail } from "./request-email.server";
 

@@ -19,7 +19,7 @@ import {
   sendPaymentRequest,
   type PaymentRequestView,
 } from "./payment-requests.server";
-import { RequestProblem } from "./problems.server";
+import { RequestProblem } from "../platform/problems.server";
 
 let catcher: SmtpCatcher;
 const savedSmtp = process.env.SMTP_URL;

@@ -30,7 +30,7 @@ import { sendContactMail } from "../communication/contact-mail.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
 import { clip, findAccount, findContact } from "../requests/lookups.server";
 import { UUID } from "~/lib/ids";
-import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
+import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import {
   addressFromApi,
   CREDIT_NOTE_MAX,

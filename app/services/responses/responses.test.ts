@@ -14,7 +14,7 @@ import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
-import { RequestProblem } from "../requests/problems.server";
+import { RequestProblem } from "../platform/problems.server";
 import {
   answerResponseRequest,
   createResponseRequest,

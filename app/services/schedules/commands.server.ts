@@ -33,7 +33,7 @@ import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount, findContact } from "../requests/lookups.server";
-import { invalid, RequestProblem, zodFields } from "../requests/problems.server";
+import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import { getSchedule, mayActFor } from "./queries.server";
 import { renderScheduleProposalEmail } from "./schedule-email.server";
 import { lockSchedule, type ScheduleView } from "./schedule-rows.server";

@@ -8,7 +8,7 @@ import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { clip, findAccount } from "../requests/lookups.server";
-import { invalid } from "../requests/problems.server";
+import { invalid } from "../platform/problems.server";
 import { selectSchedules, toView, type ScheduleView } from "./schedule-rows.server";
 
 /**

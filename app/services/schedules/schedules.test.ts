@@ -10,7 +10,7 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import { RequestProblem } from "../requests/problems.server";
+import { RequestProblem } from "../platform/problems.server";
 import { acceptSchedule, changeWayToPay, parseWayToPay } from "./acceptance.server";
 import { cancelSchedule, createScheduleLink, proposeSchedule, sendSchedule, withdrawSchedule } from "./commands.server";
 import { getSchedule, listSchedules, scheduleInstalments } from "./queries.server";
