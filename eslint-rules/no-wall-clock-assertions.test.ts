@@ -148,8 +148,12 @@ expect(Date.now() - started).toBeLessThan(2_000);
     }
   });
 
+  // (The portal's services have a clock rule of their own, decision 068: only this rule's verdict is asked here.)
+  const wallClock = async (code: string, filePath: string) =>
+    (await ruleIds(code, filePath)).filter((id) => id.startsWith("local/no-wall-clock-assertions"));
+
   it("leaves the portal's own code and the bench alone", async () => {
-    expect(await ruleIds(timed, "app/services/payments/thing.server.ts")).toEqual([]);
-    expect(await ruleIds(timed, "bench/thing.ts")).toEqual([]);
+    expect(await wallClock(timed, "app/services/payments/thing.server.ts")).toEqual([]);
+    expect(await wallClock(timed, "bench/thing.ts")).toEqual([]);
   });
 });
