@@ -28,6 +28,67 @@ const NO_REPLY_CASTS = [
     "Type a reply by its route's action (useActionData<typeof action>(), useFetcher<typeof action>()), not by a cast: give the action's replies a type (data<Reply>(…)) instead.",
 }));
 
+/** The clock itself and the e2e test clock that drives it. */
+const CLOCK_MODULES = ["app/services/platform/clock.server.ts", "app/services/platform/test-clock.server.ts"];
+
+const CLOCK_RULES = [
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: "Ask the portal's clock: now() from app/services/platform/clock.server.ts (decision 068).",
+  },
+  {
+    selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+    message:
+      "Ask the portal's clock: now().getTime() from app/services/platform/clock.server.ts (decision 068); a duration on the real clock says why in an eslint-disable-next-line comment.",
+  },
+];
+
+/**
+ * The services that answer HTTP (decision 070): page handlers (`*-page.server.ts`, `*-pages.server.ts`, the link
+ * pages' shared answers), guards that end a request (sessions, tenants, account access, published legal text, the
+ * test clock's switch) and the frames of the JSON APIs. Everything else in app/services returns a value or throws a
+ * RequestProblem, and the route (or one of these) turns it into an answer.
+ */
+const ANSWERING_MODULES = [
+  "app/services/**/*-page.server.ts",
+  "app/services/**/*-pages.server.ts",
+  "app/services/platform/http.server.ts",
+  "app/services/platform/request-context.server.ts",
+  "app/services/platform/form-limits.server.ts",
+  "app/services/platform/test-clock.server.ts",
+  "app/services/backoffice/api.server.ts",
+  "app/services/backoffice/route-factories.server.ts",
+  "app/services/auth/auth.server.ts",
+  "app/services/auth/session.server.ts",
+  "app/services/host/tenant.server.ts",
+  "app/services/host/legal.server.ts",
+  "app/services/accounts/account-access.server.ts",
+];
+
+const NO_HTTP_ANSWERS = [
+  {
+    selector: "NewExpression[callee.name='Response']",
+    message:
+      "A service returns a value or throws a RequestProblem; the route or an answering module (eslint.config.js ANSWERING_MODULES) builds the Response (decision 070).",
+  },
+  {
+    selector: "CallExpression[callee.object.name='Response'][callee.property.name=/^(json|redirect|error)$/]",
+    message:
+      "A service returns a value or throws a RequestProblem; the route or an answering module (eslint.config.js ANSWERING_MODULES) builds the Response (decision 070).",
+  },
+];
+
+const NO_REMIX_ANSWER_IMPORTS = {
+  paths: [
+    {
+      name: "@remix-run/node",
+      importNames: ["data", "json", "redirect", "redirectDocument", "replace"],
+      message:
+        "A service returns a value or throws a RequestProblem; the route or an answering module (eslint.config.js ANSWERING_MODULES) makes the answer (decision 070).",
+    },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -173,30 +234,23 @@ export default tseslint.config(
   // tests (setClockForTesting) and the e2e test clock (decision 035) move all of it together. A place that must
   // stay on the real clock (a timeout, an age compared with the database's own now(), a credential's lifetime)
   // says why on an eslint-disable-next-line comment.
+  //
+  // Who answers HTTP (decision 070): a domain service returns values or throws a RequestProblem; only the edge
+  // modules in ANSWERING_MODULES (page handlers, guards, the API frames) build a Response, a redirect or Remix's
+  // data(). A later block's no-restricted-syntax replaces an earlier one's for the same file, so both blocks list
+  // the reply casts and the clock rules.
   {
     files: ["app/services/**/*.{ts,tsx}", "db/**/*.ts"],
-    ignores: [
-      "**/*.test.{ts,tsx}",
-      // The clock itself and the e2e test clock that drives it.
-      "app/services/platform/clock.server.ts",
-      "app/services/platform/test-clock.server.ts",
-    ],
+    ignores: ["**/*.test.{ts,tsx}", ...CLOCK_MODULES, ...ANSWERING_MODULES],
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        // A later block's no-restricted-syntax replaces an earlier one's for the same file: keep the reply casts here.
-        ...NO_REPLY_CASTS,
-        {
-          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-          message: "Ask the portal's clock: now() from app/services/platform/clock.server.ts (decision 068).",
-        },
-        {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message:
-            "Ask the portal's clock: now().getTime() from app/services/platform/clock.server.ts (decision 068); a duration on the real clock says why in an eslint-disable-next-line comment.",
-        },
-      ],
+      "no-restricted-syntax": ["error", ...NO_REPLY_CASTS, ...CLOCK_RULES, ...NO_HTTP_ANSWERS],
+      "no-restricted-imports": ["error", NO_REMIX_ANSWER_IMPORTS],
     },
+  },
+  {
+    files: ANSWERING_MODULES,
+    ignores: ["**/*.test.{ts,tsx}", ...CLOCK_MODULES],
+    rules: { "no-restricted-syntax": ["error", ...NO_REPLY_CASTS, ...CLOCK_RULES] },
   },
   // Tests assert outcomes, never how long something took on the real clock (issue 29; CONVENTIONS "Tests"):
   // `expect(Date.now() - started).toBeLessThan(2_000)` measures the machine. What the rule catches and allows is

@@ -4,14 +4,8 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export {
-  getAccountTiles,
-  listAccountContacts,
-  listStatementLines,
-  noAccounts,
-  requireAccountAccess,
-  searchAccounts,
-} from "~/services/accounts/accounts.server";
+export { getAccountTiles, listAccountContacts, listStatementLines, searchAccounts } from "~/services/accounts/accounts.server";
+export { noAccounts, requireAccountAccess } from "~/services/accounts/account-access.server";
 export { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
 export { requireAccountPage } from "~/services/accounts/portal.server";
 export { hasPortalAccess } from "~/services/auth/access.server";

@@ -92,7 +92,11 @@ describe("validation messages (spec §5)", () => {
       const path = `/api/sample/statements?accountId=${ids["ACME-1000"]}${query}`;
       const { status, body } = await call(statements.loader, path, "olivia");
       expect(status).toBe(400);
-      expect(body).toEqual({ status: 400, message: "Bad request" });
+      expect(body).toEqual({
+        status: 400,
+        message: "Bad request",
+        error: { code: "bad_request", message: "Bad request" },
+      });
     },
   );
 

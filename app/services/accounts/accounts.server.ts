@@ -1,4 +1,3 @@
-import { data } from "@remix-run/node";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "../platform/db-schema.server";
 import { getDb } from "../platform/database.server";
@@ -41,7 +40,7 @@ type Scope = { businessId: string; contactId: string; parent?: boolean; children
  * contact's thousands of accounts (issue 7). `visibleIds` is the same rule as a set, for
  * counting.
  */
-function visibleTo(scope: Scope) {
+export function visibleTo(scope: Scope) {
   const { businessId, contactId } = scope;
   const parent = scope.parent ?? true;
   const children = scope.children ?? true;
@@ -110,7 +109,7 @@ function visibleIds(db: Db, scope: Scope) {
   return null;
 }
 
-const summaryColumns = [
+export const summaryColumns = [
   "accounts.id as accountId",
   "accounts.number",
   "accounts.name",
@@ -136,30 +135,6 @@ export async function listContactAccounts(
     .execute();
   return rows.map((row) => ({ ...row, isChild: row.parentAccountId !== null }));
 }
-
-/** An account the contact may see, or a thrown 404 (never "forbidden": that would confirm it exists). */
-export async function requireAccountAccess(businessId: string, contactId: string, accountId: unknown) {
-  if (!isUuid(accountId)) throw accountNotFound();
-  const db = await getDb();
-  const row = await db
-    .selectFrom("accounts")
-    .select([
-      ...summaryColumns,
-      "accounts.address",
-      "accounts.email",
-      "accounts.phone",
-      "accounts.payment_terms_days as paymentTermsDays",
-      "accounts.credit_limit_cents as creditLimitCents",
-      "accounts.created_at as createdAt",
-    ])
-    .where("accounts.id", "=", accountId)
-    .where(visibleTo({ businessId, contactId }))
-    .executeTakeFirst();
-  if (!row) throw accountNotFound();
-  return { ...row, isChild: row.parentAccountId !== null };
-}
-
-export type AccountDetails = Awaited<ReturnType<typeof requireAccountAccess>>;
 
 /**
  * May this contact still act for this account — the rule `requireAccountAccess` applies to a
@@ -187,27 +162,6 @@ export async function contactMayActFor(businessId: string, contactId: string, ac
     )
     .executeTakeFirst();
   return row !== undefined;
-}
-
-export function accountNotFound() {
-  return data({ reason: "no-access" }, { status: 404 });
-}
-
-/** For the JSON API: the account, or a 404 JSON answer (a bad id is "not found" too). */
-export async function requireApiAccountAccess(businessId: string, contactId: string, accountId: string) {
-  try {
-    return await requireAccountAccess(businessId, contactId, accountId);
-  } catch {
-    throw Response.json(
-      { status: 404, message: "Account not found" },
-      { status: 404, headers: { "Cache-Control": "no-store" } },
-    );
-  }
-}
-
-/** Spec §4 step 4: no accounts → the 'Accounts not found' screen, through the error boundary. */
-export function noAccounts() {
-  return data({ reason: "no-accounts" }, { status: 404 });
 }
 
 export const ACCOUNT_SORTS = ["name", "number"] as const;
@@ -447,24 +401,4 @@ export async function getFeatureToggles(businessId: string, accountId: string | 
     }
   }
   return [...byName.values()];
-}
-
-/**
- * The account the pages show (spec §4 step 5): the session's selectedAccount when the contact
- * may still see it, else the first of their accounts (remembered). None → 'Accounts not found'.
- */
-export async function resolveSelectedAccount(
-  businessId: string,
-  session: { contact: { id: string }; data: { selectedAccount?: string } },
-  remember: (accountId: string) => Promise<void>,
-): Promise<AccountDetails> {
-  const selected = session.data.selectedAccount;
-  if (isUuid(selected)) {
-    const account = await requireAccountAccess(businessId, session.contact.id, selected).catch(() => null);
-    if (account) return account;
-  }
-  const [first] = await listContactAccounts(businessId, session.contact.id, { limit: 1 });
-  if (!first) throw noAccounts();
-  await remember(first.accountId);
-  return requireAccountAccess(businessId, session.contact.id, first.accountId);
 }

@@ -1,4 +1,4 @@
-import { resolveSelectedAccount, type AccountDetails } from "./accounts.server";
+import { resolveSelectedAccount, type AccountDetails } from "./account-access.server";
 import { requirePageAccess, requireSession, type PageContext } from "../auth/auth.server";
 import { updateSessionData, type PortalSession } from "../auth/session.server";
 

@@ -9,7 +9,7 @@ import {
 } from "~/lib/agreements";
 import { formatDate } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
-import { accountNotFound, requireAccountAccess } from "../accounts/accounts.server";
+import { accountNotFound, requireAccountAccess } from "../accounts/account-access.server";
 import { hasPortalAccess } from "../auth/access.server";
 import { requireSession } from "../auth/auth.server";
 import type { HostBranding } from "../host/host.server";

@@ -6,6 +6,7 @@ import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { hasPortalAccess, isAuthRoute, routeAccess } from "./access.server";
 import { audit } from "../platform/audit.server";
+import { problemBody } from "../platform/problems.server";
 import { getDb } from "../platform/database.server";
 import { getEnv } from "../platform/env.server";
 import type { HostBranding } from "../host/host.server";
@@ -293,7 +294,7 @@ export async function requireApiSession(
   if (options.clearCookieOn401 !== false && hasSessionCookie(request)) {
     headers["Set-Cookie"] = await clearSessionCookie(request);
   }
-  throw Response.json({ status: 401, message: "Sign in to use this call." }, { status: 401, headers });
+  throw Response.json(problemBody(401, "Sign in to use this call."), { status: 401, headers });
 }
 
 /** Where to go after the provider sends the user back; lives as long as the PKCE cookie (900 s). */
@@ -315,7 +316,7 @@ export async function requireApiPortalAccess(request: Request) {
   const context = await requireApiSession(request);
   if (!hasPortalAccess(context.session.contact)) {
     throw Response.json(
-      { status: 404, message: "Not found" },
+      problemBody(404, "Not found"),
       { status: 404, headers: { "Cache-Control": "no-store" } },
     );
   }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import { isRequestProblem } from "../platform/problems.server";
+import { bodyOfProblem, isRequestProblem, problemBody, statusOfProblem } from "../platform/problems.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacters, readCapped } from "../platform/http.server";
@@ -10,7 +10,8 @@ import { authenticate, type ApiCaller, type ApiScope } from "./api-keys.server";
 
 /**
  * The frame of the back-office JSON API (`/api/back-office/…`; decision 032): bearer-key
- * authentication and scopes, JSON bodies, the `{ error: { code, message, fields? } }` answers,
+ * authentication and scopes, JSON bodies, the one error shape (`{ status, message, error: { code,
+ * message, fields? } }`, decision 069),
  * and `Idempotency-Key` for POSTs. Route modules stay a few lines each.
  *
  * These calls come from a business's own servers. They carry no cookie and read no session:
@@ -44,11 +45,7 @@ export function apiProblem(
   message: string,
   options: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
 ) {
-  return json(
-    { error: { code, message, ...(options.fields ? { fields: options.fields } : {}) } },
-    status,
-    options.headers,
-  );
+  return json(problemBody(status, message, { code, fields: options.fields }), status, options.headers);
 }
 
 /** Loaders see every method that is not a mutation (OPTIONS too): only GET and HEAD are answered. */
@@ -130,13 +127,7 @@ export async function readJsonBody(
 /** A service's RequestProblem as its answer; anything else is rethrown. */
 export function problemAnswer(error: unknown): { status: number; body: unknown } {
   if (!isRequestProblem(error)) throw error;
-  const status = error.code === "validation" ? 400 : error.code === "not-found" ? 404 : 409;
-  const code: ErrorCode =
-    error.code === "validation" ? "validation" : error.code === "not-found" ? "not_found" : "conflict";
-  return {
-    status,
-    body: { error: { code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
-  };
+  return { status: statusOfProblem(error), body: bodyOfProblem(error) };
 }
 
 /**

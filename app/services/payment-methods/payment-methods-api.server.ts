@@ -15,9 +15,10 @@ import {
   plainText,
   todayIso,
 } from "~/lib/payment-method-schemas";
-import { requireApiAccountAccess } from "../accounts/accounts.server";
+import { requireApiAccountAccess } from "../accounts/account-access.server";
 import { requireApiPortalAccess } from "../auth/auth.server";
 import { apiError, apiJson, methodNotAllowed, readApiBody } from "../platform/http.server";
+import { problemBody } from "../platform/problems.server";
 import type { SavedBankAccount, SavedCard } from "./payment-methods.server";
 import { gatewayContextFrom } from "./payment-methods.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "../platform/request-context.server";
@@ -81,15 +82,14 @@ export function validationError(issues: z.ZodIssue[]) {
     errors[field] ??= english(issue.message as MessageKey);
   }
   const [first] = Object.values(errors);
-  return apiJson({ status: 400, message: first ?? "Invalid request", errors }, { status: 400 });
+  const message = first ?? "Invalid request";
+  return apiJson({ ...problemBody(400, message, { code: "validation", fields: errors }), errors }, { status: 400 });
 }
 
 export function refusalError(refusal: string) {
   const status = refusal === "unavailable" ? 503 : refusal === "limit" ? 409 : 422;
-  return apiJson(
-    { status, code: refusal, message: english(`pm.refusal.${refusal}` as MessageKey, { max: 20 }) },
-    { status },
-  );
+  const message = english(`pm.refusal.${refusal}` as MessageKey, { max: 20 });
+  return apiJson({ ...problemBody(status, message, { code: refusal }), code: refusal }, { status });
 }
 
 /** JSON numbers and strings alike, as text (so "07" and 7 read the same); anything else stays as is. */

@@ -6,7 +6,7 @@ import { computeCreditPayment, type FeeRules } from "~/lib/payment-calc";
 import { breakdownView, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
 import { todayIso } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
-import { requireAccountAccess, type AccountDetails } from "../accounts/accounts.server";
+import { requireAccountAccess, type AccountDetails } from "../accounts/account-access.server";
 import type { AdhocSettings } from "../accounts/customer-home.server";
 import type { HostBranding } from "../host/host.server";
 import { checkLinkAccess, type LinkToken } from "../links/link-tokens.server";

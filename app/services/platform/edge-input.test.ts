@@ -94,7 +94,11 @@ describe("JSON API bodies refuse control characters with a 400 message", () => {
       ),
     );
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: 400, message: CONTROL_CHARACTERS_MESSAGE });
+    expect(await response.json()).toEqual({
+      status: 400,
+      message: CONTROL_CHARACTERS_MESSAGE,
+      error: { code: "bad_request", message: CONTROL_CHARACTERS_MESSAGE },
+    });
   });
 
   it("form-encoded API bodies too", async () => {

@@ -12,6 +12,7 @@ import {
   MAX_FORM_FIELDS,
   type FormLimitRefusal,
 } from "./form-limits.server";
+import { problemBody } from "./problems.server";
 
 const API_HEADERS = {
   "Cache-Control": "no-store",
@@ -25,8 +26,14 @@ export function apiJson(body: unknown, init: { status?: number; headers?: Record
   });
 }
 
-export function apiError(status: number, message: string, headers?: Record<string, string>) {
-  return apiJson({ status, message }, { status, headers });
+/** An API's error answer, in the one shape (decision 069); `code` defaults to one word per status. */
+export function apiError(
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+  options: { code?: string; fields?: Record<string, string> } = {},
+) {
+  return apiJson(problemBody(status, message, options), { status, headers });
 }
 
 /** The answer for a method a JSON route does not take: 405, JSON, with `Allow`. */

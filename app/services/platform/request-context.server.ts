@@ -1,6 +1,7 @@
 import { getEnv } from "./env.server";
 import { lastForwardedValue } from "./forwarded.server";
 import { logger } from "./logger.server";
+import { problemBody } from "./problems.server";
 import { CROSS_ORIGIN_MARKER } from "./request-guard.server";
 import { CLIENT_ADDRESS_HEADER } from "./request-log.server";
 
@@ -67,7 +68,9 @@ export function isCrossOrigin(request: Request): boolean {
 
 export function forbiddenCrossOrigin(): Response {
   return Response.json(
-    { status: 403, message: "This request came from another site and was refused. Nothing was changed." },
+    problemBody(403, "This request came from another site and was refused. Nothing was changed.", {
+      code: "cross_origin",
+    }),
     { status: 403, headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -20,7 +20,7 @@ import type {
   RescueData,
 } from "~/lib/schedule-pages";
 import { scheduleAuthority } from "~/lib/schedule-pages";
-import { accountNotFound } from "../accounts/accounts.server";
+import { accountNotFound } from "../accounts/account-access.server";
 import { hasPortalAccess } from "../auth/access.server";
 import { getPageContext, requireSession } from "../auth/auth.server";
 import type { PortalSession } from "../auth/session.server";

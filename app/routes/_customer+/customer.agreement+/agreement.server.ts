@@ -4,7 +4,7 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { resolveSelectedAccount } from "~/services/accounts/accounts.server";
+export { resolveSelectedAccount } from "~/services/accounts/account-access.server";
 export {
   agreementBySession,
   agreementDownload,

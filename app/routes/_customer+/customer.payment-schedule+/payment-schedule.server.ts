@@ -4,7 +4,7 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { resolveSelectedAccount } from "~/services/accounts/accounts.server";
+export { resolveSelectedAccount } from "~/services/accounts/account-access.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { requireSession } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";

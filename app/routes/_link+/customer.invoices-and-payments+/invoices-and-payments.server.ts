@@ -4,7 +4,7 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { accountNotFound } from "~/services/accounts/accounts.server";
+export { accountNotFound } from "~/services/accounts/account-access.server";
 export { requireCustomerAccountPage } from "~/services/accounts/portal.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";

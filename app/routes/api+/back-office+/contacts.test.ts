@@ -73,7 +73,11 @@ describe("contact permissions", () => {
     // Kiwi's admin through Acme's key (on Kiwi's host, which does not matter): not found.
     const kiwi = await read("admin@kiwi.example");
     expect(kiwi.status).toBe(404);
-    expect(kiwi.body).toEqual({ error: { code: "not_found", message: "No such contact." } });
+    expect(kiwi.body).toEqual({
+      status: 404,
+      message: "No such contact.",
+      error: { code: "not_found", message: "No such contact." },
+    });
     for (const hostile of ["' OR 1=1 --", "<script>", "00000000-0000-0000-0000-000000000000", "a".repeat(400)]) {
       expect((await read(hostile)).status).toBe(404);
     }

@@ -298,7 +298,11 @@ describe("tenancy", () => {
     for (const id of [made.id, made.reference, randomUUID(), "RR-NOSUCH01", "'; DROP TABLE x;--"]) {
       const other = await read(id, { key: KIWI_KEY });
       expect(other.status, id).toBe(404);
-      expect(other.body).toEqual({ error: { code: "not_found", message: "No such response request." } });
+      expect(other.body).toEqual({
+        status: 404,
+        message: "No such response request.",
+        error: { code: "not_found", message: "No such response request." },
+      });
       expect((await verb(id, "withdraw", { key: KIWI_KEY })).status, id).toBe(404);
       expect((await verb(id, "resend", { key: KIWI_KEY })).status, id).toBe(404);
     }

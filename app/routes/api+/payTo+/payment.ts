@@ -23,6 +23,7 @@ import {
   clientAddress,
   requestOrigin,
   requireSameOrigin,
+  problemBody,
 } from "./payto-api.server";
 import { UUID } from "~/lib/ids";
 
@@ -43,8 +44,16 @@ const MAX_ORDERS = 50;
 
 type Refusal = { status: number; reason: string; message: string; errors?: Record<string, string>; extra?: object };
 
+/** A refusal as a value (spec §7), in the one error shape beside the call's own `ok`/`reason`/`errors` (decision 069). */
+const refusal = (status: number, reason: string, message: string, errors?: Record<string, string>) => ({
+  ok: false as const,
+  reason,
+  ...problemBody(status, message, { code: reason, fields: errors }),
+  ...(errors ? { errors } : {}),
+});
+
 const refuse = ({ status, reason, message, errors, extra }: Refusal) =>
-  apiJson({ ok: false, reason, message, ...(errors ? { errors } : {}), ...extra }, { status });
+  apiJson({ ...refusal(status, reason, message, errors), ...extra }, { status });
 
 const REASON_BY_STATUS: Record<number, { reason: string; key: MessageKey }> = {
   400: { reason: "malformed", key: "paytoPay.api.malformed" },
@@ -69,10 +78,10 @@ function asValue(thrown: unknown): Response {
     if (cookie) headers["Set-Cookie"] = cookie;
     // A 400 from reading the body says 422 here: the payload is the caller's to fix.
     const status = thrown.status === 400 || thrown.status === 415 ? 422 : thrown.status;
-    return apiJson({ ok: false, reason: known.reason, message: english(known.key) }, { status, headers });
+    return apiJson(refusal(status, known.reason, english(known.key)), { status, headers });
   }
   logger.error("api payTo payment failed", { error: thrown });
-  return apiJson({ ok: false, reason: "unavailable", message: english("paytoPay.api.busy") }, { status: 503 });
+  return apiJson(refusal(503, "unavailable", english("paytoPay.api.busy")), { status: 503 });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

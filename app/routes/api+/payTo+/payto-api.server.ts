@@ -4,7 +4,7 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { requireApiAccountAccess } from "~/services/accounts/accounts.server";
+export { requireApiAccountAccess } from "~/services/accounts/account-access.server";
 export { requireApiPortalAccess } from "~/services/auth/auth.server";
 export { hostnameFromRequest } from "~/services/host/host.server";
 export { requireHostBranding } from "~/services/host/tenant.server";
@@ -23,4 +23,5 @@ export { checkPayToAgreement, findPaymentByGuid, submitPayment } from "~/service
 export { getEnv } from "~/services/platform/env.server";
 export { apiError, apiJson, methodNotAllowed, readApiBody, readCapped } from "~/services/platform/http.server";
 export { logger } from "~/services/platform/logger.server";
+export { problemBody } from "~/services/platform/problems.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

@@ -8,6 +8,7 @@ import {
   readCapped,
   logger,
   requireSameOrigin,
+  problemBody,
 } from "./payto-api.server";
 
 /** Webhook bodies are one object's snapshot: a few hundred bytes. Anything near this is not ours. */
@@ -42,6 +43,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     const answer = await receiveWebhook(businessId, request.headers, rawBody);
+    // A refusal keeps the provider's `received: false` beside the one error shape (decision 069).
+    if (answer.status !== 200) {
+      return apiJson(
+        { received: false, ...problemBody(answer.status, answer.body.message) },
+        { status: answer.status },
+      );
+    }
     return apiJson(answer.body, { status: answer.status });
   } catch (error) {
     // The event id is recorded only after it is applied: the provider retries it later.
