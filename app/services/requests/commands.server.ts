@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { MAX_MONEY_CENTS } from "~/lib/format";
 import { UUID } from "~/lib/ids";
 import { paymentRequestState } from "~/lib/payment-request-state";
-import { endLinkedRecord } from "../links/link-lifecycle.server";
+import { endRecord } from "../links/link-lifecycle.server";
 import { insertWithReference } from "../links/reference.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
@@ -183,21 +183,22 @@ export async function cancelPaymentRequest(
   const now = options.now ?? clockNow();
   const found = await getPaymentRequest(businessId, idOrReference, { now });
   if (!found) throw new RequestProblem("not-found", "No such payment request.");
-  const db = await getDb();
-  await db.transaction().execute(async (tx) => {
-    const row = await lockForChange(tx, businessId, found.id);
-    // Paid as it reads: stored, or nothing owing on its invoices any more.
-    if (row.status !== "cancelled" && paymentRequestState(row, now) === "paid") {
-      throw new RequestProblem("conflict", "The request is paid: it cannot be cancelled.");
-    }
-    await endLinkedRecord(
-      tx,
-      "payment_requests",
-      { businessId, purpose: "payment-request", subjectId: row.id },
-      row.status !== "cancelled" ? { set: { status: "cancelled", cancelled_at: now } } : null,
-    );
-    await options.beforeCommit?.(tx, row.id);
-  });
+  await endRecord(
+    "payment_requests",
+    { businessId, purpose: "payment-request" },
+    {
+      lock: (tx) => lockForChange(tx, businessId, found.id),
+      check: (row) => {
+        // Paid as it reads: stored, or nothing owing on its invoices any more.
+        if (row.status !== "cancelled" && paymentRequestState(row, now) === "paid") {
+          throw new RequestProblem("conflict", "The request is paid: it cannot be cancelled.");
+        }
+        return row.status !== "cancelled";
+      },
+      change: () => ({ set: { status: "cancelled", cancelled_at: now } }),
+      beforeCommit: options.beforeCommit,
+    },
+  );
   return (await getPaymentRequest(businessId, found.id, { now }))!;
 }
 
