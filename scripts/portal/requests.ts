@@ -15,7 +15,9 @@ import { API_SCOPES, createApiKey } from "../../app/services/backoffice/api-keys
 import { contactMailLinks } from "../../app/services/communication/contact-mail.server";
 import { revokeAdhocLinks, sendAdhocLink } from "../../app/services/requests/adhoc-links.server";
 import { findContact } from "../../app/services/requests/lookups.server";
-import * as requests from "../../app/services/requests/payment-requests.server";
+import { cancelPaymentRequest, createPaymentRequest } from "../../app/services/requests/commands.server";
+import { getPaymentRequest, listPaymentRequests } from "../../app/services/requests/queries.server";
+import { remindPaymentRequest, sendPaymentRequest } from "../../app/services/requests/sending.server";
 import {
   businessAt,
   cents,
@@ -45,7 +47,7 @@ const SKIP_REASONS: Record<"opted-out" | "not-a-contact" | "reminded-recently", 
 
 const money = (amount: number, currency: string) => formatMoney(amount, { currency });
 
-type View = Awaited<ReturnType<typeof requests.getPaymentRequest>> & object;
+type View = Awaited<ReturnType<typeof getPaymentRequest>> & object;
 
 function printRequest(out: Out, view: View) {
   out(
@@ -68,7 +70,7 @@ function printRequest(out: Out, view: View) {
 /** A send's outcome: the request and each delivery; exit code 1 when any email did not leave. */
 function reportSent(
   out: Out,
-  result: Awaited<ReturnType<typeof requests.sendPaymentRequest>>,
+  result: Awaited<ReturnType<typeof sendPaymentRequest>>,
   heading: string,
   json: boolean | undefined,
   links: ReturnType<typeof linkCollector>,
@@ -145,7 +147,7 @@ export function addRequestVerbs(noun: Command, run: Run) {
       recipients: options.to ?? [],
     };
     const { businessId } = await businessAt(hostname);
-    const created = await requests.createPaymentRequest(businessId, input);
+    const created = await createPaymentRequest(businessId, input);
     if (!options.send) {
       if (options.json) out(JSON.stringify({ request: created }, null, 2));
       else {
@@ -155,7 +157,7 @@ export function addRequestVerbs(noun: Command, run: Run) {
       return 0;
     }
     const links = linkCollector(options.printLink, out);
-    const sent = await requests.sendPaymentRequest(businessId, created.id, { onLink: links.onLink });
+    const sent = await sendPaymentRequest(businessId, created.id, { onLink: links.onLink });
     return reportSent(out, sent, "Created and sent:", options.json, links);
   });
 
@@ -170,7 +172,7 @@ export function addRequestVerbs(noun: Command, run: Run) {
     const hostname = hostOf(options.host);
     const limit = pageLimit(options.limit);
     const { businessId } = await businessAt(hostname);
-    const page = await requests.listPaymentRequests(businessId, {
+    const page = await listPaymentRequests(businessId, {
       state: options.state,
       account: options.account,
       limit,
@@ -203,7 +205,7 @@ export function addRequestVerbs(noun: Command, run: Run) {
       const request = required(options.request, "request");
       const { businessId } = await businessAt(hostname);
       const links = linkCollector(options.printLink, out);
-      const sent = await requests.sendPaymentRequest(businessId, request, {
+      const sent = await sendPaymentRequest(businessId, request, {
         resend: name === "resend",
         onLink: links.onLink,
       });
@@ -226,7 +228,7 @@ export function addRequestVerbs(noun: Command, run: Run) {
     const request = required(options.request, "request");
     const { businessId } = await businessAt(hostname);
     const links = linkCollector(options.printLink, out);
-    const result = await requests.remindPaymentRequest(businessId, request, { onLink: links.onLink });
+    const result = await remindPaymentRequest(businessId, request, { onLink: links.onLink });
     if (options.json) out(JSON.stringify({ ...result, ...links.json() }, null, 2));
     else {
       out("Reminder:");
@@ -247,7 +249,7 @@ export function addRequestVerbs(noun: Command, run: Run) {
     const hostname = hostOf(options.host);
     const request = required(options.request, "request");
     const { businessId } = await businessAt(hostname);
-    const cancelled = await requests.cancelPaymentRequest(businessId, request);
+    const cancelled = await cancelPaymentRequest(businessId, request);
     if (options.json) out(JSON.stringify({ request: cancelled }, null, 2));
     else {
       out("Cancelled (its links no longer work):");

@@ -6,7 +6,7 @@ import {
   getPageContext,
   agreementByLink,
   agreementBySession,
-  agreementPageAgreementView as agreementView,
+  agreementView,
   decideAction,
   isAgreementReference,
   LINK_PAGE_HEADERS,

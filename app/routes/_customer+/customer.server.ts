@@ -15,7 +15,7 @@ export {
   agreementByLink,
   agreementBySession,
   agreementDownload,
-  agreementView as agreementPageAgreementView,
+  agreementView,
   decideAction,
   isAgreementReference,
 } from "~/services/agreements/agreement-page.server";

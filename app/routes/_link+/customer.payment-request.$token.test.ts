@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createSession } from "~/services/auth/session.server";
 import { revokeLinkTokens } from "~/services/links/link-tokens.server";
-import { getPaymentRequest } from "~/services/requests/payment-requests.server";
+import { getPaymentRequest } from "~/services/requests/queries.server";
 import { openSeededPglite } from "../../../tests/support/test-db";
 import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
 import { action, loader } from "./customer.payment-request.$token";

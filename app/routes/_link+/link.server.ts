@@ -25,5 +25,5 @@ export {
 } from "~/services/links/request-page.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
-export { markPaymentRequestOpened } from "~/services/requests/payment-requests.server";
+export { markPaymentRequestOpened } from "~/services/requests/commands.server";
 export { answerAction, completeView, questionView, responseByLink } from "~/services/responses/response-page.server";

@@ -14,7 +14,8 @@ import {
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { resetEnvForTesting } from "~/services/platform/env.server";
-import { createPaymentRequest, sendPaymentRequest } from "~/services/requests/payment-requests.server";
+import { createPaymentRequest } from "~/services/requests/commands.server";
+import { sendPaymentRequest } from "~/services/requests/sending.server";
 import * as apiCommunication from "../api+/back-office+/contacts_.$contact_.communication";
 import * as apiVerb from "../api+/back-office+/payment-requests_.$id_.$verb";
 import * as signedIn from "./communication";

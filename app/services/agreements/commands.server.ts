@@ -14,18 +14,22 @@ import { rawTextMax } from "~/lib/input-bounds";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { deliverLinkEmail, endLinkedRecord, sendLinkAgain, type Delivery } from "../links/link-lifecycle.server";
-import { createLinkToken } from "../links/link-tokens.server";
-import { insertWithReference } from "../links/reference.server";
+import {
+  deliverLinkEmail,
+  endRecord,
+  insertSentRecord,
+  resendToContact,
+  type Delivery,
+} from "../links/link-lifecycle.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import { clip, findAccount } from "../requests/lookups.server";
+import { clip, findAccount, findContactOf } from "../requests/lookups.server";
 import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import { renderAgreementOfferEmail } from "./agreement-email.server";
 import { KIND_LABELS, type AgreementDocumentDetail, type AgreementOfferView } from "./agreement-views.server";
-import { findContactOf, getAgreementDocument, getAgreementOffer } from "./queries.server";
+import { getAgreementDocument, getAgreementOffer } from "./queries.server";
 
 /**
  * Agreements (issue 15; decisions 034 and 036), the business's side: documents, published in
@@ -301,16 +305,14 @@ export async function createAgreementOffer(
       created_by_api_key: options.apiKeyId ?? null,
       created_at: now,
     };
-    const inserted = await insertWithReference(tx, "agreement_offers", "AG", values, "createAgreementOffer");
-    const link = await createLinkToken(tx, {
+    const sent = await insertSentRecord(tx, "agreement_offers", "AG", values, "createAgreementOffer", {
       businessId,
       purpose: "agreement",
-      subjectId: inserted.id,
       contactId: contact.id,
       expiresAt,
+      beforeCommit: options.beforeCommit,
     });
-    await options.beforeCommit?.(tx, inserted.id);
-    return { offerId: inserted.id, token: link.token };
+    return { offerId: sent.id, token: sent.token };
   });
   const offer = (await getAgreementOffer(businessId, offerId))!;
   await audit({
@@ -336,35 +338,22 @@ export async function resendAgreementOffer(
   const found = await getAgreementOffer(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such agreement offer.");
   const now = clockNow();
-  const db = await getDb();
-  const contact = (await findContactOf(db, businessId, found.contact.id))!;
-  // Read before the transaction: the embedded database has one connection, which the
-  // transaction holds until it ends.
-  const mayAct = await contactMayActFor(businessId, found.contact.id, found.account.id);
-  const token = await db.transaction().execute(async (tx) => {
-    const row = await lockOffer(tx, businessId, found.id);
-    const state = agreementOfferState(row, now);
-    if (state !== "offered") throw new RequestProblem("conflict", `The offer is ${state}: it can no longer be sent.`);
-    if (!mayAct) {
-      throw new RequestProblem(
-        "conflict",
-        `${contact.email} may no longer act for account ${found.account.number}: withdraw this offer, or make a new one to someone who may.`,
-      );
-    }
-    const token = await sendLinkAgain(
-      tx,
-      "agreement_offers",
-      {
-        businessId,
-        purpose: "agreement",
-        subjectId: row.id,
-        contactId: row.contactId,
-        expiresAt: new Date(row.expiresAt),
-      },
-      now,
-    );
-    await options.beforeCommit?.(tx, row.id);
-    return token;
+  const contact = (await findContactOf(await getDb(), businessId, found.contact.id))!;
+  const record = {
+    businessId,
+    purpose: "agreement" as const,
+    accountId: found.account.id,
+    contactId: found.contact.id,
+  };
+  const token = await resendToContact("agreement_offers", record, {
+    now,
+    lock: (tx) => lockOffer(tx, businessId, found.id),
+    refusal: (row) => {
+      const state = agreementOfferState(row, now);
+      return state !== "offered" ? `The offer is ${state}: it can no longer be sent.` : null;
+    },
+    mayNotAct: `${contact.email} may no longer act for account ${found.account.number}: withdraw this offer, or make a new one to someone who may.`,
+    beforeCommit: options.beforeCommit,
   });
   const offer = (await getAgreementOffer(businessId, found.id))!;
   const delivery = await emailOffer(businessId, offer, contact.firstName, token, { resend: true, ...options });
@@ -384,21 +373,21 @@ export async function withdrawAgreementOffer(
   const found = await getAgreementOffer(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such agreement offer.");
   const now = clockNow();
-  const db = await getDb();
-  const changed = await db.transaction().execute(async (tx) => {
-    const row = await lockOffer(tx, businessId, found.id);
-    if (row.status === "accepted" || row.status === "declined") {
-      throw new RequestProblem("conflict", `The offer was ${row.status}: a decision is never undone.`);
-    }
-    await endLinkedRecord(
-      tx,
-      "agreement_offers",
-      { businessId, purpose: "agreement", subjectId: row.id },
-      row.status === "offered" ? { set: { status: "withdrawn", withdrawn_at: now } } : null,
-    );
-    await options.beforeCommit?.(tx, row.id);
-    return row.status === "offered";
-  });
+  const changed = await endRecord(
+    "agreement_offers",
+    { businessId, purpose: "agreement" },
+    {
+      lock: (tx) => lockOffer(tx, businessId, found.id),
+      check: (row) => {
+        if (row.status === "accepted" || row.status === "declined") {
+          throw new RequestProblem("conflict", `The offer was ${row.status}: a decision is never undone.`);
+        }
+        return row.status === "offered";
+      },
+      change: () => ({ set: { status: "withdrawn", withdrawn_at: now } }),
+      beforeCommit: options.beforeCommit,
+    },
+  );
   if (changed) {
     await audit({ businessId, action: "agreement.withdrawn", details: { reference: found.reference } });
   }

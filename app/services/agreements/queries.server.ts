@@ -13,7 +13,7 @@ import { now as clockNow } from "../platform/clock.server";
 import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
-import { clip, findAccount } from "../requests/lookups.server";
+import { clip, findAccount, findContactOf } from "../requests/lookups.server";
 import { invalid } from "../platform/problems.server";
 import type {
   AgreementDocumentDetail,
@@ -304,20 +304,6 @@ export async function listAgreementOffers(
     items: page.map((row) => toOfferView(row, now)),
     nextCursor,
   };
-}
-
-/** A contact of the business by id or email (case-blind), whether or not they are disabled. */
-export async function findContactOf(db: Db, businessId: string, idOrEmail: string) {
-  return db
-    .selectFrom("contacts")
-    .select(["id", "email", "first_name as firstName", "disabled_at as disabledAt"])
-    .where("business_id", "=", businessId)
-    .where((eb) =>
-      UUID.test(idOrEmail)
-        ? eb("id", "=", idOrEmail.toLowerCase())
-        : eb(eb.fn("lower", ["email"]), "=", idOrEmail.toLowerCase()),
-    )
-    .executeTakeFirst();
 }
 
 // ---------------------------------------------------------------------------------------------

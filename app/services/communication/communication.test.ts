@@ -8,12 +8,8 @@ import { fixedClock, setClockForTesting } from "../platform/clock.server";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
-import {
-  createPaymentRequest,
-  remindPaymentRequest,
-  sendPaymentRequest,
-  cancelPaymentRequest,
-} from "../requests/payment-requests.server";
+import { cancelPaymentRequest, createPaymentRequest } from "../requests/commands.server";
+import { remindPaymentRequest, sendPaymentRequest } from "../requests/sending.server";
 import { RequestProblem } from "../platform/problems.server";
 import { sendContactMail } from "./contact-mail.server";
 import { checkLink, signLink, unsubscribeLinkPath } from "./preference-links.server";

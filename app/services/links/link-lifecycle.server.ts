@@ -1,9 +1,13 @@
-import { sql, type Kysely, type Updateable } from "kysely";
+import { sql, type Insertable, type Kysely, type Updateable } from "kysely";
+import { contactMayActFor } from "../accounts/accounts.server";
 import { findBusinessBranding, type HostBranding } from "../host/host.server";
+import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import type { DB } from "../platform/db-schema.server";
 import { logger } from "../platform/logger.server";
+import { RequestProblem } from "../platform/problems.server";
 import { createLinkToken, revokeLinkTokens, type LinkPurpose } from "./link-tokens.server";
+import { insertWithReference } from "./reference.server";
 
 /**
  * The life of an emailed link, shared by payment requests, payment schedules, agreement offers,
@@ -20,6 +24,11 @@ export type LinkSubject = { businessId: string; purpose: LinkPurpose; subjectId:
 /** The records that are sent and withdrawn by these steps (each has `send_count`, `sent_at`, `status`). */
 export type SentTable = "agreement_offers" | "response_requests" | "payment_schedules";
 export type EndedTable = SentTable | "payment_requests";
+/** The records made for one contact of one account and sent as they are made: offers and response requests. */
+export type OneContactTable = "agreement_offers" | "response_requests";
+
+/** Runs inside the domain's transaction, just before it commits (the API's idempotency record). */
+export type BeforeCommit = (tx: Db, recordId: string) => Promise<void>;
 
 /** What became of one email: sent, or why not. */
 export type Delivery = { email: string; sent: boolean; error?: string };
@@ -60,6 +69,95 @@ export async function sendLinkAgain(
     .where("id", "=", subject.subjectId)
     .execute();
   return link.token;
+}
+
+/**
+ * Makes a record that is sent as it is made, inside the caller's transaction: its row under a fresh
+ * reference (`insertWithReference`), the contact's first link to it, then `beforeCommit`. The domain
+ * emails the token once the transaction has committed.
+ */
+export async function insertSentRecord<T extends OneContactTable>(
+  tx: Db,
+  table: T,
+  prefix: string,
+  values: Omit<Insertable<DB[T]>, "reference">,
+  what: string,
+  link: { businessId: string; purpose: LinkPurpose; contactId: string; expiresAt: Date; beforeCommit?: BeforeCommit },
+): Promise<{ id: string; token: string }> {
+  const inserted = await insertWithReference(tx, table, prefix, values, what);
+  const { token } = await createLinkToken(tx, {
+    businessId: link.businessId,
+    purpose: link.purpose,
+    subjectId: inserted.id,
+    contactId: link.contactId,
+    expiresAt: link.expiresAt,
+  });
+  await link.beforeCommit?.(tx, inserted.id);
+  return { id: inserted.id, token };
+}
+
+/**
+ * Sends a waiting record again to the one contact it was made for, in a transaction of its own: the
+ * record locked (`lock`), refused while `refusal` names a reason (its state), refused when the contact
+ * may no longer act for the account (`mayNotAct` says so), then a new link in place of the contact's
+ * earlier ones and one more send counted, and `beforeCommit`. Returns the new link's token.
+ */
+export async function resendToContact<Row extends { id: string; contactId: string; expiresAt: Date | string }>(
+  table: OneContactTable,
+  record: { businessId: string; purpose: LinkPurpose; accountId: string; contactId: string },
+  steps: {
+    now: Date;
+    lock: (tx: Db) => Promise<Row>;
+    refusal: (row: Row) => string | null;
+    mayNotAct: string;
+    beforeCommit?: BeforeCommit;
+  },
+): Promise<string> {
+  const { businessId, purpose } = record;
+  const db = await getDb();
+  // Read before the transaction: the embedded database has one connection, which the
+  // transaction holds until it ends.
+  const mayAct = await contactMayActFor(businessId, record.contactId, record.accountId);
+  return db.transaction().execute(async (tx) => {
+    const row = await steps.lock(tx);
+    const refusal = steps.refusal(row);
+    if (refusal) throw new RequestProblem("conflict", refusal);
+    if (!mayAct) throw new RequestProblem("conflict", steps.mayNotAct);
+    const token = await sendLinkAgain(
+      tx,
+      table,
+      { businessId, purpose, subjectId: row.id, contactId: row.contactId, expiresAt: new Date(row.expiresAt) },
+      steps.now,
+    );
+    await steps.beforeCommit?.(tx, row.id);
+    return token;
+  });
+}
+
+/**
+ * Withdraws or cancels a record in a transaction of its own: the record locked (`lock`); `check`
+ * throws the domain's problem when it may not end and says whether it changes (false: it has ended
+ * already); then `endLinkedRecord` with `change` when it does, and `beforeCommit`. Returns whether
+ * it changed, for the domain's audit.
+ */
+export async function endRecord<T extends EndedTable, Row extends { id: string }>(
+  table: T,
+  subject: { businessId: string; purpose: LinkPurpose },
+  steps: {
+    lock: (tx: Db) => Promise<Row>;
+    check: (row: Row) => boolean;
+    change: (tx: Db, row: Row) => { set: Updateable<DB[T]>; alsoChange?: () => Promise<unknown> };
+    beforeCommit?: BeforeCommit;
+  },
+): Promise<boolean> {
+  const db = await getDb();
+  return db.transaction().execute(async (tx) => {
+    const row = await steps.lock(tx);
+    const changed = steps.check(row);
+    await endLinkedRecord(tx, table, { ...subject, subjectId: row.id }, changed ? steps.change(tx, row) : null);
+    await steps.beforeCommit?.(tx, row.id);
+    return changed;
+  });
 }
 
 /**

@@ -3,12 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
-import {
-  cancelPaymentRequest,
-  getPaymentRequest,
-  listPaymentRequests,
-  sendPaymentRequest,
-} from "../requests/payment-requests.server";
+import { cancelPaymentRequest } from "../requests/commands.server";
+import { getPaymentRequest, listPaymentRequests } from "../requests/queries.server";
+import { sendPaymentRequest } from "../requests/sending.server";
 import type { PayMethod, PaymentFor, PaySelection } from "./payment-records.server";
 import { settleFailedPayToPayment } from "./settle.server";
 import { submitPayment } from "./submit.server";

@@ -81,3 +81,20 @@ export async function findContact(db: Db, businessId: string, idOrEmail: string)
     )
     .executeTakeFirst();
 }
+
+/**
+ * A contact of the business by id or email (case-blind), whether or not they are disabled, with the
+ * first name an email greets them by: whom an agreement offer or a response request is made for.
+ */
+export async function findContactOf(db: Db, businessId: string, idOrEmail: string) {
+  return db
+    .selectFrom("contacts")
+    .select(["id", "email", "first_name as firstName", "disabled_at as disabledAt"])
+    .where("business_id", "=", businessId)
+    .where((eb) =>
+      UUID.test(idOrEmail)
+        ? eb("id", "=", idOrEmail.toLowerCase())
+        : eb(eb.fn("lower", ["email"]), "=", idOrEmail.toLowerCase()),
+    )
+    .executeTakeFirst();
+}

@@ -1,9 +1,9 @@
 import type { PaymentRequestState } from "~/lib/payment-request-state";
 
 /**
- * A payment request as the business's side and its email show it: read by
- * payment-requests.server.ts, rendered by request-email.server.tsx, on its own so that the two do
- * not import each other.
+ * A payment request as the business's side and its email show it: made by request-rows.server.ts,
+ * rendered by request-email.server.tsx, on its own so that the senders and the email do not import
+ * each other.
  */
 
 export type PaymentRequestView = {

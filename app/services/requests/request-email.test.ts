@@ -4,7 +4,7 @@ import { AA_TEXT, contrastRatio } from "~/themes/contrast";
 import { THEME_NAMES, type ThemeName } from "~/themes/names";
 import { themeTokens } from "~/themes/tokens";
 import type { HostBranding } from "../host/host.server";
-import type { PaymentRequestView } from "./payment-requests.server";
+import type { PaymentRequestView } from "./payment-request-view.server";
 import { renderAdhocLinkEmail, renderPaymentRequestEmail } from "./request-email.server";
 
 const branding = (theme: ThemeName): HostBranding => ({

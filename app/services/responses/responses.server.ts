@@ -17,10 +17,14 @@ import {
 } from "~/lib/responses";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { deliverLinkEmail, endLinkedRecord, sendLinkAgain, type Delivery } from "../links/link-lifecycle.server";
-import { createLinkToken } from "../links/link-tokens.server";
+import {
+  deliverLinkEmail,
+  endRecord,
+  insertSentRecord,
+  resendToContact,
+  type Delivery,
+} from "../links/link-lifecycle.server";
 import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
-import { insertWithReference } from "../links/reference.server";
 import { audit } from "../platform/audit.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
@@ -28,7 +32,7 @@ import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { sendThroughOutbox } from "../platform/mail-outbox.server";
-import { clip, findAccount, findContact } from "../requests/lookups.server";
+import { clip, findAccount, findContact, findContactOf } from "../requests/lookups.server";
 import { UUID } from "~/lib/ids";
 import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
 import {
@@ -231,19 +235,6 @@ export async function listResponseRequests(
   };
 }
 
-async function findContactOf(db: Db, businessId: string, idOrEmail: string) {
-  return db
-    .selectFrom("contacts")
-    .select(["id", "email", "first_name as firstName", "disabled_at as disabledAt"])
-    .where("business_id", "=", businessId)
-    .where((eb) =>
-      UUID.test(idOrEmail)
-        ? eb("id", "=", idOrEmail.toLowerCase())
-        : eb(eb.fn("lower", ["email"]), "=", idOrEmail.toLowerCase()),
-    )
-    .executeTakeFirst();
-}
-
 // ---------------------------------------------------------------------------------------------
 // Make, send again, withdraw
 
@@ -405,16 +396,14 @@ export async function createResponseRequest(
       created_by_api_key: options.apiKeyId ?? null,
       created_at: now,
     };
-    const inserted = await insertWithReference(tx, "response_requests", "RR", values, "createResponseRequest");
-    const link = await createLinkToken(tx, {
+    const sent = await insertSentRecord(tx, "response_requests", "RR", values, "createResponseRequest", {
       businessId,
       purpose: "response",
-      subjectId: inserted.id,
       contactId: contact.id,
       expiresAt,
+      beforeCommit: options.beforeCommit,
     });
-    await options.beforeCommit?.(tx, inserted.id);
-    return { requestId: inserted.id, token: link.token };
+    return { requestId: sent.id, token: sent.token };
   });
   const request = (await getResponseRequest(businessId, requestId))!;
   await audit({
@@ -440,35 +429,17 @@ export async function resendResponseRequest(
   const found = await getResponseRequest(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such response request.");
   const now = clockNow();
-  const db = await getDb();
-  const contact = (await findContactOf(db, businessId, found.contact.id))!;
-  // Read before the transaction: the embedded database has one connection, which the
-  // transaction holds until it ends.
-  const mayAct = await contactMayActFor(businessId, found.contact.id, found.account.id);
-  const token = await db.transaction().execute(async (tx) => {
-    const row = await lockRequest(tx, businessId, found.id);
-    const state = responseState(row, now);
-    if (state !== "open") throw new RequestProblem("conflict", `The request is ${state}: it can no longer be sent.`);
-    if (!mayAct) {
-      throw new RequestProblem(
-        "conflict",
-        `${contact.email} may no longer act for account ${found.account.number}: withdraw this request, or make a new one to someone who may.`,
-      );
-    }
-    const token = await sendLinkAgain(
-      tx,
-      "response_requests",
-      {
-        businessId,
-        purpose: "response",
-        subjectId: row.id,
-        contactId: row.contactId,
-        expiresAt: new Date(row.expiresAt),
-      },
-      now,
-    );
-    await options.beforeCommit?.(tx, row.id);
-    return token;
+  const contact = (await findContactOf(await getDb(), businessId, found.contact.id))!;
+  const record = { businessId, purpose: "response" as const, accountId: found.account.id, contactId: found.contact.id };
+  const token = await resendToContact("response_requests", record, {
+    now,
+    lock: (tx) => lockRequest(tx, businessId, found.id),
+    refusal: (row) => {
+      const state = responseState(row, now);
+      return state !== "open" ? `The request is ${state}: it can no longer be sent.` : null;
+    },
+    mayNotAct: `${contact.email} may no longer act for account ${found.account.number}: withdraw this request, or make a new one to someone who may.`,
+    beforeCommit: options.beforeCommit,
   });
   const request = (await getResponseRequest(businessId, found.id))!;
   const delivery = await emailRequest(businessId, request, contact.firstName, token, { resend: true, ...options });
@@ -488,21 +459,21 @@ export async function withdrawResponseRequest(
   const found = await getResponseRequest(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such response request.");
   const now = clockNow();
-  const db = await getDb();
-  const changed = await db.transaction().execute(async (tx) => {
-    const row = await lockRequest(tx, businessId, found.id);
-    if (row.status === "answered") {
-      throw new RequestProblem("conflict", "The request was answered: an answer is never undone.");
-    }
-    await endLinkedRecord(
-      tx,
-      "response_requests",
-      { businessId, purpose: "response", subjectId: row.id },
-      row.status === "open" ? { set: { status: "withdrawn", withdrawn_at: now } } : null,
-    );
-    await options.beforeCommit?.(tx, row.id);
-    return row.status === "open";
-  });
+  const changed = await endRecord(
+    "response_requests",
+    { businessId, purpose: "response" },
+    {
+      lock: (tx) => lockRequest(tx, businessId, found.id),
+      check: (row) => {
+        if (row.status === "answered") {
+          throw new RequestProblem("conflict", "The request was answered: an answer is never undone.");
+        }
+        return row.status === "open";
+      },
+      change: () => ({ set: { status: "withdrawn", withdrawn_at: now } }),
+      beforeCommit: options.beforeCommit,
+    },
+  );
   if (changed) {
     await audit({ businessId, action: "response.withdrawn", details: { reference: found.reference } });
   }

@@ -21,7 +21,7 @@ import { sendContactMail } from "../communication/contact-mail.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import {
   deliverLinkEmail,
-  endLinkedRecord,
+  endRecord,
   linkSender,
   reissueLink,
   sendLinkAgain,
@@ -566,40 +566,37 @@ export async function withdrawSchedule(
 ): Promise<ScheduleView> {
   const found = await getSchedule(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such payment schedule.");
-  const db = await getDb();
   const at = now();
-  const changed = await db.transaction().execute(async (tx) => {
-    const row = await lockSchedule(tx, businessId, found.id);
-    if (row.status !== "withdrawn" && row.status !== "proposed") {
-      throw new RequestProblem(
-        "conflict",
-        row.status === "active" || row.status === "arrears"
-          ? "The schedule has been accepted: cancel it instead."
-          : `The schedule is ${row.status}: it can no longer be withdrawn.`,
-      );
-    }
-    const changed = row.status === "proposed";
-    await endLinkedRecord(
-      tx,
-      "payment_schedules",
-      { businessId, purpose: "payment-schedule", subjectId: row.id },
-      changed
-        ? {
-            set: { status: "withdrawn", withdrawn_at: at },
-            alsoChange: () =>
-              tx
-                .updateTable("schedule_instalments")
-                .set({ status: "cancelled", next_attempt_on: null })
-                .where("business_id", "=", businessId)
-                .where("schedule_id", "=", row.id)
-                .where("status", "=", "scheduled")
-                .execute(),
-          }
-        : null,
-    );
-    await options.beforeCommit?.(tx, row.id);
-    return changed;
-  });
+  const changed = await endRecord(
+    "payment_schedules",
+    { businessId, purpose: "payment-schedule" },
+    {
+      lock: (tx) => lockSchedule(tx, businessId, found.id),
+      check: (row) => {
+        if (row.status !== "withdrawn" && row.status !== "proposed") {
+          throw new RequestProblem(
+            "conflict",
+            row.status === "active" || row.status === "arrears"
+              ? "The schedule has been accepted: cancel it instead."
+              : `The schedule is ${row.status}: it can no longer be withdrawn.`,
+          );
+        }
+        return row.status === "proposed";
+      },
+      change: (tx, row) => ({
+        set: { status: "withdrawn", withdrawn_at: at },
+        alsoChange: () =>
+          tx
+            .updateTable("schedule_instalments")
+            .set({ status: "cancelled", next_attempt_on: null })
+            .where("business_id", "=", businessId)
+            .where("schedule_id", "=", row.id)
+            .where("status", "=", "scheduled")
+            .execute(),
+      }),
+      beforeCommit: options.beforeCommit,
+    },
+  );
   if (changed) await audit({ businessId, action: "schedule.withdrawn", details: { reference: found.reference } });
   return (await getSchedule(businessId, found.id))!;
 }
@@ -617,39 +614,36 @@ export async function cancelSchedule(
 ): Promise<ScheduleView> {
   const found = await getSchedule(businessId, idOrReference);
   if (!found) throw new RequestProblem("not-found", "No such payment schedule.");
-  const db = await getDb();
   const at = now();
-  const changed = await db.transaction().execute(async (tx) => {
-    const row = await lockSchedule(tx, businessId, found.id);
-    if (row.status === "proposed") {
-      throw new RequestProblem("conflict", "The schedule has not been accepted: withdraw the proposal instead.");
-    }
-    if (row.status !== "active" && row.status !== "arrears" && row.status !== "cancelled") {
-      throw new RequestProblem("conflict", `The schedule is ${row.status}: it can no longer be cancelled.`);
-    }
-    const changed = row.status !== "cancelled";
-    await endLinkedRecord(
-      tx,
-      "payment_schedules",
-      { businessId, purpose: "payment-schedule", subjectId: row.id },
-      changed
-        ? {
-            set: { status: "cancelled", cancelled_at: at },
-            // Lock order: the schedule's row, then its instalments (decision 034).
-            alsoChange: () =>
-              tx
-                .updateTable("schedule_instalments")
-                .set({ status: "cancelled", next_attempt_on: null })
-                .where("business_id", "=", businessId)
-                .where("schedule_id", "=", row.id)
-                .where("status", "in", ["scheduled", "failed"])
-                .execute(),
-          }
-        : null,
-    );
-    await options.beforeCommit?.(tx, row.id);
-    return changed;
-  });
+  const changed = await endRecord(
+    "payment_schedules",
+    { businessId, purpose: "payment-schedule" },
+    {
+      lock: (tx) => lockSchedule(tx, businessId, found.id),
+      check: (row) => {
+        if (row.status === "proposed") {
+          throw new RequestProblem("conflict", "The schedule has not been accepted: withdraw the proposal instead.");
+        }
+        if (row.status !== "active" && row.status !== "arrears" && row.status !== "cancelled") {
+          throw new RequestProblem("conflict", `The schedule is ${row.status}: it can no longer be cancelled.`);
+        }
+        return row.status !== "cancelled";
+      },
+      change: (tx, row) => ({
+        set: { status: "cancelled", cancelled_at: at },
+        // Lock order: the schedule's row, then its instalments (decision 034).
+        alsoChange: () =>
+          tx
+            .updateTable("schedule_instalments")
+            .set({ status: "cancelled", next_attempt_on: null })
+            .where("business_id", "=", businessId)
+            .where("schedule_id", "=", row.id)
+            .where("status", "in", ["scheduled", "failed"])
+            .execute(),
+      }),
+      beforeCommit: options.beforeCommit,
+    },
+  );
   if (changed) await audit({ businessId, action: "schedule.cancelled", details: { reference: found.reference } });
   return (await getSchedule(businessId, found.id))!;
 }

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { AgreementClosed, AgreementRecord } from "~/components/Agreement";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
-import { agreementBySession, agreementPageAgreementView as agreementView, LINK_PAGE_HEADERS } from "./agreement.server";
+import { agreementBySession, agreementView, LINK_PAGE_HEADERS } from "./agreement.server";
 import { metaDescription } from "~/lib/meta";
 import { hydrateOnlyWhen } from "~/lib/client-runtime";
 

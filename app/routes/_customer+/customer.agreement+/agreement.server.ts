@@ -5,11 +5,7 @@
  * a route needs it.
  */
 export { resolveSelectedAccount } from "~/services/accounts/account-access.server";
-export {
-  agreementBySession,
-  agreementDownload,
-  agreementView as agreementPageAgreementView,
-} from "~/services/agreements/agreement-page.server";
+export { agreementBySession, agreementDownload, agreementView } from "~/services/agreements/agreement-page.server";
 export { agreementHref, listOffersFor } from "~/services/agreements/queries.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { requireSession } from "~/services/auth/auth.server";

@@ -19,7 +19,7 @@ export { findInvoice, listInvoices, listPayments } from "~/services/payments/inv
 export {
   expectedTotal,
   finishPayment,
-  agreementView as payFormAgreementView,
+  agreementView,
   priorAnswer,
   readyToPay,
   resolvePayMethod,

@@ -17,7 +17,7 @@ import {
   loadPayable,
   previewPayment,
   submitPayment,
-  payFormAgreementView as agreementView,
+  agreementView,
   expectedTotal,
   finishPayment,
   priorAnswer,

@@ -41,14 +41,9 @@ export {
 export { creditDocumentReader } from "~/services/credit/document-read.server";
 export { attachmentDisposition } from "~/services/platform/http.server";
 export { revokeAdhocLinks, sendAdhocLink } from "~/services/requests/adhoc-links.server";
-export {
-  cancelPaymentRequest,
-  createPaymentRequest,
-  getPaymentRequest,
-  listPaymentRequests,
-  remindPaymentRequest,
-  sendPaymentRequest,
-} from "~/services/requests/payment-requests.server";
+export { cancelPaymentRequest, createPaymentRequest } from "~/services/requests/commands.server";
+export { getPaymentRequest, listPaymentRequests } from "~/services/requests/queries.server";
+export { remindPaymentRequest, sendPaymentRequest } from "~/services/requests/sending.server";
 export {
   createResponseRequest,
   getResponseRequest,

@@ -10,15 +10,9 @@ import { setDatabaseForTesting } from "../platform/database.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { resetEnvForTesting } from "../platform/env.server";
 import { withRequestScope } from "../platform/request-scope.server";
-import {
-  cancelPaymentRequest,
-  createPaymentRequest,
-  getPaymentRequest,
-  listPaymentRequests,
-  markPaymentRequestOpened,
-  sendPaymentRequest,
-  type PaymentRequestView,
-} from "./payment-requests.server";
+import { cancelPaymentRequest, createPaymentRequest, markPaymentRequestOpened } from "./commands.server";
+import { getPaymentRequest, listPaymentRequests, type PaymentRequestView } from "./queries.server";
+import { sendPaymentRequest } from "./sending.server";
 import { RequestProblem } from "../platform/problems.server";
 
 let catcher: SmtpCatcher;
