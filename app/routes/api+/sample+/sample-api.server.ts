@@ -18,7 +18,7 @@ export {
 } from "~/services/accounts/accounts.server";
 export { getPageContext, requireApiPortalAccess } from "~/services/auth/auth.server";
 export { requestPasswordReset, resetPassword } from "~/services/auth/password-flows.server";
-export { EmailSchema, NewPasswordSchema } from "~/services/auth/password-forms.server";
+export { ResetRequestSchema, resetPasswordCallSchema } from "~/services/auth/password-forms.server";
 export { requireHostBranding } from "~/services/host/tenant.server";
 export {
   bankAccountJson,
@@ -26,7 +26,7 @@ export {
   gatewayContextForApi,
   parseSaveBankAccount,
   parseSaveCard,
-  parseUpdateCard,
+  parseUpdateCardCall,
   readPaymentMethodCall,
   readRemovalCall,
   refusalError,
