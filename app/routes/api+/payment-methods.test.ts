@@ -402,7 +402,7 @@ describe("update-credit-card: the answers to every shape of body", () => {
         .where("id", "=", ids["ACME-2000"]!)
         .executeTakeFirstOrThrow()
     ).business_id;
-    const good = { creditCardId: cardId, accountId: ids["ACME-2000"], expiryMonth: "04", expiryYear: nextYear + 1 };
+    const good = { creditCardId: cardId, accountId: ids["ACME-2000"]!, expiryMonth: "04", expiryYear: nextYear + 1 };
     const cases: [string, string, (string | null)?][] = [
       ["good JSON", json(good)],
       [
