@@ -343,6 +343,704 @@ describe("cards", () => {
   });
 });
 
+/**
+ * Every answer of update-credit-card to bodies of every shape, written down before its body was
+ * read through one zod schema (issue 30), so that the change is seen to change none.
+ */
+describe("update-credit-card: the answers to every shape of body", () => {
+  let cardId: string;
+  const send = async (body: string, type: string | null = "application/json", who = "olivia") => {
+    const host = who === "aroha" ? "kiwi.localhost" : "acme.localhost";
+    let response: Response;
+    try {
+      response = await updateCard.action({
+        request: new Request(`http://${host}/api/sample/update-credit-card`, {
+          method: "PUT",
+          headers: { host, cookie: cookies[who]!, ...(type === null ? {} : { "content-type": type }) },
+          body,
+        }),
+        params: {},
+        context: {},
+      });
+    } catch (thrown) {
+      if (!(thrown instanceof Response)) throw thrown;
+      response = thrown;
+    }
+    const body2 = await response.json();
+    return {
+      status: response.status,
+      // A changed card's answer names ids and years that differ from run to run: its other fields are what is kept.
+      body:
+        response.status === 200
+          ? {
+              ...body2,
+              creditCardId: typeof body2.creditCardId,
+              accountId: body2.accountId === ids["ACME-2000"] ? "ACME-2000" : body2.accountId,
+              expiryYear: body2.expiryYear - nextYear,
+              expiry: "…",
+            }
+          : body2,
+      cache: response.headers.get("cache-control"),
+    };
+  };
+  const json = (value: unknown) => JSON.stringify(value);
+
+  it("answers as before", async () => {
+    const saved = await call(
+      saveCard.action,
+      "POST",
+      "/api/sample/save-credit-card",
+      "olivia",
+      card({ isDefault: false }),
+    );
+    expect(saved.status, saved.text).toBe(201);
+    cardId = saved.body.creditCardId;
+    const businessId = (
+      await handle.db
+        .selectFrom("accounts")
+        .select("business_id")
+        .where("id", "=", ids["ACME-2000"]!)
+        .executeTakeFirstOrThrow()
+    ).business_id;
+    const good = { creditCardId: cardId, accountId: ids["ACME-2000"]!, expiryMonth: "04", expiryYear: nextYear + 1 };
+    const cases: [string, string, (string | null)?][] = [
+      ["good JSON", json(good)],
+      [
+        "good form",
+        new URLSearchParams({ ...good, expiryYear: String(nextYear + 1) }).toString(),
+        "application/x-www-form-urlencoded",
+      ],
+      [
+        "numbers for text",
+        json({ ...good, expiryMonth: 5, expiryYear: nextYear, cvn: 123, cardNumber: 4111111111111111 }),
+      ],
+      ["unknown keys", json({ ...good, extra: 1, creditCardType: { a: 1 }, isDefault: "yes" })],
+      ["its own businessId", json({ ...good, businessId })],
+      ["its own businessId in a list", json({ ...good, businessId: [businessId] })],
+      ["its own businessId in a list in a list", json({ ...good, businessId: [[businessId]] })],
+      ["its own holder name, trimmed", json({ ...good, cardHolderName: "  Olivia Nguyen " })],
+      ["its own number and type", json({ ...good, cardNumber: "4111-1111-1111-1111", creditCardTypeId: "1" })],
+      ["another businessId", json({ ...good, businessId: "00000000-0000-0000-0000-000000000000" })],
+      ["businessId null", json({ ...good, businessId: null })],
+      ["businessId empty", json({ ...good, businessId: "" })],
+      ["businessId a number", json({ ...good, businessId: 5 })],
+      ["businessId an object", json({ ...good, businessId: { id: businessId } })],
+      ["businessId very long", json({ ...good, businessId: "b".repeat(10_000) })],
+      ["businessId wrong and fields wrong", json({ ...good, businessId: 5, expiryMonth: 13 })],
+      ["creditCardId missing", json({ ...good, creditCardId: undefined })],
+      ["creditCardId empty", json({ ...good, creditCardId: "" })],
+      ["creditCardId missing and fields wrong", json({ ...good, creditCardId: undefined, expiryMonth: 13 })],
+      ["creditCardId null", json({ ...good, creditCardId: null })],
+      ["creditCardId a number", json({ ...good, creditCardId: 5 })],
+      ["creditCardId in a list", json({ ...good, creditCardId: [cardId] })],
+      ["creditCardId an object", json({ ...good, creditCardId: { id: cardId } })],
+      ["creditCardId upper case", json({ ...good, creditCardId: cardId.toUpperCase() })],
+      ["creditCardId very long", json({ ...good, creditCardId: `${cardId}${"0".repeat(10_000)}` })],
+      ["creditCardId unknown", json({ ...good, creditCardId: "00000000-0000-4000-8000-000000000000" })],
+      [
+        "creditCardId unknown and fields wrong",
+        json({ ...good, creditCardId: "00000000-0000-4000-8000-000000000000", expiryMonth: 13 }),
+      ],
+      ["expiry missing", json({ ...good, expiryMonth: undefined, expiryYear: undefined })],
+      ["expiry as objects", json({ ...good, expiryMonth: { m: 1 }, expiryYear: [2030] })],
+      ["expiry very long", json({ ...good, expiryMonth: "1".repeat(10_000), expiryYear: "2".repeat(10_000) })],
+      ["expiry past", json({ ...good, expiryMonth: 1, expiryYear: 2020 })],
+      ["cvn wrong", json({ ...good, cvn: "12" })],
+      ["cvn an array", json({ ...good, cvn: ["123"] })],
+      ["cvn very long", json({ ...good, cvn: "1".repeat(10_000) })],
+      ["holder name very long", json({ ...good, cardHolderName: "A".repeat(10_000) })],
+      ["holder name a number", json({ ...good, cardHolderName: 5 })],
+      ["holder name null", json({ ...good, cardHolderName: null })],
+      ["another number", json({ ...good, cardNumber: "5555555555554444" })],
+      ["a number that is no card", json({ ...good, cardNumber: "1234" })],
+      ["card number very long", json({ ...good, cardNumber: "4".repeat(10_000) })],
+      ["card number an object", json({ ...good, cardNumber: {} })],
+      ["another type", json({ ...good, creditCardTypeId: 2 })],
+      ["a type that is no number", json({ ...good, creditCardTypeId: "visa" })],
+      ["accountId missing", json({ ...good, accountId: undefined })],
+      ["accountId another's", json({ ...good, accountId: ids["ACME-1000"] })],
+      ["accountId a number", json({ ...good, accountId: 5 })],
+      ["accountId very long", json({ ...good, accountId: `${ids["ACME-2000"]}${"0".repeat(10_000)}` })],
+      ["empty JSON body", ""],
+      ["empty form body", "", "application/x-www-form-urlencoded"],
+      ["an array body", "[]"],
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const [label, body, type] of cases) answers[label] = await send(body, type);
+    answers["another business's contact"] = await send(json(good), "application/json", "aroha");
+    expect(answers).toMatchInlineSnapshot(`
+      {
+        "a number that is no card": {
+          "body": {
+            "errors": {
+              "cardNumber": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+            },
+            "message": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "a type that is no number": {
+          "body": {
+            "errors": {
+              "creditCardTypeId": "Expected number, received nan",
+            },
+            "message": "Expected number, received nan",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "accountId a number": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "accountId another's": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "accountId missing": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "accountId very long": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "an array body": {
+          "body": {
+            "message": "The request body must be a JSON object.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "another business's contact": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "another businessId": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "another number": {
+          "body": {
+            "message": "The card number can't be changed: save the new card instead.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "another type": {
+          "body": {
+            "message": "The card type can't be changed: save the new card instead.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "businessId a number": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "businessId an object": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "businessId empty": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "businessId null": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "businessId very long": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "businessId wrong and fields wrong": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "card number an object": {
+          "body": {
+            "errors": {
+              "cardNumber": "Expected string, received object",
+            },
+            "message": "Expected string, received object",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "card number very long": {
+          "body": {
+            "errors": {
+              "cardNumber": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+            },
+            "message": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "creditCardId a number": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "creditCardId an object": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "creditCardId empty": {
+          "body": {
+            "message": "missing credit card ID",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "creditCardId in a list": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "creditCardId missing": {
+          "body": {
+            "message": "missing credit card ID",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "creditCardId missing and fields wrong": {
+          "body": {
+            "message": "missing credit card ID",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "creditCardId null": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "creditCardId unknown": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "creditCardId unknown and fields wrong": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "creditCardId upper case": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "creditCardId very long": {
+          "body": {
+            "message": "Credit card not found",
+            "status": 404,
+          },
+          "cache": "no-store",
+          "status": 404,
+        },
+        "cvn an array": {
+          "body": {
+            "errors": {
+              "cvn": "Expected string, received array",
+            },
+            "message": "Expected string, received array",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "cvn very long": {
+          "body": {
+            "errors": {
+              "cvn": "Enter the 3-digit security code from the back of the card.",
+            },
+            "message": "Enter the 3-digit security code from the back of the card.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "cvn wrong": {
+          "body": {
+            "errors": {
+              "cvn": "Enter the 3-digit security code from the back of the card.",
+            },
+            "message": "Enter the 3-digit security code from the back of the card.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "empty JSON body": {
+          "body": {
+            "message": "The request body is not valid JSON.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "empty form body": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "expiry as objects": {
+          "body": {
+            "errors": {
+              "expiryMonth": "Enter the expiry month.",
+              "expiryYear": "Enter the expiry year.",
+            },
+            "message": "Enter the expiry month.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "expiry missing": {
+          "body": {
+            "errors": {
+              "expiryMonth": "Enter the expiry month.",
+              "expiryYear": "Enter the expiry year.",
+            },
+            "message": "Enter the expiry month.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "expiry past": {
+          "body": {
+            "errors": {
+              "expiryYear": "This card has expired: check the expiry date.",
+            },
+            "message": "This card has expired: check the expiry date.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "expiry very long": {
+          "body": {
+            "message": "The request body is too large.",
+            "status": 413,
+          },
+          "cache": "no-store",
+          "status": 413,
+        },
+        "good JSON": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "good form": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "holder name a number": {
+          "body": {
+            "errors": {
+              "cardHolderName": "Enter the name on the card.",
+            },
+            "message": "Enter the name on the card.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "holder name null": {
+          "body": {
+            "errors": {
+              "cardHolderName": "Enter the name on the card.",
+            },
+            "message": "Enter the name on the card.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "holder name very long": {
+          "body": {
+            "errors": {
+              "cardHolderName": "Use 100 characters or fewer.",
+            },
+            "message": "Use 100 characters or fewer.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "status": 400,
+        },
+        "its own businessId": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "its own businessId in a list": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "its own businessId in a list in a list": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "its own holder name, trimmed": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "its own number and type": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "numbers for text": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 5,
+            "expiryYear": 0,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+        "unknown keys": {
+          "body": {
+            "accountId": "ACME-2000",
+            "cardHolderName": "Olivia Nguyen",
+            "creditCardId": "string",
+            "creditCardType": "visa",
+            "creditCardTypeId": 1,
+            "expiry": "…",
+            "expiryMonth": 4,
+            "expiryYear": 1,
+            "firstDigit": "4",
+            "isDefault": false,
+            "isExpired": false,
+            "last4": "1111",
+            "maskedCardNumber": "4••• •••• •••• 1111",
+          },
+          "cache": "no-store",
+          "status": 200,
+        },
+      }
+    `);
+    const removed = await call(
+      removeCard.action,
+      "DELETE",
+      `/api/sample/remove-credit-card?creditCardId=${cardId}&accountId=${ids["ACME-2000"]}`,
+      "olivia",
+    );
+    expect(removed.status).toBe(200);
+  });
+});
+
 describe("bank accounts", () => {
   it("Australia: BSB and 4–9 digits, shown masked; letters refused", async () => {
     const saved = await call(saveBank.action, "POST", "/api/sample/save-bank-account", "olivia", {

@@ -6,6 +6,7 @@ import type { HostBranding } from "../host/host.server";
 import { requestLanguage } from "../host/language.server";
 import { requestPasswordReset } from "./password-flows.server";
 import type { PortalSession } from "./session.server";
+import { API_BODY_TEXT_MAX } from "../platform/http.server";
 
 /**
  * The zod schemas of the password forms and API calls, on the server side on purpose: a
@@ -61,6 +62,44 @@ export const ResetPasswordSchema = z
     confirm: z.string({ required_error: key("auth.form.confirmRequired") }).max(PASSWORD_MAX),
   })
   .refine((value) => value.password === value.confirm, { path: ["confirm"], message: key("auth.form.mismatch") });
+
+/**
+ * POST /api/sample/forgot-change {token, email, password} (spec §7), its problems in that order,
+ * each answered with the spec's and the pages' messages. The token and the password as sent
+ * are bounded by the body alone (API_BODY_TEXT_MAX), so that every one reaches the check it
+ * always reached: a long token is told it has expired (and counts against the token checks),
+ * a long password that is not URL-encoded is told so. Spec §5: in JSON the password arrives
+ * URL-encoded and is decoded here; in a form, the form's encoding is that encoding, already undone.
+ */
+const MISSING_TOKEN = "Missing token";
+const NO_PASSWORD = "Enter a new password.";
+const resetPasswordCall = (password: z.ZodType<string, z.ZodTypeDef, unknown>) =>
+  z.object({
+    token: z
+      .string({ required_error: MISSING_TOKEN, invalid_type_error: MISSING_TOKEN })
+      .min(1, MISSING_TOKEN)
+      .max(API_BODY_TEXT_MAX, MISSING_TOKEN),
+    email: EmailSchema,
+    password,
+  });
+const SentPassword = z
+  .string({ required_error: NO_PASSWORD, invalid_type_error: NO_PASSWORD })
+  .max(API_BODY_TEXT_MAX, NO_PASSWORD);
+const ResetPasswordFormCallSchema = resetPasswordCall(SentPassword.pipe(NewPasswordSchema));
+const ResetPasswordJsonCallSchema = resetPasswordCall(
+  SentPassword.transform((password, ctx) => {
+    try {
+      return decodeURIComponent(password);
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "The password must be URL-encoded (spec §5)." });
+      return z.NEVER;
+    }
+  }).pipe(NewPasswordSchema),
+);
+
+/** The forgot-change call's schema for a body sent as JSON (the password URL-encoded) or as a form. */
+export const resetPasswordCallSchema = (sentAs: "json" | "form") =>
+  sentAs === "json" ? ResetPasswordJsonCallSchema : ResetPasswordFormCallSchema;
 
 export type ResetRequestResult = { status: number; errors: FieldErrors; sent: boolean; message: MessageKey | null };
 

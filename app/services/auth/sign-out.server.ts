@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { HostBranding } from "../host/host.server";
 import { audit } from "../platform/audit.server";
 import { clientAddress, requestOrigin } from "../platform/request-context.server";
@@ -32,3 +33,14 @@ export async function signOut(
   }
   return { cookie, url: next };
 }
+
+/**
+ * The body of POST /api/auth/signout {csrfToken, callbackUrl?} (spec §7). Other fields are
+ * ignored, and so is a value of another shape: a csrfToken that is not text of at most 128
+ * characters matches no session's (csrfTokenMatches), and a callbackUrl that is not text of at
+ * most 2,048 characters (safeSameOriginPath's bound) leads to the sign-in page, as when absent.
+ */
+export const SignOutBodySchema = z.object({
+  csrfToken: z.string().max(128).optional().catch(undefined),
+  callbackUrl: z.string().max(2048).optional().catch(undefined),
+});

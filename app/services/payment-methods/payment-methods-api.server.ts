@@ -22,6 +22,7 @@ import { problemBody } from "../platform/problems.server";
 import type { SavedBankAccount, SavedCard } from "./payment-methods.server";
 import { gatewayContextFrom } from "./payment-methods.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "../platform/request-context.server";
+import { UUID } from "~/lib/ids";
 
 /**
  * The JSON side of saved cards and bank accounts (spec §3 payloads, §5, §7): the same rules
@@ -194,8 +195,8 @@ export function parseSaveCard(body: Record<string, unknown>, today = todayIso())
   return schema.safeParse(body);
 }
 
-export function parseUpdateCard(body: Record<string, unknown>, today = todayIso()) {
-  const schema = z
+const updateCardSchema = (today: string) =>
+  z
     .object({
       creditCardId: z.unknown(),
       accountId: z.unknown(),
@@ -231,7 +232,38 @@ export function parseUpdateCard(body: Record<string, unknown>, today = todayIso(
         cardTypeId: value.creditCardTypeId ?? null,
       };
     });
-  return schema.safeParse(body);
+
+/**
+ * The card a PUT names, read before its fields (whose problems are told only about a card the
+ * caller may see): `undefined` when absent, `null` when it can name none. businessId is compared
+ * as text with the host's, as String() reads it (a list of one id reads as that id); a longer
+ * text than an id is no business's. creditCardId "" is absent; anything but a UUID is no card.
+ */
+const CardReferenceSchema = z
+  .object({
+    businessId: z.preprocess(
+      (value) => (value === undefined ? undefined : String(value)),
+      z.string().max(36).nullable().catch(null).optional(),
+    ),
+    creditCardId: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.string().max(36).regex(UUID).nullable().catch(null).optional(),
+    ),
+  })
+  .passthrough();
+
+/**
+ * The body of PUT /api/sample/update-credit-card as one schema: the card it names (never
+ * refused, so that the route answers 404/400 about it first) and, as a result of its own, the
+ * update (expiry, holder name, CVN, the number and type it must match). Other fields are kept
+ * out of the update, as they always were.
+ */
+export function parseUpdateCardCall(body: Record<string, unknown>, today = todayIso()) {
+  return CardReferenceSchema.transform(({ businessId, creditCardId, ...fields }) => ({
+    businessId,
+    creditCardId,
+    update: updateCardSchema(today).safeParse(fields),
+  })).parse(body);
 }
 
 export function parseSaveBankAccount(body: Record<string, unknown>, country: "AU" | "NZ") {

@@ -44,6 +44,13 @@ export function methodNotAllowed(allowed: string[]) {
 const MAX_BODY_BYTES = 16 * 1024;
 
 /**
+ * The bound of any one string read from an API body: no string can be longer than the body
+ * that holds it (a UTF-16 unit takes at least a byte, in JSON and in a form alike). A schema
+ * whose field has no tighter bound that keeps every answer as it was gives it this one.
+ */
+export const API_BODY_TEXT_MAX = MAX_BODY_BYTES;
+
+/**
  * Reads a small JSON or form body for the JSON API. Malformed, oversized or unsupported
  * bodies become a thrown 400/413/415 answer, never a 500.
  */

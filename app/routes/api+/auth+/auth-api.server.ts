@@ -17,7 +17,7 @@ export { csrfTokenFor, csrfTokenMatches } from "~/services/auth/csrf.server";
 export { changePassword, checkResetToken } from "~/services/auth/password-flows.server";
 export { NewPasswordSchema } from "~/services/auth/password-forms.server";
 export { createSession } from "~/services/auth/session.server";
-export { signOut } from "~/services/auth/sign-out.server";
+export { SignOutBodySchema, signOut } from "~/services/auth/sign-out.server";
 export { requireHostBranding } from "~/services/host/tenant.server";
 export { audit } from "~/services/platform/audit.server";
 export {

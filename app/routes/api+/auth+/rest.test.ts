@@ -217,6 +217,325 @@ describe("POST /api/auth/signout", () => {
   });
 });
 
+describe("POST /api/auth/signout: every answer to the body, kept as the body is read through a schema (issue 30)", () => {
+  const post = (cookie: string, body: string, type = "application/json") =>
+    request("/api/auth/signout", {
+      method: "POST",
+      headers: { origin: "http://acme.localhost", ...(type ? { "content-type": type } : {}), cookie },
+      body,
+    });
+  const answer = (res: Awaited<ReturnType<typeof run>>) => ({
+    status: res.status,
+    body: res.body,
+    cleared: /^portal_session=;/.test(res.headers.get("set-cookie") ?? ""),
+    cache: res.headers.get("cache-control"),
+  });
+  const json = (value: unknown) => JSON.stringify(value);
+  const form = (value: Record<string, string>) => new URLSearchParams(value).toString();
+
+  it("signed out: callbackUrl of every shape; unknown keys; empty and form bodies", async () => {
+    const stale = "portal_session=stale";
+    const cases: [string, string, string?][] = [
+      ["good JSON", json({ callbackUrl: "/statements?page=2" })],
+      ["good form", form({ callbackUrl: "/accounts", csrfToken: "x" }), "application/x-www-form-urlencoded"],
+      ["no content type", form({ callbackUrl: "/accounts" }), ""],
+      ["a number", json({ callbackUrl: 5 })],
+      ["an array", json({ callbackUrl: ["/accounts"] })],
+      ["an object", json({ callbackUrl: { path: "/accounts" } })],
+      ["null", json({ callbackUrl: null })],
+      ["empty", json({ callbackUrl: "" })],
+      ["2048 long", json({ callbackUrl: `/${"a".repeat(2047)}` })],
+      ["2049 long", json({ callbackUrl: `/${"a".repeat(2048)}` })],
+      ["very long", json({ callbackUrl: `/${"a".repeat(10_000)}` })],
+      ["unknown keys", json({ callbackUrl: "/accounts", json: true, redirect: false, extra: { a: 1 } })],
+      ["csrfToken of every shape", json({ csrfToken: { a: 1 }, callbackUrl: "/accounts" })],
+      ["empty JSON body", ""],
+      ["empty form body", "", "application/x-www-form-urlencoded"],
+      ["an array body", "[]"],
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const [label, body, type] of cases)
+      answers[label] = answer(await run(signout.action, post(stale, body, type)));
+    expect(answers).toMatchInlineSnapshot(`
+      {
+        "2048 long": {
+          "body": {
+            "url": "http://acme.localhost/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "2049 long": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "a number": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "an array": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "an array body": {
+          "body": {
+            "message": "The request body must be a JSON object.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 400,
+        },
+        "an object": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "csrfToken of every shape": {
+          "body": {
+            "url": "http://acme.localhost/accounts",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "empty": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "empty JSON body": {
+          "body": {
+            "message": "The request body is not valid JSON.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 400,
+        },
+        "empty form body": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "good JSON": {
+          "body": {
+            "url": "http://acme.localhost/statements?page=2",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "good form": {
+          "body": {
+            "url": "http://acme.localhost/accounts",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "no content type": {
+          "body": {
+            "message": "Send the body as application/json or application/x-www-form-urlencoded.",
+            "status": 415,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 415,
+        },
+        "null": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "unknown keys": {
+          "body": {
+            "url": "http://acme.localhost/accounts",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+        "very long": {
+          "body": {
+            "url": "http://acme.localhost/auth/signin",
+          },
+          "cache": "no-store",
+          "cleared": true,
+          "status": 200,
+        },
+      }
+    `);
+  });
+
+  it("signed in: csrfToken of every shape is refused alike and the session lives on; a good one ends it", async () => {
+    const { cookie, businessId } = await signIn("olivia@coastal.example", "acme.localhost");
+    const token = await (async () =>
+      (await run(csrf.loader, request("/api/auth/csrf", { headers: { cookie } }))).body!.csrfToken as string)();
+    const cases: [string, string, string?][] = [
+      ["missing", json({ callbackUrl: "/accounts" })],
+      ["a number", json({ csrfToken: 5 })],
+      ["an array", json({ csrfToken: [token] })],
+      ["an object", json({ csrfToken: { token } })],
+      ["null", json({ csrfToken: null })],
+      ["128 long", json({ csrfToken: "a".repeat(128) })],
+      ["129 long", json({ csrfToken: `${token}${"a".repeat(86)}` })],
+      ["very long", json({ csrfToken: "a".repeat(10_000) })],
+      ["the token with a space", json({ csrfToken: ` ${token}` })],
+      ["empty form body", "", "application/x-www-form-urlencoded"],
+      ["empty JSON body", ""],
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const [label, body, type] of cases)
+      answers[label] = answer(await run(signout.action, post(cookie, body, type)));
+    expect(answers).toMatchInlineSnapshot(`
+      {
+        "128 long": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "129 long": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "a number": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "an array": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "an object": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "empty JSON body": {
+          "body": {
+            "message": "The request body is not valid JSON.",
+            "status": 400,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 400,
+        },
+        "empty form body": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "missing": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "null": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "the token with a space": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+        "very long": {
+          "body": {
+            "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            "status": 403,
+          },
+          "cache": "no-store",
+          "cleared": false,
+          "status": 403,
+        },
+      }
+    `);
+    expect(await sessionFor(cookie, businessId)).not.toBeNull();
+
+    const good = await run(
+      signout.action,
+      post(cookie, json({ csrfToken: token, callbackUrl: "/accounts", extra: [1, 2] })),
+    );
+    expect(answer(good)).toMatchInlineSnapshot(`
+      {
+        "body": {
+          "url": "http://acme.localhost/accounts",
+        },
+        "cache": "no-store",
+        "cleared": true,
+        "status": 200,
+      }
+    `);
+    expect(await sessionFor(cookie, businessId)).toBeNull();
+  });
+});
+
 describe("POST /api/auth/_log", () => {
   const post = (body: BodyInit, headers: Record<string, string> = {}, host = "acme.localhost") =>
     request("/api/auth/_log", {

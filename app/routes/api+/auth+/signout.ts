@@ -4,6 +4,7 @@ import {
   getPageContext,
   csrfTokenMatches,
   signOut,
+  SignOutBodySchema,
   apiError,
   apiJson,
   methodNotAllowed,
@@ -23,16 +24,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   requireSameOrigin(request);
   const context = await getPageContext(request);
-  const body = await readApiBody(request);
+  // Never refused for its shape: a field of another shape reads as absent (SignOutBodySchema).
+  const body = SignOutBodySchema.parse(await readApiBody(request));
   if (context.session && !csrfTokenMatches(context.session, body.csrfToken)) {
     return apiError(403, "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.");
   }
   const origin = requestOrigin(request);
-  const next = safeSameOriginPath(
-    typeof body.callbackUrl === "string" ? body.callbackUrl : null,
-    origin,
-    "/auth/signin",
-  );
+  const next = safeSameOriginPath(body.callbackUrl ?? null, origin, "/auth/signin");
   const { cookie, url } = await signOut(request, context, next);
   return apiJson({ url: url.startsWith("/") ? `${origin}${url}` : url }, { headers: { "Set-Cookie": cookie } });
 }

@@ -245,3 +245,901 @@ describe("POST /api/payTo/token", () => {
     expect(fromForm.text).not.toContain("12345678");
   });
 });
+
+/**
+ * Every answer of the token call to bodies of every shape, written down before its body was read
+ * through one zod schema (issue 30), so that the change is seen to change none. A created
+ * agreement's answer names new ids: its status, repeat and message are what is kept.
+ */
+describe("POST /api/payTo/token: the answers to every shape of body", () => {
+  const summary = (answer: Awaited<ReturnType<typeof call>>) =>
+    answer.status === 200
+      ? {
+          status: 200,
+          ok: answer.body.ok,
+          repeat: answer.body.repeat,
+          agreement: answer.body.agreement.status,
+          kind: answer.body.agreement.method,
+          message: answer.body.message,
+        }
+      : { status: answer.status, body: answer.body };
+  const FORM = { "content-type": "application/x-www-form-urlencoded" };
+  const send = async (body: unknown, headers: Record<string, string> = {}) =>
+    summary(await call(token.action, "POST", "/api/payTo/token", "olivia", body, headers));
+  const form = (fields: Record<string, string>) =>
+    new URLSearchParams({ requestGuid: randomUUID(), accountID: ids["ACME-1000"]!, ...fields }).toString();
+  const long = (text: string) => text.repeat(Math.ceil(5_000 / text.length));
+
+  it("the request's own fields", async () => {
+    const cases: [string, unknown, Record<string, string>?][] = [
+      ["good JSON", tokenRequest()],
+      ["good JSON, upper-case requestGuid", tokenRequest({ requestGuid: randomUUID().toUpperCase() })],
+      ["unknown keys", tokenRequest({ extra: 1, more: { a: [1] } }, { extra: "x" })],
+      [
+        "good form, BBAN at the top level",
+        form({
+          party_name: "Olivia Nguyen",
+          account_identification_type_code: "BBAN",
+          account_identification: "000-000 12345678",
+        }),
+        FORM,
+      ],
+      [
+        "good form, the debtor as JSON",
+        form({
+          payToDebtorInformation: JSON.stringify(tokenRequest().payToDebtorInformation),
+        }),
+        FORM,
+      ],
+      [
+        "the debtor as broken JSON: the top level is read",
+        form({
+          payToDebtorInformation: "{",
+          party_name: "Olivia Nguyen",
+          account_alias_type_code: "EMAL",
+          account_alias_identification: "top@payto.test",
+        }),
+        FORM,
+      ],
+      [
+        "the debtor as JSON text in JSON",
+        tokenRequest({ payToDebtorInformation: JSON.stringify(tokenRequest().payToDebtorInformation) }),
+      ],
+      ["the debtor as JSON null text", tokenRequest({ payToDebtorInformation: "null" })],
+      ["the debtor as JSON number text", tokenRequest({ payToDebtorInformation: "5" })],
+      ["the debtor a number", tokenRequest({ payToDebtorInformation: 5 })],
+      ["the debtor null", tokenRequest({ payToDebtorInformation: null })],
+      ["the debtor a list", tokenRequest({ payToDebtorInformation: [tokenRequest().payToDebtorInformation] })],
+      ["the debtor true", tokenRequest({ payToDebtorInformation: true })],
+      ["the debtor very long text", tokenRequest({ payToDebtorInformation: long("x") })],
+      ["requestGuid missing", tokenRequest({ requestGuid: undefined })],
+      ["requestGuid a number", tokenRequest({ requestGuid: 5 })],
+      ["requestGuid in a list", tokenRequest({ requestGuid: [randomUUID()] })],
+      ["requestGuid an object", tokenRequest({ requestGuid: {} })],
+      ["requestGuid one too long", tokenRequest({ requestGuid: `${randomUUID()}0` })],
+      ["requestGuid very long", tokenRequest({ requestGuid: long("a") })],
+      ["party_type BUSI", tokenRequest({}, { party_type: "BUSI" })],
+      ["party_type a number", tokenRequest({}, { party_type: 5 })],
+      ["party_type an object", tokenRequest({}, { party_type: {} })],
+      ["party_type null", tokenRequest({}, { party_type: null })],
+      ["party_type empty", tokenRequest({}, { party_type: "" })],
+      ["party_type very long", tokenRequest({}, { party_type: long("PERS") })],
+      ["party_name a number", tokenRequest({}, { party_name: 12345 })],
+      ["party_name a list", tokenRequest({}, { party_name: ["Olivia"] })],
+      ["party_name missing", tokenRequest({}, { party_name: undefined })],
+      ["party_name very long", tokenRequest({}, { party_name: long("a") })],
+      ["party_name very long blank", tokenRequest({}, { party_name: long(" ") })],
+      ["party_name very long markup", tokenRequest({}, { party_name: long("<") })],
+      ["ultimate_party_name very long", tokenRequest({}, { ultimate_party_name: long("b") })],
+      ["ultimate_party_name a number", tokenRequest({}, { ultimate_party_name: 7 })],
+      ["ultimate_party_name an object", tokenRequest({}, { ultimate_party_name: {} })],
+      [
+        "both identifications",
+        tokenRequest({}, { account_identification_type_code: "BBAN", account_identification: "000-000 12345678" }),
+      ],
+      ["neither identification", tokenRequest({}, { account_alias_type_code: undefined })],
+      ["alias type empty", tokenRequest({}, { account_alias_type_code: "" })],
+      ["alias type a number", tokenRequest({}, { account_alias_type_code: 0 })],
+      ["alias type unknown", tokenRequest({}, { account_alias_type_code: "EMAX" })],
+      ["alias type very long", tokenRequest({}, { account_alias_type_code: long("EMAL") })],
+      ["alias type an object", tokenRequest({}, { account_alias_type_code: { EMAL: 1 } })],
+      ["alias a number", tokenRequest({}, { account_alias_identification: 5 })],
+      ["alias missing", tokenRequest({}, { account_alias_identification: undefined })],
+      ["alias very long", tokenRequest({}, { account_alias_identification: long("c") })],
+      ["alias very long blank", tokenRequest({}, { account_alias_identification: long(" ") })],
+      [
+        "a mobile very long",
+        tokenRequest({}, { account_alias_type_code: "TELI", account_alias_identification: long("4") }),
+      ],
+      [
+        "BBAN type unknown",
+        tokenRequest({}, { account_alias_type_code: undefined, account_identification_type_code: "IBAN" }),
+      ],
+      [
+        "BBAN type very long",
+        tokenRequest({}, { account_alias_type_code: undefined, account_identification_type_code: long("BBAN") }),
+      ],
+      [
+        "BBAN type a number",
+        tokenRequest({}, { account_alias_type_code: undefined, account_identification_type_code: 5 }),
+      ],
+      [
+        "BBAN a number",
+        tokenRequest(
+          {},
+          {
+            account_alias_type_code: undefined,
+            account_identification_type_code: "BBAN",
+            account_identification: 12345678,
+          },
+        ),
+      ],
+      [
+        "BBAN very long blank",
+        tokenRequest(
+          {},
+          {
+            account_alias_type_code: undefined,
+            account_identification_type_code: "BBAN",
+            account_identification: long(" "),
+          },
+        ),
+      ],
+      [
+        "BBAN very long",
+        tokenRequest(
+          {},
+          {
+            account_alias_type_code: undefined,
+            account_identification_type_code: "BBAN",
+            account_identification: long("1"),
+          },
+        ),
+      ],
+      [
+        "everything wrong",
+        {
+          requestGuid: 1,
+          accountID: ids["ACME-1000"],
+          party_type: "X",
+          party_name: "",
+          account_alias_type_code: "Y",
+          account_identification_type_code: "Z",
+        },
+      ],
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const [label, body, headers] of cases) answers[label] = await send(body, headers);
+    expect(answers).toMatchInlineSnapshot(`
+      {
+        "BBAN a number": {
+          "body": {
+            "errors": {
+              "account_identification": "An account number has 4 to 9 digits.",
+            },
+            "message": "An account number has 4 to 9 digits.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "BBAN type a number": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "BBAN type unknown": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "BBAN type very long": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "BBAN very long": {
+          "body": {
+            "errors": {
+              "account_identification": "Enter the BSB and then the account number, digits only.",
+            },
+            "message": "Enter the BSB and then the account number, digits only.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "BBAN very long blank": {
+          "body": {
+            "errors": {
+              "account_identification": "Enter the BSB and account number.",
+            },
+            "message": "Enter the BSB and account number.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "a mobile very long": {
+          "body": {
+            "errors": {
+              "account_alias_identification": "Enter an Australian mobile number, like 0412 345 678.",
+            },
+            "message": "Enter an Australian mobile number, like 0412 345 678.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias a number": {
+          "body": {
+            "errors": {
+              "account_alias_identification": "Enter an email address like name@example.com.",
+            },
+            "message": "Enter an email address like name@example.com.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias missing": {
+          "body": {
+            "errors": {
+              "account_alias_identification": "Enter the email address that is your PayID.",
+            },
+            "message": "Enter the email address that is your PayID.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias type a number": {
+          "body": {
+            "errors": {
+              "account_alias_type_code": "Choose what kind of PayID it is.",
+            },
+            "message": "Choose what kind of PayID it is.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias type an object": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias type empty": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias type unknown": {
+          "body": {
+            "errors": {
+              "account_alias_type_code": "Choose what kind of PayID it is.",
+            },
+            "message": "Choose what kind of PayID it is.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias type very long": {
+          "body": {
+            "errors": {
+              "account_alias_type_code": "Choose what kind of PayID it is.",
+            },
+            "message": "Choose what kind of PayID it is.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias very long": {
+          "body": {
+            "errors": {
+              "account_alias_identification": "An email PayID can be at most 256 characters.",
+            },
+            "message": "An email PayID can be at most 256 characters.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "alias very long blank": {
+          "body": {
+            "errors": {
+              "account_alias_identification": "Enter the email address that is your PayID.",
+            },
+            "message": "Enter the email address that is your PayID.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "both identifications": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "everything wrong": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+              "party_type": "party_type must be PERS.",
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "good JSON": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "good JSON, upper-case requestGuid": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "good form, BBAN at the top level": {
+          "agreement": "CREATED",
+          "kind": "bban",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "good form, the debtor as JSON": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "neither identification": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
+            "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_name a list": {
+          "body": {
+            "errors": {
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_name a number": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "party_name missing": {
+          "body": {
+            "errors": {
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_name very long": {
+          "body": {
+            "errors": {
+              "party_name": "The name can be at most 140 characters.",
+            },
+            "message": "The name can be at most 140 characters.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_name very long blank": {
+          "body": {
+            "errors": {
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_name very long markup": {
+          "body": {
+            "errors": {
+              "party_name": "The name can be at most 140 characters.",
+            },
+            "message": "The name can be at most 140 characters.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_type BUSI": {
+          "body": {
+            "errors": {
+              "party_type": "party_type must be PERS.",
+            },
+            "message": "party_type must be PERS.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_type a number": {
+          "body": {
+            "errors": {
+              "party_type": "party_type must be PERS.",
+            },
+            "message": "party_type must be PERS.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_type an object": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "party_type empty": {
+          "body": {
+            "errors": {
+              "party_type": "party_type must be PERS.",
+            },
+            "message": "party_type must be PERS.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "party_type null": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "party_type very long": {
+          "body": {
+            "errors": {
+              "party_type": "party_type must be PERS.",
+            },
+            "message": "party_type must be PERS.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "requestGuid a number": {
+          "body": {
+            "errors": {
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "requestGuid an object": {
+          "body": {
+            "errors": {
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "requestGuid in a list": {
+          "body": {
+            "errors": {
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "requestGuid missing": {
+          "body": {
+            "errors": {
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "requestGuid one too long": {
+          "body": {
+            "errors": {
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "requestGuid very long": {
+          "body": {
+            "errors": {
+              "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+            },
+            "message": "The request id is missing or malformed: reload the page and try again.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor a list": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor a number": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor as JSON null text": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor as JSON number text": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor as JSON text in JSON": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "the debtor as broken JSON: the top level is read": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "the debtor null": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor true": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "the debtor very long text": {
+          "body": {
+            "errors": {
+              "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              "party_name": "Enter the account holder's name.",
+            },
+            "message": "Enter the account holder's name.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "ultimate_party_name a number": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "ultimate_party_name an object": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "ultimate_party_name very long": {
+          "body": {
+            "errors": {
+              "ultimate_party_name": "The name can be at most 140 characters.",
+            },
+            "message": "The name can be at most 140 characters.",
+            "ok": false,
+            "reason": "invalid",
+          },
+          "status": 422,
+        },
+        "unknown keys": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+      }
+    `);
+  });
+
+  it("the account it names, and bodies that are no request", async () => {
+    const cases: [string, unknown, Record<string, string>?][] = [
+      ["accountID missing", tokenRequest({ accountID: undefined })],
+      ["accountId spelled so", tokenRequest({ accountID: undefined, accountId: ids["ACME-1000"] })],
+      ["accountID null, accountId given", tokenRequest({ accountID: null, accountId: ids["ACME-1000"] })],
+      ["accountID empty, accountId given", tokenRequest({ accountID: "", accountId: ids["ACME-1000"] })],
+      ["accountID null", tokenRequest({ accountID: null })],
+      ["accountID empty", tokenRequest({ accountID: "" })],
+      ["accountID a number", tokenRequest({ accountID: 5 })],
+      ["accountID false", tokenRequest({ accountID: false })],
+      ["accountID in a list", tokenRequest({ accountID: [ids["ACME-1000"]] })],
+      ["accountID an object", tokenRequest({ accountID: { id: ids["ACME-1000"] } })],
+      ["accountID upper case", tokenRequest({ accountID: ids["ACME-1000"]!.toUpperCase() })],
+      ["accountID very long", tokenRequest({ accountID: `${ids["ACME-1000"]}${"0".repeat(10_000)}` })],
+      ["accountID missing, fields wrong", tokenRequest({ accountID: undefined, requestGuid: 5 })],
+      ["accountID another's, fields wrong", tokenRequest({ accountID: ids["HE-9000"], requestGuid: 5 })],
+      ["empty JSON body", ""],
+      ["empty form body", "", FORM],
+      ["an array body", "[]"],
+      ["a JSON null body", "null"],
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const [label, body, headers] of cases) answers[label] = await send(body, headers);
+    expect(answers).toMatchInlineSnapshot(`
+      {
+        "a JSON null body": {
+          "body": {
+            "message": "The request body must be a JSON object.",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "accountID a number": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "status": 404,
+        },
+        "accountID an object": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "status": 404,
+        },
+        "accountID another's, fields wrong": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "status": 404,
+        },
+        "accountID empty": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "accountID empty, accountId given": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "accountID false": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "status": 404,
+        },
+        "accountID in a list": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "accountID missing": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "accountID missing, fields wrong": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "accountID null": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "accountID null, accountId given": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "accountID upper case": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "accountID very long": {
+          "body": {
+            "message": "Account not found",
+            "status": 404,
+          },
+          "status": 404,
+        },
+        "accountId spelled so": {
+          "agreement": "CREATED",
+          "kind": "payid",
+          "message": "Waiting for you to approve it in your banking app.",
+          "ok": true,
+          "repeat": false,
+          "status": 200,
+        },
+        "an array body": {
+          "body": {
+            "message": "The request body must be a JSON object.",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "empty JSON body": {
+          "body": {
+            "message": "The request body is not valid JSON.",
+            "status": 400,
+          },
+          "status": 400,
+        },
+        "empty form body": {
+          "body": {
+            "message": "Invalid request",
+            "status": 400,
+          },
+          "status": 400,
+        },
+      }
+    `);
+  });
+});

@@ -26,10 +26,9 @@ const english = translator("en-AU");
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   requireSameOrigin(request);
-  const body = await readApiBody(request);
-  const { actor } = await requireApiPaymentAccount(request, body.accountID ?? body.accountId);
-
-  const parsed = parseTokenRequest(body);
+  // Read whole, then answered in the order of access first: the account it names, then its own problems.
+  const parsed = parseTokenRequest(await readApiBody(request));
+  const { actor } = await requireApiPaymentAccount(request, parsed.accountId);
   if (!parsed.ok) {
     const errors = Object.fromEntries(Object.entries(parsed.errors).map(([field, key]) => [field, english(key)]));
     const [message] = Object.values(errors);

@@ -2,8 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiText } from "~/lib/i18n/catalog";
 import { PASSWORD_PARAMS } from "~/lib/password-rules";
 import {
-  EmailSchema,
-  NewPasswordSchema,
+  resetPasswordCallSchema,
   getPageContext,
   apiError,
   apiJson,
@@ -23,28 +22,11 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const { branding } = await getPageContext(request);
   const isJson = (request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json");
-  const body = await readApiBody(request);
-  if (typeof body.token !== "string" || body.token === "") return apiError(400, "Missing token");
-  const email = EmailSchema.safeParse(body.email);
-  if (!email.success)
-    return apiError(400, apiText(email.error.issues[0]?.message ?? "Enter your email address.", PASSWORD_PARAMS));
-  if (typeof body.password !== "string") return apiError(400, "Enter a new password.");
-  let password = body.password;
-  if (isJson) {
-    try {
-      password = decodeURIComponent(body.password);
-    } catch {
-      return apiError(400, "The password must be URL-encoded (spec §5).");
-    }
-  }
-  const checked = NewPasswordSchema.safeParse(password);
-  if (!checked.success)
-    return apiError(400, apiText(checked.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
-  const result = await resetPassword(
-    branding,
-    { email: email.data, token: body.token, password: checked.data },
-    request,
-  );
+  // The first problem in the order token, email, password; other fields are ignored, as they always were.
+  const body = resetPasswordCallSchema(isJson ? "json" : "form").safeParse(await readApiBody(request));
+  if (!body.success)
+    return apiError(400, apiText(body.error.issues[0]?.message ?? "Choose another password.", PASSWORD_PARAMS));
+  const result = await resetPassword(branding, body.data, request);
   if (!result.ok) return apiError(result.status, apiText(result.message, PASSWORD_PARAMS));
   return apiJson({ ok: true, message: apiText("auth.error.resetDone") });
 }

@@ -8,7 +8,7 @@ export { ACCOUNT_SORTS, getAccountTiles, getFeatureToggles, listAccountContacts,
 export { requireApiAccountAccess } from "~/services/accounts/account-access.server";
 export { getPageContext, requireApiPortalAccess } from "~/services/auth/auth.server";
 export { requestPasswordReset, resetPassword } from "~/services/auth/password-flows.server";
-export { EmailSchema, NewPasswordSchema } from "~/services/auth/password-forms.server";
+export { ResetRequestSchema, resetPasswordCallSchema } from "~/services/auth/password-forms.server";
 export { requireHostBranding } from "~/services/host/tenant.server";
 export {
   bankAccountJson,
@@ -16,7 +16,7 @@ export {
   gatewayContextForApi,
   parseSaveBankAccount,
   parseSaveCard,
-  parseUpdateCard,
+  parseUpdateCardCall,
   readPaymentMethodCall,
   readRemovalCall,
   refusalError,

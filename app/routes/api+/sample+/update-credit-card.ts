@@ -5,7 +5,7 @@ import {
   methodNotAllowed,
   cardJson,
   gatewayContextForApi,
-  parseUpdateCard,
+  parseUpdateCardCall,
   readPaymentMethodCall,
   refusalError,
   validationError,
@@ -22,14 +22,14 @@ import { CARD_TYPE_IDS } from "~/lib/card";
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { body, branding, actor, clientIp } = await readPaymentMethodCall(request, "PUT");
-  if (body.businessId !== undefined && String(body.businessId) !== branding.businessId)
+  const call = parseUpdateCardCall(body);
+  if (call.businessId !== undefined && call.businessId !== branding.businessId)
     return apiError(404, "Credit card not found");
-  if (body.creditCardId === undefined || body.creditCardId === "") return apiError(400, "missing credit card ID");
-  const card = await findCard(actor, body.creditCardId);
+  if (call.creditCardId === undefined) return apiError(400, "missing credit card ID");
+  const card = await findCard(actor, call.creditCardId);
   if (!card) return apiError(404, "Credit card not found");
-  const parsed = parseUpdateCard(body);
-  if (!parsed.success) return validationError(parsed.error.issues);
-  const input = parsed.data;
+  if (!call.update.success) return validationError(call.update.error.issues);
+  const input = call.update.data;
   if (input.cardNumberLast4 !== null && input.cardNumberLast4 !== card.last4) {
     return apiError(400, "The card number can't be changed: save the new card instead.");
   }
