@@ -8,6 +8,7 @@ import {
   hostnameFromRequest,
   getEnv,
   apiJson,
+  problemBody,
   methodNotAllowed,
   readApiBody,
   requireSameOrigin,
@@ -32,14 +33,21 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) {
     const errors = Object.fromEntries(Object.entries(parsed.errors).map(([field, key]) => [field, english(key)]));
     const [message] = Object.values(errors);
-    return apiJson({ ok: false, reason: "invalid", message: message ?? "Invalid request", errors }, { status: 422 });
+    const text = message ?? "Invalid request";
+    return apiJson(
+      { ok: false, reason: "invalid", ...problemBody(422, text, { code: "invalid", fields: errors }), errors },
+      { status: 422 },
+    );
   }
   const hostname = hostnameFromRequest(request, { trustProxy: getEnv().TRUST_PROXY }) ?? new URL(request.url).hostname;
   const outcome = await createAgreement(actor, parsed.request, { hostname });
   if (!outcome.ok) {
     const status = outcome.reason === "disabled" ? 403 : 409;
     const key: MessageKey = outcome.reason === "disabled" ? "payto.error.disabled" : "payto.error.conflict";
-    return apiJson({ ok: false, reason: outcome.reason, message: english(key), errors: {} }, { status });
+    return apiJson(
+      { ok: false, reason: outcome.reason, ...problemBody(status, english(key), { code: outcome.reason }), errors: {} },
+      { status },
+    );
   }
   const { agreement } = outcome;
   return apiJson({
