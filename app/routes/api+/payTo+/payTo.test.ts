@@ -414,193 +414,339 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
       {
         "BBAN a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification": "An account number has 4 to 9 digits.",
+              },
+              "message": "An account number has 4 to 9 digits.",
+            },
             "errors": {
               "account_identification": "An account number has 4 to 9 digits.",
             },
             "message": "An account number has 4 to 9 digits.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "BBAN type a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "BBAN type unknown": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "BBAN type very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "BBAN very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification": "Enter the BSB and then the account number, digits only.",
+              },
+              "message": "Enter the BSB and then the account number, digits only.",
+            },
             "errors": {
               "account_identification": "Enter the BSB and then the account number, digits only.",
             },
             "message": "Enter the BSB and then the account number, digits only.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "BBAN very long blank": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification": "Enter the BSB and account number.",
+              },
+              "message": "Enter the BSB and account number.",
+            },
             "errors": {
               "account_identification": "Enter the BSB and account number.",
             },
             "message": "Enter the BSB and account number.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "a mobile very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_identification": "Enter an Australian mobile number, like 0412 345 678.",
+              },
+              "message": "Enter an Australian mobile number, like 0412 345 678.",
+            },
             "errors": {
               "account_alias_identification": "Enter an Australian mobile number, like 0412 345 678.",
             },
             "message": "Enter an Australian mobile number, like 0412 345 678.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_identification": "Enter an email address like name@example.com.",
+              },
+              "message": "Enter an email address like name@example.com.",
+            },
             "errors": {
               "account_alias_identification": "Enter an email address like name@example.com.",
             },
             "message": "Enter an email address like name@example.com.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias missing": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_identification": "Enter the email address that is your PayID.",
+              },
+              "message": "Enter the email address that is your PayID.",
+            },
             "errors": {
               "account_alias_identification": "Enter the email address that is your PayID.",
             },
             "message": "Enter the email address that is your PayID.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias type a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_type_code": "Choose what kind of PayID it is.",
+              },
+              "message": "Choose what kind of PayID it is.",
+            },
             "errors": {
               "account_alias_type_code": "Choose what kind of PayID it is.",
             },
             "message": "Choose what kind of PayID it is.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias type an object": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias type empty": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias type unknown": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_type_code": "Choose what kind of PayID it is.",
+              },
+              "message": "Choose what kind of PayID it is.",
+            },
             "errors": {
               "account_alias_type_code": "Choose what kind of PayID it is.",
             },
             "message": "Choose what kind of PayID it is.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias type very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_type_code": "Choose what kind of PayID it is.",
+              },
+              "message": "Choose what kind of PayID it is.",
+            },
             "errors": {
               "account_alias_type_code": "Choose what kind of PayID it is.",
             },
             "message": "Choose what kind of PayID it is.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_identification": "An email PayID can be at most 256 characters.",
+              },
+              "message": "An email PayID can be at most 256 characters.",
+            },
             "errors": {
               "account_alias_identification": "An email PayID can be at most 256 characters.",
             },
             "message": "An email PayID can be at most 256 characters.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "alias very long blank": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_alias_identification": "Enter the email address that is your PayID.",
+              },
+              "message": "Enter the email address that is your PayID.",
+            },
             "errors": {
               "account_alias_identification": "Enter the email address that is your PayID.",
             },
             "message": "Enter the email address that is your PayID.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "both identifications": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "everything wrong": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+                "party_type": "party_type must be PERS.",
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -610,6 +756,7 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -647,23 +794,39 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "neither identification": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+              },
+              "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             },
             "message": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "party_name a list": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "party_name": "Enter the account holder's name.",
             },
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -677,67 +840,115 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "party_name missing": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "party_name": "Enter the account holder's name.",
             },
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "party_name very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_name": "The name can be at most 140 characters.",
+              },
+              "message": "The name can be at most 140 characters.",
+            },
             "errors": {
               "party_name": "The name can be at most 140 characters.",
             },
             "message": "The name can be at most 140 characters.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "party_name very long blank": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "party_name": "Enter the account holder's name.",
             },
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "party_name very long markup": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_name": "The name can be at most 140 characters.",
+              },
+              "message": "The name can be at most 140 characters.",
+            },
             "errors": {
               "party_name": "The name can be at most 140 characters.",
             },
             "message": "The name can be at most 140 characters.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "party_type BUSI": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_type": "party_type must be PERS.",
+              },
+              "message": "party_type must be PERS.",
+            },
             "errors": {
               "party_type": "party_type must be PERS.",
             },
             "message": "party_type must be PERS.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "party_type a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_type": "party_type must be PERS.",
+              },
+              "message": "party_type must be PERS.",
+            },
             "errors": {
               "party_type": "party_type must be PERS.",
             },
             "message": "party_type must be PERS.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -751,12 +962,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "party_type empty": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_type": "party_type must be PERS.",
+              },
+              "message": "party_type must be PERS.",
+            },
             "errors": {
               "party_type": "party_type must be PERS.",
             },
             "message": "party_type must be PERS.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -770,83 +989,147 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "party_type very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "party_type": "party_type must be PERS.",
+              },
+              "message": "party_type must be PERS.",
+            },
             "errors": {
               "party_type": "party_type must be PERS.",
             },
             "message": "party_type must be PERS.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "requestGuid a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "requestGuid": "The request id is missing or malformed: reload the page and try again.",
             },
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "requestGuid an object": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "requestGuid": "The request id is missing or malformed: reload the page and try again.",
             },
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "requestGuid in a list": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "requestGuid": "The request id is missing or malformed: reload the page and try again.",
             },
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "requestGuid missing": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "requestGuid": "The request id is missing or malformed: reload the page and try again.",
             },
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "requestGuid one too long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "requestGuid": "The request id is missing or malformed: reload the page and try again.",
             },
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "requestGuid very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "requestGuid": "The request id is missing or malformed: reload the page and try again.",
+              },
+              "message": "The request id is missing or malformed: reload the page and try again.",
+            },
             "errors": {
               "requestGuid": "The request id is missing or malformed: reload the page and try again.",
             },
             "message": "The request id is missing or malformed: reload the page and try again.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "the debtor a list": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -854,11 +1137,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "the debtor a number": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -866,11 +1158,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "the debtor as JSON null text": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -878,11 +1179,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "the debtor as JSON number text": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -890,6 +1200,7 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -911,6 +1222,14 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "the debtor null": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -918,11 +1237,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "the debtor true": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -930,11 +1258,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
         "the debtor very long text": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
+                "party_name": "Enter the account holder's name.",
+              },
+              "message": "Enter the account holder's name.",
+            },
             "errors": {
               "account_identification_type_code": "Give either account_identification_type_code BBAN or an account_alias_type_code (EMAL, TELI, AUBN or ORGN).",
               "party_name": "Enter the account holder's name.",
@@ -942,6 +1279,7 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
             "message": "Enter the account holder's name.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -963,12 +1301,20 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "ultimate_party_name very long": {
           "body": {
+            "error": {
+              "code": "invalid",
+              "fields": {
+                "ultimate_party_name": "The name can be at most 140 characters.",
+              },
+              "message": "The name can be at most 140 characters.",
+            },
             "errors": {
               "ultimate_party_name": "The name can be at most 140 characters.",
             },
             "message": "The name can be at most 140 characters.",
             "ok": false,
             "reason": "invalid",
+            "status": 422,
           },
           "status": 422,
         },
@@ -1011,6 +1357,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
       {
         "a JSON null body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body must be a JSON object.",
+            },
             "message": "The request body must be a JSON object.",
             "status": 400,
           },
@@ -1018,6 +1368,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID a number": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -1025,6 +1379,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID an object": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -1032,6 +1390,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID another's, fields wrong": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -1039,6 +1401,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID empty": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -1046,6 +1412,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID empty, accountId given": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -1053,6 +1423,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID false": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -1068,6 +1442,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -1075,6 +1453,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID missing, fields wrong": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -1082,6 +1464,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID null": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -1105,6 +1491,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "accountID very long": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -1120,6 +1510,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "an array body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body must be a JSON object.",
+            },
             "message": "The request body must be a JSON object.",
             "status": 400,
           },
@@ -1127,6 +1521,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "empty JSON body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body is not valid JSON.",
+            },
             "message": "The request body is not valid JSON.",
             "status": 400,
           },
@@ -1134,6 +1532,10 @@ describe("POST /api/payTo/token: the answers to every shape of body", () => {
         },
         "empty form body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
