@@ -472,6 +472,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
       {
         "a number that is no card": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cardNumber": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+              },
+              "message": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+            },
             "errors": {
               "cardNumber": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
             },
@@ -483,6 +490,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "a type that is no number": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "creditCardTypeId": "Expected number, received nan",
+              },
+              "message": "Expected number, received nan",
+            },
             "errors": {
               "creditCardTypeId": "Expected number, received nan",
             },
@@ -494,6 +508,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "accountId a number": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -502,6 +520,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "accountId another's": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -510,6 +532,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "accountId missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -518,6 +544,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "accountId very long": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -526,6 +556,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "an array body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body must be a JSON object.",
+            },
             "message": "The request body must be a JSON object.",
             "status": 400,
           },
@@ -534,6 +568,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "another business's contact": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Account not found",
+            },
             "message": "Account not found",
             "status": 404,
           },
@@ -542,6 +580,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "another businessId": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -550,6 +592,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "another number": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The card number can't be changed: save the new card instead.",
+            },
             "message": "The card number can't be changed: save the new card instead.",
             "status": 400,
           },
@@ -558,6 +604,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "another type": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The card type can't be changed: save the new card instead.",
+            },
             "message": "The card type can't be changed: save the new card instead.",
             "status": 400,
           },
@@ -566,6 +616,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "businessId a number": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -574,6 +628,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "businessId an object": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -582,6 +640,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "businessId empty": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -590,6 +652,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "businessId null": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -598,6 +664,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "businessId very long": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -606,6 +676,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "businessId wrong and fields wrong": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -614,6 +688,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "card number an object": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cardNumber": "Expected string, received object",
+              },
+              "message": "Expected string, received object",
+            },
             "errors": {
               "cardNumber": "Expected string, received object",
             },
@@ -625,6 +706,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "card number very long": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cardNumber": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+              },
+              "message": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
+            },
             "errors": {
               "cardNumber": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
             },
@@ -636,6 +724,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId a number": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -644,6 +736,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId an object": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -652,6 +748,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId empty": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "missing credit card ID",
+            },
             "message": "missing credit card ID",
             "status": 400,
           },
@@ -660,6 +760,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId in a list": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -668,6 +772,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "missing credit card ID",
+            },
             "message": "missing credit card ID",
             "status": 400,
           },
@@ -676,6 +784,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId missing and fields wrong": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "missing credit card ID",
+            },
             "message": "missing credit card ID",
             "status": 400,
           },
@@ -684,6 +796,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId null": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -692,6 +808,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId unknown": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -700,6 +820,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId unknown and fields wrong": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -727,6 +851,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "creditCardId very long": {
           "body": {
+            "error": {
+              "code": "not_found",
+              "message": "Credit card not found",
+            },
             "message": "Credit card not found",
             "status": 404,
           },
@@ -735,6 +863,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "cvn an array": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cvn": "Expected string, received array",
+              },
+              "message": "Expected string, received array",
+            },
             "errors": {
               "cvn": "Expected string, received array",
             },
@@ -746,6 +881,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "cvn very long": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cvn": "Enter the 3-digit security code from the back of the card.",
+              },
+              "message": "Enter the 3-digit security code from the back of the card.",
+            },
             "errors": {
               "cvn": "Enter the 3-digit security code from the back of the card.",
             },
@@ -757,6 +899,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "cvn wrong": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cvn": "Enter the 3-digit security code from the back of the card.",
+              },
+              "message": "Enter the 3-digit security code from the back of the card.",
+            },
             "errors": {
               "cvn": "Enter the 3-digit security code from the back of the card.",
             },
@@ -768,6 +917,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "empty JSON body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body is not valid JSON.",
+            },
             "message": "The request body is not valid JSON.",
             "status": 400,
           },
@@ -776,6 +929,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "empty form body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Invalid request",
+            },
             "message": "Invalid request",
             "status": 400,
           },
@@ -784,6 +941,14 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "expiry as objects": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "expiryMonth": "Enter the expiry month.",
+                "expiryYear": "Enter the expiry year.",
+              },
+              "message": "Enter the expiry month.",
+            },
             "errors": {
               "expiryMonth": "Enter the expiry month.",
               "expiryYear": "Enter the expiry year.",
@@ -796,6 +961,14 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "expiry missing": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "expiryMonth": "Enter the expiry month.",
+                "expiryYear": "Enter the expiry year.",
+              },
+              "message": "Enter the expiry month.",
+            },
             "errors": {
               "expiryMonth": "Enter the expiry month.",
               "expiryYear": "Enter the expiry year.",
@@ -808,6 +981,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "expiry past": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "expiryYear": "This card has expired: check the expiry date.",
+              },
+              "message": "This card has expired: check the expiry date.",
+            },
             "errors": {
               "expiryYear": "This card has expired: check the expiry date.",
             },
@@ -819,6 +999,10 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "expiry very long": {
           "body": {
+            "error": {
+              "code": "payload_too_large",
+              "message": "The request body is too large.",
+            },
             "message": "The request body is too large.",
             "status": 413,
           },
@@ -865,6 +1049,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "holder name a number": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cardHolderName": "Enter the name on the card.",
+              },
+              "message": "Enter the name on the card.",
+            },
             "errors": {
               "cardHolderName": "Enter the name on the card.",
             },
@@ -876,6 +1067,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "holder name null": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cardHolderName": "Enter the name on the card.",
+              },
+              "message": "Enter the name on the card.",
+            },
             "errors": {
               "cardHolderName": "Enter the name on the card.",
             },
@@ -887,6 +1085,13 @@ describe("update-credit-card: the answers to every shape of body", () => {
         },
         "holder name very long": {
           "body": {
+            "error": {
+              "code": "validation",
+              "fields": {
+                "cardHolderName": "Use 100 characters or fewer.",
+              },
+              "message": "Use 100 characters or fewer.",
+            },
             "errors": {
               "cardHolderName": "Use 100 characters or fewer.",
             },

@@ -232,6 +232,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "a number": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received number",
+            },
             "message": "Expected string, received number",
             "status": 400,
           },
@@ -241,6 +245,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "an array": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received array",
+            },
             "message": "Expected string, received array",
             "status": 400,
           },
@@ -250,6 +258,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "an array body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body must be a JSON object.",
+            },
             "message": "The request body must be a JSON object.",
             "status": 400,
           },
@@ -259,6 +271,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "an object": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received object",
+            },
             "message": "Expected string, received object",
             "status": 400,
           },
@@ -268,6 +284,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "blank": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter your email address.",
+            },
             "message": "Enter your email address.",
             "status": 400,
           },
@@ -277,6 +297,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "empty": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter your email address.",
+            },
             "message": "Enter your email address.",
             "status": 400,
           },
@@ -286,6 +310,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "empty JSON body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body is not valid JSON.",
+            },
             "message": "The request body is not valid JSON.",
             "status": 400,
           },
@@ -295,6 +323,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "empty form body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter your email address.",
+            },
             "message": "Enter your email address.",
             "status": 400,
           },
@@ -322,6 +354,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter your email address.",
+            },
             "message": "Enter your email address.",
             "status": 400,
           },
@@ -331,6 +367,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "no content type": {
           "body": {
+            "error": {
+              "code": "unsupported_media_type",
+              "message": "Send the body as application/json or application/x-www-form-urlencoded.",
+            },
             "message": "Send the body as application/json or application/x-www-form-urlencoded.",
             "status": 415,
           },
@@ -340,6 +380,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "not an email": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter an email address like name@example.com.",
+            },
             "message": "Enter an email address like name@example.com.",
             "status": 400,
           },
@@ -349,6 +393,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "null": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received null",
+            },
             "message": "Expected string, received null",
             "status": 400,
           },
@@ -367,6 +415,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "true": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received boolean",
+            },
             "message": "Expected string, received boolean",
             "status": 400,
           },
@@ -385,6 +437,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "very long": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "That email address is too long.",
+            },
             "message": "That email address is too long.",
             "status": 400,
           },
@@ -394,6 +450,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "very long blank": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter your email address.",
+            },
             "message": "Enter your email address.",
             "status": 400,
           },
@@ -454,6 +514,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
       {
         "a dead token, form": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },
@@ -463,6 +527,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "a dead token, no content type": {
           "body": {
+            "error": {
+              "code": "unsupported_media_type",
+              "message": "Send the body as application/json or application/x-www-form-urlencoded.",
+            },
             "message": "Send the body as application/json or application/x-www-form-urlencoded.",
             "status": 415,
           },
@@ -472,6 +540,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "all wrong": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -481,6 +553,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "an array body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body must be a JSON object.",
+            },
             "message": "The request body must be a JSON object.",
             "status": 400,
           },
@@ -490,6 +566,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email a number": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received number",
+            },
             "message": "Expected string, received number",
             "status": 400,
           },
@@ -499,6 +579,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email an array": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received array",
+            },
             "message": "Expected string, received array",
             "status": 400,
           },
@@ -508,6 +592,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email an object": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received object",
+            },
             "message": "Expected string, received object",
             "status": 400,
           },
@@ -517,6 +605,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email and password wrong": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Expected string, received number",
+            },
             "message": "Expected string, received number",
             "status": 400,
           },
@@ -526,6 +618,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter your email address.",
+            },
             "message": "Enter your email address.",
             "status": 400,
           },
@@ -535,6 +631,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email not an email": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter an email address like name@example.com.",
+            },
             "message": "Enter an email address like name@example.com.",
             "status": 400,
           },
@@ -544,6 +644,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "email too long": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },
@@ -553,6 +657,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "empty JSON body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body is not valid JSON.",
+            },
             "message": "The request body is not valid JSON.",
             "status": 400,
           },
@@ -562,6 +670,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "empty form body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -571,6 +683,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password 200 encoded as 600": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },
@@ -580,6 +696,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password 201": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Use at most 200 characters.",
+            },
             "message": "Use at most 200 characters.",
             "status": 400,
           },
@@ -589,6 +709,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password 201 encoded as 603": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Use at most 200 characters.",
+            },
             "message": "Use at most 200 characters.",
             "status": 400,
           },
@@ -598,6 +722,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password 201 in a form": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Use at most 200 characters.",
+            },
             "message": "Use at most 200 characters.",
             "status": 400,
           },
@@ -607,6 +735,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password a % in a form": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },
@@ -616,6 +748,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password a number": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter a new password.",
+            },
             "message": "Enter a new password.",
             "status": 400,
           },
@@ -625,6 +761,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password an array": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter a new password.",
+            },
             "message": "Enter a new password.",
             "status": 400,
           },
@@ -634,6 +774,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password an object": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter a new password.",
+            },
             "message": "Enter a new password.",
             "status": 400,
           },
@@ -643,6 +787,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password broken encoding": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The password must be URL-encoded (spec §5).",
+            },
             "message": "The password must be URL-encoded (spec §5).",
             "status": 400,
           },
@@ -652,6 +800,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password empty": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Use at least 10 characters.",
+            },
             "message": "Use at least 10 characters.",
             "status": 400,
           },
@@ -661,6 +813,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter a new password.",
+            },
             "message": "Enter a new password.",
             "status": 400,
           },
@@ -670,6 +826,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password null": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Enter a new password.",
+            },
             "message": "Enter a new password.",
             "status": 400,
           },
@@ -679,6 +839,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password short": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Use at least 10 characters.",
+            },
             "message": "Use at least 10 characters.",
             "status": 400,
           },
@@ -688,6 +852,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password very long": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Use at most 200 characters.",
+            },
             "message": "Use at most 200 characters.",
             "status": 400,
           },
@@ -697,6 +865,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "password very long, broken encoding": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The password must be URL-encoded (spec §5).",
+            },
             "message": "The password must be URL-encoded (spec §5).",
             "status": 400,
           },
@@ -706,6 +878,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token a number": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -715,6 +891,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token an array": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -724,6 +904,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token an object": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -733,6 +917,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token blank": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },
@@ -742,6 +930,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token empty": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -751,6 +943,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token missing": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -760,6 +956,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token null": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "Missing token",
+            },
             "message": "Missing token",
             "status": 400,
           },
@@ -769,6 +969,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "token very long": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },
@@ -778,6 +982,10 @@ describe("forgot-send and forgot-change: the answers to every shape of body", ()
         },
         "unknown keys": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "This reset link has expired or has already been used. Ask for a new one below.",
+            },
             "message": "This reset link has expired or has already been used. Ask for a new one below.",
             "status": 400,
           },

@@ -292,6 +292,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "an array body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body must be a JSON object.",
+            },
             "message": "The request body must be a JSON object.",
             "status": 400,
           },
@@ -325,6 +329,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "empty JSON body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body is not valid JSON.",
+            },
             "message": "The request body is not valid JSON.",
             "status": 400,
           },
@@ -358,6 +366,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "no content type": {
           "body": {
+            "error": {
+              "code": "unsupported_media_type",
+              "message": "Send the body as application/json or application/x-www-form-urlencoded.",
+            },
             "message": "Send the body as application/json or application/x-www-form-urlencoded.",
             "status": 415,
           },
@@ -417,6 +429,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
       {
         "128 long": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -426,6 +442,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "129 long": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -435,6 +455,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "a number": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -444,6 +468,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "an array": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -453,6 +481,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "an object": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -462,6 +494,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "empty JSON body": {
           "body": {
+            "error": {
+              "code": "bad_request",
+              "message": "The request body is not valid JSON.",
+            },
             "message": "The request body is not valid JSON.",
             "status": 400,
           },
@@ -471,6 +507,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "empty form body": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -480,6 +520,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "missing": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -489,6 +533,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "null": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -498,6 +546,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "the token with a space": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
@@ -507,6 +559,10 @@ describe("POST /api/auth/signout: every answer to the body, kept as the body is 
         },
         "very long": {
           "body": {
+            "error": {
+              "code": "forbidden",
+              "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
+            },
             "message": "Missing or wrong csrfToken: read it from GET /api/auth/csrf. You are still signed in.",
             "status": 403,
           },
