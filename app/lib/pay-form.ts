@@ -12,7 +12,12 @@ import type { PaymentBreakdown } from "./payment-calc";
 
 /** A way to pay as the form's `method` radio names it. */
 export type PayMethodChoice =
-  { kind: "card"; cardId: string } | { kind: "new" } | { kind: "promise" } | { kind: "payto"; agreementId: string };
+  | { kind: "card"; cardId: string }
+  | { kind: "new" }
+  | { kind: "promise" }
+  | { kind: "payto"; agreementId: string }
+  /** A new card the confirm step holds, tokenised (decision 071): the held card's id. */
+  | { kind: "held"; heldCardId: string };
 
 /** The radio's value for a method (the page's `:has()` rules look at its prefix). */
 export const methodValueOf = (method: PayMethodChoice) =>
@@ -20,13 +25,16 @@ export const methodValueOf = (method: PayMethodChoice) =>
     ? `card:${method.cardId}`
     : method.kind === "payto"
       ? `payto:${method.agreementId}`
-      : method.kind;
+      : method.kind === "held"
+        ? `held:${method.heldCardId}`
+        : method.kind;
 
 /** The method a posted `method` value names (unchecked: the server looks each id up). */
 export function parseMethodValue(value: string): PayMethodChoice {
   if (value === "new") return { kind: "new" };
   if (value === "promise") return { kind: "promise" };
   if (value.startsWith("payto:")) return { kind: "payto", agreementId: value.slice("payto:".length) };
+  if (value.startsWith("held:")) return { kind: "held", heldCardId: value.slice("held:".length) };
   return { kind: "card", cardId: value.replace(/^card:/, "") };
 }
 
@@ -68,6 +76,9 @@ export type PayFormReply = {
   note: string;
   promiseDate: string;
   holder: string;
+  /** A new card's expiry as typed (kept like the holder's name; never the number or CVN). */
+  expiryMonth: string;
+  expiryYear: string;
   /** Anything else a page keeps between tries (an ad-hoc payment's reference). */
   extra: Record<string, string>;
   errors: Record<string, MessageKey>;
@@ -76,6 +87,32 @@ export type PayFormReply = {
   /** A PayTo rejection's reason, translated into the message's {reason}. */
   reasonKey?: MessageKey;
   breakdown: BreakdownView | null;
+  /**
+   * The confirm step (decision 071): what the payment will be, when it differs from what the
+   * button showed. The page shows it with one "Confirm" button instead of refusing the tap.
+   */
+  confirm?: PayConfirmView;
+};
+
+/** What a confirm button will do: pay by card or PayTo, or record a promise. */
+export type PayAction = "card" | "payto" | "promise";
+
+/** The action a method's button names. */
+export const actionOfChoice = (method: PayMethodChoice): PayAction =>
+  method.kind === "payto" ? "payto" : method.kind === "promise" ? "promise" : "card";
+
+export type PayConfirmView = {
+  action: PayAction;
+  /** The method's value to post again (`held:<id>` for a held card). */
+  method: string;
+  /** A held card's public facts ("Visa", "4242", "12/28"). */
+  card: { brand: string; last4: string; expiry: string } | null;
+  /** A promise's date in the business's format. */
+  promiseDate: string | null;
+  /** The total the button had shown, when the total is not that one. */
+  shownTotal: string | null;
+  /** The surcharge's reason: the card's brand and the business's rate for it ("1.5%", "1.5% + $0.30"). */
+  surcharge: { brand: string; rate: string } | null;
 };
 
 export const MONEY_ERROR_KEYS: Record<string, MessageKey> = {

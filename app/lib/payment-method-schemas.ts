@@ -92,8 +92,13 @@ function checkExpiry(value: ExpiryInput, ctx: z.RefinementCtx, today: string) {
 function checkCard(value: { cardNumber: string; cvn?: string }, ctx: z.RefinementCtx) {
   const digits = cardDigits(value.cardNumber);
   const brand = digits ? detectBrand(digits) : null;
-  if (!digits || !passesLuhn(digits)) {
+  if (!digits) {
     ctx.addIssue({ code: "custom", path: ["cardNumber"], message: key("pm.error.cardNumber.invalid") });
+    return null;
+  }
+  if (!passesLuhn(digits)) {
+    // The right length, a digit wrong: say so, not "12 to 19 digits".
+    ctx.addIssue({ code: "custom", path: ["cardNumber"], message: key("pm.error.cardNumber.check") });
     return null;
   }
   if (!brand) {

@@ -27,6 +27,7 @@ import * as m0017 from "./0017-response-requests";
 import * as m0018 from "./0018-background-queues";
 import * as m0019 from "./0019-mail-outbox";
 import * as m0020 from "./0020-sandbox-faults";
+import * as m0021 from "./0021-held-cards";
 
 export type Migration = { name: string; up: string };
 
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];

@@ -84,6 +84,7 @@ export const paymentMethodsEnAU = {
   "pm.refusal.unavailable":
     "Our payment provider isn't answering right now. Nothing was saved. Please try again in a minute.",
   "pm.refusal.limit": "This account already has {max} saved. Remove one before adding another.",
+  "pm.error.cardNumber.check": "Check the card number: one of its digits looks wrong.",
   "pm.error.cardNumber.required": "Enter the card number.",
   "pm.error.cardNumber.invalid": "Enter a valid card number: 12 to 19 digits, as printed on the card.",
   "pm.error.cardNumber.brand":

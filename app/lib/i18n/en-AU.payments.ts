@@ -76,6 +76,35 @@ export const paymentsEnAU = {
   "pay.update": "Update total",
   "pay.submit": "Pay {total}",
   "pay.submitPromise": "Promise to pay",
+  "pay.submitPayTo": "Pay {total} by PayTo",
+  "pay.confirm.title": "Check and confirm",
+  "pay.confirm.lead": "Nothing has been charged yet. Check the total, then confirm.",
+  "pay.confirm.changed": "The total is {total}, not {shown}: it is worked out from what you chose.",
+  "pay.confirm.surcharge": "Card surcharge ({brand}, {rate})",
+  "pay.confirm.surchargeWhy":
+    "{business} adds {rate} to payments by {brand}. PayTo and bank transfer to the PayID carry no surcharge.",
+  "pay.confirm.card": "Card: {brand} •••• {last4}, expires {expiry}",
+  "pay.confirm.payto": "By PayTo, from the account you agreed",
+  "pay.confirm.savedCard": "Saved card",
+  "pay.confirm.promise": "You promise to pay {total} on {date}. Nothing is charged now.",
+  "pay.confirm.submit": "Confirm and pay {total}",
+  "pay.confirm.submitPromise": "Confirm: promise to pay on {date}",
+  "pay.confirm.change": "Change the amount or how to pay",
+  "pay.error.heldExpired":
+    "The card details you entered are no longer held (after 15 minutes, or in another browser). Nothing was charged: enter the card again.",
+  "pay.error.heldExpired.field": "Enter the card number again.",
+  "pay.errorSummary": "There is a problem",
+  "pay.refusal.declined": "Your card was declined. Nothing was charged. Try another card, or call your bank.",
+  "pay.refusal.insufficient_funds":
+    "Your card's bank reports insufficient funds. Nothing was charged. Try another card, or pay a smaller amount.",
+  "pay.refusal.expired_card":
+    "Your card's bank says this card has expired. Nothing was charged. Check the expiry date, or use another card.",
+  "pay.refusal.cvn_mismatch":
+    "The security code (CVN) doesn't match this card. Nothing was charged. Check the code on the back and try again.",
+  "pay.refusal.invalid_card":
+    "The payment provider didn't accept this card number. Nothing was charged. Check the number and try again.",
+  "pay.refusal.unavailable":
+    "Our payment provider isn't answering right now. Nothing was charged. Please try again in a minute.",
   "pay.error.nothing": "Choose at least one invoice that is still owing.",
   "pay.error.form": "Please check the fields marked below. Nothing was charged.",
   "pay.error.method": "Choose how to pay.",

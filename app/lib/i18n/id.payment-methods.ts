@@ -88,6 +88,7 @@ export const paymentMethodsId: Record<keyof typeof paymentMethodsEnAU, string> =
   "pm.refusal.unavailable":
     "Penyedia pembayaran kami sedang tidak menjawab. Belum ada yang disimpan. Silakan coba lagi sebentar lagi.",
   "pm.refusal.limit": "Akun ini sudah menyimpan {max}. Hapus salah satu sebelum menambah yang baru.",
+  "pm.error.cardNumber.check": "Periksa nomor kartu: salah satu digitnya tampak keliru.",
   "pm.error.cardNumber.required": "Masukkan nomor kartu.",
   "pm.error.cardNumber.invalid": "Masukkan nomor kartu yang valid: 12 sampai 19 digit, seperti tercetak pada kartu.",
   "pm.error.cardNumber.brand":

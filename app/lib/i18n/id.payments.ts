@@ -79,6 +79,35 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.update": "Perbarui total",
   "pay.submit": "Bayar {total}",
   "pay.submitPromise": "Janji bayar",
+  "pay.submitPayTo": "Bayar {total} lewat PayTo",
+  "pay.confirm.title": "Periksa dan konfirmasi",
+  "pay.confirm.lead": "Belum ada yang ditagih. Periksa totalnya, lalu konfirmasi.",
+  "pay.confirm.changed": "Totalnya {total}, bukan {shown}: dihitung dari pilihan Anda.",
+  "pay.confirm.surcharge": "Biaya tambahan kartu ({brand}, {rate})",
+  "pay.confirm.surchargeWhy":
+    "{business} menambahkan {rate} untuk pembayaran dengan {brand}. PayTo dan transfer bank ke PayID tanpa biaya tambahan.",
+  "pay.confirm.card": "Kartu: {brand} •••• {last4}, berlaku sampai {expiry}",
+  "pay.confirm.payto": "Lewat PayTo, dari rekening yang Anda setujui",
+  "pay.confirm.savedCard": "Kartu tersimpan",
+  "pay.confirm.promise": "Anda berjanji membayar {total} pada {date}. Tidak ada yang ditagih sekarang.",
+  "pay.confirm.submit": "Konfirmasi dan bayar {total}",
+  "pay.confirm.submitPromise": "Konfirmasi: janji bayar pada {date}",
+  "pay.confirm.change": "Ubah jumlah atau cara bayar",
+  "pay.error.heldExpired":
+    "Data kartu yang Anda masukkan tidak lagi disimpan (setelah 15 menit, atau di peramban lain). Tidak ada yang ditagih: masukkan kartu lagi.",
+  "pay.error.heldExpired.field": "Masukkan nomor kartu lagi.",
+  "pay.errorSummary": "Ada masalah",
+  "pay.refusal.declined": "Kartu Anda ditolak. Tidak ada yang ditagih. Coba kartu lain, atau hubungi bank Anda.",
+  "pay.refusal.insufficient_funds":
+    "Bank kartu Anda melaporkan dana tidak mencukupi. Tidak ada yang ditagih. Coba kartu lain, atau bayar jumlah yang lebih kecil.",
+  "pay.refusal.expired_card":
+    "Bank kartu Anda menyatakan kartu ini sudah kedaluwarsa. Tidak ada yang ditagih. Periksa tanggal berlakunya, atau gunakan kartu lain.",
+  "pay.refusal.cvn_mismatch":
+    "Kode keamanan (CVN) tidak cocok dengan kartu ini. Tidak ada yang ditagih. Periksa kode di bagian belakang lalu coba lagi.",
+  "pay.refusal.invalid_card":
+    "Penyedia pembayaran tidak menerima nomor kartu ini. Tidak ada yang ditagih. Periksa nomornya lalu coba lagi.",
+  "pay.refusal.unavailable":
+    "Penyedia pembayaran kami sedang tidak menjawab. Tidak ada yang ditagih. Silakan coba lagi sebentar lagi.",
   "pay.error.nothing": "Pilih setidaknya satu faktur yang masih terutang.",
   "pay.error.form": "Periksa kolom yang ditandai di bawah. Tidak ada yang ditagih.",
   "pay.error.method": "Pilih cara membayar.",

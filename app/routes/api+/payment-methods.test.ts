@@ -194,7 +194,7 @@ describe("cards", () => {
   });
 
   it.each([
-    ["wrong Luhn", { cardNumber: "4111 1111 1111 1112" }, "cardNumber", /valid card number/],
+    ["wrong Luhn", { cardNumber: "4111 1111 1111 1112" }, "cardNumber", /Check the card number/],
     ["letters in the number", { cardNumber: "4111 1111 1111 111a" }, "cardNumber", /valid card number/],
     ["past expiry", { expiryMonth: 1, expiryYear: 2020 }, "expiryYear", /expired/],
     ["3-digit year", { expiryYear: "202" }, "expiryYear", /2 digits/],

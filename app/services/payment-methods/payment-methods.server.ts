@@ -207,6 +207,27 @@ export async function saveCard(
   return { ok: true, card };
 }
 
+/**
+ * Saves a card the gateway has already tokenised (a held card, confirmed and paid: decision 071),
+ * as `saveCard` would have: not the default unless it is the first, audited. "limit" when the
+ * account is full; the caller still owns the token then.
+ */
+export async function saveTokenisedCard(
+  actor: Actor,
+  input: { expiryMonth: number; expiryYear: number; holderName: string; authorityReference: string },
+  tokenised: TokenisedCard,
+): Promise<CardWriteResult> {
+  const card = await insertCard(actor, { ...input, makeDefault: false }, tokenised);
+  if (!card) return { ok: false, refusal: "limit" };
+  await auditChange(actor, "card.added", {
+    cardId: card.cardId,
+    brand: tokenised.brand,
+    last4: tokenised.last4,
+    authorityReference: input.authorityReference,
+  });
+  return { ok: true, card };
+}
+
 /** The card row, in one transaction with the default flag; null when the account is full. */
 async function insertCard(
   actor: Actor,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { HeldCard } from "./held-cards.server";
 import { sql } from "kysely";
 import { allocateInstalment } from "~/lib/instalment-allocation";
 import { computeCreditPayment, computePayment, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
@@ -41,6 +42,8 @@ export type Submission = Omit<SubmitPaymentInput, "paymentFor"> & {
 export type CardUsed = {
   brand: CardBrand | null;
   saved: { id: string; token: string; brand: CardBrand; last4: string } | null;
+  /** A held card's token and public facts (decision 071). */
+  held?: HeldCard;
 };
 
 /** The PayTo agreement a payment is pulled under, with the most it may take. */
@@ -237,7 +240,9 @@ async function recordClaim(
       promise_date: input.method.kind === "promise" ? input.method.promiseDate : null,
       card_brand: card.brand,
       card_last4:
-        card.saved?.last4 ?? (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
+        card.saved?.last4 ??
+        card.held?.last4 ??
+        (input.method.kind === "new-card" ? input.method.card.cardNumber.slice(-4) : null),
       created_by: actor.contactId,
       completed_at: input.method.kind === "promise" ? now() : null,
       purpose: purposeOf(paymentFor, creditCents),

@@ -1,12 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { brandFromPrefix, cardDigits, detectBrand } from "~/lib/card";
-import { parseMoneyToCents } from "~/lib/format";
+import { BRAND_LABELS, brandFromPrefix, cardDigits, detectBrand, formatExpiry } from "~/lib/card";
+import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
+import { isUuid } from "~/lib/ids";
+import type { FeeRules } from "~/lib/payment-calc";
 import type { MessageKey } from "~/lib/i18n";
-import { MONEY_ERROR_KEYS, parseMethodValue, type PayFormReply } from "~/lib/pay-form";
+import {
+  MONEY_ERROR_KEYS,
+  methodValueOf,
+  parseMethodValue,
+  type PayAction,
+  type PayConfirmView,
+  type PayFormReply,
+} from "~/lib/pay-form";
 import { payCardSchema } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { logger } from "../platform/logger.server";
 import { now } from "../platform/clock.server";
+import type { GatewayContext } from "./gateway/card-gateway.server";
+import { findHeldCard, holdCard, holderHashOf, type HeldCard } from "./held-cards.server";
 import type { PayMethod, PaymentOutcome } from "./payment-records.server";
 import { findPaymentByGuid } from "./submit.server";
 import type { HostBranding } from "../host/host.server";
@@ -59,6 +70,8 @@ export function startPayReply(form: FormData): { intent: PayIntent | null; text:
     note: text("note", 500),
     promiseDate: text("promiseDate", 10),
     holder: text("cardHolderName", 100),
+    expiryMonth: text("expiryMonth", 2),
+    expiryYear: text("expiryYear", 4),
     extra: {},
     errors: {},
     message: intent ? null : "pay.error.form",
@@ -90,7 +103,7 @@ function declinedMessage(outcome: Extract<PaymentOutcome, { kind: "declined" }>,
   if (outcome.method === "payto") {
     reply.message = "paytoPay.error.rejected";
     reply.reasonKey = `paytoPay.reason.${outcome.refusal}` as MessageKey;
-  } else reply.message = `pm.refusal.${outcome.refusal}` as MessageKey;
+  } else reply.message = `pay.refusal.${outcome.refusal}` as MessageKey;
 }
 
 /**
@@ -136,6 +149,8 @@ export function resolvePayMethod(
     today: string;
     /** For the log line when a crafted POST asks to save a card. */
     actor: { businessId: string; contactId: string };
+    /** The held card a confirm names, if it is still good (`heldChoice`), and the browser's binding. */
+    held?: { card: HeldCard | null; holderHash: string | null };
   },
 ): { payMethod: PayMethod | null; feeMethod: FeeMethod } {
   const text = (name: string, max = 200) => String(form.get(name) ?? "").slice(0, max);
@@ -148,7 +163,18 @@ export function resolvePayMethod(
     reply.errors.method = "pay.error.savedNeedsAccess";
     return { payMethod, feeMethod };
   }
-  if (method.kind === "card") {
+  if (method.kind === "held") {
+    const held = offer.held?.card;
+    if (!held || held.id !== method.heldCardId || !offer.held?.holderHash) {
+      // Expired, another browser's or made up: ask for the card again; nothing is charged.
+      reply.method = { kind: "new" };
+      reply.message = "pay.error.heldExpired";
+      reply.errors.cardNumber = "pay.error.heldExpired.field";
+    } else {
+      payMethod = { kind: "held-card", heldCardId: held.id, holderHash: offer.held.holderHash };
+      feeMethod = { kind: "card", brand: held.brand };
+    }
+  } else if (method.kind === "card") {
     const card = offer.cards.find((c) => c.cardId === method.cardId);
     if (!card) reply.errors.method = "pay.error.method";
     else {
@@ -227,6 +253,114 @@ export function expectedTotal(form: FormData, reply: PayFormReply): number | nul
   return null;
 }
 
+/** What a method's button does: pay by card, pull by PayTo, or record a promise. */
+const actionOf = (method: PayMethod): PayAction =>
+  method.kind === "payto" ? "payto" : method.kind === "promise" ? "promise" : "card";
+
+/** A surcharge rate as people read it: "1.5%", "1.5% + $0.30". */
+function rateLabel(rules: FeeRules, brand: CardBrand, currency: string): string | null {
+  const fee = rules.surcharge[brand] ?? rules.surcharge.default;
+  if (!fee || (fee.bps <= 0 && fee.fixedCents <= 0)) return null;
+  const percent = `${(fee.bps / 100).toFixed(2).replace(/\.?0+$/, "")}%`;
+  if (fee.fixedCents <= 0) return percent;
+  const fixed = formatMoney(fee.fixedCents, { currency });
+  return fee.bps > 0 ? `${percent} + ${fixed}` : fixed;
+}
+
+/**
+ * The confirm step (decision 071), where a pay action used to refuse with "the total is now…".
+ * The posted form says what its button showed: `expectedAmount` (the total) and `shownAction`
+ * (card, payto or promise). When the server's total and the chosen method's action are those,
+ * the payment goes ahead (`pay: true`), as it always did. Otherwise nothing is charged and nothing
+ * is refused: a new card is tokenised and held for this requestGuid (its number and CVN go to the
+ * gateway and nowhere else), and the reply carries `confirm` — the method, the exact breakdown,
+ * the surcharge's reason — with the same requestGuid, so the page shows one "Confirm and pay $X"
+ * button whose tap pays at most once. A gateway refusal while holding is the decline, as paying
+ * would have been.
+ */
+export async function confirmOrPay(
+  request: Request,
+  form: FormData,
+  reply: PayFormReply,
+  payMethod: PayMethod,
+  page: {
+    holder: { businessId: string; accountId: string; contactId: string | null };
+    context: GatewayContext;
+    feeMethod: FeeMethod;
+    feeRules: FeeRules;
+    currency: string;
+    timeZone: string;
+    /** The held card a confirm paid with (`heldChoice`), to name it again. */
+    held?: HeldCard | null;
+  },
+): Promise<
+  | { pay: true; payMethod: PayMethod; expectedAmountCents: number }
+  | { pay: false; status: number; headers?: Record<string, string> }
+> {
+  const breakdown = reply.breakdown!;
+  const shownTotal = Number(String(form.get("expectedAmount") ?? "").slice(0, 14));
+  const action = actionOf(payMethod);
+  // A form rendered before the confirm step posts no action: it is held to its total alone.
+  const posted = String(form.get("shownAction") ?? "").slice(0, 10);
+  const shownAction = posted === "" ? action : posted;
+  if (shownTotal === breakdown.totalCents && shownAction === action) {
+    return { pay: true, payMethod, expectedAmountCents: shownTotal };
+  }
+  const postedGuid = String(form.get("requestGuid") ?? "").slice(0, 40);
+  if (isUuid(postedGuid)) reply.requestGuid = postedGuid.toLowerCase();
+  let card: PayConfirmView["card"] = null;
+  let headers: Record<string, string> | undefined;
+  if (payMethod.kind === "new-card") {
+    const held = await holdCard(request, page.holder, reply.requestGuid, payMethod.card, page.context);
+    if (!held.ok) {
+      reply.requestGuid = randomUUID();
+      reply.message = `pay.refusal.${held.refusal}` as MessageKey;
+      return { pay: false, status: 402 };
+    }
+    reply.method = { kind: "held", heldCardId: held.held.id };
+    card = heldView(held.held);
+    headers = { "Set-Cookie": held.setCookie };
+  } else if (payMethod.kind === "held-card" && page.held) {
+    card = heldView(page.held);
+  }
+  const brand = page.feeMethod.kind === "card" ? page.feeMethod.brand : null;
+  const rate = brand && breakdown.surcharge ? rateLabel(page.feeRules, brand, page.currency) : null;
+  reply.confirm = {
+    action,
+    method: methodValueOf(reply.method),
+    card,
+    promiseDate: payMethod.kind === "promise" ? formatDate(payMethod.promiseDate, { timeZone: page.timeZone }) : null,
+    shownTotal:
+      Number.isSafeInteger(shownTotal) && shownTotal > 0 && shownTotal !== breakdown.totalCents
+        ? formatMoney(shownTotal, { currency: page.currency })
+        : null,
+    surcharge: brand && rate ? { brand: BRAND_LABELS[brand], rate } : null,
+  };
+  reply.message = null;
+  return { pay: false, status: 200, headers };
+}
+
+const heldView = (held: HeldCard) => ({
+  brand: BRAND_LABELS[held.brand],
+  last4: held.last4,
+  expiry: formatExpiry(held.expiryMonth, held.expiryYear),
+});
+
+/**
+ * The held card a posted `held:<id>` names, if it is still good for this browser, account and
+ * contact (`findHeldCard`), and the browser's binding: what `resolvePayMethod` checks.
+ */
+export async function heldChoice(
+  request: Request,
+  reply: PayFormReply,
+  holder: { businessId: string; accountId: string; contactId: string | null },
+  requestGuid: string,
+): Promise<{ card: HeldCard | null; holderHash: string | null } | undefined> {
+  if (reply.method.kind !== "held") return undefined;
+  const card = await findHeldCard(request, holder, reply.method.heldCardId, requestGuid);
+  return { card, holderHash: card ? await holderHashOf(request) : null };
+}
+
 /** The messages of the engine's refusals every pay page shares; a page overrides what it words better. */
 export const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" }>["problem"], MessageKey> = {
   amount: "pay.error.totalChanged",
@@ -244,6 +378,7 @@ export const INVALID_MESSAGES: Record<Extract<PaymentOutcome, { kind: "invalid" 
   adhocDisabled: "adhoc.error.disabled",
   aboveMaximum: "adhoc.error.aboveMaximum",
   instalment: "pay.error.nothing",
+  heldCard: "pay.error.heldExpired",
 };
 
 /**

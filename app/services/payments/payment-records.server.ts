@@ -28,6 +28,11 @@ export type NewCard = {
 export type PayMethod =
   | { kind: "saved-card"; cardId: string }
   | { kind: "new-card"; card: NewCard }
+  /**
+   * A new card already tokenised and held for this requestGuid (the confirm step, decision 071):
+   * the held card's id and the hash of the holding browser's binding.
+   */
+  | { kind: "held-card"; heldCardId: string; holderHash: string }
   | { kind: "promise"; promiseDate: string }
   /** Pulled under the account's ACTIVE PayTo agreement (our payto_agreements.id). */
   | { kind: "payto"; agreementId: string };
@@ -88,7 +93,9 @@ export type PaymentProblem =
   | "aboveMaximum"
   // An instalment (decision 035): not this account's, or not claimed for this attempt
   // (not processing under this requestGuid, or its schedule is not active or in arrears).
-  | "instalment";
+  | "instalment"
+  // The confirm step's held card (decision 071): expired, another browser's, or never made.
+  | "heldCard";
 
 export type PaymentOutcome =
   | { kind: "succeeded"; paymentId: string; reference: string }

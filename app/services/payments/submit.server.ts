@@ -5,7 +5,8 @@ import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { logger } from "../platform/logger.server";
-import { saveCard } from "../payment-methods/payment-methods.server";
+import { saveCard, saveTokenisedCard } from "../payment-methods/payment-methods.server";
+import { heldCardByKey, releaseHeldCard, type HeldCard } from "./held-cards.server";
 import { claimPayment, type CardUsed, type ClaimedPayment, type PullAgreement, type Submission } from "./claim.server";
 import { GatewayTimeoutError, type GatewayContext, type GatewayRefusal } from "./gateway/card-gateway.server";
 import { getCardGateway } from "./gateway/index.server";
@@ -57,12 +58,17 @@ export async function submitPayment(
   const input = readSubmission(posted);
   if ("problem" in input) return { kind: "invalid", problem: input.problem };
   const db = await getDb();
-  const card = await cardOf(db, actor, input.method);
-  if (!card) return { kind: "invalid", problem: "card" };
-  const hash = requestHash(actor, input.selection, input.method, input.note, card.brand, {
-    paymentFor: input.paymentFor,
-    linkTokenId: input.linkTokenId ?? null,
-  });
+  const target = { paymentFor: input.paymentFor, linkTokenId: input.linkTokenId ?? null };
+  // A held card is let go once its payment has an outcome: a late repeat of the confirm is
+  // answered from the payment (its hash names the held card, not its brand) before it is looked for.
+  if (input.method.kind === "held-card") {
+    const seen = await findByGuid(db, actor.businessId, input.requestGuid);
+    const hash = requestHash(actor, input.selection, input.method, input.note, null, target);
+    if (seen) return answerRepeat(db, actor, input.requestGuid, hash);
+  }
+  const card = await cardOf(db, actor, input.method, input.requestGuid);
+  if (!card) return { kind: "invalid", problem: input.method.kind === "held-card" ? "heldCard" : "card" };
+  const hash = requestHash(actor, input.selection, input.method, input.note, card.brand, target);
   const seen = await findByGuid(db, actor.businessId, input.requestGuid);
   if (seen) return answerRepeat(db, actor, input.requestGuid, hash);
 
@@ -118,7 +124,17 @@ function readSubmission(posted: SubmitPaymentInput): Submission | { problem: Pay
  * The card a submission pays with: a saved card of this account, or a new card of a brand we
  * take; no card for PayTo and promises. Null: no such card.
  */
-async function cardOf(db: Db, actor: Actor, method: PayMethod): Promise<CardUsed | null> {
+async function cardOf(db: Db, actor: Actor, method: PayMethod, requestGuid: string): Promise<CardUsed | null> {
+  if (method.kind === "held-card") {
+    const held = await heldCardByKey(
+      { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId || null },
+      method.heldCardId,
+      requestGuid,
+      method.holderHash,
+      db,
+    );
+    return held ? { brand: held.brand, saved: null, held } : null;
+  }
   if (method.kind === "saved-card") {
     const card = UUID.test(method.cardId)
       ? await db
@@ -161,9 +177,11 @@ function requestHash(
             expiry: `${method.card.expiryMonth}/${method.card.expiryYear}`,
             save: method.card.save,
           }
-        : method.kind === "payto"
-          ? { kind: method.kind, agreementId: method.agreementId }
-          : { kind: method.kind, promiseDate: method.promiseDate };
+        : method.kind === "held-card"
+          ? { kind: method.kind, heldCardId: method.heldCardId }
+          : method.kind === "payto"
+            ? { kind: method.kind, agreementId: method.agreementId }
+            : { kind: method.kind, promiseDate: method.promiseDate };
   const sorted = [...selection].sort((a, b) => a.invoiceId.localeCompare(b.invoiceId));
   // Older payments were hashed without a target: an invoices payment keeps that shape.
   const extra =
@@ -243,8 +261,14 @@ async function payByCard(
   context: GatewayContext,
 ): Promise<PaymentOutcome> {
   const token = await cardToken(db, actor, input.method, card, claim.paymentId, context);
-  if ("refusal" in token) return failCardPayment(claim.paymentId, token.refusal);
-  const refusal = await chargeCard(db, actor, input, token.token, claim, context);
+  if ("refusal" in token) {
+    if (card.held) await releaseHeldCard(card.held.id, { keepToken: false });
+    return failCardPayment(claim.paymentId, token.refusal);
+  }
+  const refusal = await chargeCard(db, actor, input, token.token, claim, context).finally(async () => {
+    // The charge has an outcome (or none, for the reconciler to ask by our key): the held card is done.
+    if (card.held) await releaseHeldCard(card.held.id, { keepToken: token.saved === true });
+  });
   if (refusal) return failCardPayment(claim.paymentId, refusal);
   const final = await storedPayment(db, claim.paymentId);
   if (final.status === "succeeded") {
@@ -270,7 +294,8 @@ async function cardToken(
   card: CardUsed,
   paymentId: string,
   context: GatewayContext,
-): Promise<{ token: string } | { refusal: GatewayRefusal }> {
+): Promise<{ token: string; saved?: boolean } | { refusal: GatewayRefusal }> {
+  if (method.kind === "held-card") return heldCardToken(db, actor, card.held!, paymentId);
   if (method.kind !== "new-card") return { token: card.saved!.token };
   const details = method.card;
   try {
@@ -292,6 +317,32 @@ async function cardToken(
     if (!(error instanceof GatewayTimeoutError)) logger.error("card tokenise failed", { error });
     return { refusal: "unavailable" };
   }
+}
+
+/**
+ * A held card's token (decision 071); saved as the account's card first when the payer asked,
+ * as a new card would be. A full account pays without saving, as `saveCard`'s limit would not.
+ */
+async function heldCardToken(
+  db: Db,
+  actor: Actor,
+  held: HeldCard,
+  paymentId: string,
+): Promise<{ token: string; saved: boolean }> {
+  if (!held.save) return { token: held.token, saved: false };
+  const saved = await saveTokenisedCard(
+    actor,
+    {
+      expiryMonth: held.expiryMonth,
+      expiryYear: held.expiryYear,
+      holderName: held.holderName,
+      authorityReference: `WEB-PAY-${held.requestGuid.slice(0, 8)}`,
+    },
+    { token: held.token, brand: held.brand, firstDigit: held.firstDigit, last4: held.last4 },
+  );
+  if (!saved.ok) return { token: held.token, saved: false };
+  await db.updateTable("payments").set({ card_id: saved.card.cardId }).where("id", "=", paymentId).execute();
+  return { token: held.token, saved: true };
 }
 
 /**

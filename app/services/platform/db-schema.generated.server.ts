@@ -409,6 +409,25 @@ export interface FeeRules {
   surcharge: Generated<JsonText<unknown>>;
 }
 
+export interface HeldCards {
+  account_id: string;
+  brand: string;
+  business_id: string;
+  contact_id: string | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  expiry_month: number;
+  expiry_year: number;
+  first_digit: string;
+  gateway_token: string;
+  holder_hash: string;
+  holder_name: string;
+  id: string;
+  last4: string;
+  request_guid: string;
+  save: Generated<boolean>;
+}
+
 export interface Hosts {
   business_id: string;
   created_at: Generated<Timestamp>;
@@ -913,6 +932,7 @@ export interface DB {
   credit_trade_references: CreditTradeReferences;
   feature_toggles: FeatureToggles;
   fee_rules: FeeRules;
+  held_cards: HeldCards;
   hosts: Hosts;
   instalment_attempts: InstalmentAttempts;
   invoices: Invoices;
