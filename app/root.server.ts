@@ -6,7 +6,7 @@
  */
 export { isUuid } from "~/lib/ids";
 export { getFeatureToggles, listContactAccounts } from "~/services/accounts/accounts.server";
-export { CUSTOMER_HOME_PATH, customerMenuFor } from "~/services/accounts/customer-home.server";
+export { customerMenuFor } from "~/services/accounts/customer-home.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
 export { languageFromToggles } from "~/services/host/language.server";

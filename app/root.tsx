@@ -29,7 +29,6 @@ import {
   logger,
   languageFromToggles,
   getPageContext,
-  CUSTOMER_HOME_PATH,
   customerMenuFor,
 } from "./root.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
@@ -105,7 +104,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           hasPassword: session.authMethod === "credentials",
         }
       : null,
-    customerMenu: customerMenu ? { homeHref: CUSTOMER_HOME_PATH, adhocHref: customerMenu.adhocHref } : null,
+    customerMenu,
     accounts: {
       items: switcher
         .slice(0, SWITCHER_SIZE)

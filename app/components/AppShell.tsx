@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
-import type { LanguageCode } from "~/lib/i18n";
+import type { LanguageCode, MessageKey } from "~/lib/i18n";
 import { AccountLink, AccountSwitcher, type ShellAccounts } from "./AccountSwitcher";
 import * as styles from "./AppShell.css";
 import { BrandingPreviewBanner } from "./BrandingPreviewBanner";
@@ -18,10 +18,18 @@ export type ShellBrand = {
 export type ShellUser = { name: string; email: string; hasPassword: boolean };
 
 /**
- * The menu of a contact limited to customer-style routes (decision 033): their home and, where
- * the business takes them, ad-hoc payments. Nothing else of the portal is offered to them.
+ * The menu of a contact limited to customer-style routes (decisions 033 and 073): their home and
+ * the customer-style pages that would open for them. A null href is a page they would meet as
+ * "Page not found" or "Accounts not found", so it is not offered. The root loader decides.
  */
-export type ShellCustomerMenu = { homeHref: string; adhocHref: string | null };
+export type ShellCustomerMenu = {
+  homeHref: string;
+  invoicesHref: string | null;
+  requestsHref: string;
+  schedulesHref: string;
+  agreementsHref: string;
+  adhocHref: string | null;
+};
 
 /** The portal's sections, in the order of the menu. Shown once the contact has an account. */
 const SECTIONS = [
@@ -74,28 +82,25 @@ export function AppShell({
       </NavLink>
     ));
   const customer = user && !hasAccounts ? (customerMenu ?? null) : null;
-  const customerLinks = (menu: ShellCustomerMenu, className: string) => (
-    <>
-      <NavLink to={menu.homeHref} end className={className}>
-        {t("shell.customer.home")}
+  // A link to a place within a page (a #fragment) is not a page of its own to mark as current.
+  const customerLink = (to: string | null, key: MessageKey, className: string) =>
+    to === null ? null : to.includes("#") ? (
+      <Link key={key} to={to} className={className}>
+        {t(key)}
+      </Link>
+    ) : (
+      <NavLink key={key} to={to} end={key === "shell.customer.home"} className={className}>
+        {t(key)}
       </NavLink>
-      {menu.adhocHref ? (
-        // With several accounts it leads to the home's list (a #fragment): not a page of its own to mark current.
-        menu.adhocHref.includes("#") ? (
-          <Link to={menu.adhocHref} className={className}>
-            {t("shell.customer.adhoc")}
-          </Link>
-        ) : (
-          <NavLink to={menu.adhocHref} className={className}>
-            {t("shell.customer.adhoc")}
-          </NavLink>
-        )
-      ) : null}
-      <NavLink to="/customer/agreement/all" className={className}>
-        {t("shell.customer.agreements")}
-      </NavLink>
-    </>
-  );
+    );
+  const customerLinks = (menu: ShellCustomerMenu, className: string) => [
+    customerLink(menu.homeHref, "shell.customer.home", className),
+    customerLink(menu.invoicesHref, "shell.customer.invoices", className),
+    customerLink(menu.requestsHref, "shell.customer.requests", className),
+    customerLink(menu.schedulesHref, "shell.customer.schedules", className),
+    customerLink(menu.agreementsHref, "shell.customer.agreements", className),
+    customerLink(menu.adhocHref, "shell.customer.adhoc", className),
+  ];
 
   return (
     <>
@@ -105,7 +110,8 @@ export function AppShell({
       {brand.preview ? <BrandingPreviewBanner /> : null}
       <header className={styles.header}>
         <div className={styles.headerInner}>
-          <Link to="/" className={styles.brandLink}>
+          {/* A customer-style contact's home is theirs; "/" would only send them on to it. */}
+          <Link to={customer ? customer.homeHref : "/"} className={styles.brandLink}>
             {/* Decorative next to the visible business name, so alt is empty. */}
             <img className={styles.logo} src={brand.logoUrl} alt="" width={40} height={40} />
             <span className={styles.businessName}>

@@ -11,7 +11,7 @@ import { migrate } from "../../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, demoLedger, demoPublicBaseUrl, seedDemoData } from "../../db/seed/demo";
 import { createHash } from "node:crypto";
 import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
-import { seedCustomerStyleJourneys } from "./e2e-customer-style";
+import { seedCustomerStyleJourneys, seedKiwiCustomerStyleHome } from "./e2e-customer-style";
 import { seedAgreementJourneys } from "./e2e-agreements";
 import { seedScheduleJourneys } from "./e2e-schedules";
 import { seedInstalmentJourneys } from "./e2e-instalments";
@@ -160,6 +160,7 @@ try {
     businesses: { acme: acme.business_id, kiwi: kiwi.business_id },
     projects: E2E_PROJECTS,
   });
+  await seedKiwiCustomerStyleHome(db, { businessId: kiwi.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedCommunicationJourneys(db, { businessId: acme.business_id, passwordHash, projects: E2E_PROJECTS });
   await seedResponseJourneys(db, { businessId: acme.business_id, projects: E2E_PROJECTS });
 } finally {

@@ -9,7 +9,7 @@ export const adhocEnAU = {
   "home.title": "Your payments",
   "home.welcome": "Hello, {name}",
   "home.welcomeAnon": "Hello",
-  "home.intro": "What {business} has sent you to pay, payments of an amount you choose, and your receipts.",
+  "home.intro": "What {business} has asked you to pay or accept, and your receipts.",
   "home.requests": "Payment requests",
   "home.requests.none": "No payment requests have been sent to you.",
   "home.requests.table": "Payment requests sent to you",

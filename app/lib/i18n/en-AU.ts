@@ -12,6 +12,7 @@ import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
 import { requestsEnAU } from "./en-AU.requests";
 import { adhocEnAU } from "./en-AU.adhoc";
+import { contactHomeEnAU } from "./en-AU.contact-home";
 import { requestPagesEnAU } from "./en-AU.request-pages";
 import { agreementsEnAU } from "./en-AU.agreements";
 import { schedulesEnAU } from "./en-AU.schedules";
@@ -228,6 +229,7 @@ export const enAU = {
   ...paytoPayIdEnAU,
   ...requestsEnAU,
   ...adhocEnAU,
+  ...contactHomeEnAU,
   ...requestPagesEnAU,
   ...agreementsEnAU,
   ...schedulesEnAU,

@@ -8,8 +8,7 @@ export const adhocId: Record<keyof typeof adhocEnAU, string> = {
   "home.title": "Pembayaran Anda",
   "home.welcome": "Halo, {name}",
   "home.welcomeAnon": "Halo",
-  "home.intro":
-    "Tagihan yang dikirim {business} kepada Anda, pembayaran dengan jumlah pilihan Anda, dan tanda terima Anda.",
+  "home.intro": "Apa yang diminta {business} untuk Anda bayar atau setujui, dan tanda terima Anda.",
   "home.requests": "Permintaan pembayaran",
   "home.requests.none": "Belum ada permintaan pembayaran yang dikirim kepada Anda.",
   "home.requests.table": "Permintaan pembayaran yang dikirim kepada Anda",

@@ -7,6 +7,7 @@ import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
 import { requestsId } from "./id.requests";
 import { adhocId } from "./id.adhoc";
+import { contactHomeId } from "./id.contact-home";
 import { requestPagesId } from "./id.request-pages";
 import { agreementsId } from "./id.agreements";
 import { schedulesId } from "./id.schedules";
@@ -268,6 +269,7 @@ export const id: Messages = {
   ...paytoPayIdId,
   ...requestsId,
   ...adhocId,
+  ...contactHomeId,
   ...requestPagesId,
   ...agreementsId,
   ...schedulesId,

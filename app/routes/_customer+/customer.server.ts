@@ -22,6 +22,7 @@ export {
 export { HOME_AGREEMENTS, homeAgreementItems, listOffersFor } from "~/services/agreements/queries.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext, requirePageAccess, requireSession } from "~/services/auth/auth.server";
+export { updateSessionData } from "~/services/auth/session.server";
 export { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
 export { browserUsedLink, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
 export {
@@ -45,6 +46,11 @@ export {
   requireAdhocAccount,
   signedInOffer,
 } from "~/services/payments/adhoc.server";
+export {
+  HOME_INVOICES,
+  listPayableInvoicesForContact,
+  payableInvoiceAccount,
+} from "~/services/payments/contact-invoices.server";
 export { findPaymentByReference } from "~/services/payments/invoices.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { payToConfigurationOf } from "~/services/payments/payto/settings.server";

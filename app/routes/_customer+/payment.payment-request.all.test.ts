@@ -178,12 +178,16 @@ describe("landing after sign-in", () => {
     expect((answer as { init: { status: number } }).init.status).toBe(404);
   });
 
-  it("gives the shell a menu of only the customer-style pages (home, ad hoc)", async () => {
+  it("gives the shell a menu of only the customer-style pages (decision 073)", async () => {
     const sam = (await run(rootLoader as Handler, get("sam", "/payment/payment-request/all"))) as Awaited<
       ReturnType<typeof rootLoader>
     >;
     expect(sam.customerMenu).toEqual({
       homeHref: "/payment/payment-request/all",
+      invoicesHref: "/customer/invoices-and-payments/invoices",
+      requestsHref: "/payment/payment-request/all#home-requests",
+      schedulesHref: "/customer/payment-schedule",
+      agreementsHref: "/customer/agreement/all",
       adhocHref: `/payment/adhoc/${accounts["ACME-1001"]}`,
     });
     expect(sam.accounts.items).toEqual([]);
@@ -254,9 +258,10 @@ describe("payment requests addressed to the contact", () => {
     const one = await count("olivia");
     const many = await count("sam");
     expect(many).toBe(one);
-    // Host (with its ad-hoc settings) and session, then the four lists: requests, accounts, receipts,
-    // agreements (decision 036), payment schedules (issue 15: one statement, each with its next instalment).
-    expect(many).toBeLessThanOrEqual(7);
+    // Host (with its ad-hoc settings) and session, then the lists: requests, accounts, receipts,
+    // agreements (decision 036), payment schedules (issue 15: one statement, each with its next instalment)
+    // and the invoices they may pay (decision 073).
+    expect(many).toBeLessThanOrEqual(8);
   });
 
   it("treats a malformed or foreign cursor as no cursor or an empty page, never an error", async () => {

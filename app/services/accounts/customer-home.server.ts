@@ -4,6 +4,7 @@ import { getDb } from "../platform/database.server";
 import { now as clockNow } from "../platform/clock.server";
 import type { HostBranding } from "../host/host.server";
 import { isUuid } from "~/lib/ids";
+import { SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
 import { listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
 
 /**
@@ -196,22 +197,45 @@ export async function listRecentReceipts(
 }
 
 /**
- * What the customer-style menu offers (the shell, on every page of such a contact): the way to
- * an ad-hoc payment — straight to the form when there is one account, else to the home's list
- * of accounts — or nothing when the business does not take them or the contact has no account.
- * The settings come with the host: one bounded query, and none when the business takes none.
+ * What the customer-style menu offers (the shell, on every page of such a contact; decisions 033
+ * and 073): only pages the access table lets them open that would answer with more than "Page not
+ * found". Home, payment requests (the home's own list), payment schedules and agreements always
+ * open with a session. Invoices and payments is the selected account's page, so it is offered only
+ * to a contact with an account ("Accounts not found" otherwise); "Pay an amount" only where the
+ * business takes such payments, straight to the form with one account, else to the home's list.
+ * One bounded query (two accounts at most).
  */
-export async function customerMenuFor(
-  branding: HostBranding,
-  contactId: string,
-): Promise<{ adhocHref: string | null }> {
-  if (!branding.adhoc.enabled) return { adhocHref: null };
+export type CustomerMenu = {
+  homeHref: string;
+  invoicesHref: string | null;
+  requestsHref: string;
+  schedulesHref: string;
+  agreementsHref: string;
+  adhocHref: string | null;
+};
+
+export async function customerMenuFor(branding: HostBranding, contactId: string): Promise<CustomerMenu> {
   const accounts = await listContactAccounts(branding.businessId, contactId, { limit: 2 });
-  if (accounts.length === 0) return { adhocHref: null };
+  const adhocHref =
+    !branding.adhoc.enabled || accounts.length === 0
+      ? null
+      : accounts.length === 1
+        ? `/payment/adhoc/${accounts[0]!.accountId}`
+        : `${CUSTOMER_HOME_PATH}#adhoc`;
   return {
-    adhocHref: accounts.length === 1 ? `/payment/adhoc/${accounts[0]!.accountId}` : `${CUSTOMER_HOME_PATH}#adhoc`,
+    homeHref: CUSTOMER_HOME_PATH,
+    invoicesHref: accounts.length > 0 ? CUSTOMER_INVOICES_PATH : null,
+    requestsHref: `${CUSTOMER_HOME_PATH}#home-requests`,
+    schedulesHref: SCHEDULES_LIST_PATH,
+    agreementsHref: AGREEMENTS_LIST_PATH,
+    adhocHref,
   };
 }
+
+/** The selected account's invoices and payments (decision 016): customer-style, needs an account. */
+export const CUSTOMER_INVOICES_PATH = "/customer/invoices-and-payments/invoices";
+/** A contact's agreements (decision 036). */
+export const AGREEMENTS_LIST_PATH = "/customer/agreement/all";
 
 /**
  * The customer-style home's path (decision 033): on the spec's customer-style pattern

@@ -4,7 +4,7 @@ import type { ScheduleSummary } from "~/lib/schedule-pages";
 import * as styles from "./PaymentSchedule.css";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { StackedTable } from "~/components/StackedTable";
+import { StackedTable, type StackedColumn } from "~/components/StackedTable";
 
 /**
  * Payment schedules as a list (issue 15): the schedules page and the customer-style home. A
@@ -22,7 +22,16 @@ export type ScheduleListItem = {
   next: string | null;
 };
 
-export function ScheduleList({ items, label }: { items: ScheduleListItem[]; label: string }) {
+export function ScheduleList({
+  items,
+  label,
+  action,
+}: {
+  items: ScheduleListItem[];
+  label: string;
+  /** A last column with each row's primary action (the home's Review; decision 073). */
+  action?: StackedColumn<ScheduleListItem>;
+}) {
   const t = useT();
   return (
     <div className={table.scroll} tabIndex={0} role="region" aria-label={label}>
@@ -48,6 +57,7 @@ export function ScheduleList({ items, label }: { items: ScheduleListItem[]; labe
             label: t("schedules.col.state"),
             cell: (item) => <span className={table.badge}>{t(`schedules.state.${item.state}` as MessageKey)}</span>,
           },
+          ...(action ? [action] : []),
         ]}
       />
     </div>

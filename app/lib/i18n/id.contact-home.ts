@@ -1,0 +1,35 @@
+import type { contactHomeEnAU } from "./en-AU.contact-home";
+
+/** Bahasa Indonesia: beranda dan menu untuk setiap kontak (isu 31; keputusan 073). Spread into `id`. */
+export const contactHomeId: Record<keyof typeof contactHomeEnAU, string> = {
+  "shell.customer.invoices": "Faktur dan pembayaran",
+  "shell.customer.requests": "Permintaan pembayaran",
+  "shell.customer.schedules": "Jadwal pembayaran",
+  "home.empty.title": "Tidak ada yang perlu dibayar atau disetujui saat ini",
+  "home.empty.text":
+    "Saat {business} mengirimkan faktur, permintaan pembayaran, jadwal pembayaran, atau perjanjian kepada Anda, itu akan tercantum di sini dan kami mengirimi Anda email. Ada pertanyaan tentang tagihan Anda? Hubungi {business}.",
+  "home.empty.adhoc": "Bayar jumlah pilihan Anda",
+  "home.invoices": "Faktur yang harus dibayar",
+  "home.invoices.none": "Tidak ada tagihan pada faktur Anda.",
+  "home.invoices.table": "Faktur yang dapat Anda bayar",
+  "home.invoices.number": "Faktur",
+  "home.invoices.account": "Rekening",
+  "home.invoices.due": "Jatuh tempo",
+  "home.invoices.balance": "Harus dibayar",
+  "home.invoices.overdue": "Lewat jatuh tempo",
+  "home.invoices.action": "Tindakan",
+  "home.invoices.pay": "Bayar {amount}",
+  "home.invoices.payLabel": "Bayar {amount} untuk faktur {number}",
+  "home.invoices.more": "{count} faktur dengan jatuh tempo paling awal ditampilkan di sini.",
+  "home.invoices.all": "Semua faktur dan pembayaran",
+  "home.requests.action": "Tindakan",
+  "home.requests.pay": "Bayar {amount}",
+  "home.requests.payLabel": "Bayar {amount} untuk permintaan {reference}",
+  "home.requests.view": "Lihat",
+  "home.requests.viewLabel": "Lihat permintaan {reference}",
+  "home.schedules.review": "Tinjau",
+  "home.schedules.reviewLabel": "Tinjau jadwal pembayaran {reference}",
+  "home.schedules.action": "Tindakan",
+  "home.agreements.accept": "Tinjau dan setujui",
+  "home.agreements.acceptLabel": "Tinjau dan setujui {title}",
+};
