@@ -675,6 +675,8 @@ const DEMO_SCOPES = [
   "payment-requests:read",
   "payment-requests:write",
   "adhoc:write",
+  "invoice-links:read",
+  "invoice-links:write",
   "agreements:read",
   "agreements:write",
   "schedules:read",

@@ -27,6 +27,11 @@ const NOUNS: Record<string, Noun> = {
     note: DATABASE_NOTE,
     verbs: async () => (await import("./requests")).addAdhocVerbs,
   },
+  "invoice-link": {
+    description: "links to pay one invoice: create, revoke, list",
+    note: DATABASE_NOTE,
+    verbs: async () => (await import("./invoice-links")).addInvoiceLinkVerbs,
+  },
   communication: {
     description: "a contact's communication preferences",
     note: DATABASE_NOTE,

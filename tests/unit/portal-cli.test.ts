@@ -16,6 +16,7 @@ const { db } = withSeededDatabase();
 const NOUNS: Record<string, string[]> = {
   request: ["create", "list", "send", "resend", "remind", "cancel"],
   adhoc: ["link", "revoke"],
+  "invoice-link": ["create", "revoke", "list"],
   communication: ["link"],
   apikey: ["create"],
   agreement: ["create", "version", "list", "offer", "offers", "resend", "withdraw"],
@@ -93,6 +94,31 @@ describe("bad input: exit code 2, a message, nothing changed", () => {
     [["request", "cancel", "--host", "acme.localhost", "--request", "PR-DEMO0001", "extra"], /too many arguments/],
     [["request", "list", "--host", "acme.localhost", "--limit", "many"], /--limit must be a whole number/],
     [["schedule", "withdraw", "--host", "acme.localhost"], /--schedule is required\./],
+    [
+      ["invoice-link", "create", "--host", "acme.localhost", "--to", "olivia@coastal.example"],
+      /--invoice is required\./,
+    ],
+    [["invoice-link", "create", "--host", "acme.localhost", "--invoice", "ACME-1000-INV-023"], /--to is required/],
+    [
+      [
+        "invoice-link",
+        "create",
+        "--host",
+        "acme.localhost",
+        "--invoice",
+        "ACME-1000-INV-023",
+        "--to",
+        "o@c.example",
+        "--expires",
+        "120d",
+      ],
+      /--expires must be from 1d to 90d/,
+    ],
+    [["invoice-link", "revoke", "--host", "acme.localhost"], /--invoice is required\./],
+    [
+      ["invoice-link", "list", "--host", "acme.localhost", "--state", "gone"],
+      /--state must be one of live, expired, revoked/,
+    ],
     [
       ["schedule", "create", "--host", "acme.localhost", "--account", "ACME-2000", "--to", "x@y.example"],
       /instalments/,

@@ -17,6 +17,8 @@ export const API_SCOPES = {
   "payment-requests:read": "List payment requests and read one.",
   "payment-requests:write": "Create, send, resend and cancel payment requests.",
   "adhoc:write": "Email a contact a link to pay any amount to an account.",
+  "invoice-links:read": "List the links to single invoices: to whom, until when, opened, revoked.",
+  "invoice-links:write": "Email contacts a link to pay one invoice, and revoke such links.",
   "agreements:read": "List agreement documents and offers, and read one with its versions or decision.",
   "agreements:write": "Create agreement documents, publish versions, and offer, resend and withdraw offers.",
   "schedules:read": "List payment schedules and read one, with its instalments and their tries.",

@@ -1,5 +1,7 @@
 import { contactMayActFor } from "../accounts/accounts.server";
+import { PAYABLE_STATUSES } from "../payments/payment-records.server";
 import { getDb } from "../platform/database.server";
+import type { Db } from "../platform/db.server";
 import { createLinkToken } from "./link-tokens.server";
 import { UUID } from "~/lib/ids";
 
@@ -38,6 +40,64 @@ export async function createInvoiceLink(businessId: string, invoiceId: string, c
   if (!invoice) throw new InvoiceLinkError("not-found");
   if (!(await contactMayActFor(businessId, contactId, invoice.accountId))) throw new InvoiceLinkError("contact");
   return createLinkToken(db, { businessId, purpose: "invoice", subjectId: invoice.id, contactId, expiresAt });
+}
+
+/** An invoice a business names to link to: its facts, its account, and whether it can be paid online. */
+export type LinkableInvoice = {
+  id: string;
+  number: string;
+  amountCents: number;
+  balanceCents: number;
+  dueDate: string;
+  status: number;
+  account: { id: string; number: string; name: string };
+  /** Open, Overdue, Promise or Broken Promise with a balance: what the link's pay page can take. */
+  payable: boolean;
+};
+
+/**
+ * One invoice of the business by its id or number (another business's is not found), for the
+ * business's side of single-invoice links (`requests/invoice-links.server.ts`). `payable` is the
+ * rule the pay page and payment requests apply (`PAYABLE_STATUSES`, and something owing).
+ */
+export async function findInvoiceToLink(
+  db: Db,
+  businessId: string,
+  idOrNumber: string,
+): Promise<LinkableInvoice | null> {
+  const row = await db
+    .selectFrom("invoices")
+    .innerJoin("accounts", "accounts.id", "invoices.account_id")
+    .select([
+      "invoices.id",
+      "invoices.number",
+      "invoices.amount_cents as amountCents",
+      "invoices.balance_cents as balanceCents",
+      "invoices.due_date as dueDate",
+      "invoices.status",
+      "accounts.id as accountId",
+      "accounts.number as accountNumber",
+      "accounts.name as accountName",
+    ])
+    .where("invoices.business_id", "=", businessId)
+    .where("accounts.business_id", "=", businessId)
+    .where((eb) =>
+      UUID.test(idOrNumber)
+        ? eb.or([eb("invoices.id", "=", idOrNumber.toLowerCase()), eb("invoices.number", "=", idOrNumber)])
+        : eb("invoices.number", "=", idOrNumber),
+    )
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    number: row.number,
+    amountCents: row.amountCents,
+    balanceCents: row.balanceCents,
+    dueDate: row.dueDate,
+    status: row.status,
+    account: { id: row.accountId, number: row.accountNumber, name: row.accountName },
+    payable: (PAYABLE_STATUSES as readonly number[]).includes(row.status) && row.balanceCents > 0,
+  };
 }
 
 /**

@@ -206,6 +206,96 @@ export async function renderAdhocLinkEmail(input: {
   return { subject, html, text };
 }
 
+/** What a single-invoice link email says of its invoice (`requests/invoice-links.server.ts`). */
+export type InvoiceLinkEmailInvoice = {
+  number: string;
+  amountCents: number;
+  balanceCents: number;
+  /** YYYY-MM-DD, the business's calendar date. */
+  dueDate: string;
+  account: { number: string; name: string };
+};
+
+/**
+ * A link to pay one invoice (issue 31; decision 074): the business, the invoice's number, what is
+ * owing on it and its due date lead (subject, heading, first lines), then the "Pay now" button, the
+ * facts, and the link written out. An invoice past its due date (in the business's time zone, at
+ * `now`) is said to be overdue.
+ */
+export async function renderInvoiceLinkEmail(input: {
+  branding: HostBranding;
+  support: Support;
+  recipientName: string;
+  invoice: InvoiceLinkEmailInvoice;
+  expiresAt: Date;
+  link: string;
+  now: Date;
+  preferences?: EmailPreferenceLinks | null;
+}): Promise<RenderedEmail> {
+  const { branding, invoice, link } = input;
+  const brand = emailBrandOf(branding);
+  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const due = formatDate(invoice.dueDate, { timeZone: branding.timeZone });
+  const expires = formatDate(input.expiresAt, { timeZone: branding.timeZone });
+  const owing = money(invoice.balanceCents);
+  const overdue = invoice.dueDate < todayIn(branding.timeZone, input.now);
+  const greeting = `Hello ${input.recipientName.trim() || "there"},`;
+  const ask = overdue
+    ? `Invoice ${invoice.number} from ${branding.businessName} was due on ${due}: ${owing} is still to pay.`
+    : `${branding.businessName} asks you to pay invoice ${invoice.number}: ${owing} by ${due}.`;
+  const subject = overdue
+    ? `Overdue: invoice ${invoice.number} from ${branding.businessName}, ${owing} due ${due}`
+    : `Invoice ${invoice.number} from ${branding.businessName}: ${owing} due ${due}`;
+  const facts: [string, string][] = [
+    ["Invoice", invoice.number],
+    ["To pay", owing],
+    ...(invoice.balanceCents !== invoice.amountCents
+      ? ([["Invoice total", money(invoice.amountCents)]] as [string, string][])
+      : []),
+    [overdue ? "Was due" : "Due", due],
+    ["Account", `${invoice.account.name} (${invoice.account.number})`],
+    ["Link works until", expires],
+  ];
+  const html = await renderEmailHtml(
+    <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
+      <Heading
+        as="h1"
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+      >
+        {overdue ? `Invoice ${invoice.number} is overdue` : `Invoice ${invoice.number}`}
+      </Heading>
+      <Text style={emailText(brand.theme)}>{greeting}</Text>
+      <Text style={emailText(brand.theme)}>{ask}</Text>
+      <Text
+        style={emailText(brand.theme, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
+      >
+        {owing}
+      </Text>
+      <EmailButton brand={brand} href={link}>
+        Pay now
+      </EmailButton>
+      <EmailFacts brand={brand} facts={facts} />
+      <FallbackLink brand={brand} link={link} expires={expires} />
+    </BrandedEmail>,
+  );
+  const text = [
+    greeting,
+    "",
+    ask,
+    "",
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    "",
+    "Pay now:",
+    link,
+    "",
+    `This link is for you: please do not forward it. It works until ${expires}.`,
+    "",
+    ...contactLines(branding.businessName, input.support),
+    ...preferenceTextLines(branding.businessName, input.preferences),
+  ].join("\n");
+  return { subject, html, text };
+}
+
 function InvoiceList(props: { brand: EmailBrand; request: PaymentRequestView; money: (cents: number) => string }) {
   const c = emailColors(props.brand.theme);
   return (

@@ -5,7 +5,7 @@ import { THEME_NAMES, type ThemeName } from "~/themes/names";
 import { themeTokens } from "~/themes/tokens";
 import type { HostBranding } from "../host/host.server";
 import type { PaymentRequestView } from "./payment-request-view.server";
-import { renderAdhocLinkEmail, renderPaymentRequestEmail } from "./request-email.server";
+import { renderAdhocLinkEmail, renderInvoiceLinkEmail, renderPaymentRequestEmail } from "./request-email.server";
 
 const branding = (theme: ThemeName): HostBranding => ({
   hostname: "pay.example.test",
@@ -231,5 +231,64 @@ describe("the payment reminder (decision 039)", () => {
     expect(mail.text).not.toContain("Unsubscribe");
     expect(mail.html).toContain(`href="${preferences.preferences}"`);
     expect(mail.html).not.toContain("Unsubscribe");
+  });
+});
+
+describe("the single-invoice link email (issue 31; decision 074)", () => {
+  const invoice = {
+    number: "ACME-1000-INV-023",
+    amountCents: 1_318_97,
+    balanceCents: 1_018_97,
+    dueDate: "2026-12-13",
+    account: { number: "ACME-1000", name: "Coastal Builders Group" },
+  };
+  const invoiceLink =
+    "https://pay.example.test/customer/invoices-and-payments/SELECTORselector0123456789verifierVERIFIER0123456789abcdefgh";
+  const render = (now: Date, theme: ThemeName = "navy-blue") =>
+    renderInvoiceLinkEmail({
+      branding: branding(theme),
+      support,
+      recipientName: "Olivia",
+      invoice,
+      expiresAt: new Date("2026-12-20T12:00:00.000Z"),
+      link: invoiceLink,
+      now,
+      preferences: { preferences: "https://pay.example.test/communication/x", unsubscribe: null, topic: null },
+    });
+
+  it("names the business, the invoice, what is owing and the due date, with a Pay button and the written-out link", async () => {
+    // 13 December, 23:00 in Sydney: due today, not overdue.
+    const mail = await render(new Date("2026-12-13T12:00:00.000Z"));
+    expect(mail.subject).toBe("Invoice ACME-1000-INV-023 from Acme & Sons <Plumbing>: $1,018.97 due Dec 13, 2026");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("ACME-1000-INV-023");
+      expect(part).toContain("$1,018.97");
+      expect(part).toContain("Dec 13, 2026");
+      expect(part).toContain("Dec 20, 2026");
+      expect(part).toContain("Coastal Builders Group (ACME-1000)");
+      expect(part).toContain(invoiceLink);
+    }
+    expect(mail.text).toContain(
+      "Acme & Sons <Plumbing> asks you to pay invoice ACME-1000-INV-023: $1,018.97 by Dec 13, 2026.",
+    );
+    expect(mail.text).toContain("Invoice total: $1,318.97");
+    expect(mail.html).toContain("Acme &amp; Sons &lt;Plumbing&gt;");
+    expect(mail.html).not.toContain("<Plumbing>");
+    expect(mail.html).toContain("Pay now");
+    expect(mail.html).toContain("If the button does not work, open this link:");
+    // Branded as the host: its button colour.
+    const { colors, surface } = themeTokens["navy-blue"];
+    expect(mail.html).toContain(`background-color:${colors.button};color:${surface.buttonText}`);
+    expect(mail.text).toContain("Email: accounts@acme.example");
+    expect(mail.text).toContain("https://pay.example.test/communication/x");
+  });
+
+  it("says overdue once the due date has passed where the business is", async () => {
+    // 14 December, 00:30 in Sydney (still the 13th in UTC).
+    const mail = await render(new Date("2026-12-13T13:30:00.000Z"));
+    expect(mail.subject).toBe(
+      "Overdue: invoice ACME-1000-INV-023 from Acme & Sons <Plumbing>, $1,018.97 due Dec 13, 2026",
+    );
+    expect(mail.text).toContain("was due on Dec 13, 2026: $1,018.97 is still to pay.");
   });
 });

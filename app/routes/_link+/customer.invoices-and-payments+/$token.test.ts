@@ -4,6 +4,9 @@ import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createInvoiceLink, InvoiceLinkError } from "~/services/links/invoice-links.server";
 import { revokeLinkTokens } from "~/services/links/link-tokens.server";
+import { resetEnvForTesting } from "~/services/platform/env.server";
+import { revokeInvoiceLinks, sendInvoiceLinks } from "~/services/requests/invoice-links.server";
+import { startSmtpCatcher } from "../../../../tests/support/smtp-catcher";
 import { openSeededPglite } from "../../../../tests/support/test-db";
 import { paymentRequestFixtures } from "../../../../tests/support/payment-request-fixtures";
 import { action, loader } from "./$token";
@@ -247,5 +250,42 @@ describe("createInvoiceLink", () => {
     await expect(
       createInvoiceLink(scope.businessId, invoice!.id, disabled.scope.contactId, soon),
     ).rejects.toMatchObject({ code: "contact" });
+  });
+});
+
+describe("an invoice link made by the back-office service (issue 31; decision 074)", () => {
+  it("opens the invoice from its email until revoked; then says only that it was withdrawn, and takes nothing", async () => {
+    const catcher = await startSmtpCatcher();
+    const savedSmtp = process.env.SMTP_URL;
+    process.env.SMTP_URL = catcher.smtpUrl;
+    resetEnvForTesting();
+    try {
+      const [invoice] = await fx.invoices(scope, [7_500]);
+      const sent = await sendInvoiceLinks(scope.businessId, {
+        invoice: invoice!.number,
+        recipients: ["olivia@coastal.example"],
+      });
+      expect(sent.deliveries[0]).toMatchObject({ sent: true });
+      const mail = await catcher.waitForMail("olivia@coastal.example");
+      const url = mail.links.find((l) => l.includes("/customer/invoices-and-payments/"))!;
+      const token = url.split("/customer/invoices-and-payments/")[1]!;
+      const page = await run(loader, get(`/customer/invoices-and-payments/${token}`), { token });
+      expect(page.status).toBe(200);
+      expect(page.data).toMatchObject({ kind: "open", available: "75.00", invoice: { number: invoice!.number } });
+
+      expect((await revokeInvoiceLinks(scope.businessId, { invoice: invoice!.id })).revoked).toBe(1);
+      const revoked = await run(loader, get(`/customer/invoices-and-payments/${token}`), { token });
+      // Decision 031: the holder of a real, revoked link learns only that it was withdrawn.
+      expect(revoked.data).toMatchObject({ kind: "link-closed", reason: "withdrawn", number: invoice!.number });
+      expect(revoked.data).not.toHaveProperty("invoice");
+      expect(JSON.stringify(revoked.data)).not.toMatch(/Coastal|ACME-1000|\$75\.00/);
+      expect((await payInvoice(token, invoice!.id, "75.00")).status).toBe(409);
+      expect(await balanceOf(invoice!.id)).toBe(7_500);
+    } finally {
+      await catcher.close();
+      if (savedSmtp === undefined) delete process.env.SMTP_URL;
+      else process.env.SMTP_URL = savedSmtp;
+      resetEnvForTesting();
+    }
   });
 });

@@ -41,6 +41,7 @@ export {
 export { creditDocumentReader } from "~/services/credit/document-read.server";
 export { attachmentDisposition } from "~/services/platform/http.server";
 export { revokeAdhocLinks, sendAdhocLink } from "~/services/requests/adhoc-links.server";
+export { listInvoiceLinks, revokeInvoiceLinks, sendInvoiceLinks } from "~/services/requests/invoice-links.server";
 export { cancelPaymentRequest, createPaymentRequest } from "~/services/requests/commands.server";
 export { getPaymentRequest, listPaymentRequests } from "~/services/requests/queries.server";
 export { remindPaymentRequest, sendPaymentRequest } from "~/services/requests/sending.server";
