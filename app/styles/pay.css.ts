@@ -165,3 +165,19 @@ export const payToFields = style({
     [`${form}:not(:has(input[name="method"][value^="payto:"]:checked)) &`]: { display: "none" },
   },
 });
+
+/** The confirm step (decision 071): one card, the total ruled off, the confirm button the full width. */
+export const confirm = style({
+  display: "grid",
+  gap: "0.75rem",
+  maxWidth: "32rem",
+  padding: "1rem",
+  border: `1px solid ${vars.surface.border}`,
+  borderRadius: "0.5rem",
+  background: vars.surface.surface,
+  outline: "none",
+  selectors: { "&:focus-visible": { outline: `3px solid ${vars.surface.focus}`, outlineOffset: "2px" } },
+});
+globalStyle(`${confirm} h2, ${confirm} p`, { margin: 0 });
+export const confirmActions = style({ display: "grid" });
+globalStyle(`${confirmActions} > button`, { width: "100%" });

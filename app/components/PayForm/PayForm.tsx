@@ -1,16 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
-import { Field, FormMessage, formStyles } from "~/components/Form";
+import { Field, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import type { MessageKey } from "~/lib/i18n";
 import {
+  actionOfChoice,
   isPriceField,
   methodValueOf,
+  parseMethodValue,
   type BreakdownView,
+  type PayConfirmView,
   type PayFormReply,
   type PayMethodChoice,
 } from "~/lib/pay-form";
+import { ErrorSummary } from "~/components/ErrorSummary";
 import { visuallyHidden } from "~/styles/global.css";
 import * as payStyles from "~/styles/pay.css";
 import { useLiveTotal } from "./useLiveTotal";
@@ -107,7 +111,10 @@ export function PayForm({
   const requestGuid = reply?.requestGuid ?? loadedGuid;
   const live = useLiveTotal(requestGuid, action ?? `${location.pathname}${location.search}`);
   const quote = live.quote;
-  const renderedValue = methodValueOf(reply?.method ?? defaultMethod);
+  // A held card (the confirm step's) is not a choice on the form: "change" shows a new card's fields.
+  const renderedValue = methodValueOf(
+    reply?.method.kind === "held" ? { kind: "new" } : (reply?.method ?? defaultMethod),
+  );
   const [chosen, setChosen] = useState({ requestGuid, value: renderedValue });
   const methodValue = chosen.requestGuid === requestGuid ? chosen.value : renderedValue;
   // On a slow phone the form works before its script has run (a document load, e.g. from the
@@ -137,6 +144,23 @@ export function PayForm({
   // A new card alone needs no chooser: its fields show, and the form says what it is.
   const onlyNewCard =
     methods.cards.length === 0 && activeAgreements.length === 0 && !methods.promise && waitingAgreements.length === 0;
+  const errorNames = Object.keys(errors);
+  if (reply?.confirm && breakdown) {
+    return (
+      <>
+        <p className={payStyles.lead}>{lead(breakdown)}</p>
+        <ConfirmStep
+          reply={reply}
+          confirm={reply.confirm}
+          breakdown={breakdown}
+          methods={methods}
+          businessName={businessName}
+          subtotalLabel={subtotalLabel}
+          agreementName={agreementName}
+        />
+      </>
+    );
+  }
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
     if (target.name === "method") setChosen({ requestGuid, value: target.value });
@@ -146,13 +170,23 @@ export function PayForm({
     <>
       {/* What this payment covers and its total (the server's), in the first screen of a phone. */}
       <p className={payStyles.lead}>{lead(breakdown)}</p>
-      {message ? (
-        <FormMessage kind="error">
-          {t(message, {
-            ...reply?.messageParams,
-            ...(reply?.reasonKey ? { reason: t(reply.reasonKey) } : {}),
-          })}
-        </FormMessage>
+      {/* Every refusal: a summary under the heading, focused with JavaScript (decision 071). */}
+      {reply && (message || errorNames.length > 0) ? (
+        <ErrorSummary id="pay-errors" title={t("pay.errorSummary")} answer={reply}>
+          {message ? (
+            <li>
+              {t(message, {
+                ...reply.messageParams,
+                ...(reply.reasonKey ? { reason: t(reply.reasonKey) } : {}),
+              })}
+            </li>
+          ) : null}
+          {errorNames.map((name) => (
+            <li key={name}>
+              <a href={`#${name === "method" ? "pay-method-error" : name}`}>{error(name)}</a>
+            </li>
+          ))}
+        </ErrorSummary>
       ) : null}
       <Form
         method="post"
@@ -174,6 +208,8 @@ export function PayForm({
         <input type="hidden" name="requestGuid" value={requestGuid} />
         {/* The total on screen and the total confirmed come from the same answer, always together. */}
         <input type="hidden" name="expectedAmount" value={breakdown?.totalCents ?? ""} />
+        {/* What the Pay button says it will do; a different choice is confirmed, not refused (decision 071). */}
+        <input type="hidden" name="shownAction" value={actionOfChoice(parseMethodValue(methodValue))} />
         <div className={payStyles.fields}>
           {amountFields({ error, reply, breakdown })}
           {onlyNewCard ? (
@@ -329,6 +365,138 @@ export function PayForm({
   );
 }
 
+/**
+ * The confirm step (decision 071): what will happen, to the cent, with one button that does it.
+ * Shown when the total or the action differs from what the Pay button had said — a new card's
+ * surcharge a page without JavaScript could not show, a changed amount, PayTo or a promise chosen
+ * under a "Pay $X" button. Nothing has been charged; the card, if new, is held by the gateway.
+ * Everything posts again as it was typed (never a card number or CVN: the held card stands in).
+ */
+function ConfirmStep({
+  reply,
+  confirm,
+  breakdown,
+  methods,
+  businessName,
+  subtotalLabel,
+  agreementName,
+}: {
+  reply: PayFormReply;
+  confirm: PayConfirmView;
+  breakdown: BreakdownView;
+  methods: PayFormMethods;
+  businessName: string;
+  subtotalLabel?: string;
+  agreementName: (agreement: PayToAgreementView) => string;
+}) {
+  const t = useT();
+  const navigation = useNavigation();
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    section.current?.focus();
+  }, [reply]);
+  const chosen = parseMethodValue(confirm.method);
+  const savedCard = chosen.kind === "card" ? methods.cards.find((card) => card.id === chosen.cardId) : undefined;
+  const agreement = chosen.kind === "payto" ? methods.agreements.find((a) => a.id === chosen.agreementId) : undefined;
+  const how = confirm.card
+    ? t("pay.confirm.card", confirm.card)
+    : savedCard
+      ? t("pay.savedCard", { card: savedCard.name, expiry: savedCard.expiry })
+      : agreement
+        ? t("paytoPay.method", { account: agreementName(agreement) })
+        : confirm.action === "payto"
+          ? t("pay.confirm.payto")
+          : null;
+  /** The form's fields as typed, to post again: to pay, or to go back and change them. */
+  const fields = (method: string) => (
+    <>
+      <input type="hidden" name="requestGuid" value={reply.requestGuid} />
+      <input type="hidden" name="expectedAmount" value={breakdown.totalCents} />
+      <input type="hidden" name="shownAction" value={confirm.action} />
+      <input type="hidden" name="method" value={method} />
+      {Object.entries(reply.amounts).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {Object.entries(reply.extra).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <input type="hidden" name="note" value={reply.note} />
+      <input type="hidden" name="promiseDate" value={reply.promiseDate} />
+      <input type="hidden" name="cardHolderName" value={reply.holder} />
+      <input type="hidden" name="expiryMonth" value={reply.expiryMonth} />
+      <input type="hidden" name="expiryYear" value={reply.expiryYear} />
+    </>
+  );
+  const busy = navigation.state === "submitting";
+  return (
+    <section
+      id="pay-confirm"
+      ref={section}
+      tabIndex={-1}
+      aria-labelledby="pay-confirm-title"
+      className={payStyles.confirm}
+    >
+      <h2 id="pay-confirm-title">{t("pay.confirm.title")}</h2>
+      <p>
+        {confirm.action === "promise"
+          ? t("pay.confirm.promise", { total: breakdown.total, date: confirm.promiseDate ?? "" })
+          : t("pay.confirm.lead")}
+      </p>
+      {confirm.shownTotal ? (
+        <p className={formStyles.hint}>
+          {t("pay.confirm.changed", { total: breakdown.total, shown: confirm.shownTotal })}
+        </p>
+      ) : null}
+      {how ? <p>{how}</p> : null}
+      <dl className={payStyles.breakdown}>
+        <dt>{subtotalLabel ?? t("pay.subtotal")}</dt>
+        <dd>{breakdown.subTotal}</dd>
+        {breakdown.lateFee ? (
+          <>
+            <dt>{t("pay.lateFee")}</dt>
+            <dd>{breakdown.lateFee}</dd>
+          </>
+        ) : null}
+        {breakdown.discount ? (
+          <>
+            <dt>{t("pay.discount")}</dt>
+            <dd>−{breakdown.discount}</dd>
+          </>
+        ) : null}
+        {breakdown.surcharge ? (
+          <>
+            <dt>{confirm.surcharge ? t("pay.confirm.surcharge", confirm.surcharge) : t("pay.surcharge")}</dt>
+            <dd>{breakdown.surcharge}</dd>
+          </>
+        ) : null}
+        <dt>{t("pay.total")}</dt>
+        <dd>
+          <strong>{breakdown.total}</strong>
+        </dd>
+      </dl>
+      {confirm.surcharge ? (
+        <p className={formStyles.hint}>
+          {t("pay.confirm.surchargeWhy", { business: businessName, ...confirm.surcharge })}
+        </p>
+      ) : null}
+      <Form method="post" className={payStyles.confirmActions}>
+        {fields(confirm.method)}
+        <button type="submit" name="intent" value="pay" className={button} disabled={busy}>
+          {confirm.action === "promise"
+            ? t("pay.confirm.submitPromise", { date: confirm.promiseDate ?? "" })
+            : t("pay.confirm.submit", { total: breakdown.total })}
+        </button>
+      </Form>
+      <Form method="post">
+        {fields(confirm.card ? "new" : confirm.method)}
+        <button type="submit" name="intent" value="review" className={secondaryButton}>
+          {t("pay.confirm.change")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 /** One way to pay: a radio named `method`, whose value the page's `:has()` rules look at. */
 function MethodOption({ value, chosen, children }: { value: string; chosen: string; children: ReactNode }) {
   const id = `method-${value.replace(/^card:/, "").replace(/^payto:/, "payto-")}`;
@@ -391,6 +559,7 @@ function NewCardFields({
             label={t("pm.field.expiryMonth")}
             inputMode="numeric"
             autoComplete="cc-exp-month"
+            defaultValue={reply?.expiryMonth ?? ""}
             error={error("expiryMonth")}
           />
         </div>
@@ -401,6 +570,7 @@ function NewCardFields({
             label={t("pm.field.expiryYear")}
             inputMode="numeric"
             autoComplete="cc-exp-year"
+            defaultValue={reply?.expiryYear ?? ""}
             error={error("expiryYear")}
           />
         </div>

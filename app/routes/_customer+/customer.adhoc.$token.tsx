@@ -105,7 +105,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       headers: { ...LINK_PAGE_HEADERS, "Set-Cookie": cookie },
     });
   }
-  return data(result.reply, { status: result.status, headers: LINK_PAGE_HEADERS });
+  return data(result.reply, { status: result.status, headers: { ...LINK_PAGE_HEADERS, ...result.headers } });
 }
 
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;

@@ -54,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const context = await pageContext(request, params.slug);
   const result = await payAdhoc(request, await readForm(request), context);
   if (result.kind === "paid") return redirect(`/payment/complete/${encodeURIComponent(result.reference)}`);
-  return data(result.reply, { status: result.status });
+  return data(result.reply, { status: result.status, headers: result.headers });
 }
 
 /** A quote changes nothing the loader reads: no reload of the page's data for it. */

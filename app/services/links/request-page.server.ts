@@ -10,7 +10,8 @@ import type { HostBranding } from "../host/host.server";
 import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
 import {
   agreementView,
-  expectedTotal,
+  confirmOrPay,
+  heldChoice,
   finishPayment,
   priorAnswer,
   readyToPay,
@@ -230,6 +231,8 @@ export async function requestPayAction(
   }
   const methods = await methodsFor(payer);
   const today = todayIso();
+  const holder = { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId };
+  const held = await heldChoice(httpRequest, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
     cards: methods.cards,
     agreements: methods.payTo.agreements,
@@ -237,13 +240,24 @@ export async function requestPayAction(
     mayManagePaymentMethods: payer.signedIn && payer.mayManagePaymentMethods,
     today,
     actor,
+    held,
   });
   const breakdown = cents === null ? null : await preview(payer, cents, feeMethod, today);
   if (breakdown) reply.breakdown = breakdownView(breakdown, branding.currency);
   const ready = readyToPay(intent, reply, payMethod);
   if (ready !== true || !payMethod || cents === null) return data(reply, { status: ready === true ? 400 : ready });
-  const expected = expectedTotal(form, reply);
-  if (expected === null) return data(reply, { status: 409 });
+  const gateway = gatewayContextFrom(httpRequest, actor.clientIp, requestOrigin(httpRequest));
+  // The total or the action differs from what the button showed: confirm, never refuse (decision 071).
+  const step = await confirmOrPay(httpRequest, form, reply, payMethod, {
+    holder,
+    context: gateway,
+    feeMethod,
+    feeRules: branding.feeRules,
+    currency: branding.currency,
+    timeZone: branding.timeZone,
+    held: held?.card,
+  });
+  if (!step.pay) return data(reply, { status: step.status, headers: step.headers });
   const selection = request.kind === "invoices" ? (spreadOverInvoices(request, cents) ?? []) : [];
   const outcome = await submitPayment(
     actor,
@@ -255,13 +269,13 @@ export async function requestPayAction(
           ? { kind: "request", requestId: request.id, creditCents: cents }
           : { kind: "request", requestId: request.id },
       ...(payer.linkTokenId ? { linkTokenId: payer.linkTokenId } : {}),
-      method: payMethod,
+      method: step.payMethod,
       note: "",
       currency: branding.currency,
       today,
-      expectedAmountCents: expected,
+      expectedAmountCents: step.expectedAmountCents,
     },
-    gatewayContextFrom(httpRequest, actor.clientIp, requestOrigin(httpRequest)),
+    gateway,
   );
   // A refusal names what is owing now (another tab may have paid some of it meanwhile).
   const fresh = outcome.kind === "invalid" ? await loadPayerRequest(branding.businessId, { id: request.id }) : null;

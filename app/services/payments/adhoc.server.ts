@@ -14,7 +14,8 @@ import { gatewayContextFrom, listCards } from "../payment-methods/payment-method
 import { requestOrigin } from "../platform/request-context.server";
 import {
   agreementView,
-  expectedTotal,
+  confirmOrPay,
+  heldChoice,
   finishPayment,
   priorAnswer,
   readyToPay,
@@ -178,7 +179,8 @@ export function adhocPageData(
 }
 
 export type AdhocPayResult =
-  { kind: "paid"; reference: string } | { kind: "reply"; reply: PayFormReply; status: number };
+  | { kind: "paid"; reference: string }
+  | { kind: "reply"; reply: PayFormReply; status: number; headers?: Record<string, string> };
 
 /**
  * The ad-hoc action, after the page has checked who may pay into which account: the amount
@@ -228,6 +230,8 @@ export async function payAdhoc(
     else reply.errors.reference = reference.error;
   }
 
+  const holder = { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId };
+  const held = await heldChoice(request, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
     cards: offer.cards,
     agreements: offer.payTo.agreements,
@@ -235,6 +239,7 @@ export async function payAdhoc(
     mayManagePaymentMethods: offer.mayManagePaymentMethods,
     today: todayIso(),
     actor,
+    held,
   });
   if (cents !== null)
     reply.breakdown = breakdownView(previewAdhoc(cents, feeMethod, branding.feeRules), branding.currency);
@@ -242,8 +247,18 @@ export async function payAdhoc(
   if (ready !== true || !payMethod || cents === null || payerReference === null) {
     return answer(ready === true ? 400 : ready);
   }
-  const expected = expectedTotal(form, reply);
-  if (expected === null) return answer(409);
+  const gateway = gatewayContextFrom(request, actor.clientIp, requestOrigin(request));
+  // The total or the action differs from what the button showed: confirm, never refuse (decision 071).
+  const step = await confirmOrPay(request, form, reply, payMethod, {
+    holder,
+    context: gateway,
+    feeMethod,
+    feeRules: branding.feeRules,
+    currency: branding.currency,
+    timeZone: branding.timeZone,
+    held: held?.card,
+  });
+  if (!step.pay) return { kind: "reply", reply, status: step.status, headers: step.headers };
   const outcome = await submitPayment(
     actor,
     {
@@ -251,13 +266,13 @@ export async function payAdhoc(
       selection: [],
       paymentFor: { kind: "adhoc", creditCents: cents, payerReference },
       ...(context.linkTokenId ? { linkTokenId: context.linkTokenId } : {}),
-      method: payMethod,
+      method: step.payMethod,
       note: "",
       currency: branding.currency,
       today: todayIso(),
-      expectedAmountCents: expected,
+      expectedAmountCents: step.expectedAmountCents,
     },
-    gatewayContextFrom(request, actor.clientIp, requestOrigin(request)),
+    gateway,
   );
   const done = await finishPayment(outcome, {
     branding,

@@ -23,7 +23,8 @@ import {
   gatewayContextFrom,
   findInvoice,
   invoiceFacts,
-  expectedTotal,
+  confirmOrPay,
+  heldChoice,
   finishPayment,
   priorAnswer,
   readyToPay,
@@ -163,6 +164,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const field = `amount-${open.id}`;
   const cents = typedAmount(reply, field, text(field, 40), open.availableCents);
   const today = todayIso();
+  const holder = { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId };
+  const held = await heldChoice(request, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
     cards: [],
     agreements: [],
@@ -170,6 +173,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     mayManagePaymentMethods: false,
     today,
     actor,
+    held,
   });
   if (cents !== null) {
     reply.breakdown = breakdownView(
@@ -179,21 +183,31 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const ready = readyToPay(intent, reply, payMethod);
   if (ready !== true || !payMethod || cents === null) return data(reply, { status: ready === true ? 400 : ready });
-  const expected = expectedTotal(form, reply);
-  if (expected === null) return data(reply, { status: 409 });
+  const gateway = gatewayContextFrom(request, actor.clientIp, requestOrigin(request));
+  // The total or the action differs from what the button showed: confirm, never refuse (decision 071).
+  const step = await confirmOrPay(request, form, reply, payMethod, {
+    holder,
+    context: gateway,
+    feeMethod,
+    feeRules: branding.feeRules,
+    currency: branding.currency,
+    timeZone: branding.timeZone,
+    held: held?.card,
+  });
+  if (!step.pay) return data(reply, { status: step.status, headers: { ...LINK_PAGE_HEADERS, ...step.headers } });
   const outcome = await submitPayment(
     actor,
     {
       requestGuid: text("requestGuid", 40),
       selection: [{ invoiceId: open.id, amountCents: cents }],
       linkTokenId: link.id,
-      method: payMethod,
+      method: step.payMethod,
       note: "",
       currency: branding.currency,
       today,
-      expectedAmountCents: expected,
+      expectedAmountCents: step.expectedAmountCents,
     },
-    gatewayContextFrom(request, actor.clientIp, requestOrigin(request)),
+    gateway,
   );
   const done = await finishPayment(outcome, { branding, payMethod, reply });
   if ("reference" in done) return paid(done.reference);

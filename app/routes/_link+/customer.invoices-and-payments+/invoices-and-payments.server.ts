@@ -18,6 +18,8 @@ export { invoiceFacts } from "~/services/payments/invoice-view.server";
 export { findInvoice, listInvoices, listPayments } from "~/services/payments/invoices.server";
 export {
   expectedTotal,
+  confirmOrPay,
+  heldChoice,
   finishPayment,
   agreementView,
   priorAnswer,

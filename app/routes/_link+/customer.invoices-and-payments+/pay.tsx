@@ -18,7 +18,8 @@ import {
   previewPayment,
   submitPayment,
   agreementView,
-  expectedTotal,
+  confirmOrPay,
+  heldChoice,
   finishPayment,
   priorAnswer,
   readyToPay,
@@ -158,6 +159,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const cents = typedAmount(reply, `amount-${invoice.id}`, text(`amount-${invoice.id}`, 40), invoice.availableCents);
     if (cents !== null) amounts[invoice.id] = cents;
   }
+  const holder = { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId };
+  const held = await heldChoice(request, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
     cards,
     agreements: payTo.agreements,
@@ -165,6 +168,7 @@ export async function action({ request }: ActionFunctionArgs) {
     mayManagePaymentMethods,
     today,
     actor,
+    held,
   });
   if (Object.keys(amounts).length === invoices.length) {
     reply.breakdown = breakdownView(
@@ -174,20 +178,30 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const ready = readyToPay(intent, reply, payMethod);
   if (ready !== true || !payMethod) return data(reply, { status: ready === true ? 400 : ready });
-  const expected = expectedTotal(form, reply);
-  if (expected === null) return data(reply, { status: 409 });
+  const gateway = gatewayContextFrom(request, actor.clientIp, requestOrigin(request));
+  // The total or the action differs from what the button showed: confirm, never refuse (decision 071).
+  const step = await confirmOrPay(request, form, reply, payMethod, {
+    holder,
+    context: gateway,
+    feeMethod,
+    feeRules: branding.feeRules,
+    currency: branding.currency,
+    timeZone: branding.timeZone,
+    held: held?.card,
+  });
+  if (!step.pay) return data(reply, { status: step.status, headers: step.headers });
   const outcome = await submitPayment(
     actor,
     {
       requestGuid: text("requestGuid", 40),
       selection: invoices.map((i) => ({ invoiceId: i.id, amountCents: amounts[i.id]! })),
-      method: payMethod,
+      method: step.payMethod,
       note: reply.note,
       currency: branding.currency,
       today,
-      expectedAmountCents: expected,
+      expectedAmountCents: step.expectedAmountCents,
     },
-    gatewayContextFrom(request, actor.clientIp, requestOrigin(request)),
+    gateway,
   );
   const chosenAgreement = payMethod.kind === "payto" ? payMethod.agreementId : null;
   const done = await finishPayment(outcome, {
