@@ -14,7 +14,23 @@ export function invoiceStatusKey(status: number): MessageKey {
 /** Invoices per page: the loader's LIMIT and the page's "Showing 1–20 of 24" line. */
 export const INVOICE_PAGE_SIZE = 20;
 
-export const INVOICE_FILTER_OPTIONS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
+/**
+ * "overdue": owing and past its due date by the business's calendar, whatever the stored status
+ * (the dashboard's Overdue tile links here and counts the same invoices; decision 072).
+ */
+export const INVOICE_FILTER_OPTIONS = [
+  "outstanding",
+  "overdue",
+  "all",
+  "1",
+  "2",
+  "3",
+  "4",
+  "5",
+  "6",
+  "7",
+  "8",
+] as const;
 export const INVOICE_SORT_OPTIONS = ["due-asc", "due-desc", "balance-desc", "number-asc"] as const;
 
 export type InvoicePageQuery = {
@@ -45,3 +61,11 @@ export function invoiceSearch(query: InvoicePageQuery, overrides: Partial<Invoic
   const text = params.toString();
   return text ? `?${text}` : "";
 }
+
+/**
+ * The pay page sends a person who chose no invoice it can take back to the list with this error
+ * (issue 31): the list shows "Choose at least one invoice to pay" in a summary at the top, which
+ * the fragment brings into view without script (and script focuses). Any other value is ignored.
+ */
+export const CHOOSE_ERROR = "choose";
+export const CHOOSE_INVOICES_PATH = `/customer/invoices-and-payments/invoices?error=${CHOOSE_ERROR}#errors`;

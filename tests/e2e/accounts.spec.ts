@@ -16,8 +16,9 @@ test.describe("accounts", () => {
     await signIn(page, ACME, "olivia@coastal.example");
     const summary = page.getByRole("list", { name: "Account summary" });
     await expect(page.getByRole("main")).toContainText("Coastal Builders Group");
-    await expect(summary).toContainText("Balance owing");
-    await expect(summary).toContainText(/\$[\d,]+\.\d\d/);
+    // The amount due leads the page, above the tiles (issue 31).
+    await expect(page.getByRole("region", { name: "Amount due" })).toContainText(/\$[\d,]+\.\d\d/);
+    await expect(summary).toContainText("Overdue");
     await expect(summary).toContainText("Last payment");
     await expectAccessible(page);
 

@@ -15,6 +15,7 @@ export const E2E_ROLES = [
   "payid",
   "paytopay",
   "linkpayer",
+  "paynow",
 ] as const;
 
 /**
@@ -30,10 +31,11 @@ export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = [
   "payid",
   "paytopay",
   "linkpayer",
+  "paynow",
 ];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */
-export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid", "paytopay", "linkpayer"];
+export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid", "paytopay", "linkpayer", "paynow"];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

@@ -59,6 +59,26 @@ export const id: Messages = {
   "dashboard.lastPayment": "Pembayaran terakhir",
   "dashboard.lastPayment.none": "Belum ada pembayaran",
   "dashboard.seeStatement": "Lihat laporan",
+  "dashboard.amountDue": "Jumlah terutang",
+  "dashboard.amountDue.overdue": "{amount} di antaranya lewat jatuh tempo",
+  "dashboard.payNow": "Bayar sekarang",
+  "dashboard.payNow.overdue.one": "Membayar 1 faktur Anda yang lewat jatuh tempo: {amount}.",
+  "dashboard.payNow.overdue.other":
+    "Membayar {count} faktur Anda yang lewat jatuh tempo: {amount}. Anda dapat mengubah jumlahnya di halaman berikutnya.",
+  "dashboard.payNow.all.one": "Membayar 1 faktur Anda yang terutang: {amount}.",
+  "dashboard.payNow.all.other":
+    "Membayar {count} faktur Anda yang terutang: {amount}. Anda dapat mengubah jumlahnya di halaman berikutnya.",
+  "dashboard.notPayable.one":
+    "1 faktur sedang disengketakan atau ditahan. Faktur itu tidak dapat dibayar online sampai masalahnya selesai.",
+  "dashboard.notPayable.other":
+    "{count} faktur sedang disengketakan atau ditahan. Faktur itu tidak dapat dibayar online sampai masalahnya selesai.",
+  "dashboard.nothingOwing": "Tidak ada yang perlu dibayar. Semua sudah lunas.",
+  "dashboard.nothingPayable":
+    "Saat ini tidak ada yang dapat dibayar online: yang terutang sedang disengketakan atau ditahan.",
+  "dashboard.seeOverdue": "Lihat faktur yang lewat jatuh tempo",
+  "dashboard.seeNextDue": "Lihat faktur",
+  "dashboard.seeReceipt": "Lihat tanda terima",
+  "dashboard.seeOnStatement": "Lihat di laporan",
   "statements.title": "Laporan rekening",
   "statements.filter": "Saring laporan",
   "statements.from": "Dari",

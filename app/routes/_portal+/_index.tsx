@@ -10,6 +10,8 @@ import {
   getPageContext,
   hasPortalAccess,
   now,
+  payNowChoice,
+  payNowHref,
   CUSTOMER_HOME_PATH,
 } from "./portal.server";
 import * as styles from "./components/Tiles.css";
@@ -18,10 +20,17 @@ import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { metaDescription } from "~/lib/meta";
 
+/** The invoices list, filtered to what the Overdue tile counts (decision 072). */
+const OVERDUE_INVOICES = "/customer/invoices-and-payments/invoices?status=overdue";
+const INVOICES = "/customer/invoices-and-payments/invoices";
+
 /**
- * The dashboard (spec §4 steps 3–5): the selected account's tiles — what is owing, what is
- * overdue, what is due next, and the last payment — all computed on the server. A contact
- * limited to customer-style routes is sent to their own home instead (decision 033).
+ * The dashboard (spec §4 steps 3–5) answers "what do I owe and how do I pay" (issue 31, decision
+ * 072): the amount due and what of it is overdue first, then one full-width "Pay now" to the pay
+ * page with the overdue invoices (else everything payable), in a phone's first screen. The tiles
+ * that name something link to it: overdue → the list filtered to overdue; last payment → its
+ * receipt. All computed on the server. A contact limited to customer-style routes is sent to their
+ * own home instead (decision 033).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   // A verified contact without accessCustomerPortal has a home of their own (decision 033):
@@ -30,14 +39,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const contact = context.session?.contact;
   if (contact?.verified && !hasPortalAccess(contact)) throw redirect(CUSTOMER_HOME_PATH);
   const { branding, session, account } = await requireAccountPage(request);
-  const [tiles, payId] = await Promise.all([
-    getAccountTiles(branding.businessId, account.accountId, todayIn(branding.timeZone, now())),
+  const today = todayIn(branding.timeZone, now());
+  const [tiles, payId, choice] = await Promise.all([
+    getAccountTiles(branding.businessId, account.accountId, today),
     getAccountPayId({
       businessId: branding.businessId,
       hostname: branding.hostname,
       accountId: account.accountId,
       accountNumber: account.number,
     }),
+    payNowChoice({ businessId: branding.businessId, accountId: account.accountId }, today),
   ]);
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
@@ -54,56 +65,124 @@ export async function loader({ request }: LoaderFunctionArgs) {
       overdueInvoices: tiles.overdueInvoices,
       nextDue: tiles.nextDue ? { amount: money(tiles.nextDue.amountCents), date: date(tiles.nextDue.date) } : null,
       lastPayment: tiles.lastPayment
-        ? { amount: money(tiles.lastPayment.amountCents), date: date(tiles.lastPayment.date) }
+        ? {
+            amount: money(tiles.lastPayment.amountCents),
+            date: date(tiles.lastPayment.date),
+            // Its receipt where the portal took it; else the statement, where every payment is.
+            href: tiles.lastPayment.hasReceipt
+              ? `/payment/complete/${encodeURIComponent(tiles.lastPayment.reference)}`
+              : "/statements",
+            hasReceipt: tiles.lastPayment.hasReceipt,
+          }
         : null,
     },
+    // What "Pay now" opens, said beside it; null when nothing can be paid online.
+    payNow:
+      choice.invoiceIds.length > 0
+        ? {
+            href: payNowHref(choice)!,
+            overdue: choice.overdue,
+            count: choice.invoiceIds.length,
+            amount: money(choice.cents),
+          }
+        : null,
+    notPayable: choice.notPayableCount,
   };
 }
 
 export default function Dashboard() {
-  const { firstName, account, tiles, payId } = useLoaderData<typeof loader>();
+  const { firstName, account, tiles, payId, payNow, notPayable } = useLoaderData<typeof loader>();
   const t = useT();
+  const owing = tiles.openInvoices > 0;
   return (
     <>
-      <h1>{firstName ? t("dashboard.welcome", { name: firstName }) : t("dashboard.welcomeAnon")}</h1>
-      <p>
+      <h1 className={styles.heading}>
+        {firstName ? t("dashboard.welcome", { name: firstName }) : t("dashboard.welcomeAnon")}
+      </h1>
+      <p className={styles.account}>
         <strong>{account.name}</strong> ({account.number}
         {account.isChild ? `, ${t("dashboard.branch")}` : ""})
       </p>
-      <ul className={styles.tiles} aria-label={t("dashboard.summary")}>
-        <li className={styles.tile}>
-          <span className={styles.tileLabel}>{t("dashboard.balance")}</span>
-          <span className={styles.tileValue}>{tiles.balance}</span>
-          <span className={styles.tileNote}>
+      {/* What is owed and how to pay it, before anything else (issue 31). */}
+      <section className={styles.due} aria-labelledby="amount-due">
+        <h2 id="amount-due" className={styles.dueLabel}>
+          {t("dashboard.amountDue")}
+        </h2>
+        <p className={styles.dueValue}>{tiles.balance}</p>
+        {owing ? (
+          <p className={styles.dueNote}>
             {tiles.openInvoices === 1
               ? t("dashboard.openInvoices.one")
               : t("dashboard.openInvoices.other", { count: tiles.openInvoices })}
-          </span>
+            {tiles.overdueInvoices > 0 ? (
+              <>
+                {" · "}
+                <strong className={styles.overdueNote}>
+                  {t("dashboard.amountDue.overdue", { amount: tiles.overdue })}
+                </strong>
+              </>
+            ) : null}
+          </p>
+        ) : null}
+        {payNow ? (
+          <>
+            <Link to={payNow.href} className={styles.payNow} aria-describedby="pay-now-note">
+              {t("dashboard.payNow")}
+            </Link>
+            <p id="pay-now-note" className={styles.dueNote}>
+              {payNow.overdue
+                ? payNow.count === 1
+                  ? t("dashboard.payNow.overdue.one", { amount: payNow.amount })
+                  : t("dashboard.payNow.overdue.other", { count: payNow.count, amount: payNow.amount })
+                : payNow.count === 1
+                  ? t("dashboard.payNow.all.one", { amount: payNow.amount })
+                  : t("dashboard.payNow.all.other", { count: payNow.count, amount: payNow.amount })}
+            </p>
+          </>
+        ) : (
+          <p className={styles.calm}>{owing ? t("dashboard.nothingPayable") : t("dashboard.nothingOwing")}</p>
+        )}
+        {payNow && notPayable > 0 ? (
+          <p className={styles.dueNote}>
+            {notPayable === 1 ? t("dashboard.notPayable.one") : t("dashboard.notPayable.other", { count: notPayable })}
+          </p>
+        ) : null}
+      </section>
+      <ul className={styles.tiles} aria-label={t("dashboard.summary")}>
+        <li>
+          <Tile
+            href={tiles.overdueInvoices > 0 ? OVERDUE_INVOICES : null}
+            hint={t("dashboard.seeOverdue")}
+            label={t("dashboard.overdue")}
+            value={tiles.overdue}
+            note={
+              tiles.overdueInvoices === 0
+                ? t("dashboard.overdue.none")
+                : tiles.overdueInvoices === 1
+                  ? t("dashboard.overdue.one")
+                  : t("dashboard.overdue.other", { count: tiles.overdueInvoices })
+            }
+          />
         </li>
-        <li className={styles.tile}>
-          <span className={styles.tileLabel}>{t("dashboard.overdue")}</span>
-          <span className={styles.tileValue}>{tiles.overdue}</span>
-          <span className={styles.tileNote}>
-            {tiles.overdueInvoices === 0
-              ? t("dashboard.overdue.none")
-              : tiles.overdueInvoices === 1
-                ? t("dashboard.overdue.one")
-                : t("dashboard.overdue.other", { count: tiles.overdueInvoices })}
-          </span>
+        <li>
+          <Tile
+            href={tiles.nextDue ? INVOICES : null}
+            hint={t("dashboard.seeNextDue")}
+            label={t("dashboard.nextDue")}
+            value={tiles.nextDue ? tiles.nextDue.amount : "—"}
+            note={tiles.nextDue ? t("dashboard.on", { date: tiles.nextDue.date }) : t("dashboard.nextDue.none")}
+          />
         </li>
-        <li className={styles.tile}>
-          <span className={styles.tileLabel}>{t("dashboard.nextDue")}</span>
-          <span className={styles.tileValue}>{tiles.nextDue ? tiles.nextDue.amount : "—"}</span>
-          <span className={styles.tileNote}>
-            {tiles.nextDue ? t("dashboard.on", { date: tiles.nextDue.date }) : t("dashboard.nextDue.none")}
-          </span>
-        </li>
-        <li className={styles.tile}>
-          <span className={styles.tileLabel}>{t("dashboard.lastPayment")}</span>
-          <span className={styles.tileValue}>{tiles.lastPayment ? tiles.lastPayment.amount : "—"}</span>
-          <span className={styles.tileNote}>
-            {tiles.lastPayment ? t("dashboard.on", { date: tiles.lastPayment.date }) : t("dashboard.lastPayment.none")}
-          </span>
+        <li>
+          <Tile
+            href={tiles.lastPayment?.href ?? null}
+            hint={tiles.lastPayment?.hasReceipt ? t("dashboard.seeReceipt") : t("dashboard.seeOnStatement")}
+            label={t("dashboard.lastPayment")}
+            value={tiles.lastPayment ? tiles.lastPayment.amount : "—"}
+            note={
+              tiles.lastPayment ? t("dashboard.on", { date: tiles.lastPayment.date }) : t("dashboard.lastPayment.none")
+            }
+          />
         </li>
       </ul>
       {payId ? <PayIdPanel data={payId} /> : null}
@@ -111,6 +190,39 @@ export default function Dashboard() {
         <Link to="/statements">{t("dashboard.seeStatement")}</Link>
       </p>
     </>
+  );
+}
+
+/**
+ * One tile: a link to what it counts when it says something (CONVENTIONS.md, "every figure a
+ * person sees is a figure they can act on"), plain text when it says "nothing".
+ */
+function Tile({
+  href,
+  hint,
+  label,
+  value,
+  note,
+}: {
+  href: string | null;
+  hint: string;
+  label: string;
+  value: string;
+  note: string;
+}) {
+  const body = (
+    <>
+      <span className={styles.tileLabel}>{label}</span>
+      <span className={styles.tileValue}>{value}</span>
+      <span className={styles.tileNote}>{note}</span>
+    </>
+  );
+  if (!href) return <div className={styles.tile}>{body}</div>;
+  return (
+    <Link to={href} className={`${styles.tile} ${styles.tileLink}`}>
+      {body}
+      <span className={styles.tileHint}>{hint}</span>
+    </Link>
   );
 }
 

@@ -4,7 +4,12 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { getAccountTiles, listAccountContacts, listStatementLines, searchAccounts } from "~/services/accounts/accounts.server";
+export {
+  getAccountTiles,
+  listAccountContacts,
+  listStatementLines,
+  searchAccounts,
+} from "~/services/accounts/accounts.server";
 export { noAccounts, requireAccountAccess } from "~/services/accounts/account-access.server";
 export { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
 export { requireAccountPage } from "~/services/accounts/portal.server";
@@ -12,6 +17,7 @@ export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext, requirePageAccess } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
 export { requestLanguage } from "~/services/host/language.server";
+export { payNowChoice, payNowHref } from "~/services/payments/payable.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";

@@ -258,7 +258,23 @@ export async function getAccountTiles(businessId: string, accountId: string, tod
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("statement_lines")
-      .select(["line_date as date", "credit_cents as amountCents", "reference"])
+      .select((eb) => [
+        "line_date as date",
+        "credit_cents as amountCents",
+        "reference",
+        // A payment made through the portal has a receipt under the same reference; one the
+        // business recorded itself (a bank transfer in its books) has only the statement line.
+        eb
+          .exists(
+            eb
+              .selectFrom("payments")
+              .select("payments.id")
+              .whereRef("payments.reference", "=", "statement_lines.reference")
+              .where("payments.business_id", "=", businessId)
+              .where("payments.account_id", "=", accountId),
+          )
+          .as("hasReceipt"),
+      ])
       .where("business_id", "=", businessId)
       .where("account_id", "=", accountId)
       .where("type", "=", "payment")
@@ -274,7 +290,12 @@ export async function getAccountTiles(businessId: string, accountId: string, tod
     overdueInvoices: Number(owing.overdueCount),
     nextDue: owing.nextDueDate ? { date: owing.nextDueDate, amountCents: Number(owing.nextDueCents) } : null,
     lastPayment: lastPayment
-      ? { date: lastPayment.date, amountCents: Number(lastPayment.amountCents), reference: lastPayment.reference }
+      ? {
+          date: lastPayment.date,
+          amountCents: Number(lastPayment.amountCents),
+          reference: lastPayment.reference,
+          hasReceipt: Boolean(lastPayment.hasReceipt),
+        }
       : null,
   };
 }

@@ -8,7 +8,7 @@ import { getDb } from "../platform/database.server";
  */
 // In lib: the page's component needs it too, and a .server module is empty in the browser.
 export { INVOICE_PAGE_SIZE };
-export const INVOICE_FILTERS = ["outstanding", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
+export const INVOICE_FILTERS = ["outstanding", "overdue", "all", "1", "2", "3", "4", "5", "6", "7", "8"] as const;
 export const INVOICE_SORTS = ["due-asc", "due-desc", "balance-desc", "number-asc"] as const;
 export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
 export type InvoiceSort = (typeof INVOICE_SORTS)[number];
@@ -49,7 +49,15 @@ export const INVOICE_COUNT_CAP = 2_000;
  * the matching invoices in page order (at most the cap, read along the index), numbered by
  * a window, of which the page is a slice.
  */
-export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter; sort: InvoiceSort; page: number }) {
+/** Invoices that count as owing: the dashboard's tiles and the "overdue" filter use the same set. */
+const OWING_STATUSES = [1, 3, 5, 6, 7, 8];
+
+export async function listInvoices(
+  scope: Scope,
+  query: { filter: InvoiceFilter; sort: InvoiceSort; page: number },
+  /** The business's calendar date ("YYYY-MM-DD"): what "overdue" is measured against. */
+  today?: string,
+) {
   const db = await getDb();
   const [field, alias, dir] = {
     "due-asc": ["due_date", "dueDate", "asc"],
@@ -61,11 +69,16 @@ export async function listInvoices(scope: Scope, query: { filter: InvoiceFilter;
     .with("matching", (qb) => {
       let base = qb
         .selectFrom("invoices")
-        .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue])
+        .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue, "dispute_reason as disputeReason"])
         .where("business_id", "=", scope.businessId)
         .where("account_id", "=", scope.accountId);
       if (query.filter === "outstanding")
-        base = base.where("balance_cents", ">", 0).where("status", "in", [1, 3, 5, 6, 7, 8]);
+        base = base.where("balance_cents", ">", 0).where("status", "in", OWING_STATUSES);
+      else if (query.filter === "overdue")
+        base = base
+          .where("balance_cents", ">", 0)
+          .where("status", "in", OWING_STATUSES)
+          .where("due_date", "<", today ?? sql<string>`current_date`);
       else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise]));
       else if (query.filter === "7") base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise}`);
       else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));

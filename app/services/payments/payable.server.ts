@@ -121,3 +121,55 @@ export async function previewPayment(
     today,
   );
 }
+
+/** How many invoices one "Pay now" opens: the pay page takes at most this many (`loadPayable`). */
+export const PAY_NOW_LIMIT = 50;
+
+/**
+ * What the dashboard's "Pay now" opens (decision 072): the overdue invoices that can be paid
+ * online, due soonest first, or, when none is overdue, everything payable (at most 50 either way,
+ * as the pay page takes), with what they add up to. Also how many owing invoices cannot be paid
+ * online (on hold, disputed), so a page can say what is left out and why. `today` is the
+ * business's calendar date: overdue means the same here as on the dashboard's tile.
+ */
+export async function payNowChoice(scope: { businessId: string; accountId: string }, today: string) {
+  const db = await getDb();
+  const [soonest, held] = await Promise.all([
+    // Due soonest first: the overdue ones, if any, are the first rows.
+    db
+      .selectFrom("invoices")
+      .select(["id", "due_date as dueDate", "balance_cents as balanceCents"])
+      .where("business_id", "=", scope.businessId)
+      .where("account_id", "=", scope.accountId)
+      .where("status", "in", [...PAYABLE_STATUSES])
+      .where("balance_cents", ">", 0)
+      .orderBy("due_date")
+      .orderBy("id")
+      .limit(PAY_NOW_LIMIT)
+      .execute(),
+    db
+      .selectFrom("invoices")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("business_id", "=", scope.businessId)
+      .where("account_id", "=", scope.accountId)
+      .where("status", "in", [5, 6])
+      .where("balance_cents", ">", 0)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const overdue = soonest.filter((invoice) => invoice.dueDate < today);
+  const opened = overdue.length > 0 ? overdue : soonest;
+  return {
+    /** The invoices "Pay now" opens, in the pay page's order. */
+    invoiceIds: opened.map((invoice) => invoice.id),
+    cents: opened.reduce((sum, invoice) => sum + invoice.balanceCents, 0),
+    overdue: overdue.length > 0,
+    notPayableCount: Number(held.count),
+  };
+}
+
+/** The pay page's address for a "Pay now" choice; null when nothing can be paid online. */
+export function payNowHref(choice: { invoiceIds: string[] }) {
+  if (choice.invoiceIds.length === 0) return null;
+  const params = new URLSearchParams(choice.invoiceIds.map((id) => ["invoice", id]));
+  return `/customer/invoices-and-payments/pay?${params}`;
+}

@@ -28,11 +28,12 @@ export {
   startPayReply,
   typedAmount,
 } from "~/services/payments/pay-form.server";
-export { loadPayable, previewPayment } from "~/services/payments/payable.server";
+export { loadPayable, payNowChoice, previewPayment } from "~/services/payments/payable.server";
 export { PAYABLE_STATUSES } from "~/services/payments/payment-records.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { payToChoices } from "~/services/payments/payto/payto-payments.server";
 export { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 export { submitPayment } from "~/services/payments/submit.server";
+export { now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

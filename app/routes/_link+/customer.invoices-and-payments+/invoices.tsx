@@ -2,12 +2,15 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { button, secondaryButton } from "~/components/Button.css";
-import { formStyles } from "~/components/Form";
+import { ErrorSummary } from "~/components/ErrorSummary";
 import { Filters, FilterSelect, Pager } from "~/components/ListControls";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
+import { todayIn } from "~/lib/dates";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
+import { invoiceRowStatus } from "~/lib/invoice-status";
 import {
+  CHOOSE_ERROR,
   INVOICE_FILTER_OPTIONS,
   INVOICE_PAGE_SIZE,
   INVOICE_SORT_OPTIONS,
@@ -18,14 +21,16 @@ import {
 import {
   listInvoices,
   listPayments,
-  PAYABLE_STATUSES,
+  now,
+  payNowChoice,
   requireCustomerAccountPage,
   updateSessionData,
 } from "./invoices-and-payments.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { STATIC_PAGE } from "~/lib/client-runtime";
-import { StackedTable } from "~/components/StackedTable";
+import { InvoiceRows } from "./components/InvoiceRows";
+import * as rowStyles from "./components/InvoiceRows.css";
 
 /**
  * No client runtime (decisions 049, 052): the list's filter and its "pay selected" form are GET
@@ -45,7 +50,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session, account } = await requireCustomerAccountPage(request);
   const url = new URL(request.url);
   const remembered = (session.data.invoicePagination as { invoices?: string } | undefined)?.invoices;
-  if (url.search === "" && remembered) throw redirect(`${PATH}${remembered}`);
+  const error = url.searchParams.get("error") === CHOOSE_ERROR ? CHOOSE_ERROR : null;
+  const asked = new URLSearchParams(url.searchParams);
+  asked.delete("error");
+  if (asked.size === 0 && remembered) {
+    throw redirect(`${PATH}${remembered}${error ? `&error=${error}#errors` : ""}`);
+  }
   const query = parseInvoiceQuery(url.searchParams);
   const search = invoiceSearch(query);
   if (search !== (remembered ?? "")) {
@@ -54,7 +64,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   const scope = { businessId: branding.businessId, accountId: account.accountId };
-  const [page, payments] = await Promise.all([listInvoices(scope, query), listPayments(scope)]);
+  const today = todayIn(branding.timeZone, now());
+  const [page, payments, choice] = await Promise.all([
+    listInvoices(scope, query, today),
+    listPayments(scope),
+    payNowChoice(scope, today),
+  ]);
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
   return {
@@ -65,18 +80,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pages: Math.max(1, Math.ceil(page.total / INVOICE_PAGE_SIZE)),
     capped: page.capped,
     balance: page.balanceCents === null ? null : money(page.balanceCents),
-    invoices: page.items.map((invoice) => ({
-      id: invoice.id,
-      number: invoice.number,
-      description: invoice.description,
-      status: invoice.status,
-      issueDate: date(invoice.issueDate),
-      dueDate: date(invoice.dueDate),
-      amount: money(invoice.amountCents),
-      balance: money(invoice.balanceCents),
-      daysOverdue: invoice.balanceCents > 0 ? invoice.daysOverdue : 0,
-      payable: (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0,
-    })),
+    error,
+    // "Pay everything owing" leaves these out; the page says so beside it.
+    notPayable: choice.notPayableCount,
+    anyPayable: choice.invoiceIds.length > 0,
+    invoices: page.items.map((invoice) => {
+      const { key, params, payable, overdue } = invoiceRowStatus(invoice, today, date);
+      return {
+        id: invoice.id,
+        number: invoice.number,
+        issueDate: date(invoice.issueDate),
+        dueDate: date(invoice.dueDate),
+        amount: money(invoice.amountCents),
+        balance: money(invoice.balanceCents),
+        status: { key, params },
+        payable,
+        overdue,
+      };
+    }),
     payments: payments.map((payment) => ({
       id: payment.id,
       reference: payment.reference,
@@ -90,13 +111,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Invoices() {
-  const { account, query, total, capped, pages, balance, invoices, payments } = useLoaderData<typeof loader>();
+  const { account, query, total, capped, pages, balance, invoices, payments, error, notPayable, anyPayable } =
+    useLoaderData<typeof loader>();
   const t = useT();
   const first = total === 0 ? 0 : (query.page - 1) * INVOICE_PAGE_SIZE + 1;
   const last = Math.min(query.page * INVOICE_PAGE_SIZE, total);
+  const payableHere = invoices.some((invoice) => invoice.payable);
   return (
     <>
       <h1>{t("inv.title")}</h1>
+      {error ? (
+        // Under the heading, before everything else: the fragment #errors brings it into view without
+        // script; with script it takes focus.
+        <ErrorSummary id="errors" title={t("inv.error.title")} answer={error}>
+          <li>
+            <a href={payableHere ? "#invoice-list" : "#pay-all"}>{t("inv.error.choose")}</a>
+          </li>
+        </ErrorSummary>
+      ) : null}
       <p>
         {account.name} ({account.number})
       </p>
@@ -117,9 +149,11 @@ export default function Invoices() {
             label:
               option === "outstanding"
                 ? t("inv.filter.outstanding")
-                : option === "all"
-                  ? t("inv.filter.all")
-                  : t(statusKey(Number(option))),
+                : option === "overdue"
+                  ? t("inv.filter.overdue")
+                  : option === "all"
+                    ? t("inv.filter.all")
+                    : t(statusKey(Number(option))),
           }))}
         />
         <FilterSelect
@@ -141,54 +175,34 @@ export default function Invoices() {
                 balance,
               })}
       </p>
+      {anyPayable ? (
+        <p className={rowStyles.payAll}>
+          <Link
+            id="pay-all"
+            to="/customer/invoices-and-payments/pay?all=1"
+            className={secondaryButton}
+            aria-describedby={notPayable > 0 ? "left-out" : undefined}
+          >
+            {t("inv.payAll")}
+          </Link>
+          {notPayable > 0 ? (
+            <span id="left-out" className={rowStyles.leftOut}>
+              {notPayable === 1 ? t("inv.payAll.leftOut.one") : t("inv.payAll.leftOut.other", { count: notPayable })}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
       {invoices.length > 0 ? (
-        <Form method="get" action="/customer/invoices-and-payments/pay">
-          <div className={styles.scroll} tabIndex={0} role="region" aria-label={t("inv.list")}>
-            <StackedTable
-              rows={invoices}
-              rowKey={(invoice) => invoice.id}
-              columns={[
-                {
-                  label: t("inv.col.pay"),
-                  cell: (invoice) =>
-                    invoice.payable ? (
-                      <input
-                        type="checkbox"
-                        name="invoice"
-                        value={invoice.id}
-                        className={formStyles.checkbox}
-                        aria-label={t("inv.select", { number: invoice.number })}
-                      />
-                    ) : null,
-                },
-                {
-                  label: t("inv.col.number"),
-                  kind: "title",
-                  cell: (invoice) => (
-                    <Link to={`/customer/invoices-and-payments/invoice/${invoice.id}`}>{invoice.number}</Link>
-                  ),
-                },
-                { label: t("inv.col.status"), cell: (invoice) => t(statusKey(invoice.status)) },
-                { label: t("inv.col.issued"), cell: (invoice) => invoice.issueDate },
-                { label: t("inv.col.due"), cell: (invoice) => invoice.dueDate },
-                { label: t("inv.col.amount"), kind: "amount", cell: (invoice) => invoice.amount },
-                { label: t("inv.col.balance"), kind: "amount", cell: (invoice) => invoice.balance },
-                {
-                  label: t("inv.col.overdue"),
-                  kind: "number",
-                  cell: (invoice) => (invoice.daysOverdue > 0 ? t("inv.days", { days: invoice.daysOverdue }) : ""),
-                },
-              ]}
-            />
+        <Form method="get" action="/customer/invoices-and-payments/pay" className={rowStyles.form}>
+          <div id="invoice-list" className={styles.scroll} tabIndex={0} role="region" aria-label={t("inv.list")}>
+            <InvoiceRows rows={invoices} />
           </div>
-          {invoices.some((invoice) => invoice.payable) ? (
-            <div className={formStyles.actions}>
-              <button type="submit" className={button}>
+          {payableHere ? (
+            <div className={rowStyles.bar}>
+              <span className={rowStyles.count}>{t("inv.chosen")}</span>
+              <button type="submit" className={`${button} ${rowStyles.barButton}`}>
                 {t("inv.paySelected")}
               </button>
-              <Link to="/customer/invoices-and-payments/pay?all=1" className={secondaryButton}>
-                {t("inv.payAll")}
-              </Link>
             </div>
           ) : null}
         </Form>

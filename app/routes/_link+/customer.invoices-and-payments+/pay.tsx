@@ -8,6 +8,7 @@ import * as payStyles from "~/styles/pay.css";
 import { Field, formStyles } from "~/components/Form";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { formatDate, formatMoney } from "~/lib/format";
+import { CHOOSE_INVOICES_PATH } from "~/lib/invoice-query";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate, type PayMethodChoice } from "~/lib/pay-form";
 import { todayIso } from "~/lib/payment-method-schemas";
@@ -90,6 +91,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const activeAgreement = payTo.agreements.find((a) => a.status === "ACTIVE");
   const amounts = Object.fromEntries(invoices.map((i) => [i.id, i.availableCents]));
   const payable = invoices.filter((i) => i.availableCents > 0);
+  // Nothing chosen that can be paid: back to the list, which says so at the top (issue 31).
+  if (payable.length === 0) throw redirect(CHOOSE_INVOICES_PATH);
   const breakdown = payable.length
     ? await previewPayment(
         actor,
