@@ -88,7 +88,32 @@ function backgroundSuite(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    return { session, linkSession, token: token.id, hit: hit.id };
+    const account = await handle.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("business_id", "=", acme.businessId)
+      .executeTakeFirstOrThrow();
+    const held = randomUUID();
+    await handle.db
+      .insertInto("held_cards")
+      .values({
+        id: held,
+        business_id: acme.businessId,
+        account_id: account.id,
+        contact_id: acme.contactId,
+        request_guid: randomUUID(),
+        holder_hash: hex(),
+        gateway_token: `tok_${held}`,
+        brand: "visa",
+        first_digit: "4",
+        last4: "1111",
+        expiry_month: 12,
+        expiry_year: 2030,
+        holder_name: "Olivia Coast",
+        expires_at: expires,
+      })
+      .execute();
+    return { session, linkSession, token: token.id, hit: hit.id, held };
   }
 
   async function present(made: Awaited<ReturnType<typeof rows>>) {
@@ -102,10 +127,11 @@ function backgroundSuite(
       ),
       token: await count(handle.db.selectFrom("link_tokens").select("id").where("id", "=", made.token).execute()),
       hit: await count(handle.db.selectFrom("rate_limit_hits").select("id").where("id", "=", made.hit).execute()),
+      held: await count(handle.db.selectFrom("held_cards").select("id").where("id", "=", made.held).execute()),
     };
   }
 
-  it("the expiry sweep deletes only expired sessions, link sessions and old rate-limit hits, in batches; a second run deletes nothing", async () => {
+  it("the expiry sweep deletes only expired sessions, link sessions, old rate-limit hits and held cards, in batches; a second run deletes nothing", async () => {
     const at = new Date(Date.now() + 10 * 86_400_000);
     const expired = await Promise.all([1, 2, 3, 4, 5].map(() => rows(at, -1_000)));
     const live = await Promise.all([1, 2].map(() => rows(at, 60_000)));
@@ -116,11 +142,20 @@ function backgroundSuite(
     expect(rest.sessions).toBeGreaterThanOrEqual(1);
     for (const made of expired) {
       // The link token itself is the record of the link: kept.
-      expect(await present(made)).toEqual({ session: 0, linkSession: 0, token: 1, hit: 0 });
+      expect(await present(made)).toEqual({ session: 0, linkSession: 0, token: 1, hit: 0, held: 0 });
     }
-    for (const made of live) expect(await present(made)).toEqual({ session: 1, linkSession: 1, token: 1, hit: 1 });
-    expect(await expireStale(handle.db, { at })).toEqual({ sessions: 0, linkSessions: 0, rateLimitHits: 0, drafts: 0 });
-    for (const made of live) expect(await present(made)).toEqual({ session: 1, linkSession: 1, token: 1, hit: 1 });
+    for (const made of live) {
+      expect(await present(made)).toEqual({ session: 1, linkSession: 1, token: 1, hit: 1, held: 1 });
+    }
+    expect(await expireStale(handle.db, { at })).toEqual({
+      sessions: 0,
+      linkSessions: 0,
+      rateLimitHits: 0,
+      drafts: 0,
+      heldCards: 0,
+    });
+    for (const made of live)
+      expect(await present(made)).toEqual({ session: 1, linkSession: 1, token: 1, hit: 1, held: 1 });
     await handle.db
       .deleteFrom("sessions")
       .where(
@@ -152,7 +187,7 @@ function backgroundSuite(
         { timeout: 20_000, interval: 100 },
       )
       .toBe("completed");
-    expect(await present(made)).toEqual({ session: 0, linkSession: 0, token: 1, hit: 0 });
+    expect(await present(made)).toEqual({ session: 0, linkSession: 0, token: 1, hit: 0, held: 0 });
     const output = await sql<{
       output: { sessions: number };
     }>`SELECT output FROM pgboss.job WHERE id = ${id}::uuid`.execute(handle.db);

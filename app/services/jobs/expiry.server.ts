@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { sweepExpiredDrafts } from "../credit/credit-applications.server";
+import { sweepHeldCards } from "../payments/held-cards.server";
 import { now } from "../platform/clock.server";
 import type { Db } from "../platform/db.server";
 import { RATE_LIMIT_PRUNE_AFTER_MS } from "../platform/rate-limit.server";
@@ -11,7 +12,8 @@ import { RATE_LIMIT_PRUNE_AFTER_MS } from "../platform/rate-limit.server";
  * - sessions past `expires_at` (a session is read only while `expires_at > now`);
  * - link sessions past `expires_at` (the browsers that paid from a link, for a day);
  * - rate-limit hits older than any window looks back (an hour);
- * - credit-application drafts past their expiry, with their documents (their own sweep).
+ * - credit-application drafts past their expiry, with their documents (their own sweep);
+ * - held cards past their 15 minutes (decision 071), with their tokens at the gateway (their own sweep).
  *
  * Each is deleted in bounded batches along the index on its expiry column, one short statement
  * a batch, so requests (on PGlite, sharing the one connection) get in between; a run stops after
@@ -25,7 +27,13 @@ import { RATE_LIMIT_PRUNE_AFTER_MS } from "../platform/rate-limit.server";
 export const EXPIRY_BATCH = 1_000;
 export const EXPIRY_MAX_BATCHES = 50;
 
-export type ExpiryResult = { sessions: number; linkSessions: number; rateLimitHits: number; drafts: number };
+export type ExpiryResult = {
+  sessions: number;
+  linkSessions: number;
+  rateLimitHits: number;
+  drafts: number;
+  heldCards: number;
+};
 
 export async function expireStale(
   db: Db,
@@ -81,5 +89,12 @@ export async function expireStale(
     drafts += removed;
     if (removed === 0) break;
   }
-  return { sessions, linkSessions, rateLimitHits, drafts };
+  // Held cards go with their gateway tokens (their own sweep), a batch at a time.
+  let heldCards = 0;
+  for (let n = 0; n < maxBatches; n++) {
+    const removed = await sweepHeldCards(batch, at);
+    heldCards += removed;
+    if (removed < batch) break;
+  }
+  return { sessions, linkSessions, rateLimitHits, drafts, heldCards };
 }

@@ -214,11 +214,11 @@ export async function releaseHeldCard(heldCardId: string, options: { keepToken: 
 }
 
 /** The expiry sweep's part: held cards past their time go, with their tokens. Returns how many. */
-export async function sweepHeldCards(limit = 500): Promise<number> {
+export async function sweepHeldCards(limit = 500, at: Date = now()): Promise<number> {
   const db = await getDb();
   const rows = await db
     .deleteFrom("held_cards")
-    .where("id", "in", db.selectFrom("held_cards").select("id").where("expires_at", "<=", now()).limit(limit))
+    .where("id", "in", db.selectFrom("held_cards").select("id").where("expires_at", "<=", at).limit(limit))
     .returning("gateway_token")
     .execute();
   for (const row of rows) await removeToken(row.gateway_token, "held card expired");
