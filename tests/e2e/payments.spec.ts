@@ -130,7 +130,7 @@ test.describe("invoices and payments", () => {
     await expect(page.getByText("Card surcharge")).toBeVisible();
     await fillNewCard(page, "4000 0000 0000 0002");
     await page.getByRole("button", { name: /^Pay \$/ }).click();
-    await expect(page.getByRole("alert")).toContainText("declined by its bank");
+    await expect(page.getByRole("alert")).toContainText("Your card was declined. Nothing was charged.");
     await expect(page.getByRole("textbox", { name: /^Amount for / }).nth(1)).toHaveValue("10.50");
     await expect(page.getByLabel("Card number")).toHaveValue("");
 

@@ -16,6 +16,7 @@ export const E2E_ROLES = [
   "paytopay",
   "linkpayer",
   "paynow",
+  "confirm",
 ] as const;
 
 /**
@@ -32,10 +33,11 @@ export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = [
   "paytopay",
   "linkpayer",
   "paynow",
+  "confirm",
 ];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */
-export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid", "paytopay", "linkpayer", "paynow"];
+export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid", "paytopay", "linkpayer", "paynow", "confirm"];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 

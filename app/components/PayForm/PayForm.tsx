@@ -309,32 +309,7 @@ export function PayForm({
           {breakdown ? (
             <section aria-labelledby="breakdown-title" aria-busy={live.pending || undefined}>
               <h2 id="breakdown-title">{t("pay.breakdown")}</h2>
-              <dl className={payStyles.breakdown}>
-                <dt>{subtotalLabel ?? t("pay.subtotal")}</dt>
-                <dd>{breakdown.subTotal}</dd>
-                {breakdown.lateFee ? (
-                  <>
-                    <dt>{t("pay.lateFee")}</dt>
-                    <dd>{breakdown.lateFee}</dd>
-                  </>
-                ) : null}
-                {breakdown.discount ? (
-                  <>
-                    <dt>{t("pay.discount")}</dt>
-                    <dd>−{breakdown.discount}</dd>
-                  </>
-                ) : null}
-                {breakdown.surcharge ? (
-                  <>
-                    <dt>{t("pay.surcharge")}</dt>
-                    <dd>{breakdown.surcharge}</dd>
-                  </>
-                ) : null}
-                <dt>{t("pay.total")}</dt>
-                <dd>
-                  <strong>{breakdown.total}</strong>
-                </dd>
-              </dl>
+              <BreakdownList breakdown={breakdown} subtotalLabel={subtotalLabel} />
             </section>
           ) : null}
           {/* Read out once per new total, only when it follows a change (not on page load). */}
@@ -448,32 +423,11 @@ function ConfirmStep({
         </p>
       ) : null}
       {how ? <p>{how}</p> : null}
-      <dl className={payStyles.breakdown}>
-        <dt>{subtotalLabel ?? t("pay.subtotal")}</dt>
-        <dd>{breakdown.subTotal}</dd>
-        {breakdown.lateFee ? (
-          <>
-            <dt>{t("pay.lateFee")}</dt>
-            <dd>{breakdown.lateFee}</dd>
-          </>
-        ) : null}
-        {breakdown.discount ? (
-          <>
-            <dt>{t("pay.discount")}</dt>
-            <dd>−{breakdown.discount}</dd>
-          </>
-        ) : null}
-        {breakdown.surcharge ? (
-          <>
-            <dt>{confirm.surcharge ? t("pay.confirm.surcharge", confirm.surcharge) : t("pay.surcharge")}</dt>
-            <dd>{breakdown.surcharge}</dd>
-          </>
-        ) : null}
-        <dt>{t("pay.total")}</dt>
-        <dd>
-          <strong>{breakdown.total}</strong>
-        </dd>
-      </dl>
+      <BreakdownList
+        breakdown={breakdown}
+        subtotalLabel={subtotalLabel}
+        surchargeLabel={confirm.surcharge ? t("pay.confirm.surcharge", confirm.surcharge) : undefined}
+      />
       {confirm.surcharge ? (
         <p className={formStyles.hint}>
           {t("pay.confirm.surchargeWhy", { business: businessName, ...confirm.surcharge })}
@@ -494,6 +448,48 @@ function ConfirmStep({
         </button>
       </Form>
     </section>
+  );
+}
+
+/** The server's breakdown as a receipt: what the invoices come to, each fee or discount, the total. */
+function BreakdownList({
+  breakdown,
+  subtotalLabel,
+  surchargeLabel,
+}: {
+  breakdown: BreakdownView;
+  subtotalLabel?: string;
+  /** The surcharge's line with its reason (the confirm step's "Card surcharge (Visa, 1.2%)"). */
+  surchargeLabel?: string;
+}) {
+  const t = useT();
+  return (
+    <dl className={payStyles.breakdown}>
+      <dt>{subtotalLabel ?? t("pay.subtotal")}</dt>
+      <dd>{breakdown.subTotal}</dd>
+      {breakdown.lateFee ? (
+        <>
+          <dt>{t("pay.lateFee")}</dt>
+          <dd>{breakdown.lateFee}</dd>
+        </>
+      ) : null}
+      {breakdown.discount ? (
+        <>
+          <dt>{t("pay.discount")}</dt>
+          <dd>−{breakdown.discount}</dd>
+        </>
+      ) : null}
+      {breakdown.surcharge ? (
+        <>
+          <dt>{surchargeLabel ?? t("pay.surcharge")}</dt>
+          <dd>{breakdown.surcharge}</dd>
+        </>
+      ) : null}
+      <dt>{t("pay.total")}</dt>
+      <dd>
+        <strong>{breakdown.total}</strong>
+      </dd>
+    </dl>
   );
 }
 
