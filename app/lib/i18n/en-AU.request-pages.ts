@@ -18,7 +18,7 @@ export const requestPagesEnAU = {
   "requestPage.amount": "Amount to pay",
   "requestPage.amount.hintMin": "Pay everything still owing ({remaining}), or part of it: at least {min}.",
   "requestPage.amount.hintAny": "Pay everything still owing ({remaining}), or any part of it.",
-  "requestPage.amount.full": "This request is paid in full: {remaining}.",
+  "requestPage.amount.full": "This request must be paid in full: {remaining}.",
   "requestPage.subtotal": "Request",
   "requestPage.invoices": "Invoices this request covers",
   "requestPage.invoice": "Invoice",
@@ -66,6 +66,7 @@ export const requestPagesEnAU = {
     "{business} replaced or withdrew this link to invoice {number}. Use the link in their most recent email, or ask them for a new one.",
   "receipt.for": "Paid for",
   "receipt.forRequest": "Payment request {reference}",
+  "receipt.subtotal.adhoc": "Payment on account",
   "receipt.credited": "Credited to your account",
   "receipt.payerReference": "Your reference",
 } as const;

@@ -16,7 +16,7 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "requestPage.amount": "Jumlah yang dibayar",
   "requestPage.amount.hintMin": "Bayar seluruh sisa tagihan ({remaining}), atau sebagian: paling sedikit {min}.",
   "requestPage.amount.hintAny": "Bayar seluruh sisa tagihan ({remaining}), atau sebagian berapa pun.",
-  "requestPage.amount.full": "Permintaan ini dibayar penuh: {remaining}.",
+  "requestPage.amount.full": "Permintaan ini harus dibayar penuh: {remaining}.",
   "requestPage.subtotal": "Permintaan",
   "requestPage.invoices": "Faktur dalam permintaan ini",
   "requestPage.invoice": "Faktur",
@@ -68,6 +68,7 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
     "{business} telah mengganti atau menarik tautan ke faktur {number} ini. Gunakan tautan di email terbaru mereka, atau minta tautan baru.",
   "receipt.for": "Dibayar untuk",
   "receipt.forRequest": "Permintaan pembayaran {reference}",
+  "receipt.subtotal.adhoc": "Pembayaran ke rekening",
   "receipt.credited": "Dikreditkan ke rekening Anda",
   "receipt.payerReference": "Referensi Anda",
 };

@@ -272,7 +272,7 @@ function ReceiptDetails({
         {receipt.credited ? row(t("receipt.credited"), receipt.credited) : null}
         {receipt.payerReference ? row(t("receipt.payerReference"), receipt.payerReference) : null}
         {method ? row(t("receipt.method"), method) : null}
-        {row(t("pay.subtotal"), receipt.subTotal)}
+        {row(t(SUBTOTAL[receipt.payAgain.kind]), receipt.subTotal)}
         {receipt.lateFee ? row(t("pay.lateFee"), receipt.lateFee) : null}
         {receipt.discount ? row(t("pay.discount"), `−${receipt.discount}`) : null}
         {receipt.surcharge ? row(t("pay.surcharge"), receipt.surcharge) : null}
@@ -308,3 +308,10 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     metaDescription(matches, "meta.receipt", data.businessName),
   ];
 };
+
+/** What the money paid, as its line on the receipt: invoices, a request, or a payment on account (issue 31). */
+const SUBTOTAL = {
+  invoices: "pay.subtotal",
+  request: "requestPage.subtotal",
+  adhoc: "receipt.subtotal.adhoc",
+} as const;
