@@ -668,7 +668,11 @@ describe("back-office API", () => {
     for (const other of ["aroha@orchards.example", ids.aroha!, "<script>", "' OR 1=1 --", "x".repeat(300)]) {
       const missing = await read(other);
       expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ error: { code: "not_found", message: "No such contact." } });
+      expect(missing.body).toEqual({
+        status: 404,
+        message: "No such contact.",
+        error: { code: "not_found", message: "No such contact." },
+      });
     }
     const narrow = await createApiKey(acme, "payments only", ["payment-requests:read"]);
     expect((await read("new@coastal.example", narrow.key)).status).toBe(403);
