@@ -315,10 +315,7 @@ export function callbackCookie(request: Request) {
 export async function requireApiPortalAccess(request: Request) {
   const context = await requireApiSession(request);
   if (!hasPortalAccess(context.session.contact)) {
-    throw Response.json(
-      problemBody(404, "Not found"),
-      { status: 404, headers: { "Cache-Control": "no-store" } },
-    );
+    throw Response.json(problemBody(404, "Not found"), { status: 404, headers: { "Cache-Control": "no-store" } });
   }
   return context;
 }

@@ -4,7 +4,17 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { ACCOUNT_SORTS, getAccountTiles, getFeatureToggles, listAccountContacts, listContactAccounts, listStatementLines, searchAccounts, STATEMENT_SORTS, STATEMENT_TYPES } from "~/services/accounts/accounts.server";
+export {
+  ACCOUNT_SORTS,
+  getAccountTiles,
+  getFeatureToggles,
+  listAccountContacts,
+  listContactAccounts,
+  listStatementLines,
+  searchAccounts,
+  STATEMENT_SORTS,
+  STATEMENT_TYPES,
+} from "~/services/accounts/accounts.server";
 export { requireApiAccountAccess } from "~/services/accounts/account-access.server";
 export { getPageContext, requireApiPortalAccess } from "~/services/auth/auth.server";
 export { requestPasswordReset, resetPassword } from "~/services/auth/password-flows.server";
