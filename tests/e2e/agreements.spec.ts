@@ -222,7 +222,8 @@ test.describe("agreements", () => {
     const item = section.getByRole("listitem").filter({ hasText: offer.title });
     await expect(item).toContainText("Waiting for a decision");
     await expectAccessible(page);
-    await item.getByRole("link").click();
+    // The title is a link, and so is the row's action (Review and accept): both open the offer.
+    await item.getByRole("link").first().click();
     await expect(page).toHaveURL(`${ACME}${LINK_PATH}${offer.reference}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(offer.title);
     await expectAccessible(page);

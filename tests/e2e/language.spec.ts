@@ -22,7 +22,9 @@ test.describe("languages (spec §3, §6)", () => {
     await page.getByRole("button", { name: "Change" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Selamat datang, Aroha");
     await expect(page.locator("html")).toHaveAttribute("lang", "id");
-    await expect(page.getByRole("list", { name: "Ringkasan rekening" })).toContainText("Saldo terutang");
+    // The amount due leads the dashboard (issue 31), then the tiles.
+    await expect(page.getByRole("region", { name: "Jumlah terutang" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Ringkasan rekening" })).toContainText("Jatuh tempo berikutnya");
     await expectAccessible(page);
 
     // Kept across pages and reloads (a cookie), rendered by the server.

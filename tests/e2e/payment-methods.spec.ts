@@ -112,7 +112,7 @@ test.describe("payment methods", () => {
       cvn: "123",
     });
     await page.getByRole("button", { name: "Save card" }).click();
-    await expect(page.getByLabel("Card number")).toHaveAccessibleDescription(/Enter a valid card number/);
+    await expect(page.getByLabel("Card number")).toHaveAccessibleDescription(/Check the card number/);
     await expect(page.getByLabel("Name on card")).toHaveAccessibleDescription(/Use letters, numbers, spaces/);
     await expect(page.getByLabel("Card number")).toHaveValue("");
     await expect(page.getByLabel("Security code (CVN)")).toHaveValue("");

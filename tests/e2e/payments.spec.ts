@@ -197,14 +197,15 @@ test.describe("invoices and payments", () => {
       const cookie = (await page.context().cookies(ACME)).map((c) => `${c.name}=${c.value}`).join("; ");
       const call = hostCall(page.url(), { "content-type": "application/x-www-form-urlencoded", origin: ACME, cookie });
       const form = Object.fromEntries(new URLSearchParams(body));
-      // A tampered total is refused, with a new guid, and charges nothing.
+      // A total the payer never saw charges nothing: the card is held and the real total is to be
+      // confirmed (decision 071).
       const tampered = await page.request.post(call.url, {
         headers: call.headers,
         form: { ...form, expectedAmount: "1" },
         maxRedirects: 0,
       });
-      expect(tampered.status()).toBe(409);
-      expect(await tampered.text()).toContain("The total is now");
+      expect(tampered.status()).toBe(200);
+      expect(await tampered.text()).toContain("Check and confirm");
       const post = () => page.request.post(call.url, { headers: call.headers, form, maxRedirects: 0 });
       const [first, second] = await Promise.all([post(), post()]);
       expect(first.status()).toBe(302);
