@@ -412,6 +412,21 @@ function ConfirmStep({
       className={payStyles.confirm}
     >
       <h2 id="pay-confirm-title">{t("pay.confirm.title")}</h2>
+      {/* On a phone the method, the figures and the button come first, in one screen; the reasons follow. */}
+      {how ? <p>{how}</p> : null}
+      <BreakdownList
+        breakdown={breakdown}
+        subtotalLabel={subtotalLabel}
+        surchargeLabel={confirm.surcharge ? t("pay.confirm.surcharge", confirm.surcharge) : undefined}
+      />
+      <Form method="post" className={payStyles.confirmActions}>
+        {fields(confirm.method)}
+        <button type="submit" name="intent" value="pay" className={button} disabled={busy}>
+          {confirm.action === "promise"
+            ? t("pay.confirm.submitPromise", { date: confirm.promiseDate ?? "" })
+            : t("pay.confirm.submit", { total: breakdown.total })}
+        </button>
+      </Form>
       <p>
         {confirm.action === "promise"
           ? t("pay.confirm.promise", { total: breakdown.total, date: confirm.promiseDate ?? "" })
@@ -422,25 +437,11 @@ function ConfirmStep({
           {t("pay.confirm.changed", { total: breakdown.total, shown: confirm.shownTotal })}
         </p>
       ) : null}
-      {how ? <p>{how}</p> : null}
-      <BreakdownList
-        breakdown={breakdown}
-        subtotalLabel={subtotalLabel}
-        surchargeLabel={confirm.surcharge ? t("pay.confirm.surcharge", confirm.surcharge) : undefined}
-      />
       {confirm.surcharge ? (
         <p className={formStyles.hint}>
           {t("pay.confirm.surchargeWhy", { business: businessName, ...confirm.surcharge })}
         </p>
       ) : null}
-      <Form method="post" className={payStyles.confirmActions}>
-        {fields(confirm.method)}
-        <button type="submit" name="intent" value="pay" className={button} disabled={busy}>
-          {confirm.action === "promise"
-            ? t("pay.confirm.submitPromise", { date: confirm.promiseDate ?? "" })
-            : t("pay.confirm.submit", { total: breakdown.total })}
-        </button>
-      </Form>
       <Form method="post">
         {fields(confirm.card ? "new" : confirm.method)}
         <button type="submit" name="intent" value="review" className={secondaryButton}>
