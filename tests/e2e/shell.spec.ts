@@ -126,7 +126,8 @@ test.describe("app shell", () => {
           for (let y = height - 10; y > top; y -= 10) {
             for (const x of [10, width / 2, width - 10]) {
               const target = document.elementFromPoint(x, y);
-              if (target && !target.closest("a, button, input, select, textarea, label, summary, details")) return { x, y };
+              if (target && !target.closest("a, button, input, select, textarea, label, summary, details"))
+                return { x, y };
             }
           }
           return null;
