@@ -8,6 +8,7 @@ import * as styles from "./Table.css";
 import { useT } from "./useT";
 import type { BreakdownView, PayFormReply, PayMethodChoice } from "~/lib/pay-form";
 import { StackedTable } from "./StackedTable";
+import * as payStyles from "~/styles/pay.css";
 
 /**
  * A payment request as its payer sees it (issue 14; decision 031), by link or signed in: what
@@ -26,6 +27,8 @@ export type RequestOpenData = {
     remaining: string;
     dueDate: string | null;
     expires: string;
+    /** What has been paid of what was first asked, or null when nothing has. */
+    paidSoFar: string | null;
     partPayment: { min: string | null } | null;
   };
   invoices: { id: string; number: string; dueDate: string; asked: string; balance: string; href: string }[];
@@ -34,6 +37,8 @@ export type RequestOpenData = {
   breakdown: BreakdownView | null;
   payId: PayIdPanelData | null;
   signInHref: string | null;
+  /** What a card adds, by brand (`null`: every other card); empty when cards cost nothing extra. */
+  surcharges: { brand: string | null; rate: string }[];
 };
 
 export type RequestClosedData = {
@@ -47,9 +52,16 @@ export type RequestClosedData = {
 export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: PayFormReply | null }) {
   const t = useT();
   const { request } = data;
+  // Where paying costs nothing extra: the PayID, folded under "Other ways to pay" (a fragment
+  // link into a closed <details> opens it, with or without JavaScript).
+  const payIdReady = data.payId?.status === "ready";
   return (
     <>
-      <h1>{t("requestPage.title", { reference: request.reference })}</h1>
+      {/* What the email said, first: who asks, how much, by when (decision 075). */}
+      <h1 className={payStyles.ask}>
+        <span className={payStyles.askWho}>{t("requestPage.ask", { business: data.businessName })}</span>{" "}
+        <span className={payStyles.askAmount}>{request.owing}</span>
+      </h1>
       <PayForm
         requestGuid={data.requestGuid}
         reply={reply}
@@ -61,14 +73,10 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
         subtotalLabel={t("requestPage.subtotal")}
         lead={() => (
           <>
-            {request.description ? <>{request.description} · </> : null}
-            {t("requestPage.lead")} <strong>{request.owing}</strong>
-            {request.dueDate ? (
-              <>
-                {" · "}
-                {t("requestPage.due")} {request.dueDate}
-              </>
-            ) : null}
+            {request.dueDate ? <>{t("requestPage.dueBy", { date: request.dueDate })} · </> : null}
+            {request.paidSoFar ? <>{t("requestPage.paidSoFar", { paid: request.paidSoFar })} · </> : null}
+            {t("requestPage.title", { reference: request.reference })}
+            {request.description ? <> · {request.description}</> : null}
           </>
         )}
         amountFields={({ error }) =>
@@ -87,21 +95,35 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
               autoComplete="off"
               error={error("amount")}
             />
-          ) : (
-            <p className={formStyles.hint}>{t("requestPage.amount.full", { remaining: request.owing })}</p>
-          )
+          ) : null
         }
-        afterMethods={
-          <>
+        notice={
+          data.surcharges.length > 0 ? (
+            <p className={payStyles.notice}>
+              <SurchargeLine surcharges={data.surcharges} />
+              {payIdReady ? (
+                <>
+                  {" "}
+                  {t("requestPage.surcharge.avoid")} <a href="#other-ways-payid">{t("requestPage.otherWays")}</a>
+                </>
+              ) : null}
+            </p>
+          ) : null
+        }
+      />
+      {data.payId || data.signInHref ? (
+        <details className={payStyles.otherWays}>
+          <summary className={payStyles.otherWaysSummary}>{t("requestPage.otherWays")}</summary>
+          <div id="other-ways-payid" className={payStyles.otherWaysBody}>
+            {data.payId ? <PayIdPanel data={data.payId} invoiceNumber={request.reference} /> : null}
             {data.signInHref ? (
-              <p className={formStyles.hint}>
+              <p>
                 <Link to={data.signInHref}>{t("requestPage.signIn")}</Link>
               </p>
             ) : null}
-            {data.payId ? <PayIdPanel data={data.payId} invoiceNumber={request.reference} /> : null}
-          </>
-        }
-      />
+          </div>
+        </details>
+      ) : null}
       <h2>{t("requestPage.details")}</h2>
       <dl className={styles.details}>
         <dt>{t("requestPage.reference")}</dt>
@@ -196,4 +218,22 @@ export function RequestClosed({ data }: { data: RequestClosedData }) {
       <BusinessContact businessName={data.businessName} contact={data.contact} />
     </>
   );
+}
+
+/** "Paying by card adds 1.2% for Visa and Mastercard, 2.5% for American Express, 1.5% for other cards." */
+function SurchargeLine({ surcharges }: { surcharges: { brand: string | null; rate: string }[] }) {
+  const t = useT();
+  const only = surcharges[0]!;
+  if (surcharges.length === 1 && only.brand === null) return <>{t("requestPage.surcharge.all", { rate: only.rate })}</>;
+  // Brands that cost the same are named together, in the order the business lists them.
+  const byRate = new Map<string, string[]>();
+  for (const { brand, rate } of surcharges) {
+    byRate.set(rate, [...(byRate.get(rate) ?? []), brand ?? t("requestPage.surcharge.others")]);
+  }
+  const list = (items: string[]) =>
+    items.length < 2
+      ? items.join("")
+      : `${items.slice(0, -1).join(", ")}${t("requestPage.surcharge.and")}${items.at(-1)}`;
+  const rates = [...byRate].map(([rate, brands]) => t("requestPage.surcharge.rate", { rate, cards: list(brands) }));
+  return <>{t("requestPage.surcharge.some", { rates: list(rates) })}</>;
 }

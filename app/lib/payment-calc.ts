@@ -15,6 +15,15 @@ export type FeeRules = {
   earlyDiscount: { bps: number; daysBeforeDue: number } | null;
 };
 
+/**
+ * The rules a payment request is priced by (decision 075): the card surcharge only. A request's
+ * amount is what its email asked for, so no late fee is added to it and no early-payment discount
+ * taken off it, whatever its invoices' due dates (the business sets the amount it asks for).
+ */
+export function requestFeeRules(rules: FeeRules): FeeRules {
+  return { surcharge: rules.surcharge, lateFee: null, earlyDiscount: null };
+}
+
 /** A business's fee_rules row as stored (null: no rules), read wherever it was joined. */
 export type FeeRulesRow = {
   surcharge: unknown;

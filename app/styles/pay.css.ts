@@ -181,3 +181,33 @@ export const confirm = style({
 globalStyle(`${confirm} h2, ${confirm} p`, { margin: 0 });
 export const confirmActions = style({ display: "grid" });
 globalStyle(`${confirmActions} > button`, { width: "100%" });
+
+/** A request's heading: who asks on one line, the amount the email said large under it (decision 075). */
+export const ask = style({ display: "grid", gap: "0.15rem", margin: "0 0 0.25rem" });
+export const askWho = style({ fontSize: "1.05rem", fontWeight: 600 });
+export const askAmount = style({ fontSize: "2rem", lineHeight: 1.15, fontVariantNumeric: "tabular-nums" });
+
+/** "Other ways to pay", folded under the form: the PayID and signing in for saved methods. */
+export const otherWays = style({
+  border: `1px solid ${vars.surface.border}`,
+  borderRadius: 8,
+  padding: "0 1rem",
+  margin: "1rem 0 1.5rem",
+  maxWidth: "32rem",
+});
+export const otherWaysSummary = style({
+  cursor: "pointer",
+  padding: "0.75rem 0",
+  minHeight: 44,
+  boxSizing: "border-box",
+  fontWeight: 600,
+});
+export const otherWaysBody = style({ display: "grid", gap: "0.75rem", paddingBottom: "1rem" });
+
+/** A line under the lead that matters before anything is typed (a card's surcharge and how to avoid it). */
+export const notice = style({
+  margin: "-0.5rem 0 1rem",
+  maxWidth: "32rem",
+  fontSize: "0.95rem",
+  color: vars.surface.mutedText,
+});

@@ -17,6 +17,7 @@ import {
   MAILBOX,
   PHONE,
   test,
+  waitForHydration,
 } from "./fixtures";
 
 /**
@@ -197,12 +198,28 @@ test.describe("paying a payment request from its emailed link", () => {
     expect(response?.status()).toBe(200);
     expect(response?.headers()["referrer-policy"]).toBe("strict-origin");
     expect(response?.headers()["cache-control"]).toBe("private, no-store");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${request.reference}`);
+    // What the email said leads: who asks and the email's amount, then the due date and the
+    // reference; the Pay button names the same amount, in the first screen (decision 075).
+    const asked = /\$[\d,]+\.\d{2}/.exec(mail.subject)![0];
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Acme Plumbing Supplies asks you to pay ${asked}`);
+    await expect(page.getByText(`Payment request ${request.reference} · Materials for job 42`)).toBeVisible();
+    const payButton = page.getByRole("button", { name: `Pay ${asked}` });
+    await expect(payButton).toBeInViewport();
+    await expect(page.getByRole("heading", { level: 1 })).toBeInViewport();
     await expect(page.getByRole("banner").getByText("Menu", { exact: true })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Sign in to use a saved card or PayTo agreement" })).toHaveAttribute(
-      "href",
-      `/payment/payment-request/${request.reference}`,
-    );
+    // A card's surcharge is said before the button, with the way to avoid it.
+    await expect(
+      page.getByText(
+        /^Paying by card adds 1\.2% for Visa and Mastercard, 2\.5% for American Express and 1\.5% for other cards\. A bank transfer to the PayID adds nothing: Other ways to pay$/,
+      ),
+    ).toBeVisible();
+    // The other ways are folded under the form: the PayID, and signing in for saved methods.
+    const signIn = page.getByRole("link", { name: "Sign in to use a saved card or PayTo agreement" });
+    await expect(signIn).toBeHidden();
+    // The line's link opens the fold at the PayID, with or without JavaScript.
+    await page.getByRole("link", { name: "Other ways to pay" }).click();
+    await expect(signIn).toHaveAttribute("href", `/payment/payment-request/${request.reference}`);
+    await expect(page.getByTestId("payid")).toBeVisible();
     await expect(page.getByRole("region", { name: "Invoices this request covers" }).getByRole("row")).toHaveCount(3);
     await expect(page.getByLabel("Save this card", { exact: false })).toHaveCount(0);
     await expectAccessible(page);
@@ -251,6 +268,92 @@ test.describe("paying a payment request from its emailed link", () => {
     const log = fs.readFileSync(path.join(E2E_DATA_DIR, "server.log"), "utf8");
     expect(log).toContain(`/customer/payment-request/${token.slice(0, 6)}…`);
     expect(log).not.toContain(token.slice(0, 12));
+  });
+
+  test("the link payer on a phone: email → link → a new card → (confirm) → receipt in at most four taps, none refused", async ({
+    page,
+    jsEnabled,
+    hostRequest,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(PHONE);
+    const since = Date.now();
+    const request = await createRequest(hostRequest, { amountCents: 12_345, description: "Job 7 deposit" });
+    const { mail, link } = await linkFromMail(request.reference, since);
+    expect(mail.subject).toContain("$123.45");
+    // Every answer on the way: a refused submit (4xx) fails the journey.
+    const refused: string[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "POST" && response.status() >= 400) refused.push(response.url());
+    });
+    const keep = async (name: string) => {
+      const file = testInfo.outputPath(`${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      await testInfo.attach(name, { path: file, contentType: "image/png" });
+    };
+
+    let taps = 1; // the email's "Pay now"
+    await page.goto(link);
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toHaveText("Acme Plumbing Supplies asks you to pay $123.45");
+    const pay = page.getByRole("button", { name: "Pay $123.45" });
+    await expect(heading).toBeInViewport();
+    await expect(pay).toBeInViewport();
+    await keep("request-link-360");
+    if (jsEnabled) await waitForHydration(page);
+    await fillCard(page);
+    // With JavaScript the total has followed the card (Visa: 1.2%); before hydration it has not.
+    const button = page.getByRole("button", { name: /^Pay \$/ });
+    if (jsEnabled) await expect(button).toHaveText("Pay $124.93");
+    await button.click();
+    taps += 1;
+    if (!jsEnabled) {
+      const confirm = page.getByRole("region", { name: "Check and confirm" });
+      await expect(confirm).toContainText("Card surcharge (Visa, 1.2%)");
+      const go = confirm.getByRole("button", { name: "Confirm and pay $124.93" });
+      await expect(go).toBeInViewport();
+      await keep("request-link-confirm-360");
+      await go.click();
+      taps += 1;
+    }
+    await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    await expect(heading).toHaveText("Payment received");
+    await expect(page.getByRole("main")).toContainText("$124.93");
+    await keep("request-link-receipt-360");
+    expect(refused, "no submit was refused").toEqual([]);
+    await testInfo.attach("taps", { body: String(taps), contentType: "text/plain" });
+    expect(taps).toBeLessThanOrEqual(4);
+  });
+
+  test("a declined card on the link: the message in view and focused, the name and expiry kept, never the number or CVN", async ({
+    page,
+    jsEnabled,
+    hostRequest,
+  }) => {
+    await page.setViewportSize(PHONE);
+    const since = Date.now();
+    const request = await createRequest(hostRequest, { amountCents: 6_000, description: "Declined deposit" });
+    const { link } = await linkFromMail(request.reference, since);
+    await page.goto(link);
+    if (jsEnabled) await waitForHydration(page);
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByLabel("Name on card").fill("Pat Payer");
+    await page.getByLabel("Month (MM)").fill("12");
+    await page.getByLabel("Year (YY or YYYY)").fill(nextYear);
+    await page.getByLabel("Security code (CVN)").fill("123");
+    await page.getByRole("button", { name: /^Pay \$/ }).click();
+    const summary = page.locator("#pay-errors");
+    await expect(summary).toContainText("Your card was declined. Nothing was charged.");
+    await expect(summary).toBeInViewport();
+    if (jsEnabled) await expect(page.locator(":focus")).toContainText("There is a problem");
+    await expect(page.getByLabel("Card number")).toHaveValue("");
+    await expect(page.getByLabel("Security code (CVN)")).toHaveValue("");
+    await expect(page.getByLabel("Name on card")).toHaveValue("Pat Payer");
+    await expect(page.getByLabel("Month (MM)")).toHaveValue("12");
+    await expect(page.getByLabel("Year (YY or YYYY)")).toHaveValue(nextYear);
+    // The request is still there to pay, at the email's amount.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme Plumbing Supplies asks you to pay $60.00");
+    await expectAccessible(page);
   });
 
   test("an expired link, a cancelled one, and links that are not valid say so, with no form", async ({

@@ -87,6 +87,7 @@ export function PayForm({
   note = true,
   subtotalLabel,
   action,
+  notice,
 }: {
   requestGuid: string;
   reply: PayFormReply | null;
@@ -104,6 +105,8 @@ export function PayForm({
   subtotalLabel?: string;
   /** Where the live total posts (default: this page). */
   action?: string;
+  /** A line above the fields, read before anything is typed: e.g. what a card adds and how to avoid it. */
+  notice?: ReactNode;
 }) {
   const navigation = useNavigation();
   const location = useLocation();
@@ -188,6 +191,7 @@ export function PayForm({
           ))}
         </ErrorSummary>
       ) : null}
+      {notice}
       <Form
         method="post"
         key={requestGuid}

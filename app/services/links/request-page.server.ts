@@ -4,7 +4,7 @@ import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
-import { computeCreditPayment } from "~/lib/payment-calc";
+import { computeCreditPayment, requestFeeRules } from "~/lib/payment-calc";
 import { todayIso } from "~/lib/payment-method-schemas";
 import type { HostBranding } from "../host/host.server";
 import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
@@ -17,6 +17,7 @@ import {
   readyToPay,
   resolvePayMethod,
   startPayReply,
+  surchargeRates,
   typedAmount,
   type FeeMethod,
 } from "../payments/pay-form.server";
@@ -98,7 +99,8 @@ async function preview(payer: RequestPayer, cents: number, method: FeeMethod, to
   if (!selection) return null;
   const invoices = request.invoices.filter((i) => selection.some((s) => s.invoiceId === i.id));
   const amounts = Object.fromEntries(selection.map((s) => [s.invoiceId, s.amountCents]));
-  return previewPayment(actor, invoices, amounts, method, today, branding.feeRules);
+  // What the email asked, plus a card's surcharge: no late fee, no discount (decision 075).
+  return previewPayment(actor, invoices, amounts, method, today, requestFeeRules(branding.feeRules));
 }
 
 /** The page's data while the request takes money. */
@@ -136,6 +138,8 @@ export async function openView(
       kind: request.kind,
       owing: money(request.remainingCents),
       remaining: decimal(request.remainingCents),
+      // What earlier payments (or others, on its invoices) have paid of what the email first asked.
+      paidSoFar: request.amountCents > request.remainingCents ? money(request.amountCents - request.remainingCents) : null,
       dueDate: request.dueDate ? date(request.dueDate) : null,
       expires: date(request.expiresAt),
       // The part-payment field shows only where the request allows one.
@@ -177,6 +181,8 @@ export async function openView(
         : { kind: "new" }) as PayMethodChoice,
     breakdown: breakdown ? breakdownView(breakdown, branding.currency) : null,
     payId: payId && (payId.status === "ready" || payId.status === "unavailable") ? payId : null,
+    // The line before the button: what a card adds, and that the PayID adds nothing (decision 075).
+    surcharges: surchargeRates(branding.feeRules, branding.currency),
     signInHref: links.signInHref,
   };
 }

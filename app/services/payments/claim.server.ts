@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { HeldCard } from "./held-cards.server";
 import { sql } from "kysely";
 import { allocateInstalment } from "~/lib/instalment-allocation";
-import { computeCreditPayment, computePayment, type FeeRules, type PaymentBreakdown } from "~/lib/payment-calc";
+import {
+  computeCreditPayment,
+  computePayment,
+  requestFeeRules,
+  type FeeRules,
+  type PaymentBreakdown,
+} from "~/lib/payment-calc";
 import type { CardBrand } from "~/lib/payment-method-types";
 import type { Db } from "../platform/db.server";
 import { now } from "../platform/clock.server";
@@ -151,7 +157,7 @@ type Priced = { breakdown: PaymentBreakdown; instalmentSplit: ReturnType<typeof 
 async function checkAndPrice(
   tx: Db,
   actor: Actor,
-  { submission: input, card, agreement, rules }: ClaimInput,
+  { submission: input, card, agreement, rules: businessRules }: ClaimInput,
   { request, instalment, requestInvoices, locked }: LockedTarget,
 ): Promise<Priced | { invalid: PaymentProblem }> {
   const { paymentFor, creditCents, ids } = input;
@@ -172,6 +178,8 @@ async function checkAndPrice(
     return { invalid: request ? ("aboveRemaining" as const) : ("amount" as const) };
   }
   const method = card.brand ? ({ kind: "card", brand: card.brand } as const) : ({ kind: "payto" } as const);
+  // A request charges what its email asked, plus a card's surcharge (decision 075).
+  const rules = request ? requestFeeRules(businessRules) : businessRules;
   // An instalment's money: the schedule's invoices oldest due first, the rest account credit.
   const instalmentSplit = instalment ? allocateInstalment(instalment.amountCents, locked) : null;
   const breakdown: PaymentBreakdown = instalment

@@ -185,6 +185,31 @@ function requestPaymentSuite(open: () => Promise<{ handle: DatabaseHandle; close
       });
     });
 
+    it("charges what its email asked, plus a card's surcharge: no late fee on an overdue invoice, no early discount", async () => {
+      // Acme's rules add 2% + $5 to an overdue invoice and take 1% off one paid 10 days early.
+      const [overdue, early] = await freshInvoices(2);
+      const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+      await handle.db
+        .updateTable("invoices")
+        .set({ issue_date: daysAgo(35), due_date: daysAgo(5) })
+        .where("id", "=", overdue!.id)
+        .execute();
+      const id = await makeRequest({ kind: "invoices", invoices: [overdue!, early!] });
+      const asked = overdue!.balance + early!.balance;
+      const paid = await pay({ kind: "request", requestId: id }, [
+        { invoiceId: overdue!.id, amountCents: overdue!.balance },
+        { invoiceId: early!.id, amountCents: early!.balance },
+      ]);
+      expect(paid.kind).toBe("succeeded");
+      const [payment] = await paymentsOf(id);
+      expect(Number(payment!.late_fee_cents)).toBe(0);
+      expect(Number(payment!.discount_cents)).toBe(0);
+      expect(Number(payment!.subtotal_cents)).toBe(asked);
+      // The saved Visa carries Acme's 1.2%, rounded half up to the cent.
+      expect(Number(payment!.merchant_fee_cents)).toBe(Math.round((asked * 120) / 10_000));
+      expect(Number(payment!.amount_cents)).toBe(asked + Math.round((asked * 120) / 10_000));
+    });
+
     it("is paid in full when it does not allow part-payment, and only its own invoices", async () => {
       const [a, b, outside] = await freshInvoices(3);
       const id = await makeRequest({ kind: "invoices", invoices: [a!, b!] });
