@@ -54,7 +54,15 @@ export type BenchPage = {
  */
 export const benchLinkToken = (
   kind:
-    "request" | "invoice" | "agreement" | "schedule" | "trade-reference" | "response" | "responded" | "paid-request",
+    | "request"
+    | "invoice"
+    | "agreement"
+    | "schedule"
+    | "trade-reference"
+    | "response"
+    | "responded"
+    | "paid-request"
+    | "journey",
   rows: number,
 ) => {
   const part = (salt: string) => createHash("sha256").update(`bench link ${kind} ${rows} ${salt}`).digest("base64url");
@@ -433,6 +441,12 @@ export const LIGHTHOUSE = {
 
 /** The pay page's interaction (Interaction to Next Paint) on the low-end profile: runs, median kept. */
 export const INP_RUNS = 3;
+
+/**
+ * The emailed request's journey on the low-end phone (bench/journey.ts): runs, the median time to
+ * the receipt kept. Each run pays a request of its own on acme (bench/seed.ts), for `amountCents`.
+ */
+export const JOURNEY = { runs: 3, amountCents: 123_45 };
 
 /**
  * autocannon on loopback. The floor and the pages take turns in short rounds, and each

@@ -1,6 +1,7 @@
 import type { BytesResult } from "./bytes";
 import type { GrowthResult } from "./growth";
 import type { InpResult } from "./interaction";
+import type { JourneyResult } from "./journey";
 import type { LighthousePageResult } from "./lighthouse";
 import type { ReadOnlyResult } from "./read-only";
 import type { MobileResult } from "./mobile";
@@ -28,6 +29,8 @@ export type BenchResults = {
   lowEndApplied?: MobileResult[];
   /** Interaction to Next Paint, low-end phone applied through DevTools. */
   inp?: InpResult[];
+  /** The emailed request's journey on the low-end phone (bench/journey.ts). */
+  journey?: JourneyResult[];
   /** JavaScript bytes in the read-only pages' documents. */
   readOnly?: ReadOnlyResult[];
 };
@@ -100,6 +103,20 @@ export function formatLighthouse(results: Pick<BenchResults, "lighthouse" | "low
       ),
     );
   return parts.join("\n");
+}
+
+/** 8b: the emailed request's journey on the low-end phone, each run's time, taps and whether it beat hydration. */
+export function formatJourney(journeys: JourneyResult[]): string {
+  return table(
+    "8b. The emailed request's journey, low-end phone applied (link → new card → Pay → confirm → receipt), tapping before hydration",
+    ["journey", "receipt ms (median)", "refused taps", "runs (ms, taps, first tap before hydration)"],
+    journeys.map((journey) => [
+      journey.journey,
+      journey.receiptMs,
+      journey.refused,
+      journey.runs.map((run) => `${run.receiptMs}, ${run.taps}, ${run.beforeHydration ? "yes" : "no"}`).join(" / "),
+    ]),
+  );
 }
 
 export function formatReport(results: BenchResults): string {
@@ -203,6 +220,7 @@ export function formatReport(results: BenchResults): string {
         }),
       ),
     );
+  if (results.journey) parts.push(formatJourney(results.journey));
   if (results.readOnly)
     parts.push(
       table(

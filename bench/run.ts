@@ -26,12 +26,13 @@ import {
 } from "./config";
 import { measureGrowth } from "./growth";
 import { measureInp } from "./interaction";
+import { measureJourney } from "./journey";
 import { measureLighthouse } from "./lighthouse";
 import { signIn, waitForPortal } from "./lib/http";
 import { measureMobile } from "./mobile";
 import { measurePages } from "./pages";
 import { measureReadOnly } from "./read-only";
-import { formatLighthouse, formatQueries, formatReport, type BenchResults } from "./report";
+import { formatJourney, formatLighthouse, formatQueries, formatReport, type BenchResults } from "./report";
 import { prepareBenchDatabase } from "./seed";
 import { lighthouseJudged, lowEndJudged, mobileJudged } from "./lib/verdicts";
 import type { KnownBreach } from "./lib/budget-checks";
@@ -71,8 +72,10 @@ const lighthouseSweep = process.env.BENCH_ONLY === "lighthouse-sweep";
  * against the query budgets alone, leaving latest.json alone.
  */
 const queriesOnly = process.env.BENCH_ONLY === "queries";
-if (process.env.BENCH_ONLY && !lighthouseOnly && !lighthouseSweep && !queriesOnly)
-  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep or queries");
+/** BENCH_ONLY=journey: only step 8b, the emailed request's journey on the low-end phone, printed. */
+const journeyOnly = process.env.BENCH_ONLY === "journey";
+if (process.env.BENCH_ONLY && !lighthouseOnly && !lighthouseSweep && !queriesOnly && !journeyOnly)
+  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries or journey");
 const sweepRuns = Number(process.env.BENCH_SWEEP_RUNS ?? 1);
 if (!Number.isInteger(sweepRuns) || sweepRuns < 1) throw new Error("BENCH_SWEEP_RUNS is a whole number from 1");
 const lighthousePages = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
@@ -186,6 +189,14 @@ try {
     process.exit(0);
   }
 
+  if (journeyOnly) {
+    step("8b. the emailed request's journey on the low-end phone, only");
+    const journey = [await measureJourney()];
+    await stopServer();
+    process.stdout.write(`${formatJourney(journey)}\n`);
+    process.exit(0);
+  }
+
   if (queriesOnly) {
     step("4. documents and SQL statements per page, only");
     const pages = await measurePages(
@@ -239,6 +250,8 @@ try {
   const payPage = PAGES.find((page) => page.name === "pay");
   if (!payPage) throw new Error("PAGES has no pay page");
   const inp = [await measureInp(payPage, cookie)];
+  step("8b. the emailed request's journey on the low-end phone: link → new card → receipt");
+  const journey = [await measureJourney()];
 
   step("3. server load with autocannon");
   const load = await measureLoad(
@@ -265,6 +278,7 @@ try {
     lighthouse,
     lowEndApplied,
     inp,
+    journey,
     readOnly,
   };
 } catch (error) {

@@ -17,6 +17,7 @@ import {
   benchLinkToken,
   DEMO_HOST,
   DEMO_LOGIN,
+  JOURNEY,
   QUERY_SIZES,
 } from "./config";
 import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
@@ -98,6 +99,7 @@ export async function prepareBenchDatabase() {
       .execute();
     await signCommunicationLinks(handle.db, dataDir, businessId);
     await prepareReadOnlyPages(handle.db);
+    await createJourneyRequests(handle.db);
   } finally {
     await handle.close();
   }
@@ -163,6 +165,60 @@ async function prepareReadOnlyPages(db: Db) {
       expires_at: new Date(Date.now() + 30 * 86_400_000),
     })
     .execute();
+}
+
+/**
+ * The low-end journey's requests (bench/journey.ts): one per run, on the demo login's account, for
+ * a stated amount (credit on the account, so paying one touches no invoice another page shows),
+ * sent to the login with the link `benchLinkToken("journey", i)`.
+ */
+async function createJourneyRequests(db: Db) {
+  const acme = await db
+    .selectFrom("hosts")
+    .select("business_id")
+    .where("hostname", "=", DEMO_HOST)
+    .executeTakeFirstOrThrow();
+  // ACME-1000, the first of the login's accounts.
+  const login = await db
+    .selectFrom("contacts")
+    .innerJoin("account_contacts", "account_contacts.contact_id", "contacts.id")
+    .innerJoin("accounts", "accounts.id", "account_contacts.account_id")
+    .select(["contacts.id as contactId", "accounts.id as accountId"])
+    .where("contacts.business_id", "=", acme.business_id)
+    .where("contacts.email", "=", DEMO_LOGIN.email)
+    .where("accounts.number", "=", "ACME-1000")
+    .executeTakeFirstOrThrow();
+  for (let run = 0; run < JOURNEY.runs; run += 1) {
+    const request = await db
+      .insertInto("payment_requests")
+      .values({
+        business_id: acme.business_id,
+        account_id: login.accountId,
+        reference: `PR-JOURNEY${run}`,
+        kind: "amount",
+        description: "Bench journey",
+        currency: "AUD",
+        amount_cents: JOURNEY.amountCents,
+        allow_part_payment: false,
+        expires_at: new Date(Date.now() + 30 * 86_400_000),
+        status: "sent",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const token = benchLinkToken("journey", run);
+    await db
+      .insertInto("link_tokens")
+      .values({
+        business_id: acme.business_id,
+        purpose: "payment-request",
+        subject_id: request.id,
+        contact_id: login.contactId,
+        selector: token.slice(0, 16),
+        verifier_hash: createHash("sha256").update(token.slice(16)).digest("hex"),
+        expires_at: new Date(Date.now() + 30 * 86_400_000),
+      })
+      .execute();
+  }
 }
 
 /**

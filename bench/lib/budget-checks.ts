@@ -1,4 +1,5 @@
 import type { InpResult } from "../interaction";
+import type { JourneyResult } from "../journey";
 import type { LighthousePageResult } from "../lighthouse";
 import type { MobileResult } from "../mobile";
 import type { ReadOnlyResult } from "../read-only";
@@ -31,12 +32,15 @@ export type ClientBudgets = {
   inp: { pages: string[]; maxMs: number };
   /** JavaScript bytes a read-only page's document makes the browser download or run. */
   readOnly: { maxJsBytes: number };
+  /** The emailed request's journey on the low-end phone: time to the receipt, refused taps (issue 31). */
+  journey: { journeys: string[]; receiptMs: number; maxRefused: number };
 };
 
 export type ClientResults = {
   lighthouse?: LighthousePageResult[];
   lowEndApplied?: Pick<MobileResult, "page" | "median">[];
   inp?: InpResult[];
+  journey?: JourneyResult[];
   readOnly?: ReadOnlyResult[];
 };
 
@@ -89,6 +93,25 @@ export function clientChecks(
       limit: budgets.inp.maxMs,
       kind: "max",
       unit: "ms",
+    });
+  }
+  for (const name of budgets.journey.journeys) {
+    const journey = results.journey?.find((candidate) => candidate.journey === name);
+    checks.push({
+      budget: "Journey to the receipt on the low-end phone (median)",
+      subject: name,
+      value: journey?.receiptMs ?? Number.NaN,
+      limit: budgets.journey.receiptMs,
+      kind: "max",
+      unit: "ms",
+    });
+    checks.push({
+      budget: "Refused taps on the journey (all runs)",
+      subject: name,
+      value: journey?.refused ?? Number.NaN,
+      limit: budgets.journey.maxRefused,
+      kind: "max",
+      unit: "",
     });
   }
   for (const name of expected.readOnlyPages) {

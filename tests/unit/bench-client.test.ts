@@ -132,6 +132,7 @@ describe("clientChecks", () => {
     lowEnd: { lcpMs: 1500, tbtMs: 30 },
     inp: { pages: ["pay"], maxMs: 100 },
     readOnly: { maxJsBytes: 0 },
+    journey: { journeys: ["request-link-new-card"], receiptMs: 6000, maxRefused: 0 },
   };
   const run = summarize(lhr(0.97, true));
 
@@ -142,6 +143,8 @@ describe("clientChecks", () => {
         lighthouse: [{ page: "sign-in", path: "/auth/signin", runs: [run], median: run }],
         lowEndApplied: [{ page: "sign-in", median: { fcp: 900, lcp: 2100, tbt: 12, cls: 0, load: 3000 } }],
         inp: [{ page: "pay", path: "/pay", runs: [], inp: 120 }],
+        // Fast enough, but one tap was refused on the way: a breach all the same.
+        journey: [{ journey: "request-link-new-card", runs: [], receiptMs: 4200, refused: 1 }],
         readOnly: [
           { page: "terms", path: "/terms", htmlGzip: 1, inlineScripts: 1, inlineBytes: 10, files: [], jsBytes: 10 },
         ],
@@ -157,13 +160,14 @@ describe("clientChecks", () => {
       "Lighthouse seo (mobile preset, median) sign-in (failing: meta-description) 91",
       "low-end LCP (applied in Chromium, median) sign-in 2100",
       "Interaction to Next Paint on the low-end phone (median) pay 120",
+      "Refused taps on the journey (all runs) request-link-new-card 1",
       "JavaScript on a read-only page (inline + files) terms 10",
     ]);
   });
 
   it("treats a page that was not measured as a breach", () => {
     const checks = clientChecks(budgets, {}, { lowEndPages: ["dashboard"], readOnlyPages: ["receipt"] });
-    expect(checks).toHaveLength(4 + 2 + 1 + 1);
+    expect(checks).toHaveLength(4 + 2 + 1 + 2 + 1);
     expect(checks.every(isBreach)).toBe(true);
   });
 });
