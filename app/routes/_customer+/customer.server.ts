@@ -29,7 +29,6 @@ export {
   businessContact,
   closedReason,
   loadPayerRequest,
-  paymentRequestOf,
 } from "~/services/links/request-links.server";
 export {
   closedView,
@@ -52,9 +51,9 @@ export {
   payableInvoiceAccount,
 } from "~/services/payments/contact-invoices.server";
 export { findPaymentByReference } from "~/services/payments/invoices.server";
+export { receiptPageData } from "~/services/payments/receipt-page.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-export { reconcilePayment } from "~/services/payments/reconcile.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 export { listSchedulesForHome } from "~/services/schedules/queries.server";
