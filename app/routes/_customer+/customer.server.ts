@@ -25,11 +25,7 @@ export { getPageContext, requirePageAccess, requireSession } from "~/services/au
 export { updateSessionData } from "~/services/auth/session.server";
 export { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
 export { browserUsedLink, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
-export {
-  businessContact,
-  closedReason,
-  loadPayerRequest,
-} from "~/services/links/request-links.server";
+export { businessContact, closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 export {
   closedView,
   openView,
