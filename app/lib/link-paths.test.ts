@@ -12,6 +12,10 @@ describe("redactLinkPath", () => {
     );
     expect(redactLinkPath(`/customer/invoices-and-payments/${TOKEN}`)).toBe("/customer/invoices-and-payments/Zx9-_a…");
     expect(redactLinkPath(`/customer/adhoc/${TOKEN}`)).toBe("/customer/adhoc/Zx9-_a…");
+    // A receipt email's signed link (decision 076).
+    const receipt = "AbCdEfGhIjKlMnOpQrStUv.tq3x9c.0123456789abcdefghijkl";
+    expect(redactLinkPath(`/customer/receipt/${receipt}`)).toBe("/customer/receipt/AbCdEf…");
+    expect(isLinkPagePath(`/customer/receipt/${receipt}.data`)).toBe(true);
     expect(redactLinkPath(`/agreements/acceptance/${TOKEN}`)).toBe("/agreements/acceptance/Zx9-_a…");
     expect(redactLinkPath(`/agreements/acceptance/${TOKEN}/download?format=text`)).toBe(
       "/agreements/acceptance/Zx9-_a…/download",

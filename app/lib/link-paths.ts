@@ -6,7 +6,8 @@
  * opened signed in by the offer's reference (`AG-…`, never a token: 59 characters are), and a
  * payment schedule's `/payment-schedule/acceptance/<token>` and `/customer/payment-schedule/<token>`
  * (beside the signed-in pages of the same folders, named by the schedule's reference `PS-…`), and a
- * response request's `/response/<token>` and `/response/complete/<token>` (decision 040).
+ * response request's `/response/<token>` and `/response/complete/<token>` (decision 040), and a
+ * receipt email's signed `/customer/receipt/<token>` (decision 076).
  * The preference centre's signed links (decision 039): `/communication/<token>`, and the one-click
  * unsubscribe page `/communication/unsubscribe`, whose token is in its query (which no log keeps).
  *
@@ -20,6 +21,8 @@ const LINK_FOLDERS = [
   "/customer/payment-request/",
   "/customer/invoices-and-payments/",
   "/customer/adhoc/",
+  // A receipt email's signed link (decision 076): always a token, never a payment's reference.
+  "/customer/receipt/",
   "/agreements/acceptance/",
   // Payment schedules (decision 034): a token, or a reference (PS-…) for a signed-in contact.
   "/payment-schedule/acceptance/",

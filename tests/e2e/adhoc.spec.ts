@@ -188,6 +188,11 @@ test.describe("ad-hoc payments", () => {
       await expect(payer.getByLabel(/^Save this card/)).toHaveCount(0);
       await expect(payer.getByTestId("payid")).toContainText("@pay.acme.example");
       await expect(payer.getByLabel("Amount")).toBeInViewport();
+      // No total yet (the amount is the payer's to type): the button is never disabled without a
+      // reason; it says "Continue" and why (issue 31).
+      const next = payer.getByRole("button", { name: "Continue" });
+      await expect(next).toBeEnabled();
+      await expect(next).toHaveAccessibleDescription(/Nothing is charged until you confirm/);
       await expectAccessible(payer);
 
       const paidSince = Date.now();

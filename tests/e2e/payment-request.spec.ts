@@ -246,8 +246,48 @@ test.describe("paying a payment request from its emailed link", () => {
     await expectAccessible(page);
     const firstMail = await waitForMailVia(MAILBOX, payer(), { since: partSince, subject: new RegExp(first) });
     expect(firstMail.text).toContain("Total charged:");
+    // A part payment's receipt says what is still owing and, in the browser that paid, leads back
+    // to the link to pay the rest (decision 076).
+    await expect(receipt.getByText(`Still owing on ${request.reference}`)).toBeVisible();
+    const stillOwing = (await page.getByTestId("receipt-owing").textContent())!;
+    expect(stillOwing).toMatch(/^\$[\d,]+\.\d\d$/);
+    const payRest = page.getByRole("link", { name: `Pay the rest (${stillOwing})` });
+    await expect(payRest).toHaveAttribute("href", new URL(link).pathname);
+    // The email says so too, and carries the receipt's own signed link (never the token of the request's).
+    expect(firstMail.text).toContain(`Still owing on payment request ${request.reference}: ${stillOwing}`);
+    expect(firstMail.text).toContain("To pay the rest, open the link in the email you paid from again.");
+    expect(firstMail.text).not.toContain(link);
+    const receiptLink = firstMail.links.find((l) => l.includes("/customer/receipt/"))!;
+    expect(receiptLink).toMatch(/\/customer\/receipt\/[\w-]{22}\.[0-9a-z]+\.[\w-]{22}$/);
 
-    await page.goto(link);
+    // The receipt from the email, in another browser: no session, no cookie, that receipt alone.
+    const elsewhere = await page
+      .context()
+      .browser()!
+      .newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled, viewport: PHONE });
+    try {
+      const other = await elsewhere.newPage();
+      const opened = await other.goto(receiptLink);
+      expect(opened?.status()).toBe(200);
+      expect(opened?.headers()["cache-control"]).toBe("private, no-store");
+      expect(opened?.headers()["referrer-policy"]).toBe("strict-origin");
+      await expect(other.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+      await expect(other.getByRole("main")).toContainText(first);
+      await expect(other.getByTestId("receipt-owing")).toHaveText(stillOwing);
+      await expect(other.getByRole("main")).toContainText("open the link in the email you paid from again");
+      await expect(other.getByRole("banner").getByText("Menu", { exact: true })).toHaveCount(0);
+      await expect(other.getByRole("link", { name: "Back to invoices" })).toHaveCount(0);
+      await expectAccessible(other);
+      // Tampered: the one "This link isn't valid" page.
+      const tampered = receiptLink.slice(0, -1) + (receiptLink.endsWith("A") ? "B" : "A");
+      expect((await other.goto(tampered))?.status()).toBe(404);
+      await expect(other.getByRole("heading", { level: 1 })).toHaveText("This link isn't valid");
+    } finally {
+      await elsewhere.close();
+    }
+
+    await payRest.click();
+    await expect(page).toHaveURL(link);
     const owing = await page.getByLabel("Amount to pay").inputValue();
     expect(Number(owing)).toBeGreaterThan(0);
     const restSince = Date.now();
@@ -268,6 +308,9 @@ test.describe("paying a payment request from its emailed link", () => {
     const log = fs.readFileSync(path.join(E2E_DATA_DIR, "server.log"), "utf8");
     expect(log).toContain(`/customer/payment-request/${token.slice(0, 6)}…`);
     expect(log).not.toContain(token.slice(0, 12));
+    const receiptToken = receiptLink.split("/").pop()!;
+    expect(log).toContain(`/customer/receipt/${receiptToken.slice(0, 6)}…`);
+    expect(log).not.toContain(receiptToken.slice(0, 12));
   });
 
   test("the link payer on a phone: email → link → a new card → (confirm) → receipt in at most four taps, none refused", async ({

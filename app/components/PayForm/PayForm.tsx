@@ -88,6 +88,7 @@ export function PayForm({
   subtotalLabel,
   action,
   notice,
+  continueWithoutTotal = false,
 }: {
   requestGuid: string;
   reply: PayFormReply | null;
@@ -107,6 +108,12 @@ export function PayForm({
   action?: string;
   /** A line above the fields, read before anything is typed: e.g. what a card adds and how to avoid it. */
   notice?: ReactNode;
+  /**
+   * With no total yet (an amount the payer types: ad hoc), the button still works: it says
+   * "Continue", with why beside it, and the server answers with the field's error or the confirm
+   * step's exact total (decision 071). Never a disabled button with no reason (issue 31).
+   */
+  continueWithoutTotal?: boolean;
 }) {
   const navigation = useNavigation();
   const location = useLocation();
@@ -330,14 +337,24 @@ export function PayForm({
               name="intent"
               value="pay"
               className={button}
-              disabled={navigation.state === "submitting" || !breakdown}
+              disabled={navigation.state === "submitting" || (!breakdown && !continueWithoutTotal)}
               // Not `disabled` while a total is on its way: a focused button that becomes disabled
               // drops keyboard focus to the page, for half a second after every change.
               aria-disabled={live.pending || undefined}
+              aria-describedby={!breakdown && continueWithoutTotal ? "pay-continue-hint" : undefined}
             >
-              {methodValue === "promise" ? t("pay.submitPromise") : t("pay.submit", { total: breakdown?.total ?? "" })}
+              {methodValue === "promise"
+                ? t("pay.submitPromise")
+                : !breakdown && continueWithoutTotal
+                  ? t("pay.submitContinue")
+                  : t("pay.submit", { total: breakdown?.total ?? "" })}
             </button>
           </div>
+          {!breakdown && continueWithoutTotal ? (
+            <p id="pay-continue-hint" className={formStyles.hint}>
+              {t("pay.submitContinue.hint")}
+            </p>
+          ) : null}
         </div>
       </Form>
     </>

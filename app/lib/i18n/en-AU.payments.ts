@@ -88,6 +88,9 @@ export const paymentsEnAU = {
   "pay.amounts.change": "Change",
   "pay.update": "Update total",
   "pay.submit": "Pay {total}",
+  "pay.submitContinue": "Continue",
+  "pay.submitContinue.hint":
+    "Next you'll see the exact total, surcharge included. Nothing is charged until you confirm.",
   "pay.submitPromise": "Promise to pay",
   "pay.submitPayTo": "Pay {total} by PayTo",
   "pay.confirm.title": "Check and confirm",

@@ -77,4 +77,10 @@ export const requestPagesEnAU = {
   "receipt.subtotal.adhoc": "Payment on account",
   "receipt.credited": "Credited to your account",
   "receipt.payerReference": "Your reference",
+  "receipt.fromEmail": "Thank you. Your reference is {reference}.",
+  "receipt.owing.request": "Still owing on {reference}",
+  "receipt.owing.invoices": "Still owing on these invoices",
+  "receipt.payRest": "Pay the rest ({amount})",
+  "receipt.payRest.fromEmail":
+    "To pay the rest, open the link in the email you paid from again. If it no longer works, ask {business} for a new one.",
 } as const;

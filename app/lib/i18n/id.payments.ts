@@ -93,6 +93,9 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.amounts.change": "Ubah",
   "pay.update": "Perbarui total",
   "pay.submit": "Bayar {total}",
+  "pay.submitContinue": "Lanjutkan",
+  "pay.submitContinue.hint":
+    "Berikutnya Anda akan melihat total pastinya, termasuk biaya tambahan. Tidak ada yang ditagih sebelum Anda konfirmasi.",
   "pay.submitPromise": "Janji bayar",
   "pay.submitPayTo": "Bayar {total} lewat PayTo",
   "pay.confirm.title": "Periksa dan konfirmasi",

@@ -79,4 +79,10 @@ export const requestPagesId: Record<keyof typeof requestPagesEnAU, string> = {
   "receipt.subtotal.adhoc": "Pembayaran ke rekening",
   "receipt.credited": "Dikreditkan ke rekening Anda",
   "receipt.payerReference": "Referensi Anda",
+  "receipt.fromEmail": "Terima kasih. Nomor referensi Anda {reference}.",
+  "receipt.owing.request": "Masih terutang untuk {reference}",
+  "receipt.owing.invoices": "Masih terutang untuk faktur ini",
+  "receipt.payRest": "Bayar sisanya ({amount})",
+  "receipt.payRest.fromEmail":
+    "Untuk membayar sisanya, buka lagi tautan di email yang Anda pakai untuk membayar. Jika tautan itu tidak berfungsi lagi, minta tautan baru kepada {business}.",
 };

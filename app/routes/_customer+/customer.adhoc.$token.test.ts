@@ -302,6 +302,33 @@ describe("paying from an ad-hoc link", () => {
     expect(stranger.status).toBe(302);
   });
 
+  it("takes a Pay tap made before any total was shown (the 'Continue' button): the confirm step, never a refusal", async () => {
+    // The page's first render has no total (the amount is the payer's to type), so its button says
+    // "Continue" and is never disabled (issue 31): the server prices what was typed and asks to confirm.
+    const { token } = await mint({ account: "ACME-2000" });
+    const before = await countPayments();
+    const first = await post(token, {
+      ...NEW_CARD,
+      amount: "25.00",
+      reference: "Continue tap",
+      intent: "pay",
+      requestGuid: randomUUID(),
+      expectedAmount: "",
+    });
+    expect(first.status).toBe(200);
+    const confirm = (first.data as unknown as { confirm: { method: string; shownTotal: string | null } | null })
+      .confirm;
+    expect(confirm).toMatchObject({ method: expect.stringMatching(/^held:/), shownTotal: null });
+    expect(first.data!.message).toBeNull();
+    expect(first.data!.breakdown!.totalCents).toBeGreaterThan(2_500);
+    expect(await countPayments()).toBe(before);
+    // A bad amount under the same button is the field's error, said at the field, and nothing moves.
+    const bad = await post(token, { ...NEW_CARD, amount: "", reference: "x", intent: "pay", expectedAmount: "" });
+    expect(bad.status).toBe(400);
+    expect(bad.data!.errors.amount).toBeTruthy();
+    expect(await countPayments()).toBe(before);
+  });
+
   it("refuses the account's saved cards and PayTo agreements, and saves no card", async () => {
     const { token } = await mint();
     const card = await handle.db

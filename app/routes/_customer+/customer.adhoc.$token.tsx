@@ -100,7 +100,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
   if (result.kind === "paid") {
     // This browser may now open the receipt of what it paid from this link (decision 031).
-    const cookie = await rememberLinkInBrowser(request, check.link);
+    const cookie = await rememberLinkInBrowser(request, check.link, params.token);
     return redirect(`/payment/complete/${encodeURIComponent(result.reference)}`, {
       headers: { ...LINK_PAGE_HEADERS, "Set-Cookie": cookie },
     });

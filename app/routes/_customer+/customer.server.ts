@@ -25,12 +25,7 @@ export { getPageContext, requirePageAccess, requireSession } from "~/services/au
 export { updateSessionData } from "~/services/auth/session.server";
 export { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
 export { browserUsedLink, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
-export {
-  businessContact,
-  closedReason,
-  loadPayerRequest,
-  paymentRequestOf,
-} from "~/services/links/request-links.server";
+export { businessContact, closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 export {
   closedView,
   openView,
@@ -52,9 +47,9 @@ export {
   payableInvoiceAccount,
 } from "~/services/payments/contact-invoices.server";
 export { findPaymentByReference } from "~/services/payments/invoices.server";
+export { receiptPageData } from "~/services/payments/receipt-page.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { payToConfigurationOf } from "~/services/payments/payto/settings.server";
-export { reconcilePayment } from "~/services/payments/reconcile.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 export { listSchedulesForHome } from "~/services/schedules/queries.server";

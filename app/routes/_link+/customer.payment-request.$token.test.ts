@@ -437,6 +437,10 @@ describe("paying from the link", () => {
       viaLink: true,
       receipt: { reference, forRequest: { reference: request.reference, description: "Materials for job 42" } },
     });
+    // What is still owing, and the way back to this link to pay it (decision 076).
+    expect(receipt.data.receipt).toMatchObject({
+      owing: { amount: "$380.00", on: "request", href: `/customer/payment-request/${token}` },
+    });
     // Another browser, signed out: sign in. Signed in as another account's contact: not found.
     expect((await run(receiptLoader, get(`/payment/complete/${reference}`), { slug: reference })).status).toBe(302);
     expect(

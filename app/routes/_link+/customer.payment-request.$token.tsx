@@ -98,7 +98,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const context = await linkContext(request, params.token);
   return requestPayAction(request, payerOf(request, context), async (reference) => {
     // This browser may now open the receipt of what it paid from this link (decision 031).
-    const cookie = await rememberLinkInBrowser(request, context.link);
+    const cookie = await rememberLinkInBrowser(request, context.link, params.token);
     return toReceipt(reference, { ...LINK_PAGE_HEADERS, "Set-Cookie": cookie });
   });
 }

@@ -23,6 +23,8 @@ export {
   requestPayAction,
   toReceipt,
 } from "~/services/links/request-page.server";
+export { receiptByLink } from "~/services/payments/receipt-page.server";
+export { receiptTokenShape } from "~/services/payments/receipt-links.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 export { markPaymentRequestOpened } from "~/services/requests/commands.server";

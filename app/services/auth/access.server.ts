@@ -78,6 +78,12 @@ const PUBLIC_FORM_PATHS = ["/credit/[...slug]", "/credit-trade-reference/[slug]"
 const HOST_FILES_AND_CHOICES = ["/language", "/brand-assets/[...slug]", "/favicon.ico"] as const;
 
 /**
+ * A receipt email's signed link (issue 31; decision 076): one receipt, no session. Public as the
+ * other emailed links are: the page checks its own token.
+ */
+const RECEIPT_LINKS = ["/customer/receipt/[slug]"] as const;
+
+/**
  * The customer-style pages' own addresses beside the spec's list: an accepted agreement's download
  * (`/agreements/acceptance/<slug>/download`) and the two lists' bare addresses, which lead a signed-in
  * contact to their list (decisions 034 and 036). Each asks for a session itself.
@@ -88,9 +94,13 @@ const CUSTOMER_STYLE_PATHS = [
   "/customer/payment-schedule",
 ] as const;
 
-const PUBLIC_MATCHERS = [...PUBLIC_ROUTES, ...AUTH_PLUMBING, ...PUBLIC_FORM_PATHS, ...HOST_FILES_AND_CHOICES].map(
-  toMatcher,
-);
+const PUBLIC_MATCHERS = [
+  ...PUBLIC_ROUTES,
+  ...AUTH_PLUMBING,
+  ...PUBLIC_FORM_PATHS,
+  ...HOST_FILES_AND_CHOICES,
+  ...RECEIPT_LINKS,
+].map(toMatcher);
 const CUSTOMER_MATCHERS = [...CUSTOMER_STYLE_ROUTES, ...CUSTOMER_STYLE_PATHS].map(toMatcher);
 
 /** How much a path needs. Public wins where a path is on both lists (spec §2 lists some twice). */

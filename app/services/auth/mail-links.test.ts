@@ -133,12 +133,13 @@ describe("links in mail", () => {
     await sendReceipt(acme, payment.id);
     const mail = await catcher.waitForMail("olivia@coastal.example", { after: since });
     // The receipt's link, and (decision 039) the signed link to the contact's preferences: both canonical.
+    // The receipt's own signed link (decision 076): it opens without signing in.
     expect(mail.links).toEqual([
-      "https://pay.acme.example/payment/complete/RCPT-LINK-1",
+      expect.stringMatching(/^https:\/\/pay\.acme\.example\/customer\/receipt\/[\w-]{22}\.[0-9a-z]+\.[\w-]{22}$/),
       expect.stringMatching(/^https:\/\/pay\.acme\.example\/communication\/[\w-]+\.prefs\.[0-9a-z]+\.[\w-]+$/),
     ]);
     // The HTML part is the same receipt in the host's branded frame, its link on the same origin.
-    expect(mail.html).toContain('href="https://pay.acme.example/payment/complete/RCPT-LINK-1"');
+    expect(mail.html).toContain(`href="${mail.links[0]}"`);
     expect(mail.html).toContain('src="https://pay.acme.example/brands/acme/logo.svg"');
     expect(mail.text).toContain("Reference: RCPT-LINK-1");
   });

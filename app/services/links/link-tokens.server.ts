@@ -236,19 +236,49 @@ function linkCookie(request: Request) {
   });
 }
 
-async function readLinkSessionId(request: Request): Promise<string | null> {
+/**
+ * What the cookie holds: the browser's random id and, since issue 31 (decision 076), the last link
+ * this browser paid from — its id and its token — so that the receipt reached right after paying can
+ * lead back to the link page to pay the rest. The table keeps only a hash of the token, so the way
+ * back can only come from the browser that came from the link; the cookie is signed, httpOnly and
+ * lasts a day, as the link session does. A cookie of the older form (the id alone) still reads.
+ */
+type LinkCookie = { id: string; last: { linkId: string; token: string } | null };
+
+const BROWSER_ID = /^[A-Za-z0-9_-]{43}$/;
+const LINK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function readLinkCookie(request: Request): Promise<LinkCookie | null> {
   const value: unknown = await linkCookie(request)
     .parse(request.headers.get("cookie"))
     .catch(() => null);
-  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+  if (typeof value === "string") return BROWSER_ID.test(value) ? { id: value, last: null } : null;
+  if (!value || typeof value !== "object") return null;
+  const { id, last } = value as { id?: unknown; last?: { linkId?: unknown; token?: unknown } | null };
+  if (typeof id !== "string" || !BROWSER_ID.test(id)) return null;
+  const remembered =
+    last &&
+    typeof last.linkId === "string" &&
+    LINK_ID.test(last.linkId) &&
+    typeof last.token === "string" &&
+    LINK_TOKEN_PATTERN.test(last.token)
+      ? { linkId: last.linkId, token: last.token }
+      : null;
+  return { id, last: remembered };
+}
+
+async function readLinkSessionId(request: Request): Promise<string | null> {
+  return (await readLinkCookie(request))?.id ?? null;
 }
 
 /**
  * Remembers that this browser used a link (a payment was made from it). Returns the
- * Set-Cookie header (the same browser id when it already has one).
+ * Set-Cookie header (the same browser id when it already has one). With the link's `token`, the
+ * browser also keeps it as the way back from that payment's receipt (`rememberedLinkToken`).
  */
-export async function rememberLinkInBrowser(request: Request, link: LinkToken): Promise<string> {
-  const id = (await readLinkSessionId(request)) ?? randomBytes(32).toString("base64url");
+export async function rememberLinkInBrowser(request: Request, link: LinkToken, token?: string): Promise<string> {
+  const known = await readLinkCookie(request);
+  const id = known?.id ?? randomBytes(32).toString("base64url");
   const db = await getDb();
   // Expired rows are cleared opportunistically (as sessions are when one starts), along
   // link_sessions_expiry_idx: nothing reads them again.
@@ -272,7 +302,34 @@ export async function rememberLinkInBrowser(request: Request, link: LinkToken): 
       }),
     )
     .execute();
-  return linkCookie(request).serialize(id);
+  const last =
+    typeof token === "string" && LINK_TOKEN_PATTERN.test(token) ? { linkId: link.id, token } : (known?.last ?? null);
+  return linkCookie(request).serialize({ id, last } satisfies LinkCookie);
+}
+
+/**
+ * The token of the link a payment was made from, when this browser paid from it (its link session
+ * holds the link) and kept it as its last link: the way back to the link page. Else null: the
+ * token is stored only hashed, so no one else can be given it.
+ */
+export async function rememberedLinkToken(
+  request: Request,
+  businessId: string,
+  linkTokenId: string,
+): Promise<{ token: string; purpose: string } | null> {
+  const cookie = await readLinkCookie(request);
+  if (!cookie?.last || cookie.last.linkId !== linkTokenId) return null;
+  if (!(await browserUsedLink(request, businessId, linkTokenId))) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("link_tokens")
+    .select(["purpose", "selector"])
+    .where("business_id", "=", businessId)
+    .where("id", "=", linkTokenId)
+    .executeTakeFirst();
+  // The remembered token must be this link's own (its selector), not merely stored beside its id.
+  if (!row || cookie.last.token.slice(0, SELECTOR_LENGTH) !== row.selector) return null;
+  return { token: cookie.last.token, purpose: row.purpose };
 }
 
 /** Has this browser paid from the given link (within the last day, on this business's host)? */

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { INVOICE_PAGE_SIZE } from "~/lib/invoice-query";
 import { getDb } from "../platform/database.server";
+import { isUuid } from "~/lib/ids";
 
 /**
  * The selected account's invoices and payments (issue 3): paged, filtered and sorted in SQL
@@ -182,12 +183,22 @@ const PAYMENT_REFERENCE = /^(?:PAY-[0-9A-F]{10}|PAYID-[0-9A-F]{12})$/;
 /** A payment for its receipt, by reference, only on this account. */
 export async function findPaymentByReference(businessId: string, reference: string) {
   if (!PAYMENT_REFERENCE.test(reference)) return null;
+  return findPayment(businessId, "reference", reference);
+}
+
+/** A payment for its receipt by id (a receipt link's payment, decision 076), of this business only. */
+export async function findPaymentById(businessId: string, paymentId: string) {
+  if (!isUuid(paymentId)) return null;
+  return findPayment(businessId, "id", paymentId);
+}
+
+async function findPayment(businessId: string, by: "id" | "reference", value: string) {
   const db = await getDb();
   const payment = await db
     .selectFrom("payments")
     .selectAll()
     .where("business_id", "=", businessId)
-    .where("reference", "=", reference)
+    .where(by, "=", value)
     .executeTakeFirst();
   if (!payment) return null;
   const allocations = await db

@@ -1,4 +1,4 @@
-import { Heading, Text } from "@react-email/components";
+import { Heading, Link, Text } from "@react-email/components";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
   BrandedEmail,
@@ -13,6 +13,7 @@ import {
 /**
  * The HTML part of a receipt: the receipt's own text lines (the plain-text part, unchanged), in
  * the host's branded frame, with the receipt link as a button. Blank lines separate paragraphs.
+ * A part payment paid signed in also gets a link to pay the rest (decision 076).
  */
 export async function renderReceiptHtml(input: {
   branding: HostBranding;
@@ -20,6 +21,10 @@ export async function renderReceiptHtml(input: {
   title: string;
   lines: string[];
   link: string;
+  /** When the receipt link stops working (its date, as the payer reads dates). */
+  linkExpires: string;
+  /** Where the rest of a part payment is paid, for a payer who paid signed in. */
+  payRest?: string | null;
   preferences?: EmailPreferenceLinks | null;
 }): Promise<string> {
   const brand = emailBrandOf(input.branding);
@@ -46,9 +51,19 @@ export async function renderReceiptHtml(input: {
           {paragraph}
         </Text>
       ))}
+      {input.payRest ? (
+        <Text style={emailText(brand.theme)}>
+          <Link href={input.payRest} style={{ color: emailColors(brand.theme).link, textDecoration: "underline" }}>
+            Pay the rest
+          </Link>
+        </Text>
+      ) : null}
       <EmailButton brand={brand} href={input.link}>
         See this receipt
       </EmailButton>
+      <Text style={emailText(brand.theme, { fontSize: "13px", color: emailColors(brand.theme).mutedText })}>
+        The button opens this receipt only, without signing in, until {input.linkExpires}.
+      </Text>
     </BrandedEmail>,
   );
 }

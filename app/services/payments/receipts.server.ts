@@ -1,6 +1,7 @@
 import { formatDate, formatMoney } from "~/lib/format";
 import { composeContactMail } from "../communication/contact-mail.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
+import { now } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { preferenceTextLines } from "../platform/email-layout.server";
@@ -14,6 +15,8 @@ import {
 } from "../platform/mail-outbox.server";
 import type { OutgoingMail } from "../platform/mail.server";
 import { renderReceiptHtml } from "./receipt-email.server";
+import { RECEIPT_LINK_DAYS, receiptLinkPath, signReceiptLink } from "./receipt-links.server";
+import { signedInPayHref, stillOwing } from "./receipt-owing.server";
 
 /**
  * The receipt email for a finished payment or promise, to the contact who made it (decision 044):
@@ -93,6 +96,8 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
       "payments.payer_reference",
       "payments.note",
       "payments.schedule_instalment_id as instalmentId",
+      "payments.payment_request_id as paymentRequestId",
+      "payments.link_token_id as linkTokenId",
       "contacts.id as contactId",
       "contacts.email",
       "contacts.first_name",
@@ -123,14 +128,45 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
   const invoices = await db
     .selectFrom("payment_allocations as a")
     .innerJoin("invoices as i", "i.id", "a.invoice_id")
-    .select(["i.number", "a.amount_cents"])
+    .select(["i.id", "i.number", "a.amount_cents"])
     .where("a.business_id", "=", branding.businessId)
     .where("a.payment_id", "=", paymentId)
     .orderBy("i.number")
     .execute();
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const promised = payment.status === "promised";
-  const receiptLink = publicLink(branding, `/payment/complete/${encodeURIComponent(payment.reference)}`);
+  // The receipt's own signed link (decision 076): it opens this receipt alone, with no sign-in.
+  const issuedAt = now();
+  const receiptLink = publicLink(
+    branding,
+    receiptLinkPath(signReceiptLink(branding.businessId, paymentId, { issuedAt })),
+  );
+  const linkExpires = formatDate(new Date(issuedAt.getTime() + RECEIPT_LINK_DAYS * 86_400_000), {
+    timeZone: branding.timeZone,
+  });
+  // A part payment: what is still owing, and how the rest is paid — the portal's pay page for a
+  // payer who paid signed in; the email's own link for one who paid from it (its token is kept
+  // only hashed, so this email cannot carry it again).
+  const owing = await stillOwing(branding.businessId, {
+    status: payment.status,
+    purpose: payment.purpose,
+    paymentRequestId: payment.paymentRequestId,
+    invoiceIds: invoices.map((invoice) => invoice.id),
+  });
+  const payRestLink = owing && !payment.linkTokenId ? publicLink(branding, signedInPayHref(owing)) : null;
+  const owingLines = owing
+    ? [
+        "",
+        owing.request
+          ? `Still owing on payment request ${owing.request.reference}: ${money(owing.cents)}`
+          : `Still owing on these invoices: ${money(owing.cents)}`,
+        ...(payRestLink
+          ? []
+          : [
+              `To pay the rest, open the link in the email you paid from again. If it no longer works, ask ${branding.businessName} for a new one.`,
+            ]),
+      ]
+    : [];
   const lines = [
     `Hello ${payment.first_name || "there"},`,
     "",
@@ -166,8 +202,12 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
           ...(payment.merchant_fee_cents > 0 ? [`Card surcharge: ${money(payment.merchant_fee_cents)}`] : []),
           `Total charged: ${money(payment.amount_cents)}`,
         ]),
+    ...owingLines,
+  ];
+  const linkLines = [
+    ...(payRestLink ? ["", `Pay the rest: ${payRestLink}`] : []),
     "",
-    `See this receipt in the portal: ${receiptLink}`,
+    `See this receipt (until ${linkExpires}, no sign-in needed): ${receiptLink}`,
   ];
   // A receipt is transactional (decision 039): sent whatever the contact's preferences, with a
   // link to them. The same lines in the host's branded frame (the link becomes the button).
@@ -181,13 +221,15 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
         : instalment
           ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
           : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
-      text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
+      text: [...lines, ...linkLines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
       html: await renderReceiptHtml({
         branding,
         support: { supportEmail: payment.supportEmail, supportPhone: payment.supportPhone },
         title: promised ? "Your promise to pay" : "Receipt",
-        lines: lines.slice(0, -1),
+        lines,
         link: receiptLink,
+        linkExpires,
+        payRest: payRestLink,
         preferences,
       }),
     }),

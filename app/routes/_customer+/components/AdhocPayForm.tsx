@@ -47,6 +47,8 @@ export function AdhocPayForm({
       note={false}
       subtotalLabel={t("adhoc.subtotal")}
       afterMethods={afterMethods}
+      // The total depends on the amount typed: until it is known, "Continue" (never a disabled Pay).
+      continueWithoutTotal
       lead={(breakdown) => (
         <>
           {t("adhoc.lead", { account })}

@@ -150,7 +150,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!intent) return data(reply, { status: 400, headers: LINK_PAGE_HEADERS });
   const paid = async (reference: string) =>
     redirect(`/payment/complete/${encodeURIComponent(reference)}`, {
-      headers: { ...LINK_PAGE_HEADERS, "Set-Cookie": await rememberLinkInBrowser(request, link) },
+      headers: { ...LINK_PAGE_HEADERS, "Set-Cookie": await rememberLinkInBrowser(request, link, params.token) },
     });
   if (intent === "pay") {
     const prior = await priorAnswer(actor, text("requestGuid", 40), reply);
