@@ -21,6 +21,8 @@ export type JourneyRun = {
   taps: number;
   /** Whether the first tap came before React had hydrated the page. */
   beforeHydration: boolean;
+  /** When each tap came, from the first byte (ms): Pay, then Confirm if asked. */
+  tapsAtMs: number[];
 };
 export type JourneyResult = { journey: string; runs: JourneyRun[]; receiptMs: number; refused: number };
 
@@ -70,19 +72,23 @@ async function journeyOnce(url: string): Promise<JourneyRun> {
     await field("Month (MM)").fill("12");
     await field("Year (YY or YYYY)").fill(nextYear);
     await field("Security code (CVN)").fill("123");
+    const pay = page.getByRole("button", { name: /^Pay \$/ });
+    await pay.waitFor({ timeout: 60_000 });
     const beforeHydration = !(await hydrated(page));
-    await page.getByRole("button", { name: /^Pay \$/ }).click({ timeout: 60_000 });
+    const tapsAtMs = [round(performance.now() - started)];
+    await pay.click();
     let taps = 1;
     const receipt = page.getByRole("heading", { level: 1, name: "Payment received" });
     const confirm = page.getByRole("button", { name: /^Confirm and pay \$/ });
     await receipt.or(confirm).first().waitFor({ timeout: 60_000 });
     if (await confirm.isVisible()) {
+      tapsAtMs.push(round(performance.now() - started));
       await confirm.click();
       taps += 1;
     }
     await receipt.waitFor({ timeout: 60_000 });
     const receiptMs = round(performance.now() - started);
-    return { receiptMs, refused, taps, beforeHydration };
+    return { receiptMs, refused, taps, beforeHydration, tapsAtMs };
   } finally {
     await browser.close();
   }

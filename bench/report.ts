@@ -109,12 +109,14 @@ export function formatLighthouse(results: Pick<BenchResults, "lighthouse" | "low
 export function formatJourney(journeys: JourneyResult[]): string {
   return table(
     "8b. The emailed request's journey, low-end phone applied (link → new card → Pay → confirm → receipt), tapping before hydration",
-    ["journey", "receipt ms (median)", "refused taps", "runs (ms, taps, first tap before hydration)"],
+    ["journey", "receipt ms (median)", "refused taps", "runs (ms to the receipt; taps at ms; first tap before hydration)"],
     journeys.map((journey) => [
       journey.journey,
       journey.receiptMs,
       journey.refused,
-      journey.runs.map((run) => `${run.receiptMs}, ${run.taps}, ${run.beforeHydration ? "yes" : "no"}`).join(" / "),
+      journey.runs
+        .map((run) => `${run.receiptMs}; ${run.tapsAtMs.join(", ")}; ${run.beforeHydration ? "yes" : "no"}`)
+        .join(" / "),
     ]),
   );
 }
