@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { linkButton } from "./Button.css";
 import { Field, formStyles } from "./Form";
 import { BusinessContact } from "./BusinessContact";
 import { InvoiceDetails, type InvoiceFacts } from "./InvoiceDetails";
@@ -24,6 +25,8 @@ export type RequestOpenData = {
     kind: "invoices" | "amount";
     owing: string;
     remaining: string;
+    /** The amount field's value (a part payment chosen before signing in, or all that is left). */
+    amount: string;
     dueDate: string | null;
     expires: string;
     partPayment: { min: string | null } | null;
@@ -82,7 +85,7 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
                   ? t("requestPage.amount.hintMin", { remaining: request.owing, min: request.partPayment.min })
                   : t("requestPage.amount.hintAny", { remaining: request.owing })
               }
-              defaultValue={reply?.amounts.amount ?? request.remaining}
+              defaultValue={reply?.amounts.amount ?? request.amount}
               inputMode="decimal"
               autoComplete="off"
               error={error("amount")}
@@ -95,7 +98,10 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
           <>
             {data.signInHref ? (
               <p className={formStyles.hint}>
-                <Link to={data.signInHref}>{t("requestPage.signIn")}</Link>
+                {/* A button of the form, so a part payment typed comes along (decision 077). */}
+                <button type="submit" name="intent" value="signIn" className={linkButton}>
+                  {t("requestPage.signIn")}
+                </button>
               </p>
             ) : null}
             {data.payId ? <PayIdPanel data={data.payId} invoiceNumber={request.reference} /> : null}

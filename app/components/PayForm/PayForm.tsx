@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { button, secondaryButton } from "~/components/Button.css";
+import { button, linkButton, secondaryButton } from "~/components/Button.css";
 import { Field, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import type { MessageKey } from "~/lib/i18n";
@@ -39,8 +39,12 @@ export type PayFormMethods = {
   payTo: {
     enabled: boolean;
     providerName: string;
-    /** With PayTo on and no active agreement: a link to set one up, or why this contact can't. */
-    setUp: "link" | "noAccess" | null;
+    /**
+     * With PayTo on and no active agreement: a link to set one up; `return`, a button (intent
+     * `setUpPayTo`) the page's action answers with the set-up page and the way back to this
+     * page with what was typed (decision 077); or why this contact can't.
+     */
+    setUp: "link" | "return" | "noAccess" | null;
   };
   promise: boolean;
   /** The "save this card" box (contacts who may manage payment methods, decision 023). */
@@ -256,6 +260,13 @@ export function PayForm({
                 methods.payTo.setUp === "link" ? (
                   <p className={formStyles.hint}>
                     <Link to="/payment-methods/payto/new">{t("paytoPay.setUp")}</Link> {t("paytoPay.setUp.hint")}
+                  </p>
+                ) : methods.payTo.setUp === "return" ? (
+                  <p className={formStyles.hint}>
+                    <button type="submit" name="intent" value="setUpPayTo" className={linkButton}>
+                      {t("paytoPay.setUp")}
+                    </button>{" "}
+                    {t("paytoPay.setUp.hint")}
                   </p>
                 ) : (
                   <p className={formStyles.hint}>{t("paytoPay.setUp.noAccess")}</p>

@@ -33,6 +33,7 @@ export {
 } from "~/services/links/request-links.server";
 export {
   closedView,
+  amountFromQuery,
   openView,
   requestInvoiceView,
   requestPayAction,

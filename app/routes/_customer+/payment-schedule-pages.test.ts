@@ -574,7 +574,7 @@ describe("paying an instalment now", () => {
     expect(refused.data.message).toBe("pm.refusal.declined");
     // The page without JavaScript shows $300.00 (no card chosen yet); a Visa adds 1.2%. The first
     // tap is neither charged nor refused: the card is held and the exact total confirmed (decision 071).
-    expect(page.rescue!.breakdown.totalCents).toBe(300_00);
+    expect(page.rescue!.breakdown!.totalCents).toBe(300_00);
     const held = await run(
       progress.action as Handler,
       post(progressPath(link.token), "", {
