@@ -199,10 +199,8 @@ test.describe("paying a payment request from its emailed link", () => {
     expect(response?.headers()["cache-control"]).toBe("private, no-store");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${request.reference}`);
     await expect(page.getByRole("banner").getByText("Menu", { exact: true })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Sign in to use a saved card or PayTo agreement" })).toHaveAttribute(
-      "href",
-      `/payment/payment-request/${request.reference}`,
-    );
+    // A button of the pay form, so a part payment typed comes along to the signed-in page (decision 077).
+    await expect(page.getByRole("button", { name: "Sign in to use a saved card or PayTo agreement" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Invoices this request covers" }).getByRole("row")).toHaveCount(3);
     await expect(page.getByLabel("Save this card", { exact: false })).toHaveCount(0);
     await expectAccessible(page);
