@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO_API_KEYS } from "../../db/seed/demo";
+import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail, e2eLinkToken } from "../support/e2e-users";
 import {
@@ -249,6 +249,35 @@ test.describe("paying a payment request from its emailed link", () => {
     const log = fs.readFileSync(path.join(E2E_DATA_DIR, "server.log"), "utf8");
     expect(log).toContain(`/customer/payment-request/${token.slice(0, 6)}…`);
     expect(log).not.toContain(token.slice(0, 12));
+  });
+
+  test("'Sign in to use a saved card' with a part payment typed: signed in, back on the request with that amount", async ({
+    page,
+    hostRequest,
+  }) => {
+    const since = Date.now();
+    const request = await createRequest(hostRequest, {
+      amountCents: 30_000,
+      allowPartPayment: true,
+      minPartPaymentCents: 1_000,
+      description: "Sign-in round trip",
+    });
+    const { link } = await linkFromMail(request.reference, since);
+    await page.goto(link);
+    await page.getByLabel("Amount to pay").fill("25.00");
+    // A button of the pay form: the amount typed goes along, the card fields never do (decision 077).
+    await page.getByRole("button", { name: "Sign in to use a saved card or PayTo agreement" }).click();
+    await expect(page).toHaveURL(/\/auth\/signin\?/);
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(
+      `/payment/payment-request/${request.reference}?amount=2500`,
+    );
+    await page.getByLabel("Email").fill(payer());
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${ACME}/payment/payment-request/${request.reference}?amount=2500`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${request.reference}`);
+    await expect(page.getByLabel("Amount to pay")).toHaveValue("25.00");
+    await expectAccessible(page);
   });
 
   test("an expired link, a cancelled one, and links that are not valid say so, with no form", async ({
