@@ -109,7 +109,12 @@ export function formatLighthouse(results: Pick<BenchResults, "lighthouse" | "low
 export function formatJourney(journeys: JourneyResult[]): string {
   return table(
     "8b. The emailed request's journey, low-end phone applied (link → new card → Pay → confirm → receipt), tapping before hydration",
-    ["journey", "receipt ms (median)", "refused taps", "runs (ms to the receipt; taps at ms; first tap before hydration)"],
+    [
+      "journey",
+      "receipt ms (median)",
+      "refused taps",
+      "runs (ms to the receipt; taps at ms; first tap before hydration)",
+    ],
     journeys.map((journey) => [
       journey.journey,
       journey.receiptMs,

@@ -35,3 +35,22 @@ export const secondaryButton = style([
     },
   },
 ]);
+
+/**
+ * A button that reads as a link in a sentence: for an action that must post what the form holds
+ * ("Set up PayTo" keeping the invoices and amounts chosen, decision 077) where a link could not.
+ */
+export const linkButton = style({
+  display: "inline",
+  minHeight: 24, // WCAG 2.5.8: a target in a sentence
+  padding: 0,
+  border: 0,
+  background: "none",
+  color: vars.color.link,
+  font: "inherit",
+  textDecoration: "underline",
+  cursor: "pointer",
+  selectors: {
+    "&:hover": { color: vars.color.linkHover },
+  },
+});

@@ -1,8 +1,9 @@
 import { Link } from "@remix-run/react";
-import { Field, formStyles } from "./Form";
+import { linkButton } from "./Button.css";
+import { Field } from "./Form";
 import { BusinessContact } from "./BusinessContact";
 import { InvoiceDetails, type InvoiceFacts } from "./InvoiceDetails";
-import { PayForm, type PayFormMethods } from "./PayForm/PayForm";
+import { PAY_FORM_ID, PayForm, type PayFormMethods } from "./PayForm/PayForm";
 import { PayIdPanel, type PayIdPanelData } from "./PayIdPanel";
 import * as styles from "./Table.css";
 import { useT } from "./useT";
@@ -25,6 +26,8 @@ export type RequestOpenData = {
     kind: "invoices" | "amount";
     owing: string;
     remaining: string;
+    /** The amount field's value (a part payment chosen before signing in, or all that is left). */
+    amount: string;
     dueDate: string | null;
     expires: string;
     /** What has been paid of what was first asked, or null when nothing has. */
@@ -90,7 +93,7 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
                   ? t("requestPage.amount.hintMin", { remaining: request.owing, min: request.partPayment.min })
                   : t("requestPage.amount.hintAny", { remaining: request.owing })
               }
-              defaultValue={reply?.amounts.amount ?? request.remaining}
+              defaultValue={reply?.amounts.amount ?? request.amount}
               inputMode="decimal"
               autoComplete="off"
               error={error("amount")}
@@ -118,7 +121,10 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
             {data.payId ? <PayIdPanel data={data.payId} invoiceNumber={request.reference} /> : null}
             {data.signInHref ? (
               <p>
-                <Link to={data.signInHref}>{t("requestPage.signIn")}</Link>
+                {/* The pay form's button (outside it, by `form`), so a part payment typed comes along (decision 077). */}
+                <button type="submit" form={PAY_FORM_ID} name="intent" value="signIn" className={linkButton}>
+                  {t("requestPage.signIn")}
+                </button>
               </p>
             ) : null}
           </div>

@@ -125,17 +125,28 @@ test.describe("the instalment runner", () => {
     await expect(page.getByRole("heading", { name: "Pay instalment 1 another way" })).toBeVisible();
     await expectAccessible(page);
     await fillCard(page);
-    if (!jsEnabled) {
-      // Without JavaScript the surcharge of the card typed is priced by "Update total"; the card
-      // number is typed again after it, as on every pay page.
-      const guid = page.locator('input[name="requestGuid"]');
-      const before = await guid.inputValue();
-      await page.getByRole("button", { name: "Update total" }).click();
-      await expect(guid).not.toHaveValue(before);
-      await fillCard(page);
+    if (jsEnabled) {
+      // The live total prices the card typed: Pay says the exact total and pays at once.
+      await expect(page.getByText("Card surcharge")).toBeVisible();
+      await page.getByRole("button", { name: /^Pay \$/ }).click();
+    } else {
+      // Without JavaScript the button shows the instalment without a surcharge (no card yet). The
+      // first tap charges nothing and refuses nothing: the card is held at the gateway and the exact
+      // total confirmed, the card typed once (decision 071).
+      await page.getByRole("button", { name: "Pay $40.00" }).click();
+      const confirm = page.getByRole("region", { name: "Check and confirm" });
+      await expect(confirm).toBeVisible();
+      await expect(confirm).toContainText("Card surcharge (Visa");
+      await expect(confirm).toContainText("Card: Visa •••• 4242");
+      await expect(page.getByText(/The total is now/)).toHaveCount(0);
+      // The card number and CVN are never sent back to the browser.
+      await expect(page.getByLabel("Card number")).toHaveCount(0);
+      const html = await page.content();
+      expect(html).not.toMatch(/4242 ?4242 ?4242 ?4242/);
+      expect(html).not.toContain('name="cvn"');
+      await expectAccessible(page);
+      await confirm.getByRole("button", { name: /^Confirm and pay \$40\.\d\d$/ }).click();
     }
-    await expect(page.getByText("Card surcharge")).toBeVisible();
-    await page.getByRole("button", { name: /^Pay \$/ }).click();
     await expect(page.getByRole("main")).toContainText(/paid|Payment received/i);
     await expectAccessible(page);
 

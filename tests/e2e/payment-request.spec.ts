@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { DEMO_API_KEYS } from "../../db/seed/demo";
+import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail, e2eLinkToken } from "../support/e2e-users";
 import {
@@ -213,12 +213,13 @@ test.describe("paying a payment request from its emailed link", () => {
         /^Paying by card adds 1\.2% for Visa and Mastercard, 2\.5% for American Express and 1\.5% for other cards\. A bank transfer to the PayID adds nothing: Other ways to pay$/,
       ),
     ).toBeVisible();
-    // The other ways are folded under the form: the PayID, and signing in for saved methods.
-    const signIn = page.getByRole("link", { name: "Sign in to use a saved card or PayTo agreement" });
+    // The other ways are folded under the form: the PayID, and signing in for saved methods — a
+    // button of the pay form, so a part payment typed comes along to the signed-in page (decision 077).
+    const signIn = page.getByRole("button", { name: "Sign in to use a saved card or PayTo agreement" });
     await expect(signIn).toBeHidden();
     // The line's link opens the fold at the PayID, with or without JavaScript.
     await page.getByRole("link", { name: "Other ways to pay" }).click();
-    await expect(signIn).toHaveAttribute("href", `/payment/payment-request/${request.reference}`);
+    await expect(signIn).toBeVisible();
     await expect(page.getByTestId("payid")).toBeVisible();
     await expect(page.getByRole("region", { name: "Invoices this request covers" }).getByRole("row")).toHaveCount(3);
     await expect(page.getByLabel("Save this card", { exact: false })).toHaveCount(0);
@@ -396,6 +397,35 @@ test.describe("paying a payment request from its emailed link", () => {
     await expect(page.getByLabel("Year (YY or YYYY)")).toHaveValue(nextYear);
     // The request is still there to pay, at the email's amount.
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme Plumbing Supplies asks you to pay $60.00");
+    await expectAccessible(page);
+  });
+
+  test("'Sign in to use a saved card' with a part payment typed: signed in, back on the request with that amount", async ({
+    page,
+    hostRequest,
+  }) => {
+    const since = Date.now();
+    const request = await createRequest(hostRequest, {
+      amountCents: 30_000,
+      allowPartPayment: true,
+      minPartPaymentCents: 1_000,
+      description: "Sign-in round trip",
+    });
+    const { link } = await linkFromMail(request.reference, since);
+    await page.goto(link);
+    await page.getByLabel("Amount to pay").fill("25.00");
+    // A button of the pay form: the amount typed goes along, the card fields never do (decision 077).
+    await page.getByRole("button", { name: "Sign in to use a saved card or PayTo agreement" }).click();
+    await expect(page).toHaveURL(/\/auth\/signin\?/);
+    expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(
+      `/payment/payment-request/${request.reference}?amount=2500`,
+    );
+    await page.getByLabel("Email").fill(payer());
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${ACME}/payment/payment-request/${request.reference}?amount=2500`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${request.reference}`);
+    await expect(page.getByLabel("Amount to pay")).toHaveValue("25.00");
     await expectAccessible(page);
   });
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
-import { button, secondaryButton } from "~/components/Button.css";
+import { button, linkButton, secondaryButton } from "~/components/Button.css";
 import { Field, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import type { MessageKey } from "~/lib/i18n";
@@ -28,6 +28,9 @@ export type PayToAgreementView = {
   last3: string | null;
 };
 
+/** The pay form's id: a button placed outside it (a page's "Other ways to pay") names it with `form`. */
+export const PAY_FORM_ID = "pay-form";
+
 /**
  * The ways to pay a page offers. A new card is always offered; when it is the only way, the
  * form shows its fields with no chooser.
@@ -39,8 +42,12 @@ export type PayFormMethods = {
   payTo: {
     enabled: boolean;
     providerName: string;
-    /** With PayTo on and no active agreement: a link to set one up, or why this contact can't. */
-    setUp: "link" | "noAccess" | null;
+    /**
+     * With PayTo on and no active agreement: a link to set one up; `return`, a button (intent
+     * `setUpPayTo`) the page's action answers with the set-up page and the way back to this
+     * page with what was typed (decision 077); or why this contact can't.
+     */
+    setUp: "link" | "return" | "noAccess" | null;
   };
   promise: boolean;
   /** The "save this card" box (contacts who may manage payment methods, decision 023). */
@@ -200,6 +207,7 @@ export function PayForm({
       ) : null}
       {notice}
       <Form
+        id={PAY_FORM_ID}
         method="post"
         key={requestGuid}
         ref={formRef}
@@ -267,6 +275,13 @@ export function PayForm({
                 methods.payTo.setUp === "link" ? (
                   <p className={formStyles.hint}>
                     <Link to="/payment-methods/payto/new">{t("paytoPay.setUp")}</Link> {t("paytoPay.setUp.hint")}
+                  </p>
+                ) : methods.payTo.setUp === "return" ? (
+                  <p className={formStyles.hint}>
+                    <button type="submit" name="intent" value="setUpPayTo" className={linkButton}>
+                      {t("paytoPay.setUp")}
+                    </button>{" "}
+                    {t("paytoPay.setUp.hint")}
                   </p>
                 ) : (
                   <p className={formStyles.hint}>{t("paytoPay.setUp.noAccess")}</p>

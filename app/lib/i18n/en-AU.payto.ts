@@ -103,6 +103,8 @@ export const paytoEnAU = {
   "payto.view.history.change": "{at}: {status}",
   "payto.view.cancel": "Cancel this agreement",
   "payto.view.back": "Back to payment methods",
+  "payto.view.backToPayment": "Back to your payment",
+  "payto.view.backToPayment.hint": "Your invoices and amounts are as you left them, with this agreement chosen.",
   "payto.cancel.title": "Cancel the PayTo agreement?",
   "payto.cancel.text":
     "{item} will no longer be usable to pay {business}. Payments already made are not affected. To pay by PayTo again you will set up a new agreement.",

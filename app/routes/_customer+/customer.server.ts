@@ -28,6 +28,7 @@ export { browserUsedLink, recordLinkOpened, rememberLinkInBrowser } from "~/serv
 export { businessContact, closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 export {
   closedView,
+  amountFromQuery,
   openView,
   requestInvoiceView,
   requestPayAction,

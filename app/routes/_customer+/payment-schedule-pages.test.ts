@@ -519,7 +519,7 @@ describe("paying an instalment now", () => {
     expect((await paymentsOf(schedule.instalments[0]!.id)).map((p) => p.status)).toEqual(["failed"]);
   });
 
-  it("pays a declined instalment another way from its email's link, with a new card never saved", async () => {
+  it("pays a declined instalment another way from its email's link, with a new card never saved, through the confirm step", async () => {
     const { scope, schedule } = await accepted();
     const first = schedule.instalments[0]!;
     await handle.db
@@ -568,21 +568,73 @@ describe("paying an instalment now", () => {
     }
     expect(await paymentsOf(first.id)).toEqual([]);
     expect(await paymentsOf(schedule.instalments[1]!.id)).toEqual([]);
-    // A total that is not the one the server priced: nothing charged, the new total shown.
-    const moved = answer<PayFormReply>(await pay("4111 1111 1111 1111", "30000"));
-    expect(moved.status).toBe(409);
-    expect(moved.data.message).toBe("pay.error.totalChanged");
-    expect(moved.data.breakdown?.totalCents).toBe(303_60);
-    // A card the bank refuses.
-    const refused = answer<PayFormReply>(await pay("4000 0000 0000 0002", "30360", moved.data.requestGuid));
+    // A card the bank refuses, under the total its button showed: paid at once, declined.
+    const refused = answer<PayFormReply>(await pay("4000 0000 0000 0002", "30360"));
     expect(refused.status).toBe(402);
     expect(refused.data.message).toBe("pm.refusal.declined");
-    const paid = await pay("4111 1111 1111 1111", "30360", refused.data.requestGuid);
+    // The page without JavaScript shows $300.00 (no card chosen yet); a Visa adds 1.2%. The first
+    // tap is neither charged nor refused: the card is held and the exact total confirmed (decision 071).
+    expect(page.rescue!.breakdown!.totalCents).toBe(300_00);
+    const held = await run(
+      progress.action as Handler,
+      post(progressPath(link.token), "", {
+        intent: "pay",
+        requestGuid: refused.data.requestGuid,
+        expectedAmount: "30000",
+        shownAction: "card",
+        instalmentId: first.id,
+        ...card("4111 1111 1111 1111"),
+      }),
+      link.token,
+    );
+    const confirm = answer<PayFormReply>(held);
+    expect(confirm.status).toBe(200);
+    expect(confirm.data.message).toBeNull();
+    expect(confirm.data.breakdown?.totalCents).toBe(303_60);
+    expect(confirm.data.confirm).toMatchObject({
+      action: "card",
+      card: { brand: "Visa", last4: "1111" },
+      shownTotal: "$300.00",
+      surcharge: { brand: "Visa", rate: "1.2%" },
+    });
+    expect(confirm.data.requestGuid).toBe(refused.data.requestGuid);
+    expect(confirm.data.extra).toEqual({ instalmentId: first.id });
+    // The card number and CVN are never in the answer; the gateway holds the card.
+    expect(JSON.stringify(confirm.data)).not.toMatch(/4111 ?1111 ?1111 ?1111|"cvn"/);
+    expect((await paymentsOf(first.id)).filter((p) => p.status === "succeeded")).toEqual([]);
+    const hold = ((held as { init?: { headers?: Record<string, string> } }).init?.headers?.["Set-Cookie"] ?? "").split(
+      ";",
+    )[0]!;
+    expect(hold).toMatch(/^portal_hold=/);
+    const heldCards = () =>
+      handle.db.selectFrom("held_cards").select(["id", "last4"]).where("account_id", "=", scope.accountId).execute();
+    expect(await heldCards()).toEqual([expect.objectContaining({ last4: "1111" })]);
+    // The confirm: the held card's id and the confirmed total, never a number or CVN.
+    const confirmForm = {
+      intent: "pay",
+      requestGuid: confirm.data.requestGuid,
+      expectedAmount: String(confirm.data.breakdown!.totalCents),
+      shownAction: confirm.data.confirm!.action,
+      method: confirm.data.confirm!.method,
+      instalmentId: first.id,
+      cardHolderName: "Sky Schedule",
+      expiryMonth: "12",
+      expiryYear: String(new Date().getUTCFullYear() + 2),
+    };
+    expect(confirmForm.method).toMatch(/^held:/);
+    // From another browser (no hold cookie): refused as no longer held, nothing charged.
+    const elsewhere = answer<PayFormReply>(await act(link.token, "", confirmForm));
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.data.message).toBe("pay.error.heldExpired");
+    expect((await paymentsOf(first.id)).filter((p) => p.status === "succeeded")).toEqual([]);
+    const paid = await act(link.token, hold, confirmForm);
     expect(paid).toBeInstanceOf(Response);
     const response = paid as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]{10}$/);
     expect(response.headers.get("set-cookie")).toMatch(/portal_link=/);
+    // Once charged, the held card is let go.
+    expect(await heldCards()).toEqual([]);
     const payments = await paymentsOf(first.id);
     expect(payments.filter((p) => p.status === "succeeded")).toEqual([
       expect.objectContaining({ amount_cents: 303_60, link_token_id: link.id }),

@@ -12,6 +12,7 @@ import {
   loadPayerRequest,
   closedView,
   openView,
+  amountFromQuery,
   requestInvoiceView,
   requestPayAction,
   toReceipt,
@@ -54,11 +55,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const payer = await requestContext(request, params.slug);
   const self = `/payment/payment-request/${payer.request.reference}`;
   // One of its invoices to view and print: the spec's path has one segment, so it is a query.
-  const invoiceId = new URL(request.url).searchParams.get("invoice");
+  const query = new URL(request.url).searchParams;
+  const invoiceId = query.get("invoice");
   if (invoiceId !== null) return requestInvoiceView(payer.branding, payer.request, invoiceId, self);
   const closed = closedReason(payer.request);
   if (closed) return closedView(payer.branding, payer.request.reference, closed);
-  return openView(payer, { invoiceHref: (id) => `${self}?invoice=${id}`, signInHref: null });
+  // A part payment typed on the link's page before "Sign in to use a saved card" (decision 077).
+  return openView(
+    payer,
+    { invoiceHref: (id) => `${self}?invoice=${id}`, signInHref: null },
+    amountFromQuery(query.get("amount")),
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -705,3 +705,53 @@ describe("the same request signed in (/payment/payment-request/<reference>)", ()
     expect((await requestRow(request.id)).status).toBe("paid");
   });
 });
+
+describe("'Sign in to use a saved card' from the link (issue 31; decision 077)", () => {
+  it("comes back to the request's signed-in page with the part payment typed, and charges nothing", async () => {
+    const request = await fx.request(scope, {
+      amountCents: 40_000,
+      allowPartPayment: true,
+      minPartPaymentCents: 10_000,
+    });
+    const { token } = await fx.link(scope, request.id);
+    const path = `/customer/payment-request/${token}`;
+    const signedInPath = `/payment/payment-request/${request.reference}`;
+    const signIn = (amount: string) =>
+      run(action, post(path, { ...CARD, method: "new", amount, intent: "signIn" }), { token });
+    const typed = await signIn("150.00");
+    expect(typed.status).toBe(302);
+    expect(typed.location).toBe(`${signedInPath}?amount=15000`);
+    // Below the minimum, all of it, more than that, malformed or hostile: the page as it opens.
+    for (const amount of ["50.00", "400.00", "400.01", "1e4", "-150", "150.001", "'; drop table payments; --"]) {
+      expect((await signIn(amount)).location, amount).toBe(signedInPath);
+    }
+    // Signed out, the signed-in page sends to sign-in and back to the same address, amount and all.
+    const signedOut = await run(signedInLoader, get(typed.location!), { slug: request.reference });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.location).toContain(`callbackUrl=${encodeURIComponent(`${signedInPath}?amount=15000`)}`);
+    // Signed in: the amount field holds what was typed, and the total is for that amount.
+    const page = await run(signedInLoader, get(typed.location!, { cookie: cookies.olivia! }), {
+      slug: request.reference,
+    });
+    expect(page.data).toMatchObject({ kind: "open", request: { amount: "150.00", remaining: "400.00" } });
+    expect((page.data.breakdown as { subTotal: string }).subTotal).toBe("$150.00");
+    for (const query of ["?amount=5000", "?amount=abc", "?amount=40001", "?amount=015000", "?amount=1.5"]) {
+      const other = await run(signedInLoader, get(`${signedInPath}${query}`, { cookie: cookies.olivia! }), {
+        slug: request.reference,
+      });
+      expect(other.data, query).toMatchObject({ request: { amount: "400.00" } });
+    }
+    expect(await paymentsOf(request.id)).toEqual([]);
+  });
+
+  it("a request that takes no part payment goes to its signed-in page as it is", async () => {
+    const request = await fx.request(scope, { amountCents: 9_900 });
+    const { token } = await fx.link(scope, request.id);
+    const answered = await run(
+      action,
+      post(`/customer/payment-request/${token}`, { amount: "10.00", intent: "signIn" }),
+      { token },
+    );
+    expect(answered.location).toBe(`/payment/payment-request/${request.reference}`);
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { data, redirect, type TypedResponse } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
 import { computeCreditPayment, requestFeeRules } from "~/lib/payment-calc";
@@ -103,10 +103,37 @@ async function preview(payer: RequestPayer, cents: number, method: FeeMethod, to
   return previewPayment(actor, invoices, amounts, method, today, requestFeeRules(branding.feeRules));
 }
 
-/** The page's data while the request takes money. */
+/**
+ * A part payment the payer chose, in cents, when the request allows one and the amount is one it
+ * would take (within what is left, not below its minimum); else null, and the page offers all of it.
+ */
+function partAmount(request: PayerRequest, cents: number | null): number | null {
+  if (!request.allowPartPayment || cents === null || !Number.isSafeInteger(cents)) return null;
+  if (cents <= 0 || cents >= request.remainingCents) return null;
+  return requestAmountProblem({ ...request, open: true }, cents, request.remainingCents) ? null : cents;
+}
+
+/**
+ * The request's signed-in page (`/payment/payment-request/<reference>`), with the part payment
+ * typed on the link's page as whole cents (`?amount=`), so "Sign in to use a saved card" comes
+ * back to the same amount after signing in (decision 077).
+ */
+export function signedInRequestPath(request: PayerRequest, cents: number | null = null): string {
+  const part = partAmount(request, cents);
+  const path = `/payment/payment-request/${encodeURIComponent(request.reference)}`;
+  return part === null ? path : `${path}?${new URLSearchParams({ amount: String(part) })}`;
+}
+
+/** `?amount=` as the signed-in page reads it: whole cents, at most 12 digits; anything else is none. */
+export function amountFromQuery(value: string | null): number | null {
+  return value !== null && /^[1-9][0-9]{0,11}$/.test(value) ? Number(value) : null;
+}
+
+/** The page's data while the request takes money; `chosenCents`, a part payment chosen before. */
 export async function openView(
   payer: RequestPayer,
   links: { invoiceHref: (id: string) => string; signInHref: string | null },
+  chosenCents: number | null = null,
 ) {
   const { branding, request } = payer;
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
@@ -127,7 +154,8 @@ export async function openView(
   const defaultCard = methods.cards.find((card) => card.isDefault) ?? methods.cards[0];
   const activeAgreement = methods.payTo.agreements.find((a) => a.status === "ACTIVE");
   const feeMethod: FeeMethod = defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" };
-  const breakdown = await preview(payer, request.remainingCents, feeMethod, today);
+  const amountCents = partAmount(request, chosenCents) ?? request.remainingCents;
+  const breakdown = await preview(payer, amountCents, feeMethod, today);
   return {
     kind: "open" as const,
     businessName: branding.businessName,
@@ -139,7 +167,10 @@ export async function openView(
       owing: money(request.remainingCents),
       remaining: decimal(request.remainingCents),
       // What earlier payments (or others, on its invoices) have paid of what the email first asked.
-      paidSoFar: request.amountCents > request.remainingCents ? money(request.amountCents - request.remainingCents) : null,
+      paidSoFar:
+        request.amountCents > request.remainingCents ? money(request.amountCents - request.remainingCents) : null,
+      /** The amount field's value: all that is left, or the part payment chosen before signing in. */
+      amount: decimal(amountCents),
       dueDate: request.dueDate ? date(request.dueDate) : null,
       expires: date(request.expiresAt),
       // The part-payment field shows only where the request allows one.
@@ -203,6 +234,12 @@ export async function requestPayAction(
   if (payer.withdrawn) {
     reply.message = "request.error.closed";
     return data(reply, { status: 409 });
+  }
+  // "Sign in to use a saved card" from the link's page: a button of the form, so the part payment
+  // typed comes along (decision 077). Nothing is charged and the card fields are not read.
+  if (form.get("intent") === "signIn" && !payer.signedIn) {
+    const typed = parseMoneyToCents(text("amount", 40));
+    return redirect(signedInRequestPath(request, typed.ok ? typed.cents : null));
   }
   if (!intent) return data(reply, { status: 400 });
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });

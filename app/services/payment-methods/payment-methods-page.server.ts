@@ -1,3 +1,4 @@
+import { payReturnPath } from "~/lib/pay-return";
 import { methodReturnPath } from "~/lib/schedule-paths";
 import { requireAccountPage } from "../accounts/portal.server";
 import { clientAddress, requestOrigin } from "../platform/request-context.server";
@@ -6,8 +7,9 @@ import { gatewayContextFrom } from "./payment-methods.server";
 /**
  * The start of every payment-methods page and action: host, session, portal access and the
  * selected account (checked in the loader and again in the action), plus who is acting, and
- * where to go back to when a payment schedule's page sent the contact here (`returnTo`: its
- * signed-in path, kept in the URL that the page's form posts back to; decision 034).
+ * where to go back to when a payment schedule's page (decision 034) or the invoices' pay page
+ * (decision 077) sent the contact here (`returnTo`: its signed-in path, kept in the URL that the
+ * page's form posts back to; anything else is ignored).
  */
 export async function requirePaymentMethodsPage(request: Request) {
   const context = await requireAccountPage(request);
@@ -22,9 +24,12 @@ export async function requirePaymentMethodsPage(request: Request) {
     ...context,
     actor,
     gateway: gatewayContextFrom(request, clientIp, requestOrigin(request)),
-    returnTo: methodReturnPath(new URL(request.url).searchParams.get("returnTo")),
+    returnTo: returnPathOf(new URL(request.url).searchParams.get("returnTo")),
   };
 }
+
+/** A way back these pages may follow: a schedule's page or the pay page, checked (never an open redirect). */
+export const returnPathOf = (value: string | null) => methodReturnPath(value) ?? payReturnPath(value);
 
 /** The notices the list page shows after a change (POST, redirect, GET): known keys only. */
 export const PAYMENT_METHOD_NOTICES = {

@@ -33,8 +33,9 @@ import type { PayToChoice } from "./payto/payto-payments.server";
  *   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, { … });
  *   reply.breakdown = breakdownView(…);                           // the page's own preview
  *   if (!readyToPay(intent, reply, payMethod)) return data(reply, { status: … });
- *   if (totalChanged(form, reply)) return data(reply, { status: 409 });
- *   const outcome = await submitPayment(actor, { … }, context);
+ *   const step = await confirmOrPay(request, form, reply, payMethod, { … }); // decision 071
+ *   if (!step.pay) return data(reply, { status: step.status, headers: step.headers });
+ *   const outcome = await submitPayment(actor, { …, expectedAmountCents: step.expectedAmountCents }, context);
  *   const done = await finishPayment(outcome, { branding, payMethod, reply });
  *
  * Nothing here charges: `submitPayment` does. A quote (`intent=quote`) and "Update total"
@@ -239,18 +240,6 @@ export function readyToPay(intent: PayIntent, reply: PayFormReply, payMethod: Pa
     return intent === "pay" ? 400 : 200;
   }
   return true;
-}
-
-/**
- * The client never sets the price: what is charged is what the server shows, and the customer
- * must have seen exactly this total. The posted total, or null (with the message) if it moved.
- */
-export function expectedTotal(form: FormData, reply: PayFormReply): number | null {
-  const expected = Number(String(form.get("expectedAmount") ?? "").slice(0, 14));
-  if (reply.breakdown && expected === reply.breakdown.totalCents) return expected;
-  reply.message = "pay.error.totalChanged";
-  reply.messageParams = { total: reply.breakdown?.total ?? "" };
-  return null;
 }
 
 /** What a method's button does: pay by card, pull by PayTo, or record a promise. */

@@ -34,7 +34,11 @@ import { UUID } from "~/lib/ids";
  */
 
 export type InstalmentPayMethod =
-  { kind: "saved-card"; cardId: string } | { kind: "payto"; agreementId: string } | { kind: "new-card"; card: NewCard };
+  | { kind: "saved-card"; cardId: string }
+  | { kind: "payto"; agreementId: string }
+  | { kind: "new-card"; card: NewCard }
+  /** A new card the confirm step holds (decision 071): a new card's try, paid with the held token. */
+  | { kind: "held-card"; heldCardId: string; holderHash: string };
 
 export type PayInstalmentInput = {
   businessId: string;
@@ -218,6 +222,7 @@ async function setAttemptPending(db: Db, businessId: string, requestGuid: string
  */
 function payMethodOf(found: Found, attempt: Attempt, posted: InstalmentPayMethod | undefined): PayMethod | null {
   if (posted?.kind === "new-card" && attempt.way === "new-card") return { kind: "new-card", card: posted.card };
+  if (posted?.kind === "held-card" && attempt.way === "new-card") return posted;
   if (attempt.way === "new-card") return null;
   if (attempt.way === "saved-card") return attempt.card_id ? { kind: "saved-card", cardId: attempt.card_id } : null;
   if (attempt.way === "payto")
@@ -232,7 +237,9 @@ function wayOfClaim(
   posted: InstalmentPayMethod | undefined,
   schedule: { card_id: string | null; payto_agreement_id: string | null },
 ) {
-  if (posted?.kind === "new-card") return { way: "new-card" as const, card_id: null, payto_agreement_id: null };
+  // A held card is a new card tokenised a step earlier: the try is a new card's.
+  if (posted?.kind === "new-card" || posted?.kind === "held-card")
+    return { way: "new-card" as const, card_id: null, payto_agreement_id: null };
   if (posted?.kind === "saved-card")
     return { way: "saved-card" as const, card_id: posted.cardId, payto_agreement_id: null };
   if (posted?.kind === "payto") return { way: "payto" as const, card_id: null, payto_agreement_id: posted.agreementId };

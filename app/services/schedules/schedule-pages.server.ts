@@ -29,7 +29,7 @@ import { requestLanguage } from "../host/language.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "../links/link-pages.server";
 import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser, type LinkToken } from "../links/link-tokens.server";
 import { businessContact } from "../links/request-links.server";
-import { listCards } from "../payment-methods/payment-methods.server";
+import { gatewayContextFrom, listCards } from "../payment-methods/payment-methods.server";
 import { payToChoices } from "../payments/payto/payto-payments.server";
 import { payToConfigurationOf } from "../payments/payto/settings.server";
 import { now } from "../platform/clock.server";
@@ -37,9 +37,9 @@ import { readForm } from "../platform/http.server";
 import { isMessageKey } from "~/lib/i18n/catalog";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, type PayFormReply } from "~/lib/pay-form";
-import { expectedTotal, readyToPay, resolvePayMethod, startPayReply } from "../payments/pay-form.server";
+import { confirmOrPay, heldChoice, readyToPay, resolvePayMethod, startPayReply } from "../payments/pay-form.server";
 import { instalmentOfSubmission, payInstalment, type InstalmentPayOutcome } from "./instalment-charges.server";
-import { clientAddress, requireSameOrigin } from "../platform/request-context.server";
+import { clientAddress, requestOrigin, requireSameOrigin } from "../platform/request-context.server";
 import { acceptSchedule, changeWayToPay, parseWayToPay } from "./acceptance.server";
 import { getSchedule, mayActFor } from "./queries.server";
 import type { ScheduleView } from "./schedule-rows.server";
@@ -684,7 +684,8 @@ export async function payAction(request: Request, context: SchedulePageContext, 
 
 /**
  * Pay a declined instalment another way from its email's link (POST): a new card, never saved,
- * as any link payer pays (decision 031). The pay form's steps (quote, "Update total", pay) and
+ * as any link payer pays (decision 031). The pay form's steps (quote, "Update total", pay, and the
+ * confirm step's held card when the total is not the one the button showed, decision 071) and
  * the engine's own price; the link's contact is the payer of record, and the browser may open
  * the receipt afterwards. A link that no longer opens, or a schedule with nothing to rescue,
  * charges nothing.
@@ -716,7 +717,15 @@ export async function rescueAction(request: Request, token: string | undefined) 
     reply.message = "schedules.pay.error.changed";
     return answer(409);
   }
+  // Posted again by the confirm step's forms, with the rest of what was typed.
+  reply.extra.instalmentId = instalment.id;
   const today = todayIn(branding.timeZone, now());
+  const holder = {
+    businessId: branding.businessId,
+    accountId: access.record.account.id,
+    contactId: access.link.contactId,
+  };
+  const held = await heldChoice(request, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {
     cards: [],
     agreements: [],
@@ -724,6 +733,7 @@ export async function rescueAction(request: Request, token: string | undefined) 
     mayManagePaymentMethods: false,
     today,
     actor: { businessId: branding.businessId, contactId: access.link.contactId },
+    held,
   });
   const priced = computeCreditPayment(
     instalment.amountCents,
@@ -733,21 +743,42 @@ export async function rescueAction(request: Request, token: string | undefined) 
   reply.breakdown = breakdownView(priced, branding.currency);
   const ready = readyToPay(intent, reply, payMethod);
   if (ready !== true || !payMethod) return answer(ready === true ? 400 : ready);
-  if (payMethod.kind !== "new-card") {
+  if (payMethod.kind !== "new-card" && payMethod.kind !== "held-card") {
     reply.errors.method = "pay.error.method";
     return answer(400);
   }
-  const expectedAmountCents = expectedTotal(form, reply);
-  if (expectedAmountCents === null) return answer(409);
+  const clientIp = clientAddress(request);
+  // A total the button did not show (a new card's surcharge without JavaScript): the card is held
+  // and the exact total confirmed, never refused (decision 071).
+  const step = await confirmOrPay(request, form, reply, payMethod, {
+    holder,
+    context: gatewayContextFrom(request, clientIp, requestOrigin(request), {
+      schedule: access.record.reference,
+      instalment: String(instalment.seq),
+    }),
+    feeMethod,
+    feeRules: branding.feeRules,
+    currency: branding.currency,
+    timeZone: branding.timeZone,
+    held: held?.card,
+  });
+  if (!step.pay) {
+    return data<PayFormReply>(reply, { status: step.status, headers: { ...LINK_PAGE_HEADERS, ...step.headers } });
+  }
+  // The held card (a confirm) or the new card as typed (its total was the one shown): never saved.
+  const method =
+    payMethod.kind === "held-card"
+      ? payMethod
+      : { kind: "new-card" as const, card: { ...payMethod.card, save: false } };
   const outcome = await payInstalment({
     businessId: branding.businessId,
     instalmentId: instalment.id,
     trigger: "contact",
-    actor: { contactId: access.link.contactId, clientIp: clientAddress(request) },
-    method: { kind: "new-card", card: { ...payMethod.card, save: false } },
+    actor: { contactId: access.link.contactId, clientIp },
+    method,
     requestGuid: text("requestGuid", 40),
     linkTokenId: access.link.id,
-    expectedAmountCents,
+    expectedAmountCents: step.expectedAmountCents,
   });
   if (outcome.kind === "paid" || outcome.kind === "submitted" || outcome.kind === "pending") {
     // This browser may now open the receipt of what it paid from this link (decision 031).

@@ -81,10 +81,15 @@ async function run(handler: unknown, request: Request, params: Record<string, st
 }
 const get = (path: string, headers: Record<string, string> = {}) =>
   new Request(`${ORIGIN}${path}`, { headers: { host: HOST, ...headers } });
-const post = (path: string, form: Record<string, string>) =>
+const post = (path: string, form: Record<string, string>, cookie?: string) =>
   new Request(`${ORIGIN}${path}`, {
     method: "POST",
-    headers: { host: HOST, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      host: HOST,
+      origin: ORIGIN,
+      "content-type": "application/x-www-form-urlencoded",
+      ...(cookie ? { cookie } : {}),
+    },
     body: new URLSearchParams(form).toString(),
   });
 const balanceOf = async (id: string) =>
@@ -190,6 +195,83 @@ describe("an invoice by its own link", () => {
       const answer = await run(loader, get(`/customer/invoices-and-payments/${token}`), { token });
       expect([answer.status, answer.data.reason], token).toEqual([404, "link-invalid"]);
     }
+  });
+});
+
+describe("the confirm step on an invoice's own link (issue 31; decision 071)", () => {
+  it("holds a new card whose surcharge the page could not show, charges nothing, then pays the confirmed total once", async () => {
+    const [invoice] = await fx.invoices(scope, [20_000]);
+    const { token } = await createInvoiceLink(
+      scope.businessId,
+      invoice!.id,
+      scope.contactId,
+      new Date(Date.now() + 86_400_000),
+    );
+    const path = `/customer/invoices-and-payments/${token}`;
+    const field = `amount-${invoice!.id}`;
+    // The page without JavaScript: no card chosen yet, so its button has no surcharge in it.
+    const page = await run(loader, get(path), { token });
+    const shown = page.data.breakdown as { totalCents: number; total: string; surcharge: string | null };
+    expect(shown.surcharge).toBeNull();
+    const paymentsOf = () =>
+      handle.db
+        .selectFrom("payments")
+        .innerJoin("payment_allocations", "payment_allocations.payment_id", "payments.id")
+        .select(["payments.status", "payments.amount_cents"])
+        .where("payment_allocations.invoice_id", "=", invoice!.id)
+        .execute();
+    // First tap: a Visa (1.2%), the loader's total posted. Neither charged nor refused.
+    const first = await run(
+      action,
+      post(path, {
+        ...CARD,
+        [field]: "200.00",
+        method: "new",
+        intent: "pay",
+        shownAction: "card",
+        requestGuid: page.data.requestGuid as string,
+        expectedAmount: String(shown.totalCents),
+      }),
+      { token },
+    );
+    expect(first.status).toBe(200);
+    const reply = first.data as {
+      requestGuid: string;
+      message: string | null;
+      breakdown: { totalCents: number; surcharge: string | null };
+      confirm: { action: string; method: string; card: { last4: string } | null; shownTotal: string | null };
+    };
+    expect(reply.message).toBeNull();
+    expect(reply.requestGuid).toBe(page.data.requestGuid);
+    expect(reply.breakdown.surcharge).not.toBeNull();
+    expect(reply.breakdown.totalCents).toBeGreaterThan(shown.totalCents);
+    expect(reply.confirm).toMatchObject({ action: "card", card: { last4: "1111" }, shownTotal: shown.total });
+    expect(reply.confirm.method).toMatch(/^held:/);
+    expect(JSON.stringify(first.data)).not.toContain(CARD.cardNumber);
+    expect(JSON.stringify(first.data)).not.toMatch(/"cvn"/);
+    expect(await paymentsOf()).toEqual([]);
+    expect(await balanceOf(invoice!.id)).toBe(20_000);
+    const hold = first.headers.get("set-cookie")!.split(";")[0]!;
+    expect(hold).toMatch(/^portal_hold=/);
+    // Confirm: the held card and the confirmed total, no number or CVN. Twice: one charge.
+    const confirm = {
+      [field]: "200.00",
+      method: reply.confirm.method,
+      intent: "pay",
+      shownAction: reply.confirm.action,
+      requestGuid: reply.requestGuid,
+      expectedAmount: String(reply.breakdown.totalCents),
+      cardHolderName: CARD.cardHolderName,
+      expiryMonth: CARD.expiryMonth,
+      expiryYear: CARD.expiryYear,
+    };
+    const paid = await run(action, post(path, confirm, hold), { token });
+    expect(paid.status).toBe(302);
+    expect(paid.location).toMatch(/^\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+    const again = await run(action, post(path, confirm, hold), { token });
+    expect(again.location).toBe(paid.location);
+    expect(await paymentsOf()).toEqual([{ status: "succeeded", amount_cents: reply.breakdown.totalCents }]);
+    expect(await balanceOf(invoice!.id)).toBe(0);
   });
 });
 

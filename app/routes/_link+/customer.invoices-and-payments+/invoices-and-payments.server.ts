@@ -17,7 +17,6 @@ export { gatewayContextFrom, listCards } from "~/services/payment-methods/paymen
 export { invoiceFacts } from "~/services/payments/invoice-view.server";
 export { findInvoice, listInvoices, listPayments } from "~/services/payments/invoices.server";
 export {
-  expectedTotal,
   confirmOrPay,
   heldChoice,
   finishPayment,

@@ -377,3 +377,126 @@ describe("the account's saved cards and PayTo agreements (decision 056)", () => 
     expect(payment).toBeUndefined();
   });
 });
+
+describe("the way back from 'Set up PayTo' (issue 31; decision 077)", () => {
+  type Page = {
+    invoices: { id: string; amount: string; partial: boolean }[];
+    method: { kind: string; agreementId?: string };
+    methods: { payTo: { setUp: string | null } };
+    breakdown: { totalCents: number; subTotal: string } | null;
+  };
+  const open = (who: string, query: string) =>
+    run(
+      loader as Handler,
+      new Request(`${ORIGIN}/customer/invoices-and-payments/pay?${query}`, {
+        headers: { host: HOST, cookie: cookies[who]! },
+      }),
+    );
+  async function twoInvoices(accountId: string) {
+    const rows = await handle.db
+      .selectFrom("invoices")
+      .select(["id", "balance_cents"])
+      .where("account_id", "=", accountId)
+      .where("status", "in", [1, 3])
+      .where("balance_cents", ">", 1000)
+      .orderBy("number")
+      .limit(2)
+      .execute();
+    expect(rows).toHaveLength(2);
+    return rows.map((row) => ({ id: row.id, balance: Number(row.balance_cents) }));
+  }
+
+  it("'Set up PayTo' posts what was typed and goes to the set-up with the way back, never the card", async () => {
+    const [a, b] = await twoInvoices(accounts["ACME-1000"]!);
+    const url = `${ORIGIN}/customer/invoices-and-payments/pay?invoice=${a!.id}&invoice=${b!.id}`;
+    const page = (await open("olivia", `invoice=${a!.id}&invoice=${b!.id}`)) as Page;
+    expect(page.methods.payTo.setUp).toBe("return");
+    const before = await handle.db.selectFrom("payments").select("id").execute();
+    const answered = answer(
+      await run(
+        action as Handler,
+        post("olivia", url, {
+          intent: "setUpPayTo",
+          [`amount-${a!.id}`]: "10.05",
+          [`amount-${b!.id}`]: "not money",
+          method: "new",
+          cardNumber: "4111 1111 1111 1111",
+          cvn: "123",
+        }),
+      ),
+    );
+    expect(answered.status).toBe(302);
+    const location = new URL(answered.location!, ORIGIN);
+    expect(location.pathname).toBe("/payment-methods/payto/new");
+    expect([...location.searchParams.keys()]).toEqual(["returnTo"]);
+    expect(location.searchParams.get("returnTo")).toBe(
+      `/customer/invoices-and-payments/pay?invoice=${a!.id}&invoice=${b!.id}&amount-${a!.id}=1005`,
+    );
+    expect(answered.location).not.toMatch(/4111|cvn|123&/);
+    expect(await handle.db.selectFrom("payments").select("id").execute()).toHaveLength(before.length);
+    // Not offered to a contact without portal access: a crafted POST is a 400 and goes nowhere.
+    const refused = answer(await run(action as Handler, post("unverified", url, { intent: "setUpPayTo" })));
+    expect(refused.status).toBe(400);
+  });
+
+  it("the pay page opens with the invoices, the typed amounts and the new agreement chosen", async () => {
+    const account = accounts["ACME-1000"]!;
+    const [a, b] = await twoInvoices(account);
+    const agreementId = await activeAgreement(account);
+    const part = a!.balance - 500;
+    const page = (await open(
+      "olivia",
+      `invoice=${a!.id}&invoice=${b!.id}&amount-${a!.id}=${part}&agreement=${agreementId}`,
+    )) as Page;
+    expect(page.invoices.map((i) => i.id)).toEqual([a!.id, b!.id]);
+    expect(page.invoices[0]).toMatchObject({ amount: (part / 100).toFixed(2), partial: true });
+    expect(page.invoices[1]).toMatchObject({ partial: false });
+    expect(page.method).toEqual({ kind: "payto", agreementId });
+    // The total is what paying exactly that by that agreement costs: the quote agrees.
+    const quote = answer(
+      await run(
+        action as Handler,
+        post("olivia", `${ORIGIN}/customer/invoices-and-payments/pay?invoice=${a!.id}&invoice=${b!.id}`, {
+          intent: "quote",
+          [`amount-${a!.id}`]: (part / 100).toFixed(2),
+          [`amount-${b!.id}`]: page.invoices[1]!.amount,
+          method: `payto:${agreementId}`,
+        }),
+      ),
+    );
+    expect(page.breakdown!.totalCents).toBe(quote.data!.breakdown!.totalCents);
+  });
+
+  it("ignores amounts, agreements and invoices it may not take, and stays bounded", async () => {
+    const [a] = await twoInvoices(accounts["ACME-1000"]!);
+    const foreign = await firstPayableInvoice(accounts["ACME-1001"]!);
+    // All that is left to pay on it now (earlier tests here paid some of it).
+    const full = ((await open("olivia", `invoice=${a!.id}`)) as Page).invoices[0]!.amount;
+    for (const amount of ["0", "-5", "12.50", "1e3", String(a!.balance + 1), "999999999999999"]) {
+      const page = (await open("olivia", `invoice=${a!.id}&amount-${a!.id}=${amount}`)) as Page;
+      expect(page.invoices[0], amount).toMatchObject({ amount: full, partial: false });
+    }
+    // A control character in the address is refused at the edge, as on every page.
+    expect(answer(await open("olivia", `invoice=${a!.id}&amount-${a!.id}=%00`)).status).toBe(400);
+    // Another account's invoice, a made-up one, hostile text: left out, as the page always has.
+    const mixed = (await open(
+      "olivia",
+      `invoice=${a!.id}&invoice=${foreign.id}&invoice=${randomUUID()}&invoice=%27--&amount-${foreign.id}=100`,
+    )) as Page;
+    expect(mixed.invoices.map((i) => i.id)).toEqual([a!.id]);
+    // An agreement that is not an active one of this account: the page's usual default.
+    for (const agreement of [randomUUID(), "nope"]) {
+      const page = (await open("olivia", `invoice=${a!.id}&agreement=${agreement}`)) as Page;
+      expect(page.method.kind).not.toBe("payto");
+    }
+    // Only invoices it may not take: back to the list, which says so (decision 072).
+    const none = await open("olivia", `invoice=${foreign.id}&amount-${foreign.id}=100`);
+    expect(answer(none)).toMatchObject({
+      status: 302,
+      location: "/customer/invoices-and-payments/invoices?error=choose#errors",
+    });
+    // At most 50 invoice ids are read: a 51st is never looked at.
+    const fifty = Array.from({ length: 50 }, () => `invoice=${randomUUID()}`).join("&");
+    expect(answer(await open("olivia", `${fifty}&invoice=${a!.id}`)).status).toBe(302);
+  });
+});

@@ -7,10 +7,11 @@ import { useT } from "~/components/useT";
 import * as payStyles from "~/styles/pay.css";
 import { Field, formStyles } from "~/components/Form";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import { CHOOSE_INVOICES_PATH } from "~/lib/invoice-query";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate, type PayMethodChoice } from "~/lib/pay-form";
+import { payPageChoiceOf, payPagePath } from "~/lib/pay-return";
 import { todayIso } from "~/lib/payment-method-schemas";
 import {
   readForm,
@@ -58,6 +59,9 @@ async function pageContext(request: Request) {
   };
   const params = new URL(request.url).searchParams;
   const ids = params.get("all") === "1" ? ("all" as const) : params.getAll("invoice");
+  // Amounts and an agreement chosen before (the way back from "Set up PayTo", decision 077):
+  // bounded and checked here, then against the invoices and agreements below.
+  const chosen = payPageChoiceOf(params)!;
   const [invoices, cards, payTo] = await Promise.all([
     loadPayable(actor, ids),
     listCards(actor),
@@ -80,16 +84,25 @@ async function pageContext(request: Request) {
     payTo: { ...payTo, agreements },
     today,
     mayManagePaymentMethods,
+    chosen,
   };
 }
 
 const money = (cents: number, currency: string) => formatMoney(cents, { currency });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { branding, actor, invoices, cards, payTo, today, mayManagePaymentMethods } = await pageContext(request);
-  const defaultCard = cards.find((card) => card.isDefault) ?? cards[0];
-  const activeAgreement = payTo.agreements.find((a) => a.status === "ACTIVE");
-  const amounts = Object.fromEntries(invoices.map((i) => [i.id, i.availableCents]));
+  const { branding, actor, invoices, cards, payTo, today, mayManagePaymentMethods, chosen } =
+    await pageContext(request);
+  // An agreement named in the address is chosen only if it is an active one of this account.
+  const namedAgreement = payTo.agreements.find((a) => a.id === chosen.agreementId && a.status === "ACTIVE");
+  const defaultCard = namedAgreement ? undefined : (cards.find((card) => card.isDefault) ?? cards[0]);
+  const activeAgreement = namedAgreement ?? payTo.agreements.find((a) => a.status === "ACTIVE");
+  // A typed amount in the address counts only within the invoice's balance; else the whole of it.
+  const amountOf = (invoice: { id: string; availableCents: number }) => {
+    const cents = chosen.amounts[invoice.id];
+    return cents !== undefined && cents > 0 && cents <= invoice.availableCents ? cents : invoice.availableCents;
+  };
+  const amounts = Object.fromEntries(invoices.map((i) => [i.id, amountOf(i)]));
   const payable = invoices.filter((i) => i.availableCents > 0);
   // Nothing chosen that can be paid: back to the list, which says so at the top (issue 31).
   if (payable.length === 0) throw redirect(CHOOSE_INVOICES_PATH);
@@ -112,7 +125,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       number: i.number,
       dueDate: formatDate(i.dueDate, { timeZone: branding.timeZone }),
       balance: money(i.availableCents, branding.currency),
-      amount: decimal(i.availableCents),
+      amount: decimal(amounts[i.id]!),
+      partial: amounts[i.id] !== i.availableCents,
     })),
     methods: {
       cards: cards.map((card) => ({
@@ -124,7 +138,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       payTo: {
         enabled: payTo.enabled,
         providerName: payTo.providerName,
-        setUp: mayManagePaymentMethods ? ("link" as const) : ("noAccess" as const),
+        // A button that comes back here with what was chosen (decision 077).
+        setUp: mayManagePaymentMethods ? ("return" as const) : ("noAccess" as const),
       },
       promise: true,
       saveCard: mayManagePaymentMethods,
@@ -140,8 +155,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, actor, invoices, cards, payTo, today, mayManagePaymentMethods } = await pageContext(request);
+  const { branding, actor, invoices, cards, payTo, today, mayManagePaymentMethods, chosen } =
+    await pageContext(request);
   const form = await readForm(request);
+  if (form.get("intent") === "setUpPayTo") {
+    const back = payToReturn(form, { invoices, chosen, mayManagePaymentMethods, payToEnabled: payTo.enabled });
+    if (back) return redirect(`/payment-methods/payto/new?${new URLSearchParams({ returnTo: back })}`);
+    return data(startPayReply(form).reply, { status: 400 });
+  }
   const { intent, text, reply } = startPayReply(form);
   // pay: charge; review ("Update total"): the page again with the new total; quote (the live
   // total's fetcher): the same answer without a page. Only "pay" ever charges.
@@ -227,6 +248,32 @@ export async function action({ request }: ActionFunctionArgs) {
   return data(reply, { status: done.status });
 }
 
+/**
+ * "Set up PayTo" (a button of the pay form, so it works without JavaScript and keeps what was
+ * typed) goes to the set-up page with the way back here: these invoices and the amounts typed
+ * that are not the whole balance (valid ones; any other is left at the balance). Nothing is
+ * charged and the card fields are not read. Null where the button is not offered. Decision 077.
+ */
+function payToReturn(
+  form: FormData,
+  page: {
+    invoices: { id: string; availableCents: number }[];
+    chosen: { invoices: string[] | "all" };
+    mayManagePaymentMethods: boolean;
+    payToEnabled: boolean;
+  },
+) {
+  // Offered only to a contact who may manage payment methods, where PayTo is on.
+  if (!page.mayManagePaymentMethods || !page.payToEnabled || page.invoices.length === 0) return null;
+  const amounts: Record<string, number> = {};
+  for (const invoice of page.invoices) {
+    const parsed = parseMoneyToCents(String(form.get(`amount-${invoice.id}`) ?? "").slice(0, 40));
+    if (parsed.ok && parsed.cents > 0 && parsed.cents < invoice.availableCents) amounts[invoice.id] = parsed.cents;
+  }
+  const invoices = page.chosen.invoices === "all" ? ("all" as const) : page.invoices.map((i) => i.id);
+  return payPagePath({ invoices, amounts, agreementId: null });
+}
+
 /** A quote changes nothing the loader reads: no reload of the page's data for it. */
 export const shouldRevalidate = payFormShouldRevalidate;
 
@@ -251,6 +298,7 @@ export default function Pay() {
     loaded.invoices.some(
       (invoice) =>
         Boolean(reply?.errors[`amount-${invoice.id}`]) ||
+        invoice.partial ||
         (reply?.amounts[`amount-${invoice.id}`] ?? invoice.amount) !== invoice.amount,
     );
   const covers = several

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { secondaryButton } from "~/components/Button.css";
+import { button, secondaryButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
 import * as payto from "./components/PayTo.css";
 import { useAgreementName } from "./components/PayToAgreements";
@@ -8,6 +8,7 @@ import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
+import { isPayReturn, withAgreement } from "~/lib/pay-return";
 import { isLive, type AgreementStatus } from "~/lib/payto-states";
 import { PAYTO_REFUSALS } from "~/lib/payto-rules";
 import {
@@ -38,10 +39,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     timeZone: branding.timeZone,
   });
   const sandbox = getEnv().PAYTO_PROVIDER === "sandbox";
-  // Set up from a payment schedule's page: the way back there, and "Check again" keeps it.
+  // Set up from a payment schedule's page or the pay page: the way back there, and "Check again"
+  // keeps it. Back to the pay page once active, with this agreement chosen (decision 077).
+  const payBack = isPayReturn(back) ? back : null;
   return {
     businessName: branding.businessName,
-    back,
+    back: payBack ? null : back,
+    payBack: payBack
+      ? {
+          href: agreement.status === "ACTIVE" ? withAgreement(payBack, agreement.id) : payBack,
+          active: agreement.status === "ACTIVE",
+        }
+      : null,
     self: `/payment-methods/payto/${agreement.id}${back ? `?${new URLSearchParams({ returnTo: back })}` : ""}`,
     agreement: {
       id: agreement.id,
@@ -65,7 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function PayToAgreement() {
-  const { agreement, history, sandboxBankUrl, back, self } = useLoaderData<typeof loader>();
+  const { agreement, history, sandboxBankUrl, back, payBack, self } = useLoaderData<typeof loader>();
   const t = useT();
   const nameOf = useAgreementName();
   const status: AgreementStatus = agreement.status;
@@ -87,6 +96,16 @@ export default function PayToAgreement() {
       <p className={formStyles.notice} aria-live="polite" aria-atomic="true" data-testid="payto-status">
         {t(`payto.next.${status}` as MessageKey)}
       </p>
+      {payBack?.active ? (
+        <>
+          <p>
+            <Link to={payBack.href} className={button}>
+              {t("payto.view.backToPayment")}
+            </Link>
+          </p>
+          <p className={formStyles.hint}>{t("payto.view.backToPayment.hint")}</p>
+        </>
+      ) : null}
       {status === "CREATED" ? (
         <>
           <p className={payto.factValue}>
@@ -133,7 +152,9 @@ export default function PayToAgreement() {
             </Link>{" "}
           </>
         ) : null}
-        {back ? (
+        {payBack && !payBack.active ? (
+          <Link to={payBack.href}>{t("payto.view.backToPayment")}</Link>
+        ) : payBack ? null : back ? (
           <Link to={back}>{t("schedules.way.back")}</Link>
         ) : (
           <Link to="/payment-methods">{t("payto.view.back")}</Link>

@@ -57,9 +57,11 @@ async function requirePayToPage(request: Request) {
  * render carries a fresh requestGuid, so submitting the same form twice creates one agreement.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { branding, configuration } = await requirePayToPage(request);
+  const { branding, configuration, returnTo } = await requirePayToPage(request);
   return {
     businessName: branding.businessName,
+    // Cancel goes back where the contact came from (a schedule's page, the pay page), if it asked.
+    cancelHref: returnTo ?? "/payment-methods",
     providerName: configuration.providerName,
     max: payToLimitText(configuration, branding.currency),
     requestGuid: randomUUID(),
@@ -80,14 +82,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const conflict: MessageKey = "payto.error.conflict";
     return data({ result: submission.reply({ formErrors: [conflict] }) }, { status: 409 });
   }
-  // Set up from a payment schedule's page (`?returnTo=`, kept in the form's own action URL): the
-  // agreement's page offers the way back once the payer's bank has approved it.
+  // Set up from a payment schedule's page or the pay page (`?returnTo=`, checked, kept in the form's
+  // own action URL): the agreement's page offers the way back once the payer's bank has approved it.
   const query = returnTo ? `?${new URLSearchParams({ returnTo })}` : "";
   return redirect(`/payment-methods/payto/${outcome.agreement.id}${query}`);
 }
 
 export default function NewPayToAgreement() {
-  const { businessName, providerName, max, requestGuid, constraint } = useLoaderData<typeof loader>();
+  const { businessName, providerName, max, requestGuid, constraint, cancelHref } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const t = useT();
   const [form, fields] = useConstraintForm<Fields>({
@@ -108,6 +110,7 @@ export default function NewPayToAgreement() {
       title={t("payto.new.title")}
       intro={<p>{t("payto.new.intro", { provider: providerName })}</p>}
       submitLabel={t("payto.new.submit")}
+      cancelHref={cancelHref}
     >
       <input type="hidden" name="requestGuid" value={requestGuid} />
       <fieldset className={formStyles.fieldset} aria-describedby={methodError ? "payto-method-error" : undefined}>

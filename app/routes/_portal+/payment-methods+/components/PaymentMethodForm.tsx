@@ -19,6 +19,7 @@ export function PaymentMethodForm<Names extends string>({
   intro,
   submitLabel,
   maxSaved,
+  cancelHref = "/payment-methods",
   children,
 }: {
   form: FormMetadata<Record<Names, string | undefined>, string[]>;
@@ -29,6 +30,8 @@ export function PaymentMethodForm<Names extends string>({
   submitLabel: string;
   /** How many cards or bank accounts an account may keep, for the limit's message. */
   maxSaved?: number;
+  /** Where Cancel leads: the page that sent the contact here, when it asked to be returned to. */
+  cancelHref?: string;
   children: ReactNode;
 }) {
   const t = useT();
@@ -52,7 +55,7 @@ export function PaymentMethodForm<Names extends string>({
           <button type="submit" className={button} disabled={navigation.state === "submitting"}>
             {submitLabel}
           </button>
-          <Link to="/payment-methods">{t("pm.cancel")}</Link>
+          <Link to={cancelHref}>{t("pm.cancel")}</Link>
         </div>
       </Form>
     </>
