@@ -414,7 +414,9 @@ test.describe("paying a payment request from its emailed link", () => {
     const { link } = await linkFromMail(request.reference, since);
     await page.goto(link);
     await page.getByLabel("Amount to pay").fill("25.00");
-    // A button of the pay form: the amount typed goes along, the card fields never do (decision 077).
+    // A button of the pay form, under "Other ways to pay": the amount typed goes along, the card
+    // fields never do (decision 077).
+    await page.getByText("Other ways to pay", { exact: true }).and(page.locator("summary")).click();
     await page.getByRole("button", { name: "Sign in to use a saved card or PayTo agreement" }).click();
     await expect(page).toHaveURL(/\/auth\/signin\?/);
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(
@@ -424,7 +426,7 @@ test.describe("paying a payment request from its emailed link", () => {
     await page.getByLabel("Password").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(`${ACME}/payment/payment-request/${request.reference}?amount=2500`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${request.reference}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme Plumbing Supplies asks you to pay $300.00");
     await expect(page.getByLabel("Amount to pay")).toHaveValue("25.00");
     await expectAccessible(page);
   });

@@ -222,7 +222,8 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     const cancelled = await createRequest(hostRequest, { invoices: [invoice], description: "Read-only e2e" });
     const cancelledLink = await linkFromMail(cancelled.reference, since);
     await page.goto(cancelledLink);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payment request ${cancelled.reference}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Acme Plumbing Supplies asks you to pay \$/);
+    await expect(page.getByText(`Payment request ${cancelled.reference} · Read-only e2e`)).toBeVisible();
     // The open request is interactive (its pay form): scripts, hydrated.
     await expectScriptsAndHydration(page, jsEnabled);
     const view = page.getByRole("link", { name: `View or print ${invoice}` });
