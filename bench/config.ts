@@ -446,7 +446,7 @@ export const INP_RUNS = 3;
  * The emailed request's journey on the low-end phone (bench/journey.ts): runs, the median time to
  * the receipt kept. Each run pays a request of its own on acme (bench/seed.ts), for `amountCents`.
  */
-export const JOURNEY = { runs: 3, amountCents: 123_45 };
+export const JOURNEY = { runs: 5, amountCents: 123_45 };
 
 /**
  * autocannon on loopback. The floor and the pages take turns in short rounds, and each
