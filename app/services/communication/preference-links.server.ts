@@ -3,6 +3,7 @@ import { isPreferenceTopic, type PreferenceTopic } from "~/lib/communication";
 import { now } from "../platform/clock.server";
 import { getEnv } from "../platform/env.server";
 import { UUID } from "~/lib/ids";
+import { base64urlToUuid, uuidToBase64url } from "../platform/compact-ids.server";
 
 /**
  * The signed links in every email to a contact (issue 17; decision 039): one opens the contact's
@@ -63,16 +64,6 @@ function mac(key: Buffer, businessId: string, contactId: string, purpose: string
     .update(["communication-link v1", businessId.toLowerCase(), contactId.toLowerCase(), purpose, issued].join("\n"))
     .digest()
     .subarray(0, MAC_BYTES);
-}
-
-const uuidToBase64url = (uuid: string) => Buffer.from(uuid.replace(/-/g, ""), "hex").toString("base64url");
-
-function base64urlToUuid(text: string): string | null {
-  const bytes = Buffer.from(text, "base64url");
-  // Only the canonical spelling of 16 bytes: another spelling of the same bytes is not this token.
-  if (bytes.length !== 16 || bytes.toString("base64url") !== text) return null;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A signed link token for one contact of one business and one purpose. */

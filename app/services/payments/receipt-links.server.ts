@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { UUID } from "~/lib/ids";
 import { now } from "../platform/clock.server";
 import { getEnv } from "../platform/env.server";
+import { base64urlToUuid, uuidToBase64url } from "../platform/compact-ids.server";
 
 /**
  * The signed link in a receipt email (issue 31; decision 076): `/customer/receipt/<token>` opens
@@ -37,16 +38,6 @@ function mac(businessId: string, paymentId: string, expires: string): Buffer {
     .update(["receipt-link v1", businessId.toLowerCase(), paymentId.toLowerCase(), expires].join("\n"))
     .digest()
     .subarray(0, MAC_BYTES);
-}
-
-const uuidToBase64url = (uuid: string) => Buffer.from(uuid.replace(/-/g, ""), "hex").toString("base64url");
-
-function base64urlToUuid(text: string): string | null {
-  const bytes = Buffer.from(text, "base64url");
-  // Only the canonical spelling of 16 bytes: another spelling of the same bytes is not this token.
-  if (bytes.length !== 16 || bytes.toString("base64url") !== text) return null;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A receipt link's token for one payment of one business, good for RECEIPT_LINK_DAYS from now. */
