@@ -8,6 +8,7 @@ import { PayIdPanel, type PayIdPanelData } from "./PayIdPanel";
 import * as styles from "./Table.css";
 import { useT } from "./useT";
 import type { BreakdownView, PayFormReply, PayMethodChoice } from "~/lib/pay-form";
+import { surchargeSentence, type SurchargeRate } from "~/lib/surcharges";
 import { StackedTable } from "./StackedTable";
 import * as payStyles from "~/styles/pay.css";
 
@@ -41,7 +42,7 @@ export type RequestOpenData = {
   payId: PayIdPanelData | null;
   signInHref: string | null;
   /** What a card adds, by brand (`null`: every other card); empty when cards cost nothing extra. */
-  surcharges: { brand: string | null; rate: string }[];
+  surcharges: SurchargeRate[];
 };
 
 export type RequestClosedData = {
@@ -73,6 +74,7 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
         methods={data.methods}
         businessName={data.businessName}
         note={false}
+        payIdOffered={payIdReady}
         subtotalLabel={t("requestPage.subtotal")}
         lead={() => (
           <>
@@ -227,19 +229,17 @@ export function RequestClosed({ data }: { data: RequestClosedData }) {
 }
 
 /** "Paying by card adds 1.2% for Visa and Mastercard, 2.5% for American Express, 1.5% for other cards." */
-function SurchargeLine({ surcharges }: { surcharges: { brand: string | null; rate: string }[] }) {
+function SurchargeLine({ surcharges }: { surcharges: SurchargeRate[] }) {
   const t = useT();
-  const only = surcharges[0]!;
-  if (surcharges.length === 1 && only.brand === null) return <>{t("requestPage.surcharge.all", { rate: only.rate })}</>;
-  // Brands that cost the same are named together, in the order the business lists them.
-  const byRate = new Map<string, string[]>();
-  for (const { brand, rate } of surcharges) {
-    byRate.set(rate, [...(byRate.get(rate) ?? []), brand ?? t("requestPage.surcharge.others")]);
-  }
-  const list = (items: string[]) =>
-    items.length < 2
-      ? items.join("")
-      : `${items.slice(0, -1).join(", ")}${t("requestPage.surcharge.and")}${items.at(-1)}`;
-  const rates = [...byRate].map(([rate, brands]) => t("requestPage.surcharge.rate", { rate, cards: list(brands) }));
-  return <>{t("requestPage.surcharge.some", { rates: list(rates) })}</>;
+  return (
+    <>
+      {surchargeSentence(surcharges, {
+        all: (rate) => t("requestPage.surcharge.all", { rate }),
+        some: (rates) => t("requestPage.surcharge.some", { rates }),
+        rate: (rate, cards) => t("requestPage.surcharge.rate", { rate, cards }),
+        others: t("requestPage.surcharge.others"),
+        and: t("requestPage.surcharge.and"),
+      })}
+    </>
+  );
 }

@@ -76,7 +76,7 @@ test.describe("paying with a new card, never a refused tap", () => {
       await expect(confirm).toContainText("Nothing has been charged yet");
       await expect(confirm).toContainText("American Express •••• 0005");
       await expect(confirm).toContainText("Card surcharge (American Express, 2.5%)");
-      await expect(confirm).toContainText("PayTo and bank transfer to the PayID carry no surcharge");
+      await expect(confirm).toContainText("PayTo carries no surcharge.");
       const button = confirm.getByRole("button", { name: /^Confirm and pay \$/ });
       await expect(button).toBeInViewport();
       await expectAccessible(page);

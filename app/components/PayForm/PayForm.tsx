@@ -96,6 +96,7 @@ export function PayForm({
   action,
   notice,
   continueWithoutTotal = false,
+  payIdOffered = false,
 }: {
   requestGuid: string;
   reply: PayFormReply | null;
@@ -121,6 +122,11 @@ export function PayForm({
    * step's exact total (decision 071). Never a disabled button with no reason (issue 31).
    */
   continueWithoutTotal?: boolean;
+  /**
+   * The page shows the account's PayID (a link payer's "Other ways to pay"): the confirm step names
+   * it, beside PayTo where this payer can use PayTo, as the ways without a card surcharge.
+   */
+  payIdOffered?: boolean;
 }) {
   const navigation = useNavigation();
   const location = useLocation();
@@ -174,6 +180,10 @@ export function PayForm({
           businessName={businessName}
           subtotalLabel={subtotalLabel}
           agreementName={agreementName}
+          noSurcharge={noSurchargeKey(
+            methods.payTo.enabled && (activeAgreements.length > 0 || methods.payTo.setUp === "return"),
+            payIdOffered,
+          )}
         />
       </>
     );
@@ -391,6 +401,7 @@ function ConfirmStep({
   businessName,
   subtotalLabel,
   agreementName,
+  noSurcharge,
 }: {
   reply: PayFormReply;
   confirm: PayConfirmView;
@@ -399,6 +410,8 @@ function ConfirmStep({
   businessName: string;
   subtotalLabel?: string;
   agreementName: (agreement: PayToAgreementView) => string;
+  /** The sentence naming the ways this payer can pay without a surcharge, if any. */
+  noSurcharge: MessageKey | null;
 }) {
   const t = useT();
   const navigation = useNavigation();
@@ -476,6 +489,7 @@ function ConfirmStep({
       {confirm.surcharge ? (
         <p className={formStyles.hint}>
           {t("pay.confirm.surchargeWhy", { business: businessName, ...confirm.surcharge })}
+          {noSurcharge ? ` ${t(noSurcharge)}` : null}
         </p>
       ) : null}
       <Form method="post">
@@ -486,6 +500,16 @@ function ConfirmStep({
       </Form>
     </section>
   );
+}
+
+/**
+ * Which ways to pay without a card surcharge the confirm step names: only those this payer has on
+ * this page (a link payer has no PayTo: it needs a signed-in contact who may manage payment methods).
+ */
+function noSurchargeKey(payTo: boolean, payId: boolean): MessageKey | null {
+  if (payTo && payId) return "pay.confirm.noSurcharge.both";
+  if (payTo) return "pay.confirm.noSurcharge.payTo";
+  return payId ? "pay.confirm.noSurcharge.payId" : null;
 }
 
 /** The server's breakdown as a receipt: what the invoices come to, each fee or discount, the total. */

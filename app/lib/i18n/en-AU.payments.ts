@@ -97,8 +97,10 @@ export const paymentsEnAU = {
   "pay.confirm.lead": "Nothing has been charged yet. Check the total, then confirm.",
   "pay.confirm.changed": "The total is {total}, not {shown}: it is worked out from what you chose.",
   "pay.confirm.surcharge": "Card surcharge ({brand}, {rate})",
-  "pay.confirm.surchargeWhy":
-    "{business} adds {rate} to payments by {brand}. PayTo and bank transfer to the PayID carry no surcharge.",
+  "pay.confirm.surchargeWhy": "{business} adds {rate} to payments by {brand}.",
+  "pay.confirm.noSurcharge.both": "PayTo and a bank transfer to the PayID carry no surcharge.",
+  "pay.confirm.noSurcharge.payTo": "PayTo carries no surcharge.",
+  "pay.confirm.noSurcharge.payId": "A bank transfer to the PayID carries no surcharge.",
   "pay.confirm.card": "Card: {brand} •••• {last4}, expires {expiry}",
   "pay.confirm.payto": "By PayTo, from the account you agreed",
   "pay.confirm.savedCard": "Saved card",

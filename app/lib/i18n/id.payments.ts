@@ -102,8 +102,10 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "pay.confirm.lead": "Belum ada yang ditagih. Periksa totalnya, lalu konfirmasi.",
   "pay.confirm.changed": "Totalnya {total}, bukan {shown}: dihitung dari pilihan Anda.",
   "pay.confirm.surcharge": "Biaya tambahan kartu ({brand}, {rate})",
-  "pay.confirm.surchargeWhy":
-    "{business} menambahkan {rate} untuk pembayaran dengan {brand}. PayTo dan transfer bank ke PayID tanpa biaya tambahan.",
+  "pay.confirm.surchargeWhy": "{business} menambahkan {rate} untuk pembayaran dengan {brand}.",
+  "pay.confirm.noSurcharge.both": "PayTo dan transfer bank ke PayID tanpa biaya tambahan.",
+  "pay.confirm.noSurcharge.payTo": "PayTo tanpa biaya tambahan.",
+  "pay.confirm.noSurcharge.payId": "Transfer bank ke PayID tanpa biaya tambahan.",
   "pay.confirm.card": "Kartu: {brand} •••• {last4}, berlaku sampai {expiry}",
   "pay.confirm.payto": "Lewat PayTo, dari rekening yang Anda setujui",
   "pay.confirm.savedCard": "Kartu tersimpan",

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { data, redirect, type TypedResponse } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
+import { surchargeRates } from "~/lib/surcharges";
 import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
@@ -17,7 +18,6 @@ import {
   readyToPay,
   resolvePayMethod,
   startPayReply,
-  surchargeRates,
   typedAmount,
   type FeeMethod,
 } from "../payments/pay-form.server";

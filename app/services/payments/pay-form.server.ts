@@ -3,6 +3,7 @@ import { BRAND_LABELS, brandFromPrefix, cardDigits, detectBrand, formatExpiry } 
 import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import { isUuid } from "~/lib/ids";
 import type { FeeRules } from "~/lib/payment-calc";
+import { feeRateLabel } from "~/lib/surcharges";
 import type { MessageKey } from "~/lib/i18n";
 import {
   MONEY_ERROR_KEYS,
@@ -249,30 +250,7 @@ const actionOf = (method: PayMethod): PayAction =>
 /** A surcharge rate as people read it: "1.5%", "1.5% + $0.30". */
 function rateLabel(rules: FeeRules, brand: CardBrand, currency: string): string | null {
   const fee = rules.surcharge[brand] ?? rules.surcharge.default;
-  return fee ? rateOf(fee, currency) : null;
-}
-
-/**
- * What a card costs extra at this business, for the line before a pay button (decision 075):
- * each brand with its own rate, then the rate of every other card; none when cards carry no
- * surcharge. One entry with `brand: null` alone means every card pays the same.
- */
-export function surchargeRates(rules: FeeRules, currency: string): { brand: string | null; rate: string }[] {
-  const others = rules.surcharge.default ? rateOf(rules.surcharge.default, currency) : null;
-  const brands = (Object.keys(BRAND_LABELS) as CardBrand[])
-    .map((brand) => ({ brand, fee: rules.surcharge[brand] }))
-    .filter((entry) => entry.fee !== undefined)
-    .map(({ brand, fee }) => ({ brand: BRAND_LABELS[brand], rate: rateOf(fee!, currency) }))
-    .filter((entry): entry is { brand: string; rate: string } => entry.rate !== null && entry.rate !== others);
-  return others ? [...brands, { brand: null, rate: others }] : brands;
-}
-
-function rateOf(fee: { bps: number; fixedCents: number }, currency: string): string | null {
-  if (fee.bps <= 0 && fee.fixedCents <= 0) return null;
-  const percent = `${(fee.bps / 100).toFixed(2).replace(/\.?0+$/, "")}%`;
-  if (fee.fixedCents <= 0) return percent;
-  const fixed = formatMoney(fee.fixedCents, { currency });
-  return fee.bps > 0 ? `${percent} + ${fixed}` : fixed;
+  return fee ? feeRateLabel(fee, currency) : null;
 }
 
 /**

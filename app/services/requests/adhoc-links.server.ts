@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { payIdForEmail } from "../payments/payto/payids.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { reissueLink } from "../links/link-lifecycle.server";
 import { revokeLinkTokens } from "../links/link-tokens.server";
@@ -102,6 +103,13 @@ export async function sendAdhocLink(
     return { token: link.token, replaced: link.replaced };
   });
 
+  // The transfer that adds no card surcharge, named beside it in the email (decision 075).
+  const payId = await payIdForEmail({
+    businessId,
+    hostname: branding.hostname,
+    accountId: account.id,
+    accountNumber: account.number,
+  });
   let delivery: AdhocLinkResult["delivery"] = { email: contact!.email, sent: true };
   const url = publicLink(branding, `/customer/adhoc/${token}`);
   options.onLink?.(contact!.email, url);
@@ -122,6 +130,7 @@ export async function sendAdhocLink(
           expiresAt,
           link: url,
           preferences,
+          payId,
         }),
     });
     logger.info("ad-hoc link emailed", { account: account.number, to: contact!.email });

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { payIdForEmail } from "../payments/payto/payids.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { publicLink } from "../host/host.server";
 import { findInvoiceToLink, type LinkableInvoice } from "../links/invoice-links.server";
@@ -139,6 +140,13 @@ export async function sendInvoiceLinks(
     return out;
   });
 
+  // The transfer that adds no card surcharge, named beside it in the email (decision 075).
+  const payId = await payIdForEmail({
+    businessId,
+    hostname: branding.hostname,
+    accountId: invoice.account.id,
+    accountNumber: invoice.account.number,
+  });
   const deliveries: Delivery[] = [];
   for (const link of minted) {
     const url = publicLink(branding, `${PATH}${link.token}`);
@@ -165,6 +173,7 @@ export async function sendInvoiceLinks(
                 link: url,
                 now,
                 preferences,
+                payId,
               }),
           }),
       ),

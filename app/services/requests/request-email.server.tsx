@@ -1,5 +1,6 @@
 import { Column, Heading, Row, Section, Text } from "@react-email/components";
 import { formatDate, formatMoney } from "~/lib/format";
+import { surchargeRates, surchargeSentence } from "~/lib/surcharges";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
   BrandedEmail,
@@ -40,6 +41,11 @@ export async function renderPaymentRequestEmail(input: {
    * a reminder, with "overdue" once the due date has passed (in the business's time zone).
    */
   reminder?: { now: Date };
+  /**
+   * The account's PayID when the business offers PayID (decision 075): a transfer to it carries
+   * no card surcharge, so the email says so beside the surcharge it names.
+   */
+  payId?: string | null;
 }): Promise<RenderedEmail> {
   const { branding, request, link } = input;
   const brand = emailBrandOf(branding);
@@ -91,6 +97,7 @@ export async function renderPaymentRequestEmail(input: {
       : `Reminder: ${money(toPay)} to ${branding.businessName}${due ? ` due ${due}` : ""} (${request.reference})`;
   const title = !input.reminder ? "Payment request" : overdue ? "Payment overdue" : "Payment reminder";
   const paidAlready = "If you have paid already, thank you: there is nothing more to do.";
+  const fees = surchargeNote(branding, input.payId ?? null, request.reference);
 
   const html = await renderEmailHtml(
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
@@ -110,6 +117,7 @@ export async function renderPaymentRequestEmail(input: {
       <EmailButton brand={brand} href={link}>
         Pay now
       </EmailButton>
+      {fees ? <Text style={emailText(brand.theme, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
       {request.description ? (
         <Text style={emailText(brand.theme, { whiteSpace: "pre-line" })}>{request.description}</Text>
       ) : null}
@@ -135,6 +143,7 @@ export async function renderPaymentRequestEmail(input: {
     "Pay now:",
     link,
     "",
+    ...(fees ? [fees, ""] : []),
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
     ...contactLines(branding.businessName, input.support),
@@ -142,6 +151,27 @@ export async function renderPaymentRequestEmail(input: {
   ].join("\n");
   return { subject, html, text };
 }
+
+/**
+ * What a card adds, said before the payer opens the page (decision 075), and how to pay without
+ * it: "Paying by card adds 1.2% for Visa. A bank transfer to PayID … adds nothing: …". Null when
+ * cards carry no surcharge.
+ */
+function surchargeNote(branding: HostBranding, payId: string | null, reference: string): string | null {
+  const surcharge = surchargeSentence(surchargeRates(branding.feeRules, branding.currency), ENGLISH_SURCHARGE);
+  if (!surcharge) return null;
+  if (!payId) return surcharge;
+  return `${surcharge} A bank transfer to PayID ${payId} adds nothing: in your banking app choose Pay someone → PayID, and put ${reference} in the description.`;
+}
+
+/** The request emails are in English (as every email is today): the surcharge sentence's words. */
+const ENGLISH_SURCHARGE = {
+  all: (rate: string) => `Paying by card adds ${rate}.`,
+  some: (rates: string) => `Paying by card adds ${rates}.`,
+  rate: (rate: string, cards: string) => `${rate} for ${cards}`,
+  others: "other cards",
+  and: " and ",
+};
 
 /** Today's date (YYYY-MM-DD) where the business is. */
 function todayIn(timeZone: string, now: Date) {
@@ -158,6 +188,8 @@ export async function renderAdhocLinkEmail(input: {
   expiresAt: Date;
   link: string;
   preferences?: EmailPreferenceLinks | null;
+  /** The account's PayID, when offered: the transfer that adds no surcharge. */
+  payId?: string | null;
 }): Promise<RenderedEmail> {
   const { branding, link } = input;
   const brand = emailBrandOf(branding);
@@ -171,6 +203,7 @@ export async function renderAdhocLinkEmail(input: {
     ["Amount", `${money(input.minCents)} to ${money(input.maxCents)}`],
     ["Link works until", expires],
   ];
+  const fees = surchargeNote(branding, input.payId ?? null, input.account.number);
   const html = await renderEmailHtml(
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
@@ -184,6 +217,7 @@ export async function renderAdhocLinkEmail(input: {
       <EmailButton brand={brand} href={link}>
         Make a payment
       </EmailButton>
+      {fees ? <Text style={emailText(brand.theme, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
       <EmailFacts brand={brand} facts={facts} />
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
@@ -198,6 +232,7 @@ export async function renderAdhocLinkEmail(input: {
     "Make a payment:",
     link,
     "",
+    ...(fees ? [fees, ""] : []),
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
     ...contactLines(branding.businessName, input.support),
@@ -231,6 +266,8 @@ export async function renderInvoiceLinkEmail(input: {
   link: string;
   now: Date;
   preferences?: EmailPreferenceLinks | null;
+  /** The account's PayID, when offered: the transfer that adds no surcharge. */
+  payId?: string | null;
 }): Promise<RenderedEmail> {
   const { branding, invoice, link } = input;
   const brand = emailBrandOf(branding);
@@ -256,6 +293,7 @@ export async function renderInvoiceLinkEmail(input: {
     ["Account", `${invoice.account.name} (${invoice.account.number})`],
     ["Link works until", expires],
   ];
+  const fees = surchargeNote(branding, input.payId ?? null, invoice.number);
   const html = await renderEmailHtml(
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
@@ -274,6 +312,7 @@ export async function renderInvoiceLinkEmail(input: {
       <EmailButton brand={brand} href={link}>
         Pay now
       </EmailButton>
+      {fees ? <Text style={emailText(brand.theme, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
       <EmailFacts brand={brand} facts={facts} />
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
@@ -288,6 +327,7 @@ export async function renderInvoiceLinkEmail(input: {
     "Pay now:",
     link,
     "",
+    ...(fees ? [fees, ""] : []),
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
     ...contactLines(branding.businessName, input.support),

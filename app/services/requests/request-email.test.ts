@@ -112,6 +112,60 @@ describe("the payment-request email", () => {
     }
   });
 
+  it("names the card surcharge before the page does, and the PayID that adds nothing (decision 075)", async () => {
+    const surcharged: HostBranding = {
+      ...branding("navy-blue"),
+      feeRules: {
+        surcharge: {
+          visa: { bps: 120, fixedCents: 0 },
+          mastercard: { bps: 120, fixedCents: 0 },
+          default: { bps: 250, fixedCents: 0 },
+        },
+        lateFee: { bps: 500, fixedCents: 0 },
+        earlyDiscount: null,
+      },
+    };
+    const withPayId = await renderPaymentRequestEmail({
+      branding: surcharged,
+      support,
+      recipientName: "Olivia",
+      request,
+      link,
+      payId: "acme-1000@pay.example.test",
+    });
+    for (const part of [withPayId.text, withPayId.html]) {
+      expect(part).toContain("Paying by card adds 1.2% for Visa and Mastercard and 2.5% for other cards.");
+      expect(part).toContain(
+        "A bank transfer to PayID acme-1000@pay.example.test adds nothing: in your banking app choose Pay someone → PayID, and put PR-AB12CD34 in the description.",
+      );
+      // A request charges what it asks (decision 075): no late fee is mentioned, as none is added.
+      expect(part).not.toMatch(/late fee/i);
+    }
+    // The surcharge comes after the amount and the button, before the facts.
+    expect(withPayId.text.indexOf("Paying by card")).toBeGreaterThan(withPayId.text.indexOf(link));
+
+    const withoutPayId = await renderPaymentRequestEmail({
+      branding: surcharged,
+      support,
+      recipientName: "O",
+      request,
+      link,
+    });
+    expect(withoutPayId.text).toContain("Paying by card adds 1.2% for Visa and Mastercard and 2.5% for other cards.");
+    expect(withoutPayId.text).not.toContain("PayID");
+
+    // No surcharge: nothing said, even with a PayID.
+    const none = await renderPaymentRequestEmail({
+      branding: branding("navy-blue"),
+      support,
+      recipientName: "O",
+      request,
+      link,
+      payId: "acme-1000@pay.example.test",
+    });
+    for (const part of [none.text, none.html]) expect(part).not.toMatch(/surcharge|Paying by card|PayID/);
+  });
+
   it("escapes what the business typed and its name", async () => {
     const mail = await renderPaymentRequestEmail({
       branding: branding("base"),
@@ -281,6 +335,44 @@ describe("the single-invoice link email (issue 31; decision 074)", () => {
     expect(mail.html).toContain(`background-color:${colors.button};color:${surface.buttonText}`);
     expect(mail.text).toContain("Email: accounts@acme.example");
     expect(mail.text).toContain("https://pay.example.test/communication/x");
+  });
+
+  it("names the card surcharge and the PayID by the invoice's number, and the ad-hoc email by the account's", async () => {
+    const surcharged: HostBranding = {
+      ...branding("navy-blue"),
+      feeRules: { surcharge: { default: { bps: 150, fixedCents: 0 } }, lateFee: null, earlyDiscount: null },
+    };
+    const mail = await renderInvoiceLinkEmail({
+      branding: surcharged,
+      support,
+      recipientName: "Olivia",
+      invoice,
+      expiresAt: new Date("2026-12-20T12:00:00.000Z"),
+      link: invoiceLink,
+      now: new Date("2026-12-01T00:00:00.000Z"),
+      payId: "acme-1000@pay.example.test",
+    });
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("Paying by card adds 1.5%.");
+      expect(part).toContain("put ACME-1000-INV-023 in the description");
+    }
+    const adhoc = await renderAdhocLinkEmail({
+      branding: surcharged,
+      support,
+      recipientName: "Olivia",
+      account: invoice.account,
+      minCents: 10_00,
+      maxCents: 500_00,
+      expiresAt: new Date("2026-12-20T12:00:00.000Z"),
+      link: invoiceLink,
+      payId: "acme-1000@pay.example.test",
+    });
+    for (const part of [adhoc.text, adhoc.html]) {
+      expect(part).toContain(
+        "Paying by card adds 1.5%. A bank transfer to PayID acme-1000@pay.example.test adds nothing",
+      );
+      expect(part).toContain("put ACME-1000 in the description");
+    }
   });
 
   it("says overdue once the due date has passed where the business is", async () => {

@@ -378,6 +378,8 @@ function requestSuite(open: () => Promise<{ handle: DatabaseHandle; close: () =>
       expect(mail.links).toContain(`http://acme.localhost:3000/customer/payment-request/${token}`);
       const check = await checkLinkToken(acme, "payment-request", token);
       expect(check.status === "valid" && check.link.subjectId).toBe(request.id);
+      // Acme charges a card surcharge and offers PayID: the email names both (decision 075).
+      expect(mail.text).toMatch(/Paying by card adds [^\n]*\. A bank transfer to PayID acme-1000@\S+ adds nothing/);
       const other = await catcher.waitForMail("new@coastal.example", { after });
       expect(tokenIn(other.links)).not.toBe(token);
       // The token is in the email only: not in the answer.

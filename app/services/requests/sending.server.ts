@@ -12,6 +12,7 @@ import { logger } from "../platform/logger.server";
 import { RequestProblem } from "../platform/problems.server";
 import type { PaymentRequestView } from "./payment-request-view.server";
 import { getPaymentRequest } from "./queries.server";
+import { payIdForEmail } from "../payments/payto/payids.server";
 import { renderPaymentRequestEmail } from "./request-email.server";
 import { lockForChange, type BeforeCommit } from "./request-rows.server";
 
@@ -103,6 +104,7 @@ export async function sendPaymentRequest(
   });
 
   const request = (await getPaymentRequest(businessId, found.id, { now }))!;
+  const payId = await requestPayId(branding, request);
   const deliveries: Delivery[] = [];
   for (const link of links) {
     if (!link.token) {
@@ -131,6 +133,7 @@ export async function sendPaymentRequest(
                 request,
                 link: url,
                 preferences,
+                payId,
               }),
           }),
       ),
@@ -240,6 +243,7 @@ export async function remindPaymentRequest(
 
   // The request as it is now (a payment may have landed meanwhile), for the emails.
   const current = (await getPaymentRequest(businessId, found.id, { now }))!;
+  const payId = await requestPayId(branding, current);
   const sentTo: string[] = [];
   const sent: RemindResult["sent"] = [];
   const skipped = [...planned.skipped];
@@ -262,6 +266,7 @@ export async function remindPaymentRequest(
             link: url,
             preferences,
             reminder: { now },
+            payId,
           }),
       });
       if (outcome.sent) {
@@ -351,4 +356,14 @@ async function recipientsOf(tx: Db, businessId: string, requestId: string) {
     .where("r.request_id", "=", requestId)
     .orderBy("c.email")
     .execute();
+}
+
+/** The request's account's PayID, named in its email as the transfer that adds no surcharge (decision 075). */
+function requestPayId(branding: { businessId: string; hostname: string }, request: PaymentRequestView) {
+  return payIdForEmail({
+    businessId: branding.businessId,
+    hostname: branding.hostname,
+    accountId: request.account.id,
+    accountNumber: request.account.number,
+  });
 }

@@ -270,6 +270,7 @@ export default function InvoiceLink() {
         }}
         businessName={data.businessName}
         note={false}
+        payIdOffered={data.payId?.status === "ready"}
         lead={(breakdown) => (
           <>
             {t("pay.covers.one", { number: data.invoice.number })}
