@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { e2eEmail } from "../support/e2e-users";
-import { ACME, expect, expectAccessible, PHONE, signInAs, test, waitForHydration } from "./fixtures";
+import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test, waitForHydration } from "./fixtures";
 
 /**
  * Paying without a failed tap (issue 31, decision 071), at 360 × 740 with JavaScript on and off.
@@ -139,4 +139,50 @@ test.describe("paying with a new card, never a refused tap", () => {
     await expect(page.locator("#pay-errors")).toContainText("Check the card number");
     await expect(page.getByLabel("Card number")).toHaveAccessibleDescription(/Check the card number/);
   });
+});
+
+/**
+ * A saved card: nothing typed changes the total, so the pay page's "Pay $X" pays at once, JS on and
+ * off, on both brands (the account's default card is chosen for the payer). Sign-in, then ≤ 4 taps
+ * (the issue's count): here Pay now and Pay.
+ */
+test.describe("paying with a saved card, from the dashboard, at once", () => {
+  for (const [brand, origin, host] of [
+    ["acme", ACME, "acme.localhost"],
+    ["kiwi", KIWI, "kiwi.localhost"],
+  ] as const) {
+    test(`${brand}: dashboard → Pay now → Pay → receipt, the amount and the action in the first screen`, async ({
+      page,
+      jsEnabled,
+    }, testInfo) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize(PHONE);
+      const taps = tapCounter();
+      await signInAs(page, origin, e2eEmail("savedcard", testInfo.project.name, host), DEMO_PASSWORD);
+      if (jsEnabled) await waitForHydration(page);
+      const payNow = page.getByRole("link", { name: "Pay now", exact: true });
+      await expect(payNow).toBeInViewport();
+      await taps.tap(payNow);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+      if (jsEnabled) await waitForHydration(page);
+      // The default saved card is chosen; the button names the total with its surcharge already.
+      await expect(page.getByLabel(/^Visa •••• 4242/)).toBeChecked();
+      const pay = page.getByRole("button", { name: /^Pay (\$|NZD )[0-9]/ });
+      await expect(pay).toBeInViewport();
+      await page.screenshot({ path: testInfo.outputPath(`saved-card-pay-${brand}-360.png`) });
+      const shown = (await pay.textContent())!.replace(/^Pay /, "");
+      await taps.tap(pay);
+      await expect(page).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
+      await expectNoRefusal(page);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+      const main = page.getByRole("main");
+      await expect(main).toContainText(shown);
+      await expect(main).toContainText("4242");
+      await page.screenshot({ path: testInfo.outputPath(`saved-card-receipt-${brand}-360.png`), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: testInfo.outputPath(`saved-card-receipt-${brand}-1280.png`), fullPage: true });
+      await testInfo.attach("taps", { body: String(taps.count), contentType: "text/plain" });
+      expect(taps.count, "taps after sign-in: Pay now, Pay").toBe(2);
+    });
+  }
 });

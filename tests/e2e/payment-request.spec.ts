@@ -38,14 +38,16 @@ const SMTP_PORT = Number(process.env.E2E_PORT ?? 4310) + 15;
 async function createRequest(
   hostRequest: import("./fixtures").HostRequest,
   body: Record<string, unknown>,
+  origin: string = ACME,
 ): Promise<{ reference: string; id: string }> {
-  const response = await hostRequest.post(`${ACME}/api/back-office/payment-requests`, {
+  const host = new URL(origin).hostname;
+  const response = await hostRequest.post(`${origin}/api/back-office/payment-requests`, {
     headers: {
-      authorization: `Bearer ${DEMO_API_KEYS["acme.localhost"]}`,
+      authorization: `Bearer ${DEMO_API_KEYS[host]}`,
       "idempotency-key": randomUUID(),
       "content-type": "application/json",
     },
-    data: { account: account(), recipients: [payer()], send: true, ...body },
+    data: { account: account(), recipients: [e2eEmail("linkpayer", project(), host)], send: true, ...body },
   });
   expect(response.status(), await response.text()).toBe(201);
   const json = (await response.json()) as { request: { reference: string; id: string } };
@@ -53,8 +55,8 @@ async function createRequest(
 }
 
 /** The link in a request's email, from its plain-text part. */
-async function linkFromMail(reference: string, since: number) {
-  const mail = await waitForMailVia(MAILBOX, payer(), { since, subject: new RegExp(reference) });
+async function linkFromMail(reference: string, since: number, to: string = payer()) {
+  const mail = await waitForMailVia(MAILBOX, to, { since, subject: new RegExp(reference) });
   const link = mail.links.find((l) => l.includes("/customer/payment-request/"));
   expect(link, "the email carries the link").toBeTruthy();
   expect(mail.text).toContain(link!);
@@ -325,6 +327,9 @@ test.describe("paying a payment request from its emailed link", () => {
     const request = await createRequest(hostRequest, { amountCents: 12_345, description: "Job 7 deposit" });
     const { mail, link } = await linkFromMail(request.reference, since);
     expect(mail.subject).toContain("$123.45");
+    // The email names what a card adds, and the PayID that adds nothing, before the page does (decision 075).
+    expect(mail.text).toContain("Paying by card adds 1.2% for Visa and Mastercard");
+    expect(mail.text).toMatch(/A bank transfer to PayID e2e-linkpayer-\S+ adds nothing/);
     // Every answer on the way: a refused submit (4xx) fails the journey.
     const refused: string[] = [];
     page.on("response", (response) => {
@@ -354,6 +359,9 @@ test.describe("paying a payment request from its emailed link", () => {
     if (!jsEnabled) {
       const confirm = page.getByRole("region", { name: "Check and confirm" });
       await expect(confirm).toContainText("Card surcharge (Visa, 1.2%)");
+      // A link payer has no PayTo (it needs signing in): only the PayID is named as the way without it.
+      await expect(confirm).toContainText("A bank transfer to the PayID carries no surcharge.");
+      await expect(confirm).not.toContainText("PayTo");
       const go = confirm.getByRole("button", { name: "Confirm and pay $124.93" });
       await expect(go).toBeInViewport();
       await keep("request-link-confirm-360");
@@ -367,6 +375,53 @@ test.describe("paying a payment request from its emailed link", () => {
     expect(refused, "no submit was refused").toEqual([]);
     await testInfo.attach("taps", { body: String(taps), contentType: "text/plain" });
     expect(taps).toBeLessThanOrEqual(4);
+  });
+
+  test("both brands at 360 and 1280 px: the request page, the confirm step and the link's receipt", async ({
+    page,
+    jsEnabled,
+    hostRequest,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const keep = async (name: string) => {
+      for (const [width, height] of [
+        [360, 740],
+        [1280, 800],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        const file = testInfo.outputPath(`${name}-${width}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        await testInfo.attach(`${name}-${width}`, { path: file, contentType: "image/png" });
+      }
+      await page.setViewportSize(PHONE);
+    };
+    for (const [brand, origin, business, total] of [
+      ["acme", ACME, "Acme Plumbing Supplies", /\$124\.93/],
+      ["kiwi", KIWI, "Kiwi Freight Co.", /125\.30/],
+    ] as const) {
+      const since = Date.now();
+      const host = new URL(origin).hostname;
+      const request = await createRequest(hostRequest, { amountCents: 12_345, description: "Job 8 deposit" }, origin);
+      const { link } = await linkFromMail(request.reference, since, e2eEmail("linkpayer", project(), host));
+      await page.goto(link);
+      const heading = page.getByRole("heading", { level: 1 });
+      await expect(heading).toContainText(`${business} asks you to pay`);
+      await expect(page.getByRole("button", { name: /^Pay / })).toBeInViewport();
+      await keep(`${brand}-request-link`);
+      if (jsEnabled) await waitForHydration(page);
+      await fillCard(page);
+      await page.getByRole("button", { name: /^Pay / }).click();
+      if (!jsEnabled) {
+        const confirm = page.getByRole("region", { name: "Check and confirm" });
+        await expect(confirm.getByRole("button", { name: /^Confirm and pay / })).toBeInViewport();
+        await expect(confirm).toContainText(total);
+        await keep(`${brand}-request-confirm`);
+        await confirm.getByRole("button", { name: /^Confirm and pay / }).click();
+      }
+      await expect(heading).toHaveText("Payment received");
+      await expect(page.getByRole("main")).toContainText(total);
+      await keep(`${brand}-request-receipt`);
+    }
   });
 
   test("a declined card on the link: the message in view and focused, the name and expiry kept, never the number or CVN", async ({

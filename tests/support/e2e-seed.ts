@@ -9,7 +9,7 @@ import { openPglite } from "../../app/services/platform/db.server";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { migrate } from "../../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, demoLedger, demoPublicBaseUrl, seedDemoData } from "../../db/seed/demo";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { E2E_PROJECTS, e2eEmail, e2eLinkToken, E2E_ROLES, LEDGER_ROLES, OWN_ACCOUNT_ROLES } from "./e2e-users";
 import { seedCustomerStyleJourneys, seedKiwiCustomerStyleHome } from "./e2e-customer-style";
 import { seedAgreementJourneys } from "./e2e-agreements";
@@ -92,6 +92,41 @@ try {
           await db
             .insertInto("invoices")
             .values(invoices.map((invoice) => ({ ...invoice, business_id: business.business_id, account_id: own.id })))
+            .execute();
+        }
+        if (role === "savedcard") {
+          // The saved-card journey's Visa, the account's default: its bank pays (sandbox "approve").
+          const token = `tok_sbx_e2e_${randomBytes(12).toString("hex")}`;
+          const expiryYear = new Date().getUTCFullYear() + 2;
+          await db
+            .insertInto("sandbox_gateway_tokens")
+            .values({
+              token,
+              brand: "visa",
+              last4: "4242",
+              expiry_month: 11,
+              expiry_year: expiryYear,
+              outcome: "approve",
+            })
+            .execute();
+          await db
+            .insertInto("cards")
+            .values({
+              business_id: business.business_id,
+              account_id: own.id,
+              gateway: "sandbox",
+              gateway_token: token,
+              brand: "visa",
+              first_digit: "4",
+              last4: "4242",
+              expiry_month: 11,
+              expiry_year: expiryYear,
+              holder_name: "Test savedcard",
+              is_default: true,
+              authority_reference: "E2E-SEED",
+              consented_at: new Date(),
+              consented_by: contact.id,
+            })
             .execute();
         }
         if (role === "linkpayer" && host === "acme.localhost") {

@@ -17,6 +17,7 @@ export const E2E_ROLES = [
   "linkpayer",
   "paynow",
   "confirm",
+  "savedcard",
 ] as const;
 
 /**
@@ -34,10 +35,19 @@ export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = [
   "linkpayer",
   "paynow",
   "confirm",
+  "savedcard",
 ];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */
-export const LEDGER_ROLES: readonly E2eRole[] = ["payer", "payid", "paytopay", "linkpayer", "paynow", "confirm"];
+export const LEDGER_ROLES: readonly E2eRole[] = [
+  "payer",
+  "payid",
+  "paytopay",
+  "linkpayer",
+  "paynow",
+  "confirm",
+  "savedcard",
+];
 
 export type E2eRole = (typeof E2E_ROLES)[number];
 
