@@ -421,6 +421,16 @@ test.describe("paying a payment request from its emailed link", () => {
       await expect(heading).toHaveText("Payment received");
       await expect(page.getByRole("main")).toContainText(total);
       await keep(`${brand}-request-receipt`);
+      // The receipt email's own link (decision 076), opened as the email's reader would.
+      const paid = page.url().split("/").pop()!;
+      const receiptMail = await waitForMailVia(MAILBOX, e2eEmail("linkpayer", project(), host), {
+        since,
+        subject: new RegExp(paid),
+      });
+      await page.goto(receiptMail.links.find((l) => l.includes("/customer/receipt/"))!);
+      await expect(heading).toHaveText("Payment received");
+      await expect(page.getByRole("main")).toContainText(total);
+      await keep(`${brand}-receipt-link`);
     }
   });
 
