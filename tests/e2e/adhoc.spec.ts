@@ -117,6 +117,9 @@ test.describe("ad-hoc payments", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
     const receipt = page.getByRole("main");
     await expect(receipt).toContainText("Credited to your account");
+    // The credit is a payment on account, not "Invoices" (issue 31).
+    await expect(receipt).toContainText("Payment on account");
+    await expect(receipt).not.toContainText("Invoices");
     await expect(receipt).toContainText("$25.50");
     await expect(receipt).toContainText(reference);
     await expect(page.locator("main b")).toHaveCount(0);
@@ -200,6 +203,7 @@ test.describe("ad-hoc payments", () => {
       await expect(payer).toHaveURL(/\/payment\/complete\/PAY-[0-9A-F]{10}$/);
       await expect(payer.getByRole("heading", { level: 1 })).toHaveText("Payment received");
       await expect(payer.getByRole("main")).toContainText(`Deposit ${project()}`);
+      await expect(payer.getByRole("main")).toContainText("Payment on account");
       // Nothing of the portal from a link's receipt.
       await expect(payer.getByRole("link", { name: "Back to invoices" })).toHaveCount(0);
       await expectAccessible(payer);
