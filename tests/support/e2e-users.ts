@@ -17,6 +17,7 @@ export const E2E_ROLES = [
   "linkpayer",
   "paynow",
   "confirm",
+  "roundtrip",
 ] as const;
 
 /**
@@ -34,6 +35,8 @@ export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = [
   "linkpayer",
   "paynow",
   "confirm",
+  // Sets up PayTo from a payment request's page (tests/e2e/payto-round-trips.spec.ts): no agreement before.
+  "roundtrip",
 ];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */
