@@ -18,6 +18,7 @@ export const E2E_ROLES = [
   "paynow",
   "confirm",
   "savedcard",
+  "roundtrip",
 ] as const;
 
 /**
@@ -36,6 +37,8 @@ export const OWN_ACCOUNT_ROLES: readonly E2eRole[] = [
   "paynow",
   "confirm",
   "savedcard",
+  // Sets up PayTo from a payment request's page (tests/e2e/payto-round-trips.spec.ts): no agreement before.
+  "roundtrip",
 ];
 
 /** Roles whose own account also gets the demo ledger of invoices in every status. */

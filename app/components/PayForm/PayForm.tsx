@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { button, linkButton, secondaryButton } from "~/components/Button.css";
 import { Field, formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
@@ -43,11 +43,11 @@ export type PayFormMethods = {
     enabled: boolean;
     providerName: string;
     /**
-     * With PayTo on and no active agreement: a link to set one up; `return`, a button (intent
-     * `setUpPayTo`) the page's action answers with the set-up page and the way back to this
-     * page with what was typed (decision 077); or why this contact can't.
+     * With PayTo on and no active agreement: `return`, a button (intent `setUpPayTo`) the page's
+     * action answers with the set-up page and the way back to this page with what was typed
+     * (decision 077); `noAccess`, why this contact can't; null, nothing (a link's payer).
      */
-    setUp: "link" | "return" | "noAccess" | null;
+    setUp: "return" | "noAccess" | null;
   };
   promise: boolean;
   /** The "save this card" box (contacts who may manage payment methods, decision 023). */
@@ -168,6 +168,21 @@ export function PayForm({
   const onlyNewCard =
     methods.cards.length === 0 && activeAgreements.length === 0 && !methods.promise && waitingAgreements.length === 0;
   const errorNames = Object.keys(errors);
+  // With PayTo on and no active agreement: a button of this form that goes to the set-up and
+  // comes back with what was typed (decision 077), or why this contact can't.
+  const setUpPayTo =
+    methods.payTo.enabled && activeAgreements.length === 0 && methods.payTo.setUp ? (
+      methods.payTo.setUp === "return" ? (
+        <p className={formStyles.hint}>
+          <button type="submit" name="intent" value="setUpPayTo" className={linkButton}>
+            {t("paytoPay.setUp")}
+          </button>{" "}
+          {t("paytoPay.setUp.hint")}
+        </p>
+      ) : (
+        <p className={formStyles.hint}>{t("paytoPay.setUp.noAccess")}</p>
+      )
+    ) : null;
   if (reply?.confirm && breakdown) {
     return (
       <>
@@ -242,7 +257,11 @@ export function PayForm({
         <div className={payStyles.fields}>
           {amountFields({ error, reply, breakdown })}
           {onlyNewCard ? (
-            <input type="hidden" name="method" value="new" />
+            <>
+              <input type="hidden" name="method" value="new" />
+              {/* No chooser, but the way to one: "Set up PayTo" (or who can). */}
+              {setUpPayTo}
+            </>
           ) : (
             <fieldset
               className={formStyles.fieldset}
@@ -281,22 +300,7 @@ export function PayForm({
                   })}
                 </p>
               ))}
-              {methods.payTo.enabled && activeAgreements.length === 0 && methods.payTo.setUp ? (
-                methods.payTo.setUp === "link" ? (
-                  <p className={formStyles.hint}>
-                    <Link to="/payment-methods/payto/new">{t("paytoPay.setUp")}</Link> {t("paytoPay.setUp.hint")}
-                  </p>
-                ) : methods.payTo.setUp === "return" ? (
-                  <p className={formStyles.hint}>
-                    <button type="submit" name="intent" value="setUpPayTo" className={linkButton}>
-                      {t("paytoPay.setUp")}
-                    </button>{" "}
-                    {t("paytoPay.setUp.hint")}
-                  </p>
-                ) : (
-                  <p className={formStyles.hint}>{t("paytoPay.setUp.noAccess")}</p>
-                )
-              ) : null}
+              {setUpPayTo}
             </fieldset>
           )}
           {afterMethods}

@@ -105,6 +105,7 @@ export const paytoEnAU = {
   "payto.view.back": "Back to payment methods",
   "payto.view.backToPayment": "Back to your payment",
   "payto.view.backToPayment.hint": "Your invoices and amounts are as you left them, with this agreement chosen.",
+  "payto.view.backToPayment.hintAmount": "What you typed is as you left it, with this agreement chosen.",
   "payto.cancel.title": "Cancel the PayTo agreement?",
   "payto.cancel.text":
     "{item} will no longer be usable to pay {business}. Payments already made are not affected. To pay by PayTo again you will set up a new agreement.",

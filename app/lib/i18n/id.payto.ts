@@ -107,6 +107,7 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
   "payto.view.back": "Kembali ke metode pembayaran",
   "payto.view.backToPayment": "Kembali ke pembayaran Anda",
   "payto.view.backToPayment.hint": "Faktur dan jumlah Anda tetap seperti tadi, dengan perjanjian ini dipilih.",
+  "payto.view.backToPayment.hintAmount": "Yang Anda ketik tetap seperti tadi, dengan perjanjian ini dipilih.",
   "payto.cancel.title": "Batalkan perjanjian PayTo?",
   "payto.cancel.text":
     "{item} tidak akan dapat digunakan lagi untuk membayar {business}. Pembayaran yang sudah dilakukan tidak terpengaruh. Untuk membayar dengan PayTo lagi, Anda perlu menyiapkan perjanjian baru.",

@@ -28,7 +28,6 @@ export { browserUsedLink, recordLinkOpened, rememberLinkInBrowser } from "~/serv
 export { businessContact, closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 export {
   closedView,
-  amountFromQuery,
   openView,
   requestInvoiceView,
   requestPayAction,
@@ -36,6 +35,7 @@ export {
 } from "~/services/links/request-page.server";
 export {
   adhocPageData,
+  adhocPayToReturn,
   checkAdhocLink,
   linkOffer,
   payAdhoc,

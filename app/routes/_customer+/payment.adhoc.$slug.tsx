@@ -5,16 +5,19 @@ import { AdhocPayForm } from "./components/AdhocPayForm";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
+import { amountPageChoiceOf, payToSetUpPath } from "~/lib/pay-return";
 import {
   hasPortalAccess,
   requirePageAccess,
   adhocPageData,
+  adhocPayToReturn,
   payAdhoc,
   requireAdhocAccount,
   signedInOffer,
   readForm,
   clientAddress,
   requireSameOrigin,
+  updateSessionData,
 } from "./customer.server";
 import { metaDescription } from "~/lib/meta";
 
@@ -27,6 +30,8 @@ import { metaDescription } from "~/lib/meta";
  * (saved only by contacts who may manage payment methods) or an active PayTo agreement. The money
  * is credit on the account; the receipt is /payment/complete/<reference>, and it is emailed.
  * Where the business does not take such payments, the page says so and shows no form.
+ * "Set up PayTo" comes back here with the amount and reference typed and the new agreement chosen
+ * (`?amount=<cents>&reference=…&agreement=<id>`; decision 077).
  */
 async function pageContext(request: Request, slug: string | undefined) {
   const { branding, session } = await requirePageAccess(request);
@@ -41,18 +46,40 @@ async function pageContext(request: Request, slug: string | undefined) {
   const settings = branding.adhoc;
   // Saving a card is managing the account's payment methods, which needs portal access (decision 023).
   const offer = await signedInOffer(branding, actor, hasPortalAccess(contact));
-  return { branding, account, actor, settings, offer };
+  // The payment-methods pages act on the selected account: "Set up PayTo" selects this one.
+  const selectAccount = async () => {
+    if (session!.data.selectedAccount === account.accountId) return;
+    await updateSessionData(session!, { selectedAccount: account.accountId, invoicePagination: undefined });
+  };
+  return { branding, account, actor, settings, offer, selectAccount };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, account, settings, offer } = await pageContext(request, params.slug);
-  return adhocPageData(branding, account, settings, offer);
+  // What was typed before "Set up PayTo", and the agreement set up (decision 077): well formed
+  // here, then checked against the business's limits and the account's agreements.
+  const chosen = amountPageChoiceOf(new URL(request.url).searchParams, true)!;
+  return adhocPageData(branding, account, settings, offer, chosen);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   const context = await pageContext(request, params.slug);
-  const result = await payAdhoc(request, await readForm(request), context);
+  const form = await readForm(request);
+  if (form.get("intent") === "setUpPayTo") {
+    // To the set-up with the way back here and what was typed (never the card fields; nothing charged).
+    const back = adhocPayToReturn(form, {
+      accountId: context.account.accountId,
+      settings: context.settings,
+      offer: context.offer,
+    });
+    if (back) {
+      await context.selectAccount();
+      return redirect(payToSetUpPath(back));
+    }
+    // Not offered to this contact or here: `payAdhoc` answers an intent it does not know with a 400.
+  }
+  const result = await payAdhoc(request, form, context);
   if (result.kind === "paid") return redirect(`/payment/complete/${encodeURIComponent(result.reference)}`);
   return data(result.reply, { status: result.status, headers: result.headers });
 }

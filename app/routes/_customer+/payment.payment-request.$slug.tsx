@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { RequestClosed, RequestInvoice, RequestOpen } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
+import { amountPageChoiceOf } from "~/lib/pay-return";
 import {
   accountNotFound,
   requireAccountAccess,
@@ -12,12 +13,12 @@ import {
   loadPayerRequest,
   closedView,
   openView,
-  amountFromQuery,
   requestInvoiceView,
   requestPayAction,
   toReceipt,
   clientAddress,
   requireSameOrigin,
+  updateSessionData,
 } from "./customer.server";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
@@ -48,6 +49,11 @@ async function requestContext(request: Request, reference: string | undefined) {
     linkTokenId: null,
     signedIn: true,
     mayManagePaymentMethods: hasPortalAccess(session.contact),
+    // The payment-methods pages act on the selected account: "Set up PayTo" selects this one.
+    selectAccount: async () => {
+      if (session.data.selectedAccount === payerRequest.accountId) return;
+      await updateSessionData(session, { selectedAccount: payerRequest.accountId, invoicePagination: undefined });
+    },
   };
 }
 
@@ -60,11 +66,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (invoiceId !== null) return requestInvoiceView(payer.branding, payer.request, invoiceId, self);
   const closed = closedReason(payer.request);
   if (closed) return closedView(payer.branding, payer.request.reference, closed);
-  // A part payment typed on the link's page before "Sign in to use a saved card" (decision 077).
+  // A part payment typed before "Sign in to use a saved card" or "Set up PayTo", and the agreement
+  // set up on the way (decision 077): well formed here, then checked against the request and account.
   return openView(
     payer,
     { invoiceHref: (id) => `${self}?invoice=${id}`, signInHref: null },
-    amountFromQuery(query.get("amount")),
+    amountPageChoiceOf(query, false)!,
   );
 }
 

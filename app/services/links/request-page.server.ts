@@ -5,6 +5,7 @@ import { surchargeRates } from "~/lib/surcharges";
 import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
+import { payToSetUpPath, requestPagePath, type AmountPageChoice } from "~/lib/pay-return";
 import { computeCreditPayment, requestFeeRules } from "~/lib/payment-calc";
 import { todayIso } from "~/lib/payment-method-schemas";
 import type { HostBranding } from "../host/host.server";
@@ -62,6 +63,11 @@ export type RequestPayer = {
   closed?: boolean;
   /** The link's contact may no longer act for the account: the action answers nothing, not even a repeat. */
   withdrawn?: boolean;
+  /**
+   * Signed in: makes the request's account the selected one, which the payment-methods pages act
+   * on, before "Set up PayTo" goes there (the request's account need not be the selected one).
+   */
+  selectAccount?: () => Promise<void>;
 };
 
 /** What the closed page shows: why, and whom to ask. */
@@ -115,25 +121,27 @@ function partAmount(request: PayerRequest, cents: number | null): number | null 
 
 /**
  * The request's signed-in page (`/payment/payment-request/<reference>`), with the part payment
- * typed on the link's page as whole cents (`?amount=`), so "Sign in to use a saved card" comes
- * back to the same amount after signing in (decision 077).
+ * typed as whole cents (`?amount=`): "Sign in to use a saved card" comes back to the same amount
+ * after signing in, and "Set up PayTo" after the agreement is approved (with `agreement=<id>`
+ * added by the agreement's page; decision 077). The query is read back by `amountPageChoiceOf`.
  */
 export function signedInRequestPath(request: PayerRequest, cents: number | null = null): string {
-  const part = partAmount(request, cents);
-  const path = `/payment/payment-request/${encodeURIComponent(request.reference)}`;
-  return part === null ? path : `${path}?${new URLSearchParams({ amount: String(part) })}`;
+  return requestPagePath(request.reference, {
+    amountCents: partAmount(request, cents),
+    reference: null,
+    agreementId: null,
+  });
 }
 
-/** `?amount=` as the signed-in page reads it: whole cents, at most 12 digits; anything else is none. */
-export function amountFromQuery(value: string | null): number | null {
-  return value !== null && /^[1-9][0-9]{0,11}$/.test(value) ? Number(value) : null;
-}
-
-/** The page's data while the request takes money; `chosenCents`, a part payment chosen before. */
+/**
+ * The page's data while the request takes money; `chosen`, what its signed-in address says was
+ * chosen before: a part payment (checked here as any typed one) and an agreement (chosen only if
+ * it is an active one of the account the contact may use).
+ */
 export async function openView(
   payer: RequestPayer,
   links: { invoiceHref: (id: string) => string; signInHref: string | null },
-  chosenCents: number | null = null,
+  chosen: Pick<AmountPageChoice, "amountCents" | "agreementId"> = { amountCents: null, agreementId: null },
 ) {
   const { branding, request } = payer;
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
@@ -151,10 +159,12 @@ export async function openView(
         })
       : null,
   ]);
-  const defaultCard = methods.cards.find((card) => card.isDefault) ?? methods.cards[0];
-  const activeAgreement = methods.payTo.agreements.find((a) => a.status === "ACTIVE");
+  // An agreement named in the address (the way back from "Set up PayTo") is chosen, and prices the total.
+  const namedAgreement = methods.payTo.agreements.find((a) => a.id === chosen.agreementId && a.status === "ACTIVE");
+  const defaultCard = namedAgreement ? undefined : (methods.cards.find((card) => card.isDefault) ?? methods.cards[0]);
+  const activeAgreement = namedAgreement ?? methods.payTo.agreements.find((a) => a.status === "ACTIVE");
   const feeMethod: FeeMethod = defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" };
-  const amountCents = partAmount(request, chosenCents) ?? request.remainingCents;
+  const amountCents = partAmount(request, chosen.amountCents) ?? request.remainingCents;
   const breakdown = await preview(payer, amountCents, feeMethod, today);
   return {
     kind: "open" as const,
@@ -200,7 +210,8 @@ export async function openView(
       payTo: {
         enabled: methods.payTo.enabled,
         providerName: methods.payTo.providerName,
-        setUp: payer.signedIn ? (payer.mayManagePaymentMethods ? ("link" as const) : ("noAccess" as const)) : null,
+        // A button of the pay form that comes back here with the amount typed (decision 077).
+        setUp: payer.signedIn ? (payer.mayManagePaymentMethods ? ("return" as const) : ("noAccess" as const)) : null,
       },
       promise: false,
       saveCard: payer.signedIn && payer.mayManagePaymentMethods,
@@ -240,6 +251,22 @@ export async function requestPayAction(
   if (form.get("intent") === "signIn" && !payer.signedIn) {
     const typed = parseMoneyToCents(text("amount", 40));
     return redirect(signedInRequestPath(request, typed.ok ? typed.cents : null));
+  }
+  // "Set up PayTo", signed in: to the set-up with the way back here and the part payment typed
+  // (decision 077). Offered only to a contact who may manage payment methods where PayTo is on,
+  // while the request takes money; a crafted POST otherwise is a 400 and changes nothing.
+  if (form.get("intent") === "setUpPayTo") {
+    const offered =
+      payer.signedIn &&
+      payer.mayManagePaymentMethods &&
+      payer.selectAccount !== undefined &&
+      payToConfigurationOf(branding).enabled &&
+      !payer.closed &&
+      !closedReason(request);
+    if (!offered) return data(reply, { status: 400 });
+    const typed = parseMoneyToCents(text("amount", 40));
+    await payer.selectAccount!();
+    return redirect(payToSetUpPath(signedInRequestPath(request, typed.ok ? typed.cents : null)));
   }
   if (!intent) return data(reply, { status: 400 });
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });

@@ -7,8 +7,8 @@ import { gatewayContextFrom } from "./payment-methods.server";
 /**
  * The start of every payment-methods page and action: host, session, portal access and the
  * selected account (checked in the loader and again in the action), plus who is acting, and
- * where to go back to when a payment schedule's page (decision 034) or the invoices' pay page
- * (decision 077) sent the contact here (`returnTo`: its signed-in path, kept in the URL that the
+ * where to go back to when a payment schedule's page (decision 034) or a pay page (the invoices',
+ * a payment request's signed-in page or the signed-in ad-hoc page; decision 077) sent the contact here (`returnTo`: its signed-in path, kept in the URL that the
  * page's form posts back to; anything else is ignored).
  */
 export async function requirePaymentMethodsPage(request: Request) {
@@ -28,7 +28,7 @@ export async function requirePaymentMethodsPage(request: Request) {
   };
 }
 
-/** A way back these pages may follow: a schedule's page or the pay page, checked (never an open redirect). */
+/** A way back these pages may follow: a schedule's page or a pay page, checked (never an open redirect). */
 export const returnPathOf = (value: string | null) => methodReturnPath(value) ?? payReturnPath(value);
 
 /** The notices the list page shows after a change (POST, redirect, GET): known keys only. */

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { adhocAmountProblem, readPayerReference } from "~/lib/adhoc";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
-import { formatMoney } from "~/lib/format";
+import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import { computeCreditPayment, type FeeRules } from "~/lib/payment-calc";
-import { breakdownView, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
+import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
+import { adhocPagePath, type AmountPageChoice } from "~/lib/pay-return";
 import { todayIso } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { requireAccountAccess, type AccountDetails } from "../accounts/account-access.server";
@@ -140,20 +141,47 @@ function limitsOf(branding: HostBranding, settings: AdhocSettings) {
   return { min: money(settings.minCents), max: money(settings.maxCents), business: branding.businessName };
 }
 
-/** What both ad-hoc pages render: the account, the limits, and the pay form's ways to pay. */
+/** Nothing chosen before: how a page opens from a link, a menu or the home. */
+const NOTHING_CHOSEN: AmountPageChoice = { amountCents: null, reference: null, agreementId: null };
+
+/**
+ * What both ad-hoc pages render: the account, the limits, and the pay form's ways to pay. The
+ * signed-in page passes what its address says was chosen before (the way back from "Set up
+ * PayTo", decision 077): an amount within the business's limits and a payer's reference fill
+ * the fields (and the amount prices the total), and an active agreement of the account is the
+ * way to pay; anything else is left out, as if it had not been there.
+ */
 export function adhocPageData(
   branding: HostBranding,
   account: AccountDetails,
   settings: AdhocSettings,
   offer: AdhocOffer,
+  chosen: AmountPageChoice = NOTHING_CHOSEN,
 ) {
-  const defaultCard = offer.cards.find((card) => card.isDefault) ?? offer.cards[0];
-  const activeAgreement = offer.payTo.agreements.find((a) => a.status === "ACTIVE");
+  const namedAgreement = offer.payTo.agreements.find((a) => a.id === chosen.agreementId && a.status === "ACTIVE");
+  const defaultCard = namedAgreement ? undefined : (offer.cards.find((card) => card.isDefault) ?? offer.cards[0]);
+  const activeAgreement = namedAgreement ?? offer.payTo.agreements.find((a) => a.status === "ACTIVE");
+  const amountCents =
+    chosen.amountCents !== null && adhocAmountProblem(chosen.amountCents, settings) === null
+      ? chosen.amountCents
+      : null;
+  const breakdown =
+    amountCents !== null && settings.enabled
+      ? previewAdhoc(
+          amountCents,
+          defaultCard ? { kind: "card", brand: defaultCard.brand } : { kind: "payto" },
+          branding.feeRules,
+        )
+      : null;
   return {
     businessName: branding.businessName,
     account: { name: account.name, number: account.number },
     adhoc: { enabled: settings.enabled, ...limitsOf(branding, settings) },
     requestGuid: randomUUID(),
+    /** The fields' values: empty, or what was typed before "Set up PayTo". */
+    amount: amountCents === null ? "" : decimal(amountCents),
+    reference: chosen.reference ?? "",
+    breakdown: breakdown ? breakdownView(breakdown, branding.currency) : null,
     methods: {
       cards: offer.cards.map((card) => ({
         id: card.cardId,
@@ -164,7 +192,8 @@ export function adhocPageData(
       payTo: {
         enabled: offer.payTo.enabled,
         providerName: offer.payTo.providerName,
-        setUp: offer.signedIn ? (offer.mayManagePaymentMethods ? ("link" as const) : ("noAccess" as const)) : null,
+        // A button of the pay form that comes back here with what was typed (decision 077).
+        setUp: offer.signedIn ? (offer.mayManagePaymentMethods ? ("return" as const) : ("noAccess" as const)) : null,
       },
       // A promise moves no money: there is nothing to promise on an amount of the payer's choice.
       promise: false,
@@ -176,6 +205,29 @@ export function adhocPageData(
         ? { kind: "payto", agreementId: activeAgreement.id }
         : { kind: "new" }) as PayMethodChoice,
   };
+}
+
+/**
+ * "Set up PayTo" (a button of the signed-in page's pay form): the way back to the page with the
+ * amount typed (when it is one the business would take) and the payer's reference (when it is
+ * one the page would take), written afresh. Nothing is charged and the card fields are not read.
+ * Null where the button is not offered: a link's payer, a contact who may not manage payment
+ * methods, PayTo off, or a business that takes no ad-hoc payments.
+ */
+export function adhocPayToReturn(
+  form: FormData,
+  context: { accountId: string; settings: AdhocSettings; offer: AdhocOffer },
+): string | null {
+  const { offer, settings } = context;
+  if (!offer.signedIn || !offer.mayManagePaymentMethods || !offer.payTo.enabled || !settings.enabled) return null;
+  const typed = parseMoneyToCents(String(form.get("amount") ?? "").slice(0, 40));
+  const amountCents = typed.ok && adhocAmountProblem(typed.cents, settings) === null ? typed.cents : null;
+  const reference = readPayerReference(form.get("reference"));
+  return adhocPagePath(context.accountId, {
+    amountCents,
+    reference: reference.ok ? reference.value : null,
+    agreementId: null,
+  });
 }
 
 export type AdhocPayResult =

@@ -3,7 +3,7 @@ import { Field } from "~/components/Form";
 import { PayForm, type PayFormMethods } from "~/components/PayForm/PayForm";
 import { useT } from "~/components/useT";
 import { PAYER_REFERENCE_MAX } from "~/lib/adhoc";
-import type { PayFormReply, PayMethodChoice } from "~/lib/pay-form";
+import type { BreakdownView, PayFormReply, PayMethodChoice } from "~/lib/pay-form";
 
 /** What an ad-hoc page's loader hands the form (both the signed-in page and the link page). */
 export type AdhocFormData = {
@@ -11,6 +11,11 @@ export type AdhocFormData = {
   account: { name: string; number: string };
   adhoc: { enabled: boolean; min: string; max: string; business: string };
   requestGuid: string;
+  /** The fields' values before anything is typed: empty, or what was typed before "Set up PayTo" (decision 077). */
+  amount: string;
+  reference: string;
+  /** The total of that amount, or null until one is typed. */
+  breakdown: BreakdownView | null;
   methods: PayFormMethods;
   method: PayMethodChoice;
 };
@@ -40,7 +45,7 @@ export function AdhocPayForm({
     <PayForm
       requestGuid={data.requestGuid}
       reply={reply}
-      breakdown={null}
+      breakdown={data.breakdown}
       defaultMethod={data.method}
       methods={data.methods}
       businessName={data.businessName}
@@ -67,7 +72,7 @@ export function AdhocPayForm({
             name="amount"
             label={t("adhoc.amount")}
             hint={t("adhoc.amount.hint", { min: data.adhoc.min, max: data.adhoc.max })}
-            defaultValue={reply?.amounts.amount ?? ""}
+            defaultValue={reply?.amounts.amount ?? data.amount}
             inputMode="decimal"
             autoComplete="off"
             required
@@ -78,7 +83,7 @@ export function AdhocPayForm({
             name="reference"
             label={t("adhoc.reference")}
             hint={t("adhoc.reference.hint", { max: String(PAYER_REFERENCE_MAX) })}
-            defaultValue={reply?.extra.reference ?? ""}
+            defaultValue={reply?.extra.reference ?? data.reference}
             // No maxLength: the browser counts UTF-16 units and would cut 80 emoji at 40; the
             // server counts characters (code points) as PostgreSQL does and says when it is too long.
             autoComplete="off"

@@ -11,7 +11,7 @@ import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import { CHOOSE_INVOICES_PATH } from "~/lib/invoice-query";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate, type PayMethodChoice } from "~/lib/pay-form";
-import { payPageChoiceOf, payPagePath } from "~/lib/pay-return";
+import { payPageChoiceOf, payPagePath, payToSetUpPath } from "~/lib/pay-return";
 import { todayIso } from "~/lib/payment-method-schemas";
 import {
   readForm,
@@ -160,7 +160,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   if (form.get("intent") === "setUpPayTo") {
     const back = payToReturn(form, { invoices, chosen, mayManagePaymentMethods, payToEnabled: payTo.enabled });
-    if (back) return redirect(`/payment-methods/payto/new?${new URLSearchParams({ returnTo: back })}`);
+    if (back) return redirect(payToSetUpPath(back));
     return data(startPayReply(form).reply, { status: 400 });
   }
   const { intent, text, reply } = startPayReply(form);

@@ -13,8 +13,9 @@ import * as newAgreement from "./payto.new";
  * "Set up PayTo" from the pay page and back (issue 31; decision 077), through the set-up page's
  * loader and action and the agreement's page, with real Requests and the sandbox bank: the way
  * back is kept while the bank is asked, offered as "Back to your payment" with the agreement
- * chosen once it is active, and any `returnTo` that is not the pay page's own is ignored (the
- * pages behave as before).
+ * chosen once it is active, and any `returnTo` that is not a pay page's own (the invoices', a
+ * payment request's signed-in page, the signed-in ad-hoc page) is ignored (the pages behave as
+ * before).
  */
 const HOST = "acme.localhost";
 const ORIGIN = `http://${HOST}`;
@@ -87,7 +88,7 @@ async function setUp(returnTo: string | null) {
 
 type AgreementPage = {
   back: string | null;
-  payBack: { href: string; active: boolean } | null;
+  payBack: { href: string; active: boolean; hint: string } | null;
   self: string;
   agreement: { status: string };
 };
@@ -114,13 +115,37 @@ describe("Set up PayTo from the pay page, and back (decision 077)", () => {
     // Waiting for the payer's bank: back to the payment as it was ("Check again" keeps the way back).
     const waiting = await view(agreementId, BACK);
     expect(waiting.agreement.status).toBe("CREATED");
-    expect(waiting.payBack).toEqual({ href: BACK, active: false });
+    expect(waiting.payBack).toEqual({ href: BACK, active: false, hint: "invoices" });
     expect(waiting.back).toBeNull();
     expect(new URL(waiting.self, ORIGIN).searchParams.get("returnTo")).toBe(BACK);
     // The bank approved it (set here as the provider's webhook would).
     await handle.db.updateTable("payto_agreements").set({ status: "ACTIVE" }).where("id", "=", agreementId).execute();
     const active = await view(agreementId, BACK);
-    expect(active.payBack).toEqual({ href: `${BACK}&agreement=${agreementId}`, active: true });
+    expect(active.payBack).toEqual({ href: `${BACK}&agreement=${agreementId}`, active: true, hint: "invoices" });
+  });
+
+  it("keeps a payment request's page and the ad-hoc page as ways back too, with what was typed", async () => {
+    for (const back of [
+      "/payment/payment-request/PR-7K2M9QXA?amount=15000",
+      "/payment/payment-request/PR-7K2M9QXA",
+      `/payment/adhoc/${INVOICE_A}?amount=2500&reference=Rent+March`,
+    ]) {
+      const form = (await run(
+        newAgreement.loader,
+        new Request(`${ORIGIN}${withReturn("/payment-methods/payto/new", back)}`, { headers: { host: HOST, cookie } }),
+      )) as { cancelHref: string };
+      expect(form.cancelHref, back).toBe(back);
+      const { location, agreementId } = await setUp(back);
+      expect(location.searchParams.get("returnTo"), back).toBe(back);
+      expect((await view(agreementId, back)).payBack).toEqual({ href: back, active: false, hint: "typed" });
+      await handle.db.updateTable("payto_agreements").set({ status: "ACTIVE" }).where("id", "=", agreementId).execute();
+      const joined = back.includes("?") ? "&" : "?";
+      expect((await view(agreementId, back)).payBack).toEqual({
+        href: `${back}${joined}agreement=${agreementId}`,
+        active: true,
+        hint: "typed",
+      });
+    }
   });
 
   it("ignores a returnTo that is not the pay page's own: set up and shown as before", async () => {
@@ -131,6 +156,10 @@ describe("Set up PayTo from the pay page, and back (decision 077)", () => {
       `/customer/invoices-and-payments/pay?invoice=${INVOICE_A}&next=//evil.example`,
       `${BACK}&${"x".repeat(6000)}`,
       "/admin",
+      "/payment/payment-request/PR-7K2M9QXA?amount=1.50",
+      "/payment/payment-request/PR-7K2M9QXA?amount=100&next=//evil.example",
+      `/payment/adhoc/${INVOICE_A}?reference=${"x".repeat(81)}`,
+      "/customer/payment-request/" + "A".repeat(59),
     ]) {
       const { location, agreementId } = await setUp(returnTo);
       expect(location.search, returnTo).toBe("");

@@ -8,7 +8,7 @@ import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { useT } from "~/components/useT";
 import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { isPayReturn, withAgreement } from "~/lib/pay-return";
+import { payReturnOf, withAgreement } from "~/lib/pay-return";
 import { isLive, type AgreementStatus } from "~/lib/payto-states";
 import { PAYTO_REFUSALS } from "~/lib/payto-rules";
 import {
@@ -39,9 +39,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     timeZone: branding.timeZone,
   });
   const sandbox = getEnv().PAYTO_PROVIDER === "sandbox";
-  // Set up from a payment schedule's page or the pay page: the way back there, and "Check again"
-  // keeps it. Back to the pay page once active, with this agreement chosen (decision 077).
-  const payBack = isPayReturn(back) ? back : null;
+  // Set up from a payment schedule's page or a pay page (the invoices', a request's, the ad-hoc
+  // one): the way back there, and "Check again" keeps it. Back to the pay page once active, with
+  // this agreement chosen (decision 077).
+  const payReturn = back ? payReturnOf(back) : null;
+  const payBack = payReturn ? back : null;
   return {
     businessName: branding.businessName,
     back: payBack ? null : back,
@@ -49,6 +51,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ? {
           href: agreement.status === "ACTIVE" ? withAgreement(payBack, agreement.id) : payBack,
           active: agreement.status === "ACTIVE",
+          // The invoices' pay page keeps invoices and amounts; a request's or the ad-hoc page, what was typed.
+          hint: payReturn!.page === "invoices" ? ("invoices" as const) : ("typed" as const),
         }
       : null,
     self: `/payment-methods/payto/${agreement.id}${back ? `?${new URLSearchParams({ returnTo: back })}` : ""}`,
@@ -103,7 +107,9 @@ export default function PayToAgreement() {
               {t("payto.view.backToPayment")}
             </Link>
           </p>
-          <p className={formStyles.hint}>{t("payto.view.backToPayment.hint")}</p>
+          <p className={formStyles.hint}>
+            {t(payBack.hint === "invoices" ? "payto.view.backToPayment.hint" : "payto.view.backToPayment.hintAmount")}
+          </p>
         </>
       ) : null}
       {status === "CREATED" ? (
