@@ -174,6 +174,8 @@ test.describe("ad-hoc payments", () => {
     expect(minted.status()).toBe(201);
     const invitation = await waitForMailVia(MAILBOX, who("adhoclink"), { since, subject: /any amount/ });
     const link = invitation.links.find((href) => href.includes("/customer/adhoc/"))!;
+    // What a card adds is in the email, with the PayID that adds nothing (decision 075).
+    expect(invitation.text).toMatch(/Paying by card adds [^\n]+\. A bank transfer to PayID \S+ adds nothing/);
     expect(link).toMatch(/\/customer\/adhoc\/[A-Za-z0-9_-]{59}$/);
 
     const phone = await browser.newContext({ javaScriptEnabled: jsEnabled, viewport: PHONE });
@@ -213,6 +215,20 @@ test.describe("ad-hoc payments", () => {
         subject: new RegExp(paymentReference),
       });
       expect(mail.text).toContain("Credited to your account: $120.00");
+
+      // "Sign in to use a saved card" with an amount and a reference typed: signed in, back on the
+      // account's ad-hoc page with both (decision 077), and nothing charged on the way.
+      await payer.goto(link);
+      await payer.getByLabel("Amount").fill("42.50");
+      await payer.getByLabel("Your reference").fill(`Job 9 ${project()}`);
+      await payer.getByRole("button", { name: "Sign in to use a saved card or PayTo agreement" }).click();
+      await expect(payer).toHaveURL(/\/auth\/signin\?callbackUrl=/);
+      await payer.getByLabel("Email").fill(who("adhoclink"));
+      await payer.getByLabel("Password").fill(PASSWORD);
+      await payer.getByRole("button", { name: "Sign in" }).click();
+      await expect(payer).toHaveURL(/\/payment\/adhoc\/[0-9a-f-]{36}\?amount=4250&reference=/);
+      await expect(payer.getByLabel("Amount")).toHaveValue("42.50");
+      await expect(payer.getByLabel("Your reference")).toHaveValue(`Job 9 ${project()}`);
     } finally {
       await phone.close();
     }

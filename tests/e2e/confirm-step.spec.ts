@@ -128,6 +128,29 @@ test.describe("paying with a new card, never a refused tap", () => {
     await expectAccessible(page);
   });
 
+  test("Enter in a field updates the total: it never pays, and never leaves for 'Set up PayTo'", async ({
+    page,
+    jsEnabled,
+  }) => {
+    await signInAs(page, ACME, payer(), DEMO_PASSWORD);
+    await page.getByRole("link", { name: "Pay now", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    if (jsEnabled) await waitForHydration(page);
+    // "Set up PayTo" is a button of this form, above Pay (decision 077): Enter must not press it.
+    await expect(page.getByRole("button", { name: "Set up PayTo" })).toBeVisible();
+    const method = page.getByLabel("A new card");
+    if (await method.count()) await method.check();
+    await typeCard(page, "4111 1111 1111 1111", "123");
+    const url = page.url();
+    await page.getByLabel("Name on card").press("Enter");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
+    await expect(page.getByRole("button", { name: /^Pay \$/ })).toBeVisible();
+    expect(page.url()).toBe(url);
+    await expectNoRefusal(page);
+    // What was typed stays, but the number and CVN (never sent back).
+    await expect(page.getByLabel("Name on card")).toHaveValue("Casey Confirm");
+  });
+
   test("a mistyped card number is told to check the number, not its length", async ({ page, jsEnabled }) => {
     await signInAs(page, ACME, payer(), DEMO_PASSWORD);
     await page.getByRole("link", { name: "Pay now", exact: true }).click();

@@ -254,6 +254,14 @@ export function PayForm({
         <input type="hidden" name="expectedAmount" value={breakdown?.totalCents ?? ""} />
         {/* What the Pay button says it will do; a different choice is confirmed, not refused (decision 071). */}
         <input type="hidden" name="shownAction" value={actionOfChoice(parseMethodValue(methodValue))} />
+        {/*
+          Enter in a field submits with the form's first submit button (HTML's implicit submission).
+          "Set up PayTo" and "Sign in" are buttons of this form too, above Pay: this one comes first,
+          so Enter updates the total — it never pays and never leaves the page.
+        */}
+        <button type="submit" name="intent" value="review" className={visuallyHidden} tabIndex={-1} aria-hidden="true">
+          {t("pay.update")}
+        </button>
         <div className={payStyles.fields}>
           {amountFields({ error, reply, breakdown })}
           {onlyNewCard ? (

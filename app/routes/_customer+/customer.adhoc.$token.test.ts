@@ -401,4 +401,22 @@ describe("paying from an ad-hoc link", () => {
     }
     expect(await countPayments()).toBe(before);
   });
+
+  it("'Sign in to use a saved card' takes the amount and reference typed to the signed-in page, and charges nothing", async () => {
+    const { token } = await mint({ account: "ACME-2000" });
+    const before = await countPayments();
+    const signIn = await post(token, { ...NEW_CARD, amount: "42.50", reference: "Job 9", intent: "signIn" });
+    expect(signIn.status).toBe(303);
+    expect(signIn.location).toBe(`/payment/adhoc/${accounts["ACME-2000"]}?amount=4250&reference=Job+9`);
+    // Nothing of the card comes along: only what the signed-in page reads.
+    expect(signIn.location).not.toMatch(/4111|cvn|card/i);
+    // An amount the business would not take, or a bad reference, is left behind, not carried.
+    const outside = await post(token, { amount: "1.00", reference: "x".repeat(300), intent: "signIn" });
+    expect(outside.location).toBe(`/payment/adhoc/${accounts["ACME-2000"]}`);
+    expect(await countPayments()).toBe(before);
+    // A withdrawn link takes nothing, even this.
+    await revokeLinkTokens(handle.db, { businessId: acme, purpose: "adhoc", subjectId: accounts["ACME-2000"]! });
+    const closed = await post(token, { amount: "42.50", reference: "Job 9", intent: "signIn" });
+    expect(closed.location).toBe(`/customer/adhoc/${token}`);
+  });
 });

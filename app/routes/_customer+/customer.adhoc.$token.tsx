@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { AdhocPayForm } from "./components/AdhocPayForm";
+import { linkButton } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { BusinessContact } from "~/components/BusinessContact";
@@ -17,6 +18,7 @@ import {
   businessContact,
   adhocPageData,
   checkAdhocLink,
+  adhocSignInReturn,
   linkOffer,
   payAdhoc,
   getAccountPayId,
@@ -73,7 +75,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     kind: "open" as const,
     ...adhocPageData(branding, account, settings, linkOffer(branding)),
     payId: payId && (payId.status === "ready" || payId.status === "unavailable") ? payId : null,
-    signInHref: `/payment/adhoc/${account.accountId}`,
     contact,
   };
 }
@@ -85,7 +86,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (check.status !== "valid") {
     return redirect(new URL(request.url).pathname, { status: 303, headers: LINK_PAGE_HEADERS });
   }
-  const result = await payAdhoc(request, await readForm(request), {
+  const form = await readForm(request);
+  // "Sign in to use a saved card": a button of the pay form, so the amount and reference typed come
+  // along to the signed-in page (decision 077). Nothing is charged and the card fields are not read.
+  if (form.get("intent") === "signIn") {
+    return redirect(adhocSignInReturn(form, { accountId: check.account.accountId, settings: branding.adhoc }), {
+      status: 303,
+      headers: LINK_PAGE_HEADERS,
+    });
+  }
+  const result = await payAdhoc(request, form, {
     branding,
     actor: {
       businessId: branding.businessId,
@@ -140,7 +150,9 @@ export default function AdhocLink() {
           afterMethods={
             <>
               <p className={formStyles.hint}>
-                <Link to={loaded.signInHref}>{t("requestPage.signIn")}</Link>
+                <button type="submit" name="intent" value="signIn" className={linkButton}>
+                  {t("requestPage.signIn")}
+                </button>
               </p>
               {loaded.payId ? (
                 <>

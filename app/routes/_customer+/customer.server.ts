@@ -36,6 +36,7 @@ export {
 export {
   adhocPageData,
   adhocPayToReturn,
+  adhocSignInReturn,
   checkAdhocLink,
   linkOffer,
   payAdhoc,

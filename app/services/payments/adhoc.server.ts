@@ -220,10 +220,25 @@ export function adhocPayToReturn(
 ): string | null {
   const { offer, settings } = context;
   if (!offer.signedIn || !offer.mayManagePaymentMethods || !offer.payTo.enabled || !settings.enabled) return null;
+  return adhocPageWithTyped(form, context.accountId, settings);
+}
+
+/**
+ * "Sign in to use a saved card" on an ad-hoc link's page (a button of its pay form, decision 077):
+ * the signed-in ad-hoc page of the link's account with the amount and reference typed, written
+ * afresh. Signed out, that page sends to sign-in and sign-in comes back to it. Nothing is charged
+ * and the card fields are not read.
+ */
+export function adhocSignInReturn(form: FormData, context: { accountId: string; settings: AdhocSettings }): string {
+  return adhocPageWithTyped(form, context.accountId, context.settings);
+}
+
+/** The signed-in ad-hoc page with what was typed: an amount the business would take, a reference the page would. */
+function adhocPageWithTyped(form: FormData, accountId: string, settings: AdhocSettings): string {
   const typed = parseMoneyToCents(String(form.get("amount") ?? "").slice(0, 40));
   const amountCents = typed.ok && adhocAmountProblem(typed.cents, settings) === null ? typed.cents : null;
   const reference = readPayerReference(form.get("reference"));
-  return adhocPagePath(context.accountId, {
+  return adhocPagePath(accountId, {
     amountCents,
     reference: reference.ok ? reference.value : null,
     agreementId: null,
