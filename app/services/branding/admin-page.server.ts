@@ -19,6 +19,7 @@ import {
   type CheckedBrandAsset,
 } from "./brand-assets.server";
 import {
+  discardDraft,
   findBrandVersionLook,
   getBrandState,
   isBrandId,
@@ -232,6 +233,13 @@ export async function publishBrandDraft(actor: BrandAdminActor, session: PortalS
   );
   if (outcome.ok) await stopPreview(session);
   return outcome;
+}
+
+/** Drops the draft; the published brand stays. False when this contact may not (no longer a host admin). */
+export async function discardBrandDraft(actor: BrandAdminActor, session: PortalSession) {
+  const { ok } = await discardDraft(actor);
+  if (ok) await stopPreview(session);
+  return ok;
 }
 
 /**

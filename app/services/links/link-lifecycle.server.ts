@@ -1,3 +1,4 @@
+import { getAccountPayId, type PayIdAccount } from "../payments/payto/payids.server";
 import { sql, type Insertable, type Kysely, type Updateable } from "kysely";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { findBusinessBranding, type HostBranding } from "../host/host.server";
@@ -223,4 +224,14 @@ export async function deliverLinkEmail(
     logger.warn(`${what} email failed`, { ...facts, error });
     return { email: to, sent: false, error: MAIL_REFUSED };
   }
+}
+
+/**
+ * The account's PayID for a link email that names the card surcharge (decision 075), or null when
+ * the business offers none or the provider could not register it now (the email then names only
+ * the surcharge). The same read, and first-time registration, as the pages'.
+ */
+export async function payIdForEmail(actor: PayIdAccount): Promise<string | null> {
+  const payId = await getAccountPayId(actor);
+  return payId.status === "ready" ? payId.payId : null;
 }

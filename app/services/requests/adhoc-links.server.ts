@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { payIdForEmail } from "../payments/payto/payids.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
-import { reissueLink } from "../links/link-lifecycle.server";
+import { reissueLink, payIdForEmail } from "../links/link-lifecycle.server";
 import { revokeLinkTokens } from "../links/link-tokens.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";

@@ -1,10 +1,15 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import { payIdForEmail } from "../payments/payto/payids.server";
 import { sendContactMail } from "../communication/contact-mail.server";
 import { publicLink } from "../host/host.server";
 import { findInvoiceToLink, type LinkableInvoice } from "../links/invoice-links.server";
-import { deliverLinkEmail, linkSender, reissueLink, type Delivery } from "../links/link-lifecycle.server";
+import {
+  deliverLinkEmail,
+  linkSender,
+  reissueLink,
+  type Delivery,
+  payIdForEmail,
+} from "../links/link-lifecycle.server";
 import { revokeLinkTokens } from "../links/link-tokens.server";
 import { beforeCursor, listPage, pageOf } from "../links/list-limits.server";
 import { now as clockNow } from "../platform/clock.server";

@@ -3,7 +3,13 @@ import { isPayableState, paymentRequestState } from "~/lib/payment-request-state
 import { sendContactMail } from "../communication/contact-mail.server";
 import { contactsWantingEmail } from "../communication/preferences.server";
 import { publicLink } from "../host/host.server";
-import { deliverLinkEmail, linkSender, reissueLink, type Delivery } from "../links/link-lifecycle.server";
+import {
+  deliverLinkEmail,
+  linkSender,
+  reissueLink,
+  type Delivery,
+  payIdForEmail,
+} from "../links/link-lifecycle.server";
 import { createLinkToken, revokeLinkTokens } from "../links/link-tokens.server";
 import { now as clockNow } from "../platform/clock.server";
 import { getDb } from "../platform/database.server";
@@ -12,7 +18,6 @@ import { logger } from "../platform/logger.server";
 import { RequestProblem } from "../platform/problems.server";
 import type { PaymentRequestView } from "./payment-request-view.server";
 import { getPaymentRequest } from "./queries.server";
-import { payIdForEmail } from "../payments/payto/payids.server";
 import { renderPaymentRequestEmail } from "./request-email.server";
 import { lockForChange, type BeforeCommit } from "./request-rows.server";
 

@@ -425,13 +425,3 @@ async function allocateOldestFirst(tx: Db, businessId: string, accountId: string
   }
   return allocations;
 }
-
-/**
- * The account's PayID for an email that names the card surcharge (decision 075), or null when
- * the business offers none or the provider could not register it now (the email then names only
- * the surcharge). The same read, and first-time registration, as the pages'.
- */
-export async function payIdForEmail(actor: PayIdAccount): Promise<string | null> {
-  const payId = await getAccountPayId(actor);
-  return payId.status === "ready" ? payId.payId : null;
-}
