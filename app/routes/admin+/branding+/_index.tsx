@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { BrandingChanges } from "./components/BrandingChanges";
 import { BrandingContrast } from "./components/BrandingContrast";
@@ -21,6 +21,7 @@ import { formatFileSize } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import {
   brandAdminView,
+  discardBrandDraft,
   publishBrandDraft,
   readBrandAdminForm,
   restoreBrand,
@@ -31,6 +32,7 @@ import {
   parseSubmission,
 } from "./branding.server";
 import { metaDescription } from "~/lib/meta";
+import { visuallyHidden } from "~/styles/global.css";
 
 const MESSAGES: ConstraintMessages = {
   businessName: { required: "branding.error.businessName.required", invalid: "branding.error.text.tooLong" },
@@ -48,6 +50,7 @@ const DONE: Record<string, MessageKey> = {
   published: "branding.done.published",
   restored: "branding.done.restored",
   stopped: "branding.done.stopped",
+  discarded: "branding.done.discarded",
 };
 
 /**
@@ -59,10 +62,13 @@ const DONE: Record<string, MessageKey> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding } = await requireHostAdminPage(request);
   const view = await brandAdminView(branding);
-  const done = new URL(request.url).searchParams.get("done");
+  const query = new URL(request.url).searchParams;
+  const done = query.get("done");
   return {
     ...view,
     done: done && Object.hasOwn(DONE, done) ? done : null,
+    // "Discard the draft" asks once (`?discard=1`), with JavaScript or without.
+    askDiscard: query.get("discard") === "1" && view.draft !== null,
     constraint: getZodConstraint(BrandDraftSchema),
     swatches: themeSwatches(),
     limits: {
@@ -82,7 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** What the action answers when it does not redirect; `useActionData<typeof action>()` infers it. */
 type BrandingReply = {
-  intent: "save" | "publish" | "restore" | null;
+  intent: "save" | "publish" | "restore" | "discard" | null;
   result: SubmissionResult<string[]> | null;
   formError: MessageKey | null;
   suggestion?: string | null;
@@ -101,16 +107,23 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const intent = form.fields.intent;
   switch (intent) {
+    case "useSuggestion":
     case "save": {
+      // "Use #d5b000 and save": the colour the refusal suggested, as the custom colour, then a save.
+      if (intent === "useSuggestion") {
+        form.formData.set("theme", CUSTOM_COLOUR_CHOICE);
+        form.formData.set("brandColour", form.fields.suggestedColour ?? "");
+      }
+      form.formData.delete("suggestedColour");
       const submission = parseSubmission(form.formData, { schema: BrandDraftSchema, allow: ["intent"] });
       if (submission.status !== "success") {
-        return data<BrandingReply>({ intent, result: submission.reply(), formError: null }, { status: 400 });
+        return data<BrandingReply>({ intent: "save", result: submission.reply(), formError: null }, { status: 400 });
       }
       const outcome = await saveBrandDraft(actor, submission.value, form.files);
       if (!outcome.ok) {
         return data<BrandingReply>(
           {
-            intent,
+            intent: "save",
             result: submission.reply({ fieldErrors: outcome.fieldErrors }),
             formError: null,
             suggestion: outcome.suggestion,
@@ -126,6 +139,12 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!outcome.ok)
         return data<BrandingReply>({ intent, result: null, formError: outcome.message }, { status: 409 });
       return redirect("/admin/branding?done=published");
+    }
+    case "discard": {
+      if (!(await discardBrandDraft(actor, session))) {
+        return data<BrandingReply>({ intent, result: null, formError: "branding.error.discard" }, { status: 409 });
+      }
+      return redirect("/admin/branding?done=discarded");
     }
     case "restore": {
       const outcome = await restoreBrand(actor, form.fields.publicationId, form.fields.liveVersionId);
@@ -165,6 +184,7 @@ export default function BrandingPage() {
     <>
       <h1>{t("branding.title")}</h1>
       {view.done ? <FormMessage kind="notice">{t(DONE[view.done]!)}</FormMessage> : null}
+      {draft ? <DraftActions draft={draft} previewing={view.previewing} askDiscard={view.askDiscard} /> : null}
       {actionData?.formError ? <FormMessage kind="error">{t(actionData.formError)}</FormMessage> : null}
       {reply && fieldErrors ? <FormMessage kind="error">{t("branding.error.summary")}</FormMessage> : null}
       <p>{t("branding.intro")}</p>
@@ -178,6 +198,10 @@ export default function BrandingPage() {
         <h2 id="brand-draft">{t("branding.draft.title")}</h2>
         <p>{draft ? t("branding.draft.savedAt", { when: draft.savedAt }) : t("branding.draft.none")}</p>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className={styles.formWide}>
+          {/* Enter in a field saves (the form's first submit button), never "Use #… and save" below. */}
+          <button type="submit" name="intent" value="save" className={visuallyHidden} tabIndex={-1} aria-hidden="true">
+            {t("branding.save")}
+          </button>
           <BrandingThemeChooser
             swatches={view.swatches}
             theme={fields.theme.initialValue ?? current.theme}
@@ -216,19 +240,6 @@ export default function BrandingPage() {
           caption={actionData?.checks ? t("branding.contrast.captionRefused") : t("branding.contrast.caption")}
         />
       </section>
-
-      {draft ? (
-        <section className={styles.section} aria-labelledby="brand-preview">
-          <h2 id="brand-preview">{t("branding.preview.title")}</h2>
-          <p>{t("branding.preview.intro")}</p>
-          <Form method="post" action="/admin/branding/preview">
-            <input type="hidden" name="versionId" value={draft.versionId ?? ""} />
-            <button type="submit" name="intent" value="start" className={buttons.secondaryButton}>
-              {view.previewing ? t("branding.preview.open") : t("branding.preview.start")}
-            </button>
-          </Form>
-        </section>
-      ) : null}
 
       {draft && view.changes.length > 0 ? (
         <section className={styles.section} aria-labelledby="brand-publish">
@@ -274,6 +285,60 @@ export default function BrandingPage() {
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * What a host admin does next with a draft, at the top of the page (issue 32): preview it, go to
+ * the list of what publishing changes (and its Publish button), or discard it — asked once.
+ */
+function DraftActions({
+  draft,
+  previewing,
+  askDiscard,
+}: {
+  draft: { versionId: string | null; savedAt: string };
+  previewing: boolean;
+  askDiscard: boolean;
+}) {
+  const t = useT();
+  if (askDiscard) {
+    return (
+      <section className={styles.section} aria-labelledby="brand-discard">
+        <h2 id="brand-discard">{t("branding.discard.title")}</h2>
+        <p>{t("branding.discard.ask", { when: draft.savedAt })}</p>
+        <div className={formStyles.actions}>
+          <Form method="post">
+            <button type="submit" name="intent" value="discard" className={buttons.button}>
+              {t("branding.discard.submit")}
+            </button>
+          </Form>
+          <Link to="/admin/branding" className={buttons.secondaryButton}>
+            {t("branding.discard.keep")}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section className={styles.section} aria-label={t("branding.next.label")}>
+      <p>{t("branding.draft.savedAt", { when: draft.savedAt })}</p>
+      <p className={formStyles.hint}>{t("branding.preview.intro")}</p>
+      <div className={formStyles.actions}>
+        <Form method="post" action="/admin/branding/preview">
+          <input type="hidden" name="versionId" value={draft.versionId ?? ""} />
+          <button type="submit" name="intent" value="start" className={buttons.button}>
+            {previewing ? t("branding.preview.open") : t("branding.preview.start")}
+          </button>
+        </Form>
+        <a href="#brand-publish" className={buttons.secondaryButton}>
+          {t("branding.next.publish")}
+        </a>
+        <Link to="/admin/branding?discard=1" className={buttons.linkButton}>
+          {t("branding.next.discard")}
+        </Link>
+      </div>
+    </section>
   );
 }
 

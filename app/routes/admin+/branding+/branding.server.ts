@@ -7,6 +7,7 @@
 export { pageNotFound } from "~/services/auth/auth.server";
 export {
   brandAdminView,
+  discardBrandDraft,
   findBrandVersionOf,
   publishBrandDraft,
   readBrandAdminForm,

@@ -236,6 +236,53 @@ describe("bad input changes nothing", () => {
     });
   }
 
+  it("a refused colour offers the nearest that passes; 'Use it and save' saves the draft with it", async () => {
+    const refused = await act(
+      branding,
+      post(
+        "/admin/branding",
+        form({ intent: "save", theme: "custom", brandColour: "#ffee00", businessName: "Acme Plumbing Supplies" }),
+        { cookie: cookies.admin },
+      ),
+    );
+    expect(refused.status).toBe(400);
+    const suggestion = (refused.body as { suggestion: string | null }).suggestion;
+    expect(suggestion).toMatch(/^#[0-9a-f]{6}$/);
+    // What the page posts when "Use #… and save" is tapped: the form as it was, the suggestion, that intent.
+    const used = await act(
+      branding,
+      post(
+        "/admin/branding",
+        form({
+          intent: "useSuggestion",
+          theme: "custom",
+          brandColour: "#ffee00",
+          suggestedColour: suggestion!,
+          businessName: "Acme Plumbing Supplies",
+        }),
+        { cookie: cookies.admin },
+      ),
+    );
+    expect(used).toMatchObject({ status: 302, location: "/admin/branding?done=saved" });
+    const view = (await load(branding, get("/admin/branding", cookies.admin))).body as {
+      draft: { brandColour: string | null } | null;
+    };
+    expect(view.draft?.brandColour).toBe(suggestion);
+    // A made-up "suggestion" is only a colour like any other: checked, and refused if it fails.
+    const before = await snapshot();
+    const madeUp = await act(
+      branding,
+      post(
+        "/admin/branding",
+        form({ intent: "useSuggestion", suggestedColour: "#ffff00", businessName: "Acme Plumbing Supplies" }),
+        { cookie: cookies.admin },
+      ),
+    );
+    expect(madeUp.status).toBe(400);
+    expect(fieldErrors(madeUp.body).brandColour).toEqual(["branding.error.colour.refused"]);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("a 500-character name no browser sends (the field has maxLength 120) is refused by the form limits", async () => {
     const before = await snapshot();
     const result = await act(

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { BrandingChanges } from "./components/BrandingChanges";
 import * as styles from "./components/Branding.css";
 import * as buttons from "~/components/Button.css";
 import { FormMessage, formStyles } from "~/components/Form";
@@ -8,6 +9,7 @@ import { useT } from "~/components/useT";
 import { isPreviewPage, PREVIEW_PAGES, type PreviewPage } from "~/lib/brand-preview";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import {
+  brandAdminView,
   requireHostAdminPage,
   startBrandPreview,
   stopBrandPreview,
@@ -31,7 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const requested = url.searchParams.get("page");
   const page: PreviewPage = isPreviewPage(requested) ? requested : "signin";
   const versionId = branding.preview?.versionId ?? null;
+  // The draft being previewed can be published from here, with what it changes (issue 32).
+  const view = versionId ? await brandAdminView(branding) : null;
+  const draft = view?.draft && view.draft.versionId === versionId ? view.draft : null;
   return {
+    publish: draft && view!.changes.length > 0 ? { draftId: draft.versionId!, changes: view!.changes } : null,
     page,
     src: PREVIEW_PAGES[page],
     versionId,
@@ -66,7 +72,7 @@ const FRAMES = [
 ] as const;
 
 export default function BrandingPreview() {
-  const { page, src, versionId, shareUrl } = useLoaderData<typeof loader>();
+  const { page, src, versionId, shareUrl, publish } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const t = useT();
   const pageName = t(`branding.preview.page.${page}` as MessageKey);
@@ -111,6 +117,19 @@ export default function BrandingPreview() {
               ))}
             </div>
           </div>
+          {publish ? (
+            <section className={styles.section} aria-labelledby="brand-publish">
+              <h2 id="brand-publish">{t("branding.publish.title")}</h2>
+              <p>{t("branding.publish.intro")}</p>
+              <BrandingChanges changes={publish.changes} />
+              <Form method="post" action="/admin/branding">
+                <input type="hidden" name="draftId" value={publish.draftId} />
+                <button type="submit" name="intent" value="publish" className={buttons.button}>
+                  {t("branding.publish.submit")}
+                </button>
+              </Form>
+            </section>
+          ) : null}
           <h2>{t("branding.preview.shareTitle")}</h2>
           <p>{t("branding.preview.shareIntro")}</p>
           <p className={styles.shareLink}>

@@ -4,6 +4,7 @@ import type { MessageKey } from "~/lib/i18n";
 import { THEME_NAMES } from "~/themes/names";
 import type { ThemeColors } from "~/themes/tokens";
 import * as styles from "./Branding.css";
+import * as buttons from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 
@@ -150,6 +151,15 @@ export function BrandingThemeChooser({
                   {t(colourError as MessageKey)}
                   {suggestion ? ` ${t("branding.colour.suggestion", { colour: suggestion })}` : null}
                 </p>
+              ) : null}
+              {colourError && suggestion ? (
+                <>
+                  {/* One tap takes the nearest colour that passes and saves the draft with it, JS or not. */}
+                  <input type="hidden" name="suggestedColour" value={suggestion} />
+                  <button type="submit" name="intent" value="useSuggestion" className={buttons.secondaryButton}>
+                    {t("branding.colour.useSuggestion", { colour: suggestion })}
+                  </button>
+                </>
               ) : null}
             </div>
           </div>
