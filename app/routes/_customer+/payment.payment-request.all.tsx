@@ -223,7 +223,7 @@ export default function CustomerHome() {
                 {
                   label: t("home.invoices.action"),
                   cell: (invoice) => (
-                    <Form method="post" className={homeStyles.actionForm}>
+                    <Form method="post">
                       <input type="hidden" name="intent" value="pay-invoice" />
                       <input type="hidden" name="invoiceId" value={invoice.id} />
                       <button
