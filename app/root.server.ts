@@ -5,7 +5,7 @@
  * a route needs it.
  */
 export { isUuid } from "~/lib/ids";
-export { getFeatureToggles, listContactAccounts } from "~/services/accounts/accounts.server";
+export { firstContactAccounts, getFeatureToggles } from "~/services/accounts/accounts.server";
 export { customerMenuFor } from "~/services/accounts/customer-home.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";

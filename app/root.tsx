@@ -25,7 +25,7 @@ import {
   hasPortalAccess,
   getFeatureToggles,
   isUuid,
-  listContactAccounts,
+  firstContactAccounts,
   logger,
   languageFromToggles,
   getPageContext,
@@ -61,15 +61,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // in this browser: no name, no account switcher, no portal menu (decision 031).
   const session = isLinkPagePath(url.pathname) ? null : context.session;
   const contact = session?.contact;
-  // The account switcher: the first accounts of a contact with portal access.
+  // The account switcher: the first accounts of a contact with portal access (read once per request:
+  // the customer-style home lists the same first accounts).
   const switcher =
     session && hasPortalAccess(session.contact)
-      ? await listContactAccounts(branding.businessId, session.contact.id, { limit: SWITCHER_SIZE + 1 })
+      ? await firstContactAccounts(request, branding.businessId, session.contact.id, SWITCHER_SIZE + 1)
       : [];
   // A verified contact limited to customer-style routes gets their own small menu (decision 033).
   const customerMenu =
     session && session.contact.verified && !hasPortalAccess(session.contact)
-      ? await customerMenuFor(branding, session.contact.id)
+      ? await customerMenuFor(branding, session.contact.id, request)
       : null;
   const selectedId = session?.data.selectedAccount ?? switcher[0]?.accountId ?? null;
   const accountId = session && isUuid(selectedId) && switcher.length > 0 ? selectedId : null;

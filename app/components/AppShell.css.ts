@@ -278,7 +278,6 @@ export const wideLink = style({
   display: "inline-flex",
   alignItems: "center",
   minHeight: 44,
-  color: vars.color.link,
   selectors: {
     '&[aria-current="page"]': { color: vars.color.primary, fontWeight: 700, textDecorationThickness: 3 },
   },

@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
+import { actions as formActions, choice } from "./Form.css";
 
 /** The preference centre: one column of topics, each a bordered group, phone first. */
 export const page = style({ maxWidth: "40rem" });
@@ -22,13 +23,7 @@ export const topicName = style({ fontWeight: 700, fontSize: "1.05rem", padding: 
 
 export const channels = style({ display: "flex", flexWrap: "wrap", gap: "0.5rem 1.5rem" });
 
-export const channel = style({
-  display: "grid",
-  gridTemplateColumns: "auto minmax(0, 1fr)",
-  gap: "0.6rem",
-  alignItems: "center",
-  minHeight: 44,
-});
+export const channel = choice;
 
 export const always = style([
   topic,
@@ -38,16 +33,6 @@ export const always = style([
 ]);
 
 export const alwaysTitle = style({ margin: 0, fontSize: "1.05rem" });
-
-export const badge = style({
-  display: "inline-block",
-  padding: "0.1rem 0.5rem",
-  borderRadius: 999,
-  border: `1px solid ${vars.surface.mutedText}`,
-  fontSize: "0.85rem",
-  fontWeight: 600,
-  marginLeft: "0.5rem",
-});
 
 export const history = style({ listStyle: "none", padding: 0, margin: "0 0 1.5rem", maxWidth: "40rem" });
 
@@ -63,10 +48,4 @@ export const historyMeta = style({ color: vars.surface.mutedText, fontSize: "0.9
 /** In place of a box a link may not tick (news and offers): how to choose it signed in. */
 export const optIn = style({ margin: 0, maxWidth: "34rem", overflowWrap: "anywhere" });
 
-export const actions = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: "0.75rem",
-  alignItems: "center",
-  margin: "1rem 0",
-});
+export const actions = style([formActions, { margin: "1rem 0" }]);

@@ -58,6 +58,15 @@ export const checkboxField = style({
   alignItems: "start",
 });
 
+/** A radio or checkbox beside its label on one line, the whole row a 44 px target (WCAG 2.5.5). */
+export const choice = style({
+  display: "grid",
+  gridTemplateColumns: "auto minmax(0, 1fr)",
+  gap: "0.6rem",
+  alignItems: "center",
+  minHeight: 44,
+});
+
 export const checkbox = style({ width: 24, height: 24, margin: "0.1rem 0 0" });
 
 export const checkboxError = style({

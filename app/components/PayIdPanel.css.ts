@@ -1,20 +1,20 @@
 import { style } from "@vanilla-extract/css";
+import { card } from "~/styles/global.css";
 import { vars } from "~/themes/contract.css";
+import { actions as formActions } from "./Form.css";
 
-export const panel = style({
-  display: "grid",
-  gap: "0.5rem",
-  margin: "1rem 0 1.5rem",
-  padding: "1rem",
-  border: `1px solid ${vars.surface.border}`,
-  borderLeft: `4px solid ${vars.color.primary}`,
-  borderRadius: 8,
-  background: vars.surface.surface,
-  color: vars.surface.text,
-  // A long PayID must wrap inside the panel, never push the page sideways on a phone.
-  minWidth: 0,
-  maxWidth: "40rem",
-});
+export const panel = style([
+  card,
+  {
+    display: "grid",
+    gap: "0.5rem",
+    margin: "1rem 0 1.5rem",
+    borderLeft: `4px solid ${vars.color.primary}`,
+    // A long PayID must wrap inside the panel, never push the page sideways on a phone.
+    minWidth: 0,
+    maxWidth: "40rem",
+  },
+]);
 
 export const heading = style({ margin: 0, fontSize: "1.15rem" });
 
@@ -33,12 +33,6 @@ export const name = style({ margin: 0 });
 
 export const how = style({ margin: 0, color: vars.surface.mutedText });
 
-export const actions = style({
-  display: "flex",
-  flexWrap: "wrap",
-  alignItems: "center",
-  gap: "0.75rem",
-  "@media": { print: { display: "none" } },
-});
+export const actions = style([formActions, { "@media": { print: { display: "none" } } }]);
 
 export const status = style({ margin: 0, fontWeight: 600 });

@@ -118,7 +118,7 @@ export function RequestOpen({ data, reply }: { data: RequestOpenData; reply: Pay
       />
       {data.payId || data.signInHref ? (
         <details className={payStyles.otherWays}>
-          <summary className={payStyles.otherWaysSummary}>{t("requestPage.otherWays")}</summary>
+          <summary className={payStyles.foldSummary}>{t("requestPage.otherWays")}</summary>
           <div id="other-ways-payid" className={payStyles.otherWaysBody}>
             {data.payId ? <PayIdPanel data={data.payId} invoiceNumber={request.reference} /> : null}
             {data.signInHref ? (

@@ -28,5 +28,3 @@ export const actions = style({
   gap: "0.75rem",
   marginTop: "1.5rem",
 });
-
-export const inlineForm = style({ display: "inline" });

@@ -35,7 +35,6 @@ export const pager = style({
   gap: "0 1.5rem",
   alignItems: "center",
   margin: "0.75rem 0 1rem",
-  color: vars.surface.text,
   // Previous and next mean nothing on paper. The global print rule hides every nav, but this
   // class's display wins over an element selector, so it says so itself.
   "@media": { print: { display: "none" } },
@@ -58,7 +57,7 @@ export const details = style({
 globalStyle(`${details} dt`, { fontWeight: 600, "@media": { [STACKED]: { marginTop: "0.6rem" } } });
 globalStyle(`${details} dd`, { margin: 0 });
 
-export const list = style({ listStyle: "none", margin: "0 0 1rem", padding: 0 });
+export const list = style({ listStyle: "none", padding: 0 });
 
 export const listItem = style({
   display: "flex",
@@ -80,6 +79,12 @@ export const badge = style({
 });
 
 /**
+ * What every stacked table shares below 600 px, the invoices list's rows too: the header row
+ * hidden from the eye but read (it names each cell), the table and its body plain blocks.
+ */
+export const stackedShell = style({});
+
+/**
  * A table of money that becomes a stack of labelled blocks below 600 px (GOV.UK's and
  * Stripe's pattern): still a real <table> for screen readers, each cell showing its column's
  * name from `data-label`. WebKit drops table semantics from elements whose display changes, so
@@ -87,7 +92,7 @@ export const badge = style({
  * the row's title cell with `cellTitle` and its amounts with `cellAmount`: they come first,
  * and the amounts are larger.
  */
-export const stacked = style({});
+export const stacked = style([stackedShell]);
 
 export const cellTitle = style({});
 
@@ -96,7 +101,7 @@ export const cellAmount = style({});
 const narrow = (rules: CSSProperties): GlobalStyleRule => ({ "@media": { [STACKED]: rules } });
 
 globalStyle(
-  `${stacked} thead`,
+  `${stackedShell} thead`,
   narrow({
     position: "absolute",
     width: 1,
@@ -106,7 +111,7 @@ globalStyle(
     whiteSpace: "nowrap",
   }),
 );
-globalStyle(`${stacked}, ${stacked} tbody`, narrow({ display: "block" }));
+globalStyle(`${stackedShell}, ${stackedShell} tbody`, narrow({ display: "block" }));
 globalStyle(
   `${stacked} tr`,
   narrow({

@@ -12,6 +12,3 @@ export const empty = style({
 
 /** A line under a row's title (an invoice's description): smaller, on its own line. */
 export const secondary = style({ display: "block", fontWeight: "normal", fontSize: "0.875rem" });
-
-/** A row's Pay: a form of its own that takes no room beyond its button. */
-export const actionForm = style({ margin: 0 });

@@ -42,6 +42,18 @@ export const visuallyHidden = style({
   border: 0,
 });
 
+/**
+ * A card: a box of the surface colour, ruled and rounded, its content 1rem in. The dashboard's
+ * figures, the PayID panel and the confirm step are cards; each adds its own layout and accent.
+ */
+export const card = style({
+  padding: "1rem",
+  border: `1px solid ${vars.surface.border}`,
+  borderRadius: 8,
+  background: vars.surface.surface,
+  color: vars.surface.text,
+});
+
 /** The neutral look for pages served to unknown hosts: no brand at all. */
 export const neutralDocument = style({
   vars: {

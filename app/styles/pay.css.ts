@@ -1,5 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { NARROW, WIDE } from "~/components/breakpoints";
+import { card } from "~/styles/global.css";
 import { vars } from "~/themes/contract.css";
 
 /**
@@ -96,7 +97,6 @@ export const breakdown = style({
   margin: "0 0 1rem",
   "@media": { [WIDE]: { margin: 0 } },
 });
-globalStyle(`${breakdown} dt`, { margin: 0 });
 globalStyle(`${breakdown} dd`, {
   margin: 0,
   textAlign: "right",
@@ -141,23 +141,27 @@ globalStyle(`html:has(${bar})`, {
 });
 
 /** Under the heading: what this payment covers and the total to pay (the server's). */
-export const lead = style({ fontSize: "1.1rem", margin: "0 0 1rem" });
+export const lead = style({ fontSize: "1.1rem" });
 
-/** Several invoices' amounts fold under one line, so the choice of method comes up the page. */
-export const amounts = style({
+/**
+ * A folded box (`<details>`): bordered, its summary line a 44 px target, and what opens under the
+ * summary kept 1rem above the box's edge. Several invoices' amounts fold in one, so the choice of
+ * method comes up the page; a request's "Other ways to pay" is one too (`otherWays`).
+ */
+export const fold = style({
   border: `1px solid ${vars.surface.border}`,
   borderRadius: 8,
   padding: "0 1rem",
 });
-export const amountsSummary = style({
+export const foldSummary = style({
   cursor: "pointer",
   padding: "0.75rem 0",
   minHeight: 44,
   fontWeight: 600,
 });
+globalStyle(`${fold} > :not(summary)`, { paddingBottom: "1rem" });
 export const change = style({ marginLeft: "0.5rem", color: vars.color.link, textDecoration: "underline" });
-globalStyle(`${amounts}[open] ${change}`, { display: "none" });
-globalStyle(`${amounts} > fieldset`, { paddingBottom: "1rem" });
+globalStyle(`${fold}[open] ${change}`, { display: "none" });
 
 /** What paying by PayTo means, shown only while a PayTo agreement is the chosen method. */
 export const payToFields = style({
@@ -167,17 +171,16 @@ export const payToFields = style({
 });
 
 /** The confirm step (decision 071): one card, the total ruled off, the confirm button the full width. */
-export const confirm = style({
-  display: "grid",
-  gap: "0.75rem",
-  maxWidth: "32rem",
-  padding: "1rem",
-  border: `1px solid ${vars.surface.border}`,
-  borderRadius: "0.5rem",
-  background: vars.surface.surface,
-  outline: "none",
-  selectors: { "&:focus-visible": { outline: `3px solid ${vars.surface.focus}`, outlineOffset: "2px" } },
-});
+export const confirm = style([
+  card,
+  {
+    display: "grid",
+    gap: "0.75rem",
+    maxWidth: "32rem",
+    outline: "none",
+    selectors: { "&:focus-visible": { outline: `3px solid ${vars.surface.focus}`, outlineOffset: "2px" } },
+  },
+]);
 globalStyle(`${confirm} h2, ${confirm} p`, { margin: 0 });
 export const confirmActions = style({ display: "grid" });
 globalStyle(`${confirmActions} > button`, { width: "100%" });
@@ -188,21 +191,8 @@ export const askWho = style({ fontSize: "1.05rem", fontWeight: 600 });
 export const askAmount = style({ fontSize: "2rem", lineHeight: 1.15, fontVariantNumeric: "tabular-nums" });
 
 /** "Other ways to pay", folded under the form: the PayID and signing in for saved methods. */
-export const otherWays = style({
-  border: `1px solid ${vars.surface.border}`,
-  borderRadius: 8,
-  padding: "0 1rem",
-  margin: "1rem 0 1.5rem",
-  maxWidth: "32rem",
-});
-export const otherWaysSummary = style({
-  cursor: "pointer",
-  padding: "0.75rem 0",
-  minHeight: 44,
-  boxSizing: "border-box",
-  fontWeight: 600,
-});
-export const otherWaysBody = style({ display: "grid", gap: "0.75rem", paddingBottom: "1rem" });
+export const otherWays = style([fold, { margin: "1rem 0 1.5rem", maxWidth: "32rem" }]);
+export const otherWaysBody = style({ display: "grid", gap: "0.75rem" });
 
 /** A line under the lead that matters before anything is typed (a card's surcharge and how to avoid it). */
 export const notice = style({

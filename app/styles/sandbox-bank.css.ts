@@ -79,7 +79,6 @@ globalStyle(`${field} input`, {
   border: "1px solid #8a8f98",
   borderRadius: "0.3rem",
   width: "100%",
-  boxSizing: "border-box",
   minWidth: 0,
 });
 globalStyle(`${field} input[aria-invalid="true"]`, { borderColor: "#b00020", borderWidth: 2 });

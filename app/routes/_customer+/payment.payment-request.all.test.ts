@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { SelectQueryNode, TableNode, type KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
@@ -262,6 +263,49 @@ describe("payment requests addressed to the contact", () => {
     // agreements (decision 036), payment schedules (issue 15: one statement, each with its next instalment)
     // and the invoices they may pay (decision 073).
     expect(many).toBeLessThanOrEqual(8);
+  });
+
+  it("reads the contact's first accounts once for the shell and the home together", async () => {
+    // Statements whose table is "accounts" itself: the switcher's, the menu's and the home's list.
+    let onAccounts = 0;
+    const plugin: KyselyPlugin = {
+      transformQuery({ node }) {
+        if (
+          SelectQueryNode.is(node) &&
+          node.from?.froms.some((f) => TableNode.is(f) && f.table.identifier.name === "accounts")
+        )
+          onAccounts += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    setDatabaseForTesting({ ...handle, db: handle.db.withPlugin(plugin) } as DatabaseHandle);
+    try {
+      // As remix-serve does: one request scope, and each loader its own Request for the same URL.
+      for (const who of ["sam", "olivia"]) {
+        const { result } = withRequestScope(() =>
+          Promise.all([
+            run(rootLoader as Handler, get(who, "/payment/payment-request/all")),
+            run(loader as Handler, get(who, "/payment/payment-request/all")),
+          ]),
+        );
+        await result;
+        onAccounts = 0;
+        const { result: counted } = withRequestScope(() =>
+          Promise.all([
+            run(rootLoader as Handler, get(who, "/payment/payment-request/all")),
+            run(loader as Handler, get(who, "/payment/payment-request/all")),
+          ]),
+        );
+        const [shell, page] = (await counted) as [Awaited<ReturnType<typeof rootLoader>>, Home];
+        // Sam has the customer-style menu, Olivia the switcher; both the home's accounts to pay.
+        expect(who === "sam" ? shell.customerMenu : shell.accounts.items.length, who).toBeTruthy();
+        expect(page.adhoc.accounts.length, who).toBeGreaterThan(0);
+        expect(onAccounts, who).toBe(1);
+      }
+    } finally {
+      setDatabaseForTesting(handle);
+    }
   });
 
   it("treats a malformed or foreign cursor as no cursor or an empty page, never an error", async () => {

@@ -61,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const settings = branding.adhoc;
   const [requests, accounts, receipts, agreements, schedules, invoices] = await Promise.all([
     listRequestsForContact(branding.businessId, contact.id, { after }),
-    listAdhocAccounts(branding.businessId, contact.id, settings, { skip }),
+    listAdhocAccounts(branding.businessId, contact.id, settings, { skip, request }),
     listRecentReceipts(branding.businessId, contact.id),
     listOffersFor(branding.businessId, { contactId: contact.id }, { limit: HOME_AGREEMENTS }),
     listSchedulesForHome(branding.businessId, contact.id),
@@ -223,7 +223,7 @@ export default function CustomerHome() {
                 {
                   label: t("home.invoices.action"),
                   cell: (invoice) => (
-                    <Form method="post" className={homeStyles.actionForm}>
+                    <Form method="post">
                       <input type="hidden" name="intent" value="pay-invoice" />
                       <input type="hidden" name="invoiceId" value={invoice.id} />
                       <button

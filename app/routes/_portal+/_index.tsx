@@ -99,7 +99,7 @@ export default function Dashboard() {
       <h1 className={styles.heading}>
         {firstName ? t("dashboard.welcome", { name: firstName }) : t("dashboard.welcomeAnon")}
       </h1>
-      <p className={styles.account}>
+      <p>
         <strong>{account.name}</strong> ({account.number}
         {account.isChild ? `, ${t("dashboard.branch")}` : ""})
       </p>

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "../platform/db-schema.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
+import { perRequest } from "../platform/request-scope.server";
 import { isUuid } from "~/lib/ids";
 
 /**
@@ -137,6 +138,30 @@ export async function listContactAccounts(
 }
 
 /**
+ * How many of a contact's first accounts (in `listContactAccounts`' order) one request reads at
+ * most once: the shell's switcher (25, and one more to know there are more), the customer-style
+ * home's first page of accounts to pay (20 and one) and the customer-style menu (two).
+ */
+export const FIRST_ACCOUNTS = 26;
+
+/**
+ * The contact's first `count` accounts (at most FIRST_ACCOUNTS), read once per request and shared
+ * by its loaders (`perRequest`): the root loader's switcher or menu and the customer-style home's
+ * list are one statement, not two. Without a request (a service called on its own) it is read here.
+ */
+export async function firstContactAccounts(
+  request: Request | undefined,
+  businessId: string,
+  contactId: string,
+  count: number,
+): Promise<AccountSummary[]> {
+  if (count > FIRST_ACCOUNTS) throw new Error(`firstContactAccounts reads at most ${FIRST_ACCOUNTS} accounts`);
+  const read = () => listContactAccounts(businessId, contactId, { limit: FIRST_ACCOUNTS });
+  const rows = await (request ? perRequest(request, `first-accounts ${businessId} ${contactId}`, read) : read());
+  return rows.slice(0, count);
+}
+
+/**
  * May this contact still act for this account — the rule `requireAccountAccess` applies to a
  * session, for someone who has none (an emailed link's contact, decision 031): a contact of this
  * business who is not disabled, joined to the account (or to its parent where the business shows
@@ -227,76 +252,87 @@ export async function searchAccounts(
 
 /**
  * The dashboard figures for one account (`account-tiles`): what is owing, what is overdue,
- * the next due invoice and the last payment. Two indexed statements, run together, whatever
- * the data size: the open invoices are read once, and the next due amount comes from them.
+ * the next due invoice and the last payment. One statement, whatever the data size: the open
+ * invoices are read once, and the next due amount comes from them; the last payment is one
+ * row read along its index, joined laterally to the figures (which are always one row, so an
+ * account that never paid still gets them).
  */
 export async function getAccountTiles(businessId: string, accountId: string, today: string) {
   const db = await getDb();
   const open = [1, 3, 5, 6, 7, 8];
-  const [owing, lastPayment] = await Promise.all([
-    db
-      .with("open", (qb) =>
-        qb
-          .selectFrom("invoices")
-          .select(["balance_cents", "due_date"])
+  const row = await db
+    .with("open", (qb) =>
+      qb
+        .selectFrom("invoices")
+        .select(["balance_cents", "due_date"])
+        .where("business_id", "=", businessId)
+        .where("account_id", "=", accountId)
+        .where("status", "in", open)
+        .where("balance_cents", ">", 0),
+    )
+    .with("owing", (qb) =>
+      qb
+        .selectFrom("open")
+        .select([
+          sql<number>`coalesce(sum(balance_cents), 0)`.as("balanceCents"),
+          sql<number>`coalesce(sum(balance_cents) filter (where due_date < ${today}), 0)`.as("overdueCents"),
+          sql<number>`count(*) filter (where due_date < ${today})`.as("overdueCount"),
+          sql<number>`count(*)`.as("openCount"),
+          sql<string | null>`min(due_date) filter (where due_date >= ${today})`.as("nextDueDate"),
+          sql<number>`coalesce(sum(balance_cents) filter (where due_date = (select min(due_date) from open where due_date >= ${today})), 0)`.as(
+            "nextDueCents",
+          ),
+        ]),
+    )
+    .selectFrom("owing")
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("statement_lines")
+          .select((inner) => [
+            "line_date as date",
+            "credit_cents as amountCents",
+            "reference",
+            // A payment made through the portal has a receipt under the same reference; one the
+            // business recorded itself (a bank transfer in its books) has only the statement line.
+            inner
+              .exists(
+                inner
+                  .selectFrom("payments")
+                  .select("payments.id")
+                  .whereRef("payments.reference", "=", "statement_lines.reference")
+                  .where("payments.business_id", "=", businessId)
+                  .where("payments.account_id", "=", accountId),
+              )
+              .as("hasReceipt"),
+          ])
           .where("business_id", "=", businessId)
           .where("account_id", "=", accountId)
-          .where("status", "in", open)
-          .where("balance_cents", ">", 0),
-      )
-      .selectFrom("open")
-      .select([
-        sql<number>`coalesce(sum(balance_cents), 0)`.as("balanceCents"),
-        sql<number>`coalesce(sum(balance_cents) filter (where due_date < ${today}), 0)`.as("overdueCents"),
-        sql<number>`count(*) filter (where due_date < ${today})`.as("overdueCount"),
-        sql<number>`count(*)`.as("openCount"),
-        sql<string | null>`min(due_date) filter (where due_date >= ${today})`.as("nextDueDate"),
-        sql<number>`coalesce(sum(balance_cents) filter (where due_date = (select min(due_date) from open where due_date >= ${today})), 0)`.as(
-          "nextDueCents",
-        ),
-      ])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("statement_lines")
-      .select((eb) => [
-        "line_date as date",
-        "credit_cents as amountCents",
-        "reference",
-        // A payment made through the portal has a receipt under the same reference; one the
-        // business recorded itself (a bank transfer in its books) has only the statement line.
-        eb
-          .exists(
-            eb
-              .selectFrom("payments")
-              .select("payments.id")
-              .whereRef("payments.reference", "=", "statement_lines.reference")
-              .where("payments.business_id", "=", businessId)
-              .where("payments.account_id", "=", accountId),
-          )
-          .as("hasReceipt"),
-      ])
-      .where("business_id", "=", businessId)
-      .where("account_id", "=", accountId)
-      .where("type", "=", "payment")
-      .orderBy("line_date", "desc")
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
+          .where("type", "=", "payment")
+          .orderBy("line_date", "desc")
+          .orderBy("id", "desc")
+          .limit(1)
+          .as("last"),
+      (join) => join.onTrue(),
+    )
+    .selectAll("owing")
+    .select(["last.date", "last.amountCents", "last.reference", "last.hasReceipt"])
+    .executeTakeFirstOrThrow();
   return {
-    balanceCents: Number(owing.balanceCents),
-    openInvoices: Number(owing.openCount),
-    overdueCents: Number(owing.overdueCents),
-    overdueInvoices: Number(owing.overdueCount),
-    nextDue: owing.nextDueDate ? { date: owing.nextDueDate, amountCents: Number(owing.nextDueCents) } : null,
-    lastPayment: lastPayment
-      ? {
-          date: lastPayment.date,
-          amountCents: Number(lastPayment.amountCents),
-          reference: lastPayment.reference,
-          hasReceipt: Boolean(lastPayment.hasReceipt),
-        }
-      : null,
+    balanceCents: Number(row.balanceCents),
+    openInvoices: Number(row.openCount),
+    overdueCents: Number(row.overdueCents),
+    overdueInvoices: Number(row.overdueCount),
+    nextDue: row.nextDueDate ? { date: row.nextDueDate, amountCents: Number(row.nextDueCents) } : null,
+    lastPayment:
+      row.date !== null && row.reference !== null
+        ? {
+            date: row.date,
+            amountCents: Number(row.amountCents),
+            reference: row.reference,
+            hasReceipt: Boolean(row.hasReceipt),
+          }
+        : null,
   };
 }
 

@@ -5,7 +5,13 @@ import { now as clockNow } from "../platform/clock.server";
 import type { HostBranding } from "../host/host.server";
 import { isUuid } from "~/lib/ids";
 import { SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
-import { listContactAccounts, visibleAccounts, type AccountSummary } from "./accounts.server";
+import {
+  FIRST_ACCOUNTS,
+  firstContactAccounts,
+  listContactAccounts,
+  visibleAccounts,
+  type AccountSummary,
+} from "./accounts.server";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decision 033): what is
@@ -127,17 +133,23 @@ export type AdhocSettings = HostBranding["adhoc"];
 
 /**
  * The accounts the contact may pay any amount to: a page of their accounts (the switcher's
- * order) when the business takes ad-hoc payments, none otherwise.
+ * order) when the business takes ad-hoc payments, none otherwise. Given the request, the first
+ * page comes from the accounts the root loader reads for the switcher or the menu in the same
+ * request (`firstContactAccounts`): one statement for both.
  */
 export async function listAdhocAccounts(
   businessId: string,
   contactId: string,
   settings: AdhocSettings,
-  options: { skip?: number; limit?: number } = {},
+  options: { skip?: number; limit?: number; request?: Request } = {},
 ): Promise<{ items: AccountSummary[]; more: boolean }> {
   if (!settings.enabled) return { items: [], more: false };
   const limit = options.limit ?? HOME_ACCOUNTS_PAGE;
-  const rows = await listContactAccounts(businessId, contactId, { limit: limit + 1, offset: options.skip ?? 0 });
+  const skip = options.skip ?? 0;
+  const rows =
+    skip === 0 && limit < FIRST_ACCOUNTS
+      ? await firstContactAccounts(options.request, businessId, contactId, limit + 1)
+      : await listContactAccounts(businessId, contactId, { limit: limit + 1, offset: skip });
   return { items: rows.slice(0, limit), more: rows.length > limit };
 }
 
@@ -203,7 +215,8 @@ export async function listRecentReceipts(
  * open with a session. Invoices and payments is the selected account's page, so it is offered only
  * to a contact with an account ("Accounts not found" otherwise); "Pay an amount" only where the
  * business takes such payments, straight to the form with one account, else to the home's list.
- * One bounded query (two accounts at most).
+ * One bounded query: the contact's first accounts (`firstContactAccounts`, which the home's list of
+ * accounts shares in the same request), of which the menu looks at two.
  */
 export type CustomerMenu = {
   homeHref: string;
@@ -214,8 +227,12 @@ export type CustomerMenu = {
   adhocHref: string | null;
 };
 
-export async function customerMenuFor(branding: HostBranding, contactId: string): Promise<CustomerMenu> {
-  const accounts = await listContactAccounts(branding.businessId, contactId, { limit: 2 });
+export async function customerMenuFor(
+  branding: HostBranding,
+  contactId: string,
+  request?: Request,
+): Promise<CustomerMenu> {
+  const accounts = await firstContactAccounts(request, branding.businessId, contactId, 2);
   const adhocHref =
     !branding.adhoc.enabled || accounts.length === 0
       ? null

@@ -131,31 +131,46 @@ export const PAY_NOW_LIMIT = 50;
  * as the pay page takes), with what they add up to. Also how many owing invoices cannot be paid
  * online (on hold, disputed), so a page can say what is left out and why. `today` is the
  * business's calendar date: overdue means the same here as on the dashboard's tile.
+ *
+ * One statement: the count of those on hold or disputed is one row, and the payable invoices are
+ * joined to it laterally, so the count comes back (beside nulls) when nothing can be paid.
  */
 export async function payNowChoice(scope: { businessId: string; accountId: string }, today: string) {
   const db = await getDb();
-  const [soonest, held] = await Promise.all([
-    // Due soonest first: the overdue ones, if any, are the first rows.
-    db
-      .selectFrom("invoices")
-      .select(["id", "due_date as dueDate", "balance_cents as balanceCents"])
-      .where("business_id", "=", scope.businessId)
-      .where("account_id", "=", scope.accountId)
-      .where("status", "in", [...PAYABLE_STATUSES])
-      .where("balance_cents", ">", 0)
-      .orderBy("due_date")
-      .orderBy("id")
-      .limit(PAY_NOW_LIMIT)
-      .execute(),
-    db
-      .selectFrom("invoices")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("business_id", "=", scope.businessId)
-      .where("account_id", "=", scope.accountId)
-      .where("status", "in", [5, 6])
-      .where("balance_cents", ">", 0)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("invoices")
+        .select((inner) => inner.fn.countAll<number>().as("count"))
+        .where("business_id", "=", scope.businessId)
+        .where("account_id", "=", scope.accountId)
+        .where("status", "in", [5, 6])
+        .where("balance_cents", ">", 0)
+        .as("held"),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        // Due soonest first: the overdue ones, if any, are the first rows.
+        eb
+          .selectFrom("invoices")
+          .select(["id", "due_date as dueDate", "balance_cents as balanceCents"])
+          .where("business_id", "=", scope.businessId)
+          .where("account_id", "=", scope.accountId)
+          .where("status", "in", [...PAYABLE_STATUSES])
+          .where("balance_cents", ">", 0)
+          .orderBy("due_date")
+          .orderBy("id")
+          .limit(PAY_NOW_LIMIT)
+          .as("soonest"),
+      (join) => join.onTrue(),
+    )
+    .select(["held.count", "soonest.id", "soonest.dueDate", "soonest.balanceCents"])
+    .orderBy("soonest.dueDate")
+    .orderBy("soonest.id")
+    .execute();
+  const soonest = rows.flatMap(({ id, dueDate, balanceCents }) =>
+    id !== null && dueDate !== null && balanceCents !== null ? [{ id, dueDate, balanceCents }] : [],
+  );
   const overdue = soonest.filter((invoice) => invoice.dueDate < today);
   const opened = overdue.length > 0 ? overdue : soonest;
   return {
@@ -163,7 +178,7 @@ export async function payNowChoice(scope: { businessId: string; accountId: strin
     invoiceIds: opened.map((invoice) => invoice.id),
     cents: opened.reduce((sum, invoice) => sum + invoice.balanceCents, 0),
     overdue: overdue.length > 0,
-    notPayableCount: Number(held.count),
+    notPayableCount: Number(rows[0]?.count ?? 0),
   };
 }
 

@@ -1,4 +1,5 @@
 import { style } from "@vanilla-extract/css";
+import { actions as formActions } from "~/components/Form.css";
 import { vars } from "~/themes/contract.css";
 
 /**
@@ -9,21 +10,14 @@ export const lead = style({ fontSize: "1.1rem", margin: "0 0 0.75rem", overflowW
 
 export const amount = style({ fontSize: "1.6rem", fontWeight: 700, display: "block", margin: "0.25rem 0" });
 
-export const actions = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: "0.75rem",
-  alignItems: "center",
-  margin: "0 0 1rem",
-});
+export const actions = style([formActions, { margin: "0 0 1rem" }]);
 
-export const hint = style({ color: vars.surface.mutedText, fontSize: "0.9rem", margin: "0 0 1rem" });
+export const hint = style({ color: vars.surface.mutedText, fontSize: "0.9rem" });
 
 /** The words the contact agrees to, set apart as a quotation of what will be kept. */
 export const authority = style({
   borderLeft: `4px solid ${vars.color.primary}`,
   paddingLeft: "0.75rem",
-  margin: "0 0 1rem",
   whiteSpace: "pre-line",
   overflowWrap: "anywhere",
 });

@@ -20,7 +20,6 @@ export const facts = style({
   overflowWrap: "anywhere",
 });
 globalStyle(`${facts} h2, ${facts} h3`, { fontSize: "1rem", margin: "0.25rem 0 0.5rem" });
-globalStyle(`${facts} dl`, { margin: "0 0 0.5rem" });
 
 /** An address as on an envelope: one line each, kept as written. */
 export const address = style({ fontStyle: "normal", margin: "0 0 0.5rem", lineHeight: 1.5 });
@@ -37,13 +36,12 @@ globalStyle(`${message} h2, ${message} h3`, { fontSize: "1rem", margin: "0 0 0.2
 
 export const form = style({ display: "grid", gap: "1rem", maxWidth: "30rem", margin: "0 0 1.5rem", minWidth: 0 });
 
+const fields = style({ display: "grid", gap: "1rem", minWidth: 0 });
 const hiddenUnless = (value: string) =>
-  style({
-    display: "grid",
-    gap: "1rem",
-    minWidth: 0,
-    selectors: { [`${form}:not(:has(input[name="choice"][value="${value}"]:checked)) &`]: { display: "none" } },
-  });
+  style([
+    fields,
+    { selectors: { [`${form}:not(:has(input[name="choice"][value="${value}"]:checked)) &`]: { display: "none" } } },
+  ]);
 
 export const correctedFields = hiddenUnless("corrected");
 export const disputedFields = hiddenUnless("disputed");

@@ -7,7 +7,7 @@ import { vars } from "~/themes/contract.css";
  * while that choice is ticked — with CSS `:has()`, so without JavaScript too (a browser without
  * `:has()` simply shows the field all the time).
  */
-export const lead = style({ margin: "0 0 1rem", overflowWrap: "anywhere" });
+export const lead = style({ overflowWrap: "anywhere" });
 
 export const form = style({ display: "grid", gap: "1.5rem", maxWidth: "34rem", margin: "0 0 1.5rem" });
 

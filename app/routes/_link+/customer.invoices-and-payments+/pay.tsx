@@ -346,8 +346,8 @@ export default function Pay() {
           );
           if (!several) return fields;
           return (
-            <details className={payStyles.amounts} open={amountsOpen}>
-              <summary className={payStyles.amountsSummary}>
+            <details className={payStyles.fold} open={amountsOpen}>
+              <summary className={payStyles.foldSummary}>
                 {breakdown
                   ? t("pay.amounts.summaryTotal", {
                       count: String(loaded.invoices.length),

@@ -1,4 +1,6 @@
 import { style } from "@vanilla-extract/css";
+import { button } from "~/components/Button.css";
+import { card } from "~/styles/global.css";
 import { vars } from "~/themes/contract.css";
 
 /**
@@ -7,20 +9,17 @@ import { vars } from "~/themes/contract.css";
  * under the brand's bar.
  */
 export const heading = style({ margin: "0 0 0.25rem" });
-export const account = style({ margin: "0 0 1rem" });
 
-export const due = style({
-  display: "grid",
-  gap: "0.5rem",
-  maxWidth: "40rem",
-  margin: "0 0 1.5rem",
-  padding: "1rem",
-  border: `1px solid ${vars.surface.border}`,
-  borderTop: `4px solid ${vars.color.primary}`,
-  borderRadius: 8,
-  background: vars.surface.surface,
-  color: vars.surface.text,
-});
+export const due = style([
+  card,
+  {
+    display: "grid",
+    gap: "0.5rem",
+    maxWidth: "40rem",
+    margin: "0 0 1.5rem",
+    borderTop: `4px solid ${vars.color.primary}`,
+  },
+]);
 
 export const dueLabel = style({ margin: 0, fontSize: "1rem", fontWeight: 600 });
 
@@ -35,24 +34,8 @@ export const dueValue = style({
 export const dueNote = style({ margin: 0, color: vars.surface.mutedText, fontSize: "0.95rem" });
 export const overdueNote = style({ color: vars.surface.text });
 
-/** The primary action: the card's full width, at least 48 px tall (WCAG 2.5.5 asks 44). */
-export const payNow = style({
-  display: "flex",
-  alignItems: "center",
-  justifyContent: "center",
-  minHeight: 48,
-  padding: "0.6rem 1.1rem",
-  borderRadius: 6,
-  border: "2px solid transparent",
-  background: vars.color.button,
-  color: vars.surface.buttonText,
-  fontSize: "1.125rem",
-  fontWeight: 700,
-  textDecoration: "none",
-  selectors: {
-    "&:hover": { background: vars.color.buttonHover, color: vars.surface.buttonText },
-  },
-});
+/** The primary action: the portal's button, the card's full width, at least 48 px tall (WCAG 2.5.5 asks 44). */
+export const payNow = style([button, { display: "flex", minHeight: 48, fontSize: "1.125rem", fontWeight: 700 }]);
 
 export const calm = style({ margin: 0, fontSize: "1.05rem", color: vars.surface.text });
 
@@ -65,17 +48,7 @@ export const tiles = style({
   padding: 0,
 });
 
-export const tile = style({
-  display: "grid",
-  gap: "0.25rem",
-  height: "100%",
-  boxSizing: "border-box",
-  padding: "1rem",
-  border: `1px solid ${vars.surface.border}`,
-  borderRadius: 8,
-  background: vars.surface.surface,
-  color: vars.surface.text,
-});
+export const tile = style([card, { display: "grid", gap: "0.25rem", height: "100%" }]);
 
 /** A tile that names something opens it: the whole tile is the link. */
 export const tileLink = style({

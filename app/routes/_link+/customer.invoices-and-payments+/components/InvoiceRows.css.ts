@@ -1,41 +1,24 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { STACKED } from "~/components/breakpoints";
+import { stackedShell, table as moneyTable } from "~/components/Table.css";
 import { vars } from "~/themes/contract.css";
 
 /**
  * The invoices list's rows (issue 31, decision 072). A table on a wide screen; below 600 px one
  * compact two-line block per invoice. Each payable row is its checkbox's label: the label's
  * `::after` is stretched over the row (the row is its containing block), so the whole row is the
- * target; the invoice number's link sits above it.
+ * target; the invoice number's link sits above it. The table is a table of money (Table.css.ts)
+ * whose header row and body give way below 600 px as a stacked table's do.
  */
-export const table = style({
-  width: "100%",
-  borderCollapse: "collapse",
-  fontVariantNumeric: "tabular-nums",
-  "@media": { [STACKED]: { display: "block" } },
-});
+export const table = style([moneyTable, stackedShell]);
 
+// Left-aligned and vertically centred as every table cell is (global.css.ts and the browser's own);
+// figures take the tables' own `number` class (Table.css.ts), right-aligned.
 globalStyle(`${table} th, ${table} td`, {
   padding: "0.6rem 0.5rem",
   borderBottom: `1px solid ${vars.surface.border}`,
-  textAlign: "left",
-  verticalAlign: "middle",
 });
 globalStyle(`${table} th`, { fontWeight: 600, whiteSpace: "nowrap" });
-
-globalStyle(`${table} thead`, {
-  "@media": {
-    [STACKED]: {
-      position: "absolute",
-      width: 1,
-      height: 1,
-      overflow: "hidden",
-      clip: "rect(0, 0, 0, 0)",
-      whiteSpace: "nowrap",
-    },
-  },
-});
-globalStyle(`${table} tbody`, { "@media": { [STACKED]: { display: "block" } } });
 
 export const row = style({
   position: "relative",
@@ -105,16 +88,14 @@ export const due = style({
 });
 globalStyle(`${due}::before`, { "@media": { [STACKED]: { content: 'attr(data-label) " "' } } });
 
-export const number = style({ textAlign: "right", whiteSpace: "nowrap" });
-globalStyle(`${table} th${number}, ${table} td${number}`, { textAlign: "right" });
-
 export const balance = style({
   fontWeight: 700,
   "@media": { [STACKED]: { gridArea: "balance", fontSize: "1.0625rem" } },
 });
 
-export const wideOnly = style({ "@media": { [STACKED]: { display: "none" } } });
-globalStyle(`${row} > td${wideOnly}`, { "@media": { [STACKED]: { display: "none" } } });
+/** Left out below 600 px, header and cell alike (over the row's `td` rule above). */
+export const wideOnly = style({});
+globalStyle(`${table} ${wideOnly}`, { "@media": { [STACKED]: { display: "none" } } });
 
 /**
  * The form's foot: "Pay selected invoices" sticks to the bottom of the screen while the list
@@ -141,10 +122,10 @@ export const bar = style({
 /** A checkbox reached by Tab is scrolled above the bar, never under it (WCAG 2.2 2.4.11). */
 globalStyle(`html:has(${bar})`, { scrollPaddingBottom: "6rem" });
 
-export const count = style({ fontWeight: 600, color: vars.surface.text });
+export const count = style({ fontWeight: 600 });
 globalStyle(`${count}::after`, { content: '" " counter(chosen)' });
 
 export const barButton = style({ flex: "1 1 12rem" });
 
-export const payAll = style({ display: "grid", justifyItems: "start", gap: "0.4rem", margin: "0 0 1rem" });
+export const payAll = style({ display: "grid", justifyItems: "start", gap: "0.4rem" });
 export const leftOut = style({ color: vars.surface.mutedText });

@@ -3,6 +3,7 @@ import { formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
 import type { MessageKey } from "~/lib/i18n";
 import { visuallyHidden } from "~/styles/global.css";
+import { number } from "~/components/Table.css";
 import * as styles from "./InvoiceRows.css";
 
 export type InvoiceRow = {
@@ -46,10 +47,10 @@ export function InvoiceRows({ rows }: { rows: readonly InvoiceRow[] }) {
           <th role="columnheader" scope="col">
             {t("inv.col.due")}
           </th>
-          <th role="columnheader" scope="col" className={`${styles.number} ${styles.wideOnly}`}>
+          <th role="columnheader" scope="col" className={`${number} ${styles.wideOnly}`}>
             {t("inv.col.amount")}
           </th>
-          <th role="columnheader" scope="col" className={styles.number}>
+          <th role="columnheader" scope="col" className={number}>
             {t("inv.col.balance")}
           </th>
         </tr>
@@ -94,10 +95,10 @@ export function InvoiceRows({ rows }: { rows: readonly InvoiceRow[] }) {
             <td role="cell" className={styles.due} data-label={t("inv.col.due")}>
               {invoice.dueDate}
             </td>
-            <td role="cell" className={`${styles.number} ${styles.wideOnly}`}>
+            <td role="cell" className={`${number} ${styles.wideOnly}`}>
               {invoice.amount}
             </td>
-            <td role="cell" className={`${styles.number} ${styles.balance}`}>
+            <td role="cell" className={`${number} ${styles.balance}`}>
               {invoice.balance}
             </td>
           </tr>

@@ -1,6 +1,7 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
 import { STACKED } from "~/components/breakpoints";
+import { actions, choice, input } from "~/components/Form.css";
 
 /**
  * The credit application's pages (decision 038), phone first: one column, one topic a page,
@@ -13,7 +14,7 @@ export const progress = style({ color: vars.surface.mutedText, margin: "0 0 0.25
 
 export const back = style({ display: "inline-flex", alignItems: "center", minHeight: 44, margin: "0 0 0.5rem" });
 
-export const lead = style({ maxWidth: "40rem", margin: "0 0 1rem" });
+export const lead = style({ maxWidth: "40rem" });
 
 export const form = style({ display: "grid", gap: "1.25rem", maxWidth: "32rem", margin: "0 0 1.5rem", minWidth: 0 });
 
@@ -29,27 +30,12 @@ export const group = style({
 
 export const legend = style({ fontWeight: 700, padding: "0 0.25rem" });
 
-export const select = style({
-  font: "inherit",
-  minHeight: 44,
-  maxWidth: "100%",
-  padding: "0.5rem 0.7rem",
-  border: `2px solid ${vars.surface.mutedText}`,
-  borderRadius: 6,
-  background: vars.surface.page,
-  color: vars.surface.text,
-  selectors: { '&[aria-invalid="true"]': { borderColor: "#b42318" } },
-});
+/** A choice from a list looks as the portal's text inputs do (Form.css.ts). */
+export const select = input;
 
 export const radios = style({ display: "grid", gap: "0.6rem" });
 
-export const radio = style({
-  display: "grid",
-  gridTemplateColumns: "auto minmax(0, 1fr)",
-  gap: "0.6rem",
-  alignItems: "center",
-  minHeight: 44,
-});
+export const radio = choice;
 
 export const radioInput = style({ width: 24, height: 24, margin: 0 });
 
@@ -71,7 +57,7 @@ export const bankFields = style({
 /** A short field (postcode, BSB): narrow on a wide screen, never wider than the phone. */
 export const short = style({ maxWidth: "10rem" });
 
-export const listActions = style({ display: "flex", flexWrap: "wrap", gap: "0.75rem", alignItems: "center" });
+export const listActions = actions;
 
 /** The honeypot: off screen for people (and out of the tab order), there for robots. */
 export const honeypot = style({

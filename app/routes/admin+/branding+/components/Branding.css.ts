@@ -46,7 +46,6 @@ export const formWide = style({ display: "grid", gap: "1.25rem", maxWidth: "40re
 /** A fixed box (the image's own shape kept inside it), so nothing moves when it arrives. */
 export const currentImage = style({
   display: "block",
-  boxSizing: "border-box",
   width: 160,
   height: 64,
   objectFit: "contain",
@@ -71,7 +70,7 @@ export const contrastCaption = style({ display: "block", textAlign: "left", marg
 
 export const pairSample = style({ display: "inline-block", verticalAlign: "middle" });
 
-export const pass = style({ fontWeight: 600, color: vars.surface.text });
+export const pass = style({ fontWeight: 600 });
 
 export const fail = style({ fontWeight: 700, color: "#b42318" });
 
