@@ -121,10 +121,17 @@ describe("formatMoney", () => {
   });
 
   it("disambiguates foreign currencies as Intl does", () => {
-    expect(formatMoney(1234, { currency: "AUD", locale: "en-US" })).toBe("A$12.34");
+    expect(formatMoney(1234, { currency: "AUD", locale: "en-US", currencyDisplay: "code" })).toBe("AUD\u00a012.34");
     expect(formatMoney(1234, { currency: "USD", locale: "en-US" })).toBe("$12.34");
-    expect(formatMoney(1234, { currency: "NZD" })).toBe("NZD\u00a012.34");
     expect(formatMoney(1234, { currency: "USD" })).toBe("USD\u00a012.34");
+  });
+
+  it("shows a host's own dollars as '$' in any locale, and the code only when asked (decision 078)", () => {
+    expect(formatMoney(131897, { currency: "NZD" })).toBe("$1,318.97");
+    expect(formatMoney(131897, { currency: "AUD" })).toBe("$1,318.97");
+    expect(formatMoney(131897, { currency: "NZD", locale: "id" })).toBe("$1.318,97");
+    expect(formatMoney(131897, { currency: "NZD", currencyDisplay: "code" })).toBe("NZD\u00a01,318.97");
+    expect(formatMoney(-500, { currency: "NZD" })).toBe("-$5.00");
   });
 
   it("accepts a lower-case currency code", () => {

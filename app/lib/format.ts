@@ -25,7 +25,18 @@ export interface FormatMoneyOptions {
   currency?: string;
   /** BCP 47 locale. Default "en-AU". */
   locale?: string;
+  /**
+   * "code" names the currency ("NZD 1,318.97") where two currencies could meet; by default a
+   * host's own dollars are "$" (decision 078).
+   */
+  currencyDisplay?: "symbol" | "code";
 }
+
+/**
+ * The currencies a host bills in (AU and NZ hosts). Each host has one, and every amount it shows
+ * is in it, so "$" is unambiguous on its pages and emails (decision 078).
+ */
+const HOST_DOLLARS = new Set(["AUD", "NZD"]);
 
 interface MoneyFormatter {
   format: (value: string) => string;
@@ -35,13 +46,14 @@ interface MoneyFormatter {
 
 const moneyFormatters = new Map<string, MoneyFormatter>();
 
-function getMoneyFormatter(locale: string, currency: string): MoneyFormatter {
-  const key = `${locale}\u0000${currency}`;
+function getMoneyFormatter(locale: string, currency: string, display: "symbol" | "code"): MoneyFormatter {
+  const currencyDisplay = display === "code" ? "code" : HOST_DOLLARS.has(currency) ? "narrowSymbol" : "symbol";
+  const key = `${locale}\u0000${currency}\u0000${currencyDisplay}`;
   let entry = moneyFormatters.get(key);
   if (!entry) {
     // Throws RangeError for an invalid locale or currency code (a programming
     // error, not bad data), which is deliberately not swallowed.
-    const nf = new Intl.NumberFormat(locale, { style: "currency", currency });
+    const nf = new Intl.NumberFormat(locale, { style: "currency", currency, currencyDisplay });
     const digits = nf.resolvedOptions().maximumFractionDigits ?? 2;
     // Intl.NumberFormat v3 (ES2023) formats numeric strings as exact decimals,
     // so no float division ever happens. The project's TS lib is ES2022, whose
@@ -57,7 +69,8 @@ function getMoneyFormatter(locale: string, currency: string): MoneyFormatter {
 
 /**
  * Formats an integer amount of minor units: `formatMoney(123456)` → "$1,234.56",
- * `formatMoney(-1200)` → "-$12.00".
+ * `formatMoney(-1200)` → "-$12.00". A host's own currency (AUD, NZD) is "$" in any locale
+ * (`formatMoney(131897, { currency: "NZD" })` → "$1,318.97"); `currencyDisplay: "code"` names it.
  *
  * "Cents" means the currency's minor unit as Intl reports it (1/100 for AUD,
  * NZD, USD; JPY has no minor unit so 1234 → "JPY\u00a01,234" in en-AU —
@@ -73,7 +86,7 @@ export function formatMoney(cents: number, options: FormatMoneyOptions = {}): st
   }
   const locale = options.locale ?? DEFAULT_LOCALE;
   const currency = (options.currency ?? DEFAULT_CURRENCY).toUpperCase();
-  const { format, digits } = getMoneyFormatter(locale, currency);
+  const { format, digits } = getMoneyFormatter(locale, currency, options.currencyDisplay ?? "symbol");
 
   const negative = cents < 0;
   const abs = String(Math.abs(cents)); // exact: safe integers never use exponent notation
