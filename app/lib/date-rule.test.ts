@@ -41,7 +41,39 @@ function offences(): string[] {
   return found;
 }
 
+/**
+ * One display format from one formatter (decision 078): dates on pages and emails come from
+ * `formatDate`/`formatDateTime`/`formatDateIn` of `app/lib/format.ts`. These modules may build their
+ * own: the formatters themselves, the business-date helpers, the downloadable agreement record's
+ * exact time (seconds and offset), and the health page's clock.
+ */
+const OWN_DATE_FORMATTERS = new Set([
+  "app/lib/format.ts",
+  "app/lib/dates.ts",
+  "app/lib/agreements.ts",
+  "app/routes/_public+/heartbeat.tsx",
+]);
+
+function ownDateFormatting(): string[] {
+  return sourceFiles("app")
+    .filter((file) => !OWN_DATE_FORMATTERS.has(file.split(path.sep).join("/")))
+    .flatMap((file) =>
+      fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .map((line, index) => ({ line, where: `${file}:${index + 1}: ${line.trim()}` }))
+        .filter(({ line }) =>
+          /Intl\.DateTimeFormat|toLocale(Date|Time)String\(|Date\([^)]*\)\.toLocaleString\(/.test(line),
+        )
+        .map(({ where }) => where),
+    );
+}
+
 describe("decision 078: calendar dates are the business's", () => {
+  it("no page or email formats a date but through app/lib/format.ts", () => {
+    expect(ownDateFormatting()).toEqual([]);
+  });
+
   it("no app or seed code takes a record's date from UTC, the database's current_date or the system clock", () => {
     expect(offences()).toEqual([]);
   });

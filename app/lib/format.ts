@@ -258,6 +258,87 @@ export function formatDate(value: Date | string, options: FormatDateOptions = {}
 }
 
 /* -------------------------------------------------------------------------- */
+/* Dates with a time, and the Indonesian pattern                              */
+/* -------------------------------------------------------------------------- */
+
+export interface FormatDateTimeOptions {
+  /** IANA time zone; unknown names fall back to DEFAULT_TIME_ZONE. */
+  timeZone?: string;
+  /** The page's language: "ID" writes the Indonesian pattern (decision 078). Default English. */
+  language?: string;
+}
+
+/** Indonesian month abbreviations (KBBI): "Des", "Agu", "Mei". */
+const ID_MONTHS = ["Jan", "Feb", "Mar", "Apr", "Mei", "Jun", "Jul", "Agu", "Sep", "Okt", "Nov", "Des"];
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClock(ms: number, timeZone: string) {
+  let dtf = partsFormatters.get(timeZone);
+  if (!dtf) {
+    try {
+      dtf = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        hourCycle: "h23",
+      });
+    } catch {
+      return wallClock(ms, DEFAULT_TIME_ZONE);
+    }
+    partsFormatters.set(timeZone, dtf);
+  }
+  const parts = dtf.formatToParts(ms);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour") % 24, minute: get("minute") };
+}
+
+function instantOf(value: Date | string): { ms: number; calendar: boolean } | null {
+  if (Object.prototype.toString.call(value) === "[object Date]") {
+    const ms = (value as Date).getTime();
+    return Number.isFinite(ms) ? { ms, calendar: false } : null;
+  }
+  if (typeof value !== "string") return null;
+  const parsed = parseIso(value);
+  return parsed ? { ms: parsed.utcMs, calendar: parsed.kind === "calendar" } : null;
+}
+
+const isIndonesian = (language: string | undefined) => (language ?? "").toLowerCase() === "id";
+
+/**
+ * The one date-and-time format (spec §9; decision 078): "Dec 13, 2026, 9:28 am" in the business's
+ * time zone — no seconds, no zone name. In Indonesian: "13 Des 2026, 09.28" (day month year, a 24-hour
+ * clock with a full stop, as Indonesian readers write it). Invalid input returns "".
+ */
+export function formatDateTime(value: Date | string, options: FormatDateTimeOptions = {}): string {
+  const at = instantOf(value);
+  if (!at) return "";
+  const { year, month, day, hour, minute } = wallClock(
+    at.ms,
+    at.calendar ? "UTC" : options.timeZone || DEFAULT_TIME_ZONE,
+  );
+  if (!year) return "";
+  const mm = String(minute).padStart(2, "0");
+  if (isIndonesian(options.language)) {
+    return `${day} ${ID_MONTHS[month - 1]} ${year}, ${String(hour).padStart(2, "0")}.${mm}`;
+  }
+  const h12 = hour % 12 === 0 ? 12 : hour % 12;
+  return `${formatDate(new Date(at.ms), { timeZone: at.calendar ? "UTC" : options.timeZone })}, ${h12}:${mm} ${hour < 12 ? "am" : "pm"}`;
+}
+
+/** A calendar date in a page's language: "Dec 13, 2026", or in Indonesian "13 Des 2026" (decision 078). */
+export function formatDateIn(value: Date | string, options: FormatDateTimeOptions = {}): string {
+  if (!isIndonesian(options.language)) return formatDate(value, { timeZone: options.timeZone });
+  const at = instantOf(value);
+  if (!at) return "";
+  const { year, month, day } = wallClock(at.ms, at.calendar ? "UTC" : options.timeZone || DEFAULT_TIME_ZONE);
+  return year ? `${day} ${ID_MONTHS[month - 1]} ${year}` : "";
+}
+
+/* -------------------------------------------------------------------------- */
 /* Ordinals                                                                   */
 /* -------------------------------------------------------------------------- */
 
