@@ -110,8 +110,11 @@ export function recordedUserAgent(value: string | null | undefined): string {
 // ---------------------------------------------------------------------------------------------
 // Dates and times
 
-/** "Dec 3, 2026, 10:15:02 AM" in the zone, and the zone's offset then ("GMT+11"). */
-export function formatDateTime(value: Date | string, timeZone: string): string {
+/**
+ * "Dec 3, 2026, 10:15:02 AM GMT+11" in the zone: the downloadable record's exact time, with seconds and
+ * the offset. Pages and emails show `formatDateTime` of `~/lib/format` instead (decision 078).
+ */
+export function formatRecordedTime(value: Date | string, timeZone: string): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return "";
   const format = (zone: string) =>
@@ -187,11 +190,11 @@ export function agreementRecordFile(facts: AgreementRecordFacts, byteLength: num
     `- Agreement: ${facts.documentTitle} (${facts.kindLabel})`,
     `- Offer reference: ${facts.reference}`,
     `- Account: ${facts.account.name} (${facts.account.number})`,
-    `- Version: ${facts.version}, published ${formatDateTime(facts.publishedAt, zone)} (${zone}), ${utc(facts.publishedAt)} UTC`,
+    `- Version: ${facts.version}, published ${formatRecordedTime(facts.publishedAt, zone)} (${zone}), ${utc(facts.publishedAt)} UTC`,
     `- Decision: ${facts.decision === "accepted" ? "Accepted" : "Declined"}`,
     `- Name typed: ${facts.typedName}`,
     `- Contact email: ${facts.contactEmail}`,
-    `- Time: ${formatDateTime(facts.decidedAt, zone)} (${zone})`,
+    `- Time: ${formatRecordedTime(facts.decidedAt, zone)} (${zone})`,
     `- Time (UTC): ${utc(facts.decidedAt)}`,
     `- Client address: ${facts.clientAddress}`,
     `- Browser: ${facts.userAgent || "not given"}`,

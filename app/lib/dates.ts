@@ -41,3 +41,14 @@ export function startOfDayIn(timeZone: string, day: string): Date {
   const first = guess - offsetAt(guess);
   return new Date(guess - offsetAt(first));
 }
+
+/**
+ * A calendar date ("YYYY-MM-DD") some whole days later (or earlier): calendar arithmetic, no time
+ * zone and no clock, so a daylight-saving change never makes a day 23 or 25 hours long here.
+ */
+export function addDaysTo(day: string, days: number): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const moved = new Date(Date.UTC(year, month - 1, date + days));
+  // date-rule: a calendar date held as UTC midnight, never an instant's date (decision 078)
+  return moved.toISOString().slice(0, 10);
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatDateIn,
+  formatDateTime,
   DEFAULT_TIME_ZONE,
   MAX_MONEY_CENTS,
   MONEY_ERRORS,
@@ -121,10 +123,17 @@ describe("formatMoney", () => {
   });
 
   it("disambiguates foreign currencies as Intl does", () => {
-    expect(formatMoney(1234, { currency: "AUD", locale: "en-US" })).toBe("A$12.34");
+    expect(formatMoney(1234, { currency: "AUD", locale: "en-US", currencyDisplay: "code" })).toBe("AUD\u00a012.34");
     expect(formatMoney(1234, { currency: "USD", locale: "en-US" })).toBe("$12.34");
-    expect(formatMoney(1234, { currency: "NZD" })).toBe("NZD\u00a012.34");
     expect(formatMoney(1234, { currency: "USD" })).toBe("USD\u00a012.34");
+  });
+
+  it("shows a host's own dollars as '$' in any locale, and the code only when asked (decision 078)", () => {
+    expect(formatMoney(131897, { currency: "NZD" })).toBe("$1,318.97");
+    expect(formatMoney(131897, { currency: "AUD" })).toBe("$1,318.97");
+    expect(formatMoney(131897, { currency: "NZD", locale: "id" })).toBe("$1.318,97");
+    expect(formatMoney(131897, { currency: "NZD", currencyDisplay: "code" })).toBe("NZD\u00a01,318.97");
+    expect(formatMoney(-500, { currency: "NZD" })).toBe("-$5.00");
   });
 
   it("accepts a lower-case currency code", () => {
@@ -723,5 +732,31 @@ describe("parseMoneyToCents", () => {
     for (const message of Object.values(MONEY_ERRORS)) {
       expect(message).toMatch(/^[A-Z][\w ',.$]+$/);
     }
+  });
+});
+
+describe("formatDateTime and formatDateIn (decision 078)", () => {
+  it("writes 'Dec 13, 2026, 9:28 am' in the business's zone: no seconds, no zone name", () => {
+    expect(formatDateTime(new Date("2026-12-12T22:28:59Z"), { timeZone: "Australia/Sydney" })).toBe(
+      "Dec 13, 2026, 9:28 am",
+    );
+    expect(formatDateTime("2026-12-13T01:05:00Z", { timeZone: "Australia/Sydney" })).toBe("Dec 13, 2026, 12:05 pm");
+    expect(formatDateTime("2026-12-12T13:05:00Z", { timeZone: "Australia/Sydney" })).toBe("Dec 13, 2026, 12:05 am");
+    expect(formatDateTime("2026-12-12T22:28:00Z", { timeZone: "Pacific/Auckland" })).toBe("Dec 13, 2026, 11:28 am");
+  });
+
+  it("writes Indonesian as '13 Des 2026' and '13 Des 2026, 09.28'", () => {
+    expect(formatDateIn("2026-12-13", { language: "ID" })).toBe("13 Des 2026");
+    expect(formatDateIn("2026-08-01", { language: "ID" })).toBe("1 Agu 2026");
+    expect(formatDateIn("2026-12-13")).toBe("Dec 13, 2026");
+    expect(formatDateTime("2026-12-12T22:28:00Z", { timeZone: "Australia/Sydney", language: "ID" })).toBe(
+      "13 Des 2026, 09.28",
+    );
+  });
+
+  it("returns '' for what is not a date", () => {
+    expect(formatDateTime("yesterday")).toBe("");
+    expect(formatDateTime(new Date(Number.NaN))).toBe("");
+    expect(formatDateIn("2026-02-30", { language: "ID" })).toBe("");
   });
 });

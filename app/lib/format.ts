@@ -25,7 +25,18 @@ export interface FormatMoneyOptions {
   currency?: string;
   /** BCP 47 locale. Default "en-AU". */
   locale?: string;
+  /**
+   * "code" names the currency ("NZD 1,318.97") where two currencies could meet; by default a
+   * host's own dollars are "$" (decision 078).
+   */
+  currencyDisplay?: "symbol" | "code";
 }
+
+/**
+ * The currencies a host bills in (AU and NZ hosts). Each host has one, and every amount it shows
+ * is in it, so "$" is unambiguous on its pages and emails (decision 078).
+ */
+const HOST_DOLLARS = new Set(["AUD", "NZD"]);
 
 interface MoneyFormatter {
   format: (value: string) => string;
@@ -35,13 +46,14 @@ interface MoneyFormatter {
 
 const moneyFormatters = new Map<string, MoneyFormatter>();
 
-function getMoneyFormatter(locale: string, currency: string): MoneyFormatter {
-  const key = `${locale}\u0000${currency}`;
+function getMoneyFormatter(locale: string, currency: string, display: "symbol" | "code"): MoneyFormatter {
+  const currencyDisplay = display === "code" ? "code" : HOST_DOLLARS.has(currency) ? "narrowSymbol" : "symbol";
+  const key = `${locale}\u0000${currency}\u0000${currencyDisplay}`;
   let entry = moneyFormatters.get(key);
   if (!entry) {
     // Throws RangeError for an invalid locale or currency code (a programming
     // error, not bad data), which is deliberately not swallowed.
-    const nf = new Intl.NumberFormat(locale, { style: "currency", currency });
+    const nf = new Intl.NumberFormat(locale, { style: "currency", currency, currencyDisplay });
     const digits = nf.resolvedOptions().maximumFractionDigits ?? 2;
     // Intl.NumberFormat v3 (ES2023) formats numeric strings as exact decimals,
     // so no float division ever happens. The project's TS lib is ES2022, whose
@@ -57,7 +69,8 @@ function getMoneyFormatter(locale: string, currency: string): MoneyFormatter {
 
 /**
  * Formats an integer amount of minor units: `formatMoney(123456)` → "$1,234.56",
- * `formatMoney(-1200)` → "-$12.00".
+ * `formatMoney(-1200)` → "-$12.00". A host's own currency (AUD, NZD) is "$" in any locale
+ * (`formatMoney(131897, { currency: "NZD" })` → "$1,318.97"); `currencyDisplay: "code"` names it.
  *
  * "Cents" means the currency's minor unit as Intl reports it (1/100 for AUD,
  * NZD, USD; JPY has no minor unit so 1234 → "JPY\u00a01,234" in en-AU —
@@ -73,7 +86,7 @@ export function formatMoney(cents: number, options: FormatMoneyOptions = {}): st
   }
   const locale = options.locale ?? DEFAULT_LOCALE;
   const currency = (options.currency ?? DEFAULT_CURRENCY).toUpperCase();
-  const { format, digits } = getMoneyFormatter(locale, currency);
+  const { format, digits } = getMoneyFormatter(locale, currency, options.currencyDisplay ?? "symbol");
 
   const negative = cents < 0;
   const abs = String(Math.abs(cents)); // exact: safe integers never use exponent notation
@@ -242,6 +255,87 @@ export function formatDate(value: Date | string, options: FormatDateOptions = {}
   } catch {
     return ""; // out of Intl's representable range
   }
+}
+
+/* -------------------------------------------------------------------------- */
+/* Dates with a time, and the Indonesian pattern                              */
+/* -------------------------------------------------------------------------- */
+
+export interface FormatDateTimeOptions {
+  /** IANA time zone; unknown names fall back to DEFAULT_TIME_ZONE. */
+  timeZone?: string;
+  /** The page's language: "ID" writes the Indonesian pattern (decision 078). Default English. */
+  language?: string;
+}
+
+/** Indonesian month abbreviations (KBBI): "Des", "Agu", "Mei". */
+const ID_MONTHS = ["Jan", "Feb", "Mar", "Apr", "Mei", "Jun", "Jul", "Agu", "Sep", "Okt", "Nov", "Des"];
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClock(ms: number, timeZone: string) {
+  let dtf = partsFormatters.get(timeZone);
+  if (!dtf) {
+    try {
+      dtf = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        hourCycle: "h23",
+      });
+    } catch {
+      return wallClock(ms, DEFAULT_TIME_ZONE);
+    }
+    partsFormatters.set(timeZone, dtf);
+  }
+  const parts = dtf.formatToParts(ms);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour") % 24, minute: get("minute") };
+}
+
+function instantOf(value: Date | string): { ms: number; calendar: boolean } | null {
+  if (Object.prototype.toString.call(value) === "[object Date]") {
+    const ms = (value as Date).getTime();
+    return Number.isFinite(ms) ? { ms, calendar: false } : null;
+  }
+  if (typeof value !== "string") return null;
+  const parsed = parseIso(value);
+  return parsed ? { ms: parsed.utcMs, calendar: parsed.kind === "calendar" } : null;
+}
+
+const isIndonesian = (language: string | undefined) => (language ?? "").toLowerCase() === "id";
+
+/**
+ * The one date-and-time format (spec §9; decision 078): "Dec 13, 2026, 9:28 am" in the business's
+ * time zone — no seconds, no zone name. In Indonesian: "13 Des 2026, 09.28" (day month year, a 24-hour
+ * clock with a full stop, as Indonesian readers write it). Invalid input returns "".
+ */
+export function formatDateTime(value: Date | string, options: FormatDateTimeOptions = {}): string {
+  const at = instantOf(value);
+  if (!at) return "";
+  const { year, month, day, hour, minute } = wallClock(
+    at.ms,
+    at.calendar ? "UTC" : options.timeZone || DEFAULT_TIME_ZONE,
+  );
+  if (!year) return "";
+  const mm = String(minute).padStart(2, "0");
+  if (isIndonesian(options.language)) {
+    return `${day} ${ID_MONTHS[month - 1]} ${year}, ${String(hour).padStart(2, "0")}.${mm}`;
+  }
+  const h12 = hour % 12 === 0 ? 12 : hour % 12;
+  return `${formatDate(new Date(at.ms), { timeZone: at.calendar ? "UTC" : options.timeZone })}, ${h12}:${mm} ${hour < 12 ? "am" : "pm"}`;
+}
+
+/** A calendar date in a page's language: "Dec 13, 2026", or in Indonesian "13 Des 2026" (decision 078). */
+export function formatDateIn(value: Date | string, options: FormatDateTimeOptions = {}): string {
+  if (!isIndonesian(options.language)) return formatDate(value, { timeZone: options.timeZone });
+  const at = instantOf(value);
+  if (!at) return "";
+  const { year, month, day } = wallClock(at.ms, at.calendar ? "UTC" : options.timeZone || DEFAULT_TIME_ZONE);
+  return year ? `${day} ${ID_MONTHS[month - 1]} ${year}` : "";
 }
 
 /* -------------------------------------------------------------------------- */

@@ -47,6 +47,7 @@ const toUtc = (day: string) => {
   const [year, month, date] = day.split("-").map(Number);
   return Date.UTC(year!, month! - 1, date!);
 };
+// date-rule: a calendar date held as UTC midnight, never an instant's date (decision 078)
 const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** `day` plus `days` calendar days. */

@@ -116,6 +116,12 @@ function checkCard(value: { cardNumber: string; cvn?: string }, ctx: z.Refinemen
   return { digits, brand };
 }
 
+/**
+ * The card network's date, for card expiry only: the gateway and the card API judge a card's
+ * expiry month on it (test-clock.server.ts). Never a record's date: those are the business's
+ * (`businessToday`, decision 078).
+ */
+// date-rule: the card network's date for card expiry, not a record's date (decision 078)
 export const todayIso = () => new Date().toISOString().slice(0, 10);
 
 /** Add a card (the page form). `authority` is the customer's consent to store the card. */

@@ -28,6 +28,7 @@ import * as m0018 from "./0018-background-queues";
 import * as m0019 from "./0019-mail-outbox";
 import * as m0020 from "./0020-sandbox-faults";
 import * as m0021 from "./0021-held-cards";
+import * as m0022 from "./0022-business-local-statement-dates";
 
 export type Migration = { name: string; up: string };
 
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0022,
 ];

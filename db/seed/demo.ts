@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { now as clockNow } from "../../app/services/platform/clock.server";
+import { addDaysTo, todayIn } from "../../app/lib/dates";
 import { hashPassword } from "../../app/services/auth/password.server";
 import { seedDemoAgreements } from "./agreements";
 import { seedDemoResponses } from "./responses";
@@ -500,7 +501,7 @@ export async function seedDemoData(db: Kysely<DB>, options: { onlyIfEmpty?: bool
       // Invoices in every status, and the statement lines they and their payments make.
       for (const account of demo.accounts) {
         const accountId = accountIds.get(account.number)!;
-        const { invoices, lines } = demoLedger(account.number, clockNow());
+        const { invoices, lines } = demoLedger(account.number, clockNow(), demo.timeZone);
         const inserted = invoices.length
           ? await tx
               .insertInto("invoices")
@@ -817,7 +818,7 @@ async function seedPaymentRequests(
       amount: {
         cents: 1_250_00,
         description: "Deposit for the Newcastle site order (quote Q-2291)",
-        dueDate: at(10).toISOString().slice(0, 10),
+        dueDate: addDaysTo(todayIn(demo.timeZone, clockNow()), 10),
       },
       createdAt: at(-5),
       expiresAt: at(9),
@@ -961,6 +962,7 @@ function seededRandom(seed: string) {
   };
 }
 
+// date-rule: calendar dates held as UTC midnight (demoLedger), never an instant's date (decision 078)
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
 
@@ -978,7 +980,10 @@ type LedgerLine = {
  * Twenty-four invoices over the last year in all eight statuses (spec §3), with the
  * statement lines they make: the invoice, and payments or credits for what was paid.
  */
-export function demoLedger(accountNumber: string, today: Date) {
+export function demoLedger(accountNumber: string, at: Date, timeZone = "Australia/Sydney") {
+  // The business's date at `at` (decision 078), held as UTC midnight so that whole-day steps and
+  // isoDay stay calendar arithmetic.
+  const today = new Date(`${todayIn(timeZone, at)}T00:00:00Z`);
   const random = seededRandom(accountNumber);
   // Status by invoice age: older ones are mostly settled, recent ones open.
   const statuses = [2, 2, 4, 2, 2, 4, 2, 2, 4, 2, 2, 2, 2, 2, 4, 2, 6, 8, 3, 5, 3, 7, 1, 1];

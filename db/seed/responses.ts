@@ -33,6 +33,7 @@ function monthBefore(day: string): { start: string; end: string } {
   const [year, month] = day.split("-").map(Number) as [number, number];
   const end = new Date(Date.UTC(year, month - 1, 0));
   const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
+  // date-rule: calendar dates held as UTC midnight, never an instant's date (decision 078)
   return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
 }
 

@@ -348,7 +348,7 @@ test.describe("credit application", () => {
     const reference = (await page.getByTestId("credit-reference").textContent())!.trim();
     const confirmation = await waitForMailVia(MAILBOX, applicant, { since, subject: new RegExp(reference) });
     expect(confirmation.text).toContain("NZBN: 9429041535134");
-    expect(confirmation.text).toMatch(/Credit limit asked for: NZD\s10,000\.00/);
+    expect(confirmation.text).toMatch(/Credit limit asked for: \$10,000\.00/);
   });
 
   test("a 50 MB file and an executable named .pdf are refused with a clear message; nothing is added", async ({

@@ -61,3 +61,4 @@ export {
   acceptanceSignedIn,
   requireSignedInSchedule,
 } from "~/services/schedules/schedule-pages.server";
+export { businessToday } from "~/services/platform/clock.server";

@@ -7,9 +7,9 @@ import * as homeStyles from "~/styles/customer-home.css";
 import { useT } from "~/components/useT";
 import { formatDate, formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import { todayIn } from "~/lib/dates";
 import { isPayableState } from "~/lib/payment-request-state";
 import {
+  businessToday,
   requirePageAccess,
   HOME_ACCOUNTS_PAGE,
   listAdhocAccounts,
@@ -69,7 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const money = (cents: number, currency = branding.currency) => formatMoney(cents, { currency });
   const date = (value: Date | string) => formatDate(value, { timeZone: branding.timeZone });
-  const today = todayIn(branding.timeZone);
+  const today = businessToday(branding.timeZone);
   const requestItems = requests.items.map((item) => ({
     reference: item.reference,
     href: `/payment/payment-request/${encodeURIComponent(item.reference)}`,

@@ -321,7 +321,7 @@ describe("answering", () => {
       answer: {
         choice: "confirmed",
         address: null,
-        time: "Dec 4, 2026, 10:15:02 AM GMT+11 (Australia/Sydney)",
+        time: "Dec 4, 2026, 10:15 am",
       },
       question: { kind: "delivery-address", address: ["3 Ridge Rd", "KATOOMBA NSW 2780", "Australia"] },
     });

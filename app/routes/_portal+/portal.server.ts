@@ -19,6 +19,6 @@ export { updateSessionData } from "~/services/auth/session.server";
 export { requestLanguage } from "~/services/host/language.server";
 export { payNowChoice, payNowHref } from "~/services/payments/payable.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
-export { now } from "~/services/platform/clock.server";
+export { businessToday, now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";
 export { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatMoney, parseMoneyToCents } from "~/lib/format";
+import { formatDateTime, formatMoney, parseMoneyToCents } from "~/lib/format";
 import { isAgreementStatus, type AgreementStatus } from "~/lib/payto-states";
 import {
   getPayToProvider,
@@ -75,11 +75,7 @@ function view(agreement: BankAgreement) {
     status: agreement.status,
     statusLabel: isAgreementStatus(agreement.status) ? STATUS_LABELS[agreement.status] : agreement.status,
     statusReason: agreement.statusReason,
-    requestedAt: new Date(agreement.createdAt).toLocaleString("en-AU", {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "Australia/Sydney",
-    }),
+    requestedAt: formatDateTime(agreement.createdAt, { timeZone: "Australia/Sydney" }),
     actions: agreement.actions.map((action) => ({ action, label: ACTIONS[action].label })),
   };
 }

@@ -4,10 +4,9 @@ import {
   agreementRecordFile,
   agreementRecordFileName,
   agreementTextFileName,
-  formatDateTime,
   TYPED_NAME_MAX,
 } from "~/lib/agreements";
-import { formatDate } from "~/lib/format";
+import { formatDate, formatDateTime } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { accountNotFound, requireAccountAccess } from "../accounts/account-access.server";
 import { hasPortalAccess } from "../auth/access.server";
@@ -166,7 +165,7 @@ export async function agreementView(request: Request, context: AgreementContext)
         decision: decision.decision,
         name: decision.typedName,
         contact: decision.contactEmail,
-        time: `${formatDateTime(decision.decidedAt, branding.timeZone)} (${branding.timeZone})`,
+        time: formatDateTime(decision.decidedAt, { timeZone: branding.timeZone }),
         timeUtc: decision.decidedAt.toISOString(),
         address: decision.clientAddress,
         hash: decision.bodySha256,

@@ -1,4 +1,5 @@
 import type { BrandChangeView, BrandSummary } from "~/lib/brand-admin";
+import { formatDateTime } from "~/lib/format";
 import type { BrandDraftInput } from "~/lib/brand-draft-schema";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
 import { deriveBrand, parseBrandColour, THEME_SWATCHES, themeChecks, type PairCheck } from "~/lib/brand-colours";
@@ -54,13 +55,7 @@ export type BrandAdminActor = Awaited<ReturnType<typeof requireHostAdminPage>>["
 
 /** When something happened, in the business's time zone, as the page shows it. */
 function shownTime(iso: string, timeZone: string) {
-  try {
-    return new Intl.DateTimeFormat("en-AU", { dateStyle: "medium", timeStyle: "short", timeZone }).format(
-      new Date(iso),
-    );
-  } catch {
-    return new Intl.DateTimeFormat("en-AU", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
-  }
+  return formatDateTime(iso, { timeZone });
 }
 
 function summaryOf(version: BrandVersionView): BrandSummary {

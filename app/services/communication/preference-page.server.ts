@@ -1,4 +1,5 @@
 import { data, redirect } from "@remix-run/node";
+import { formatDateTime } from "~/lib/format";
 import {
   isPreferenceKey,
   optInNeedsSignIn,
@@ -33,20 +34,9 @@ import { changePreferences, readPreferences, type ContactPreferences } from "./p
  * A link's page may turn news and offers off but not on: while they are off it shows how to sign
  * in to choose them instead of a box, and a form turning them on by link is refused whole.
  */
-/** When a change was made, where the business is: "30 Nov 2026, 10:04 am". */
+/** When a change was made, where the business is: "Nov 30, 2026, 10:04 am" (decision 078). */
 function whenOf(value: string, timeZone: string) {
-  try {
-    return new Intl.DateTimeFormat("en-AU", {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZone,
-    }).format(new Date(value));
-  } catch {
-    return new Date(value).toISOString();
-  }
+  return formatDateTime(value, { timeZone });
 }
 
 const SIGN_IN_HREF = `/auth/signin?${new URLSearchParams({ callbackUrl: "/communication" })}`;

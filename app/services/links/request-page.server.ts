@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { businessToday } from "../platform/clock.server";
 import { data, redirect, type TypedResponse } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { surchargeRates } from "~/lib/surcharges";
@@ -88,6 +89,7 @@ export async function closedView(
 async function methodsFor(payer: RequestPayer) {
   const { branding, actor } = payer;
   if (!payer.signedIn) return { cards: [], payTo: { enabled: false, providerName: "", agreements: [] } };
+  // Card expiry is the card network's date, as the gateway judges it (decision 078).
   const today = todayIso();
   const [cards, payTo] = await Promise.all([listCards(actor), payToChoices(actor, payToConfigurationOf(branding))]);
   // The account's saved cards and agreements are for contacts with portal access (decision 056).
@@ -146,7 +148,7 @@ export async function openView(
   const { branding, request } = payer;
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
-  const today = todayIso();
+  const today = businessToday(branding.timeZone);
   const config = payToConfigurationOf(branding);
   const [methods, payId] = await Promise.all([
     methodsFor(payer),
@@ -300,7 +302,7 @@ export async function requestPayAction(
     }
   }
   const methods = await methodsFor(payer);
-  const today = todayIso();
+  const today = businessToday(payer.branding.timeZone);
   const holder = { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId };
   const held = await heldChoice(httpRequest, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { businessToday } from "../platform/clock.server";
 import { adhocAmountProblem, readPayerReference } from "~/lib/adhoc";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { formatMoney, parseMoneyToCents } from "~/lib/format";
@@ -116,6 +117,7 @@ export async function signedInOffer(
     mayManagePaymentMethods ? listCards(actor) : [],
     payToChoices(actor, payToConfigurationOf(branding)),
   ]);
+  // Card expiry is the card network's date, as the gateway judges it (decision 078).
   const today = todayIso();
   return {
     cards: cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today)),
@@ -304,7 +306,7 @@ export async function payAdhoc(
     agreements: offer.payTo.agreements,
     promise: false,
     mayManagePaymentMethods: offer.mayManagePaymentMethods,
-    today: todayIso(),
+    today: businessToday(branding.timeZone),
     actor,
     held,
   });
@@ -336,7 +338,7 @@ export async function payAdhoc(
       method: step.payMethod,
       note: "",
       currency: branding.currency,
-      today: todayIso(),
+      today: businessToday(branding.timeZone),
       expectedAmountCents: step.expectedAmountCents,
     },
     gateway,

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { INVOICE_PAGE_SIZE } from "~/lib/invoice-query";
 import { getDb } from "../platform/database.server";
+import { businessTodayOf } from "../host/business-day.server";
 import { isUuid } from "~/lib/ids";
 
 /**
@@ -27,16 +28,18 @@ const INVOICE_COLUMNS = [
   "promise_date as promiseDate",
 ] as const;
 
-/** Whole days past the due date, from the database's clock (0 when not yet due). */
-const daysOverdue = sql<number>`GREATEST(current_date - due_date, 0)`.as("daysOverdue");
+/** Whole days past the due date on the business's date (decision 078; 0 when not yet due). */
+const daysOverdue = (today: string) => sql<number>`GREATEST(${today}::date - due_date, 0)`.as("daysOverdue");
 
 /**
  * Spec §3: a promise whose date has passed with money still owing is a Broken Promise (8).
  * Derived when read, so no page view writes: the stored status stays Promise (7) with its
  * date, and every reader sees 8 from the day after.
  */
-const brokenPromise = sql<boolean>`(invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0)`;
-const effectiveStatus = sql<number>`CASE WHEN ${brokenPromise} THEN 8 ELSE invoices.status END`.as("status");
+const brokenPromise = (today: string) =>
+  sql<boolean>`(invoices.status = 7 AND invoices.promise_date < ${today}::date AND invoices.balance_cents > 0)`;
+const effectiveStatus = (today: string) =>
+  sql<number>`CASE WHEN ${brokenPromise(today)} THEN 8 ELSE invoices.status END`.as("status");
 
 /**
  * Totals are counted over at most this many matching invoices: an account with a hundred
@@ -57,9 +60,10 @@ export async function listInvoices(
   scope: Scope,
   query: { filter: InvoiceFilter; sort: InvoiceSort; page: number },
   /** The business's calendar date ("YYYY-MM-DD"): what "overdue" is measured against. */
-  today?: string,
+  given?: string,
 ) {
   const db = await getDb();
+  const today = given ?? (await businessTodayOf(db, scope.businessId));
   const [field, alias, dir] = {
     "due-asc": ["due_date", "dueDate", "asc"],
     "due-desc": ["due_date", "dueDate", "desc"],
@@ -70,18 +74,16 @@ export async function listInvoices(
     .with("matching", (qb) => {
       let base = qb
         .selectFrom("invoices")
-        .select([...INVOICE_COLUMNS, effectiveStatus, daysOverdue, "dispute_reason as disputeReason"])
+        .select([...INVOICE_COLUMNS, effectiveStatus(today), daysOverdue(today), "dispute_reason as disputeReason"])
         .where("business_id", "=", scope.businessId)
         .where("account_id", "=", scope.accountId);
       if (query.filter === "outstanding")
         base = base.where("balance_cents", ">", 0).where("status", "in", OWING_STATUSES);
       else if (query.filter === "overdue")
-        base = base
-          .where("balance_cents", ">", 0)
-          .where("status", "in", OWING_STATUSES)
-          .where("due_date", "<", today ?? sql<string>`current_date`);
-      else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise]));
-      else if (query.filter === "7") base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise}`);
+        base = base.where("balance_cents", ">", 0).where("status", "in", OWING_STATUSES).where("due_date", "<", today);
+      else if (query.filter === "8") base = base.where((eb) => eb.or([eb("status", "=", 8), brokenPromise(today)]));
+      else if (query.filter === "7")
+        base = base.where("status", "=", 7).where(sql<boolean>`NOT ${brokenPromise(today)}`);
       else if (query.filter !== "all") base = base.where("status", "=", Number(query.filter));
       return base
         .orderBy(field, dir)
@@ -116,9 +118,10 @@ export async function listInvoices(
 export async function findInvoice(scope: Scope, invoiceId: unknown) {
   if (typeof invoiceId !== "string" || !/^[0-9a-f-]{36}$/i.test(invoiceId)) return null;
   const db = await getDb();
+  const today = await businessTodayOf(db, scope.businessId);
   const invoice = await db
     .selectFrom("invoices")
-    .select([...INVOICE_COLUMNS, effectiveStatus, "dispute_reason as disputeReason", daysOverdue])
+    .select([...INVOICE_COLUMNS, effectiveStatus(today), "dispute_reason as disputeReason", daysOverdue(today)])
     .where("business_id", "=", scope.businessId)
     .where("account_id", "=", scope.accountId)
     .where("id", "=", invoiceId)

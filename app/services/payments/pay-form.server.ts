@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { addDaysTo } from "~/lib/dates";
 import { BRAND_LABELS, brandFromPrefix, cardDigits, detectBrand, formatExpiry } from "~/lib/card";
 import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
 import { isUuid } from "~/lib/ids";
@@ -16,7 +17,6 @@ import {
 import { payCardSchema } from "~/lib/payment-method-schemas";
 import type { CardBrand } from "~/lib/payment-method-types";
 import { logger } from "../platform/logger.server";
-import { now } from "../platform/clock.server";
 import type { GatewayContext } from "./gateway/card-gateway.server";
 import { findHeldCard, holdCard, holderHashOf, type HeldCard } from "./held-cards.server";
 import type { PayMethod, PaymentOutcome } from "./payment-records.server";
@@ -190,7 +190,7 @@ export function resolvePayMethod(
     else payMethod = { kind: "payto", agreementId: agreement.id };
   } else if (method.kind === "promise") {
     const date = reply.promiseDate;
-    const max = new Date(now().getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
+    const max = addDaysTo(offer.today, 90);
     if (!offer.promise) reply.errors.method = "pay.error.method";
     else if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)) || date <= offer.today || date > max)
       reply.errors.promiseDate = "pay.error.promiseDate";

@@ -1,6 +1,7 @@
 import { sql, type Insertable } from "kysely";
 import { getDb } from "../platform/database.server";
 import { now } from "../platform/clock.server";
+import { businessTodayOf } from "../host/business-day.server";
 import type { Db } from "../platform/db.server";
 import type { PaymentPurpose, StatementLinesTable } from "../platform/db-schema.server";
 import {
@@ -184,19 +185,21 @@ async function applySettlement(tx: Db, payment: SettledPayment, allocations: All
   const sorted = [...allocations].sort((a, b) =>
     a.invoice_id < b.invoice_id ? -1 : a.invoice_id > b.invoice_id ? 1 : 0,
   );
+  // The business's date, not the UTC one (decision 078): the day the statement shows and that
+  // "overdue" is measured against.
+  const day = await businessTodayOf(tx, payment.business_id);
   for (const allocation of sorted) {
     await tx
       .updateTable("invoices")
       .set({
         balance_cents: sql`balance_cents - ${allocation.amount_cents}`,
-        status: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < current_date THEN 3 ELSE 1 END) ELSE status END`,
+        status: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < ${day}::date THEN 3 ELSE 1 END) ELSE status END`,
         promise_date: sql`CASE WHEN balance_cents - ${allocation.amount_cents} = 0 THEN NULL ELSE promise_date END`,
       })
       .where("id", "=", allocation.invoice_id)
       .where("business_id", "=", payment.business_id)
       .execute();
   }
-  const day = now().toISOString().slice(0, 10);
   const line = (
     type: StatementLinesTable["type"],
     description: string,

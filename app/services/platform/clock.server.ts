@@ -1,3 +1,5 @@
+import { todayIn } from "~/lib/dates";
+
 /**
  * The portal's clock (issue 15; decision 068): everything on the server that decides "is it due
  * yet" or stamps "when" reads `now()` from here, never `new Date()`, so tests move time instead of
@@ -43,4 +45,13 @@ export function fixedClock(start: Date | string) {
       },
     });
   return clock;
+}
+
+/**
+ * The calendar date ("YYYY-MM-DD") a business is on at an instant, by default now (decision 078):
+ * what a record's date is (a statement line, a payment's day, "today" for due and overdue), never
+ * the UTC date, which is yesterday's for ten or eleven hours of every Australian and New Zealand day.
+ */
+export function businessToday(timeZone: string, at: Date = now()): string {
+  return todayIn(timeZone, at);
 }

@@ -5,6 +5,7 @@ import { paymentRequestState } from "~/lib/payment-request-state";
 import { endRecord } from "../links/link-lifecycle.server";
 import { insertWithReference } from "../links/reference.server";
 import { now as clockNow } from "../platform/clock.server";
+import { businessTodayOf } from "../host/business-day.server";
 import { getDb } from "../platform/database.server";
 import type { Db } from "../platform/db.server";
 import { invalid, RequestProblem, zodFields } from "../platform/problems.server";
@@ -142,13 +143,20 @@ export async function createPaymentRequest(
 }
 
 /** Effective status (a promise whose date has passed unpaid is a Broken Promise: invoices.server). */
-const effectiveStatus = sql<number>`CASE WHEN invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0 THEN 8 ELSE invoices.status END`;
+const effectiveStatus = (today: string) =>
+  sql<number>`CASE WHEN invoices.status = 7 AND invoices.promise_date < ${today}::date AND invoices.balance_cents > 0 THEN 8 ELSE invoices.status END`;
 
 async function resolveInvoices(db: Db, businessId: string, accountId: string, wanted: string[]) {
   const ids = wanted.filter((value) => UUID.test(value));
   const rows = await db
     .selectFrom("invoices")
-    .select(["id", "number", "due_date as dueDate", "balance_cents as balanceCents", effectiveStatus.as("status")])
+    .select([
+      "id",
+      "number",
+      "due_date as dueDate",
+      "balance_cents as balanceCents",
+      effectiveStatus(await businessTodayOf(db, businessId)).as("status"),
+    ])
     .where("business_id", "=", businessId)
     .where("account_id", "=", accountId)
     .where((eb) => eb.or([eb("number", "in", wanted), ...(ids.length ? [eb("id", "in", ids)] : [])]))

@@ -15,6 +15,7 @@ import {
   type EmailPreferenceLinks,
 } from "../platform/email-layout.server";
 import { FallbackLink } from "../links/fallback-link.server";
+import { businessToday, now } from "../platform/clock.server";
 import type { PaymentRequestView } from "./payment-request-view.server";
 
 /**
@@ -57,6 +58,10 @@ export async function renderPaymentRequestEmail(input: {
   const paidSoFar = request.amountCents - toPay;
   const due = request.dueDate ? date(request.dueDate) : null;
   const expires = date(request.expiresAt);
+  // Past its due date on the business's calendar (decision 078), a request never asks to be paid
+  // "by" that date, on its first email as on a reminder.
+  const overdue =
+    request.dueDate !== null && request.dueDate < businessToday(branding.timeZone, input.reminder?.now ?? now());
   const facts: [string, string][] = [
     ["Amount", money(request.amountCents)],
     ...(paidSoFar > 0
@@ -65,7 +70,7 @@ export async function renderPaymentRequestEmail(input: {
           ["Still to pay", money(toPay)],
         ] as [string, string][])
       : []),
-    ...(due ? ([["Due", due]] as [string, string][]) : []),
+    ...(due ? ([[overdue ? "Was due" : "Due", due]] as [string, string][]) : []),
     ["Account", `${request.account.name} (${request.account.number})`],
     ["Reference", request.reference],
     ...(request.allowPartPayment
@@ -81,17 +86,15 @@ export async function renderPaymentRequestEmail(input: {
     ["Link works until", expires],
   ];
   const greeting = `Hello ${input.recipientName.trim() || "there"},`;
-  const overdue =
-    input.reminder !== undefined &&
-    request.dueDate !== null &&
-    request.dueDate < todayIn(branding.timeZone, input.reminder.now);
   const ask = !input.reminder
-    ? `${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`
+    ? overdue
+      ? `${branding.businessName} asks you to pay ${money(toPay)}, which was due on ${due}.`
+      : `${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`
     : overdue
       ? `This is a reminder that ${money(toPay)} to ${branding.businessName} was due on ${due}.`
       : `This is a reminder that ${branding.businessName} asks you to pay ${money(toPay)}${due ? ` by ${due}` : ""}.`;
   const subject = !input.reminder
-    ? `Payment request from ${branding.businessName}: ${money(toPay)}${due ? ` due ${due}` : ""} (${request.reference})`
+    ? `Payment request from ${branding.businessName}: ${money(toPay)}${due ? ` ${overdue ? "was due" : "due"} ${due}` : ""} (${request.reference})`
     : overdue
       ? `Overdue: ${money(toPay)} to ${branding.businessName}, due ${due} (${request.reference})`
       : `Reminder: ${money(toPay)} to ${branding.businessName}${due ? ` due ${due}` : ""} (${request.reference})`;
@@ -172,11 +175,6 @@ const ENGLISH_SURCHARGE = {
   others: "other cards",
   and: " and ",
 };
-
-/** Today's date (YYYY-MM-DD) where the business is. */
-function todayIn(timeZone: string, now: Date) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-}
 
 export async function renderAdhocLinkEmail(input: {
   branding: HostBranding;
@@ -275,7 +273,7 @@ export async function renderInvoiceLinkEmail(input: {
   const due = formatDate(invoice.dueDate, { timeZone: branding.timeZone });
   const expires = formatDate(input.expiresAt, { timeZone: branding.timeZone });
   const owing = money(invoice.balanceCents);
-  const overdue = invoice.dueDate < todayIn(branding.timeZone, input.now);
+  const overdue = invoice.dueDate < businessToday(branding.timeZone, input.now);
   const greeting = `Hello ${input.recipientName.trim() || "there"},`;
   const ask = overdue
     ? `Invoice ${invoice.number} from ${branding.businessName} was due on ${due}: ${owing} is still to pay.`

@@ -1,6 +1,6 @@
 import { Heading, Section, Text } from "@react-email/components";
 import type { CSSProperties } from "react";
-import { formatDateTime } from "~/lib/agreements";
+import { formatDateTime } from "~/lib/format";
 import { formatDate, formatMoney } from "~/lib/format";
 import { addressLines, type ResponseChoice } from "~/lib/responses";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
@@ -229,7 +229,7 @@ export async function renderAnswerNotification(input: {
       : []),
     ...(answer.typedName ? ([["Name typed", answer.typedName]] as [string, string][]) : []),
     ["Answered by", answer.contact.email],
-    ["Answered at", `${formatDateTime(answer.answeredAt, branding.timeZone)} (${branding.timeZone})`],
+    ["Answered at", formatDateTime(answer.answeredAt, { timeZone: branding.timeZone })],
     ["From address", answer.clientAddress],
     ["Browser", answer.userAgent || "not given"],
   ];

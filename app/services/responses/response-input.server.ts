@@ -147,6 +147,7 @@ export type CreateInput = z.infer<typeof CreateSchema>;
 export function isCalendarDay(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
+  // date-rule: checks that a typed calendar date exists (UTC midnight round trip), no clock (decision 078)
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && value >= "1900-01-01";
 }
 

@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { formatDateTime } from "~/lib/agreements";
+import { formatDateTime } from "~/lib/format";
 import { formatDate, formatMoney } from "~/lib/format";
 import { AU_STATES } from "~/lib/au-postcodes";
 import {
@@ -181,7 +181,7 @@ export async function completeView(request: Request, context: ResponseContext) {
       note: answer.details.note ?? null,
       reason: answer.details.reason ?? null,
       typedName: answer.typedName,
-      time: `${formatDateTime(answer.answeredAt, branding.timeZone)} (${branding.timeZone})`,
+      time: formatDateTime(answer.answeredAt, { timeZone: branding.timeZone }),
     },
     contact: await businessContact(branding.businessId),
   };

@@ -261,7 +261,8 @@ function explicitInstalments(
 }
 
 /** Effective status (a promise whose date has passed unpaid is a Broken Promise: invoices.server). */
-const effectiveStatus = sql<number>`CASE WHEN invoices.status = 7 AND invoices.promise_date < current_date AND invoices.balance_cents > 0 THEN 8 ELSE invoices.status END`;
+const effectiveStatus = (today: string) =>
+  sql<number>`CASE WHEN invoices.status = 7 AND invoices.promise_date < ${today}::date AND invoices.balance_cents > 0 THEN 8 ELSE invoices.status END`;
 
 /**
  * Proposes a schedule for one account of the business, in one transaction: the schedule, its
@@ -319,7 +320,7 @@ export async function proposeSchedule(
   }
 
   const scheduleId = await db.transaction().execute(async (tx) => {
-    const invoices = hasInvoices ? await lockInvoices(tx, businessId, account.id, data.invoices!) : [];
+    const invoices = hasInvoices ? await lockInvoices(tx, businessId, account.id, data.invoices!, today) : [];
     const totalCents = hasInvoices
       ? invoices.reduce((sum, invoice) => sum + invoice.balanceCents, 0)
       : (data.amountCents as number);
@@ -406,11 +407,11 @@ export async function proposeSchedule(
  * cannot both pass the "not in another schedule" check: each Open, Overdue, Promise or Broken
  * Promise with a balance, of this account, and in no other proposed, active or arrears schedule.
  */
-async function lockInvoices(tx: Db, businessId: string, accountId: string, wanted: string[]) {
+async function lockInvoices(tx: Db, businessId: string, accountId: string, wanted: string[], today: string) {
   const ids = wanted.filter((value) => UUID.test(value)).map((value) => value.toLowerCase());
   const rows = await tx
     .selectFrom("invoices")
-    .select(["id", "number", "balance_cents as balanceCents", effectiveStatus.as("status")])
+    .select(["id", "number", "balance_cents as balanceCents", effectiveStatus(today).as("status")])
     .where("business_id", "=", businessId)
     .where("account_id", "=", accountId)
     .where((eb) => eb.or([eb("number", "in", wanted), ...(ids.length ? [eb("id", "in", ids)] : [])]))

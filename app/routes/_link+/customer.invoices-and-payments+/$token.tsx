@@ -10,8 +10,8 @@ import { PayIdPanel } from "~/components/PayIdPanel";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate } from "~/lib/pay-form";
-import { todayIso } from "~/lib/payment-method-schemas";
 import {
+  businessToday,
   getPageContext,
   findLinkedInvoice,
   LINK_PAGE_HEADERS,
@@ -114,7 +114,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const config = payToConfigurationOf(branding);
   const [breakdown, payId] = await Promise.all([
-    previewPayment(actor, [open], { [open.id]: open.availableCents }, { kind: "payto" }, todayIso(), branding.feeRules),
+    previewPayment(
+      actor,
+      [open],
+      { [open.id]: open.availableCents },
+      { kind: "payto" },
+      businessToday(branding.timeZone),
+      branding.feeRules,
+    ),
     config.enabled
       ? getAccountPayId({
           businessId: branding.businessId,
@@ -163,7 +170,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const field = `amount-${open.id}`;
   const cents = typedAmount(reply, field, text(field, 40), open.availableCents);
-  const today = todayIso();
+  const today = businessToday(branding.timeZone);
   const holder = { businessId: actor.businessId, accountId: actor.accountId, contactId: actor.contactId };
   const held = await heldChoice(request, reply, holder, text("requestGuid", 40));
   const { payMethod, feeMethod } = resolvePayMethod(form, intent, reply, {

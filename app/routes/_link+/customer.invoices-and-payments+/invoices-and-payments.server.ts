@@ -33,6 +33,6 @@ export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { payToChoices } from "~/services/payments/payto/payto-payments.server";
 export { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 export { submitPayment } from "~/services/payments/submit.server";
-export { now } from "~/services/platform/clock.server";
+export { businessToday, now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

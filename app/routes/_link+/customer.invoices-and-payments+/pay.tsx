@@ -14,6 +14,7 @@ import { breakdownView, decimal, payFormShouldRevalidate, type PayMethodChoice }
 import { payPageChoiceOf, payPagePath, payToSetUpPath } from "~/lib/pay-return";
 import { todayIso } from "~/lib/payment-method-schemas";
 import {
+  businessToday,
   readForm,
   listCards,
   loadPayable,
@@ -67,13 +68,14 @@ async function pageContext(request: Request) {
     listCards(actor),
     payToChoices(actor, payToConfigurationOf(branding)),
   ]);
-  const today = todayIso();
+  const today = businessToday(branding.timeZone);
   // Anyone signed in may pay here (spec §2 customer-style), but the account's saved cards and
   // PayTo agreements are for contacts with portal access: saving one is managing payment methods
   // (decision 023), and paying with one is spending them (decision 056). Others pay by new card.
   const mayManagePaymentMethods = hasPortalAccess(session.contact);
   const usable = mayManagePaymentMethods
-    ? cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, today))
+    ? // Card expiry is the card network's date, as the gateway judges it (decision 078).
+      cards.filter((card) => !isExpired(card.expiryMonth, card.expiryYear, todayIso()))
     : [];
   const agreements = mayManagePaymentMethods ? payTo.agreements : [];
   return {

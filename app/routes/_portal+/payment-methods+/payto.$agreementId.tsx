@@ -6,7 +6,7 @@ import * as payto from "./components/PayTo.css";
 import { useAgreementName } from "./components/PayToAgreements";
 import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { useT } from "~/components/useT";
-import { formatMoney } from "~/lib/format";
+import { formatDateTime, formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { payReturnOf, withAgreement } from "~/lib/pay-return";
 import { isLive, type AgreementStatus } from "~/lib/payto-states";
@@ -33,11 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, actor, returnTo: back } = await requirePaymentMethodsPage(request);
   const agreement = await getAgreement(actor, params.agreementId);
   if (!agreement) throw accountNotFound();
-  const when = new Intl.DateTimeFormat("en-AU", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: branding.timeZone,
-  });
+  const when = (at: string | Date) => formatDateTime(at, { timeZone: branding.timeZone });
   const sandbox = getEnv().PAYTO_PROVIDER === "sandbox";
   // Set up from a payment schedule's page or a pay page (the invoices', a request's, the ad-hoc
   // one): the way back there, and "Check again" keeps it. Back to the pay page once active, with
@@ -65,7 +61,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       max: formatMoney(agreement.maxAmountCents, { currency: branding.currency }),
     },
     history: agreement.events.map((event) => ({
-      at: when.format(new Date(event.at)),
+      at: when(event.at),
       from: event.fromStatus,
       to: event.toStatus,
     })),

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { todayIso } from "~/lib/payment-method-schemas";
 import {
+  businessToday,
   requireApiAccountAccess,
   requireApiPortalAccess,
   checkPayToAgreement,
@@ -322,7 +322,7 @@ async function pay(request: Request): Promise<Response> {
   }
 
   // The server's own figures, compared field by field with the payload's.
-  const today = todayIso();
+  const today = businessToday(branding.timeZone);
   const amounts = Object.fromEntries(payload.orders.map((o) => [o.orderId, o.paymentAmount]));
   const ours = await previewPayment(actor, invoices, amounts, { kind: "payto" }, today);
   const differs: Record<string, string> = {};

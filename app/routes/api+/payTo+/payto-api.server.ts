@@ -25,3 +25,4 @@ export { apiError, apiJson, methodNotAllowed, readApiBody, readCapped } from "~/
 export { logger } from "~/services/platform/logger.server";
 export { problemBody } from "~/services/platform/problems.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+export { businessToday } from "~/services/platform/clock.server";

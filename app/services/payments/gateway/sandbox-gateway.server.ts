@@ -58,6 +58,7 @@ const REFUSED_AT_CHARGE: Partial<Record<SandboxOutcome, GatewayRefusal>> = {
   expired_card: "expired_card",
 };
 
+// date-rule: the card network's date for card expiry, not a record's date (decision 078)
 // eslint-disable-next-line no-restricted-syntax -- the sandbox stands in for the card network, which judges expiry on its own (real) date, not the portal's test clock
 const today = () => new Date().toISOString().slice(0, 10);
 const newId = (prefix: string) => `${prefix}_${randomBytes(18).toString("base64url")}`;

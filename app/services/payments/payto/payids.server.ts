@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql, type Insertable } from "kysely";
 import { getDb } from "../../platform/database.server";
 import { now } from "../../platform/clock.server";
+import { businessTodayOf } from "../../host/business-day.server";
 import type { Db } from "../../platform/db.server";
 import type { StatementLinesTable } from "../../platform/db-schema.server";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -185,6 +186,8 @@ export async function applyIncomingPayment(
       .executeTakeFirst();
     if (!claimed) return "duplicate" as const;
 
+    // The business's date, not the UTC one (decision 078).
+    const day = await businessTodayOf(tx, businessId);
     const allocations = await allocateOldestFirst(tx, businessId, owner.accountId, incoming.amountCents);
     const applied = allocations.reduce((sum, a) => sum + a.amountCents, 0);
     const reference = `PAYID-${sha256(`${businessId}:${incoming.transactionId}`).slice(0, 12).toUpperCase()}`;
@@ -227,7 +230,7 @@ export async function applyIncomingPayment(
           .updateTable("invoices")
           .set({
             balance_cents: sql`balance_cents - ${allocation.amountCents}`,
-            status: sql`CASE WHEN balance_cents - ${allocation.amountCents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < current_date THEN 3 ELSE 1 END) ELSE status END`,
+            status: sql`CASE WHEN balance_cents - ${allocation.amountCents} = 0 THEN 2 WHEN status IN (7, 8) THEN (CASE WHEN due_date < ${day}::date THEN 3 ELSE 1 END) ELSE status END`,
             promise_date: sql`CASE WHEN balance_cents - ${allocation.amountCents} = 0 THEN NULL ELSE promise_date END`,
           })
           .where("id", "=", allocation.invoiceId)
@@ -235,7 +238,6 @@ export async function applyIncomingPayment(
           .execute();
       }
     }
-    const day = now().toISOString().slice(0, 10);
     const line = (
       type: StatementLinesTable["type"],
       description: string,
