@@ -8,6 +8,8 @@ import { renderTradeReferenceRequestEmail } from "~/services/credit/trade-refere
 import type { HostBranding } from "~/services/host/host.server";
 import { renderReceiptHtml } from "~/services/payments/receipt-email.server";
 import type { PaymentRequestView } from "~/services/requests/payment-request-view.server";
+import { renderResponseRequestEmail } from "~/services/responses/response-email.server";
+import type { ResponseRequestView } from "~/services/responses/response-view.server";
 import {
   renderAdhocLinkEmail,
   renderInvoiceLinkEmail,
@@ -183,6 +185,36 @@ const schedule = (currency: string): ScheduleView => ({
   today: "2026-12-01",
 });
 
+/** A dispute answered with the business's position: the email names it without "'s". */
+const dispute: ResponseRequestView = {
+  id: "r",
+  reference: "RR-AB12CD34",
+  kind: "dispute",
+  state: "open",
+  account: { id: "a", number: "ACME-1000", name: "Coastal Builders Group" },
+  contact: { id: "c", email: "olivia@coastal.example" },
+  message: "We have looked into the delivery charge.",
+  dispute: {
+    invoiceId: "v",
+    invoice: {
+      number: "INV-7",
+      issueDate: "2026-11-02",
+      dueDate: "2026-12-02",
+      amountCents: 1_318_97,
+      disputeReason: "Charged twice for delivery.",
+    },
+    resolution: { type: "position", text: "The second delivery was a separate order." },
+  },
+  expiresAt: "2026-12-20T12:00:00.000Z",
+  createdAt: "2026-12-01T00:00:00.000Z",
+  sentAt: null,
+  sendCount: 0,
+  openedAt: null,
+  answeredAt: null,
+  withdrawnAt: null,
+  answer: null,
+};
+
 const preferences = {
   preferences: "https://pay.example/communication/TOKEN",
   unsubscribe: "https://pay.example/communication/unsubscribe?token=TOKEN",
@@ -294,6 +326,17 @@ describe.each(Object.entries(DEMOS))("every email of %s reads right (issue 32)",
           link,
           expiresAt: new Date("2026-12-20T12:00:00.000Z"),
           resend: false,
+        }),
+      ],
+      [
+        "response request (dispute)",
+        await renderResponseRequestEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          request: dispute,
+          link,
+          preferences,
         }),
       ],
     ];
