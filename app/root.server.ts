@@ -10,4 +10,5 @@ export { customerMenuFor } from "~/services/accounts/customer-home.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
 export { languageFromToggles } from "~/services/host/language.server";
+export { businessContact } from "~/services/links/request-links.server";
 export { logger } from "~/services/platform/logger.server";

@@ -30,6 +30,7 @@ import {
   languageFromToggles,
   getPageContext,
   customerMenuFor,
+  businessContact,
 } from "./root.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
@@ -82,7 +83,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   const { language, enabled: languageEnabled } = await languageFromToggles(request, toggles);
   const productFruits = session && accountId ? productFruitsFrom(toggles, session.contact, language) : null;
+  // An emailed link's page: the business's email and phone, for the page that says the link is
+  // not valid (or not found) to give a way to reach the business (issue 32). Only there: one query.
+  const linkContact = isLinkPagePath(url.pathname) ? await businessContact(branding.businessId) : null;
   return {
+    linkContact,
     productFruits,
     language,
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],

@@ -26,13 +26,6 @@ globalStyle(`${text} h3`, { fontSize: "1.1rem", margin: "1rem 0 0.4rem" });
 globalStyle(`${text} h4`, { fontSize: "1rem", margin: "0.8rem 0 0.3rem" });
 globalStyle(`${text} li`, { margin: "0.2rem 0" });
 
-/** A SHA-256: monospace, and free to break anywhere (64 characters do not fit a phone). */
-export const hash = style({
-  fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
-  fontSize: "0.9rem",
-  wordBreak: "break-all",
-});
-
 /** What is for the screen only: the form, the buttons, the downloads, the skip link. */
 export const noPrint = style({ "@media": { print: { display: "none" } } });
 

@@ -48,9 +48,6 @@ export type AgreementRecordData = {
     name: string;
     contact: string;
     time: string;
-    timeUtc: string;
-    address: string;
-    hash: string;
   };
   downloads: { record: string; text: string };
 };
@@ -258,20 +255,12 @@ export function AgreementRecord({
           <dd>{record.contact}</dd>
           <dt>{t("agreement.record.time")}</dt>
           <dd>{record.time}</dd>
-          <dt>{t("agreement.record.timeUtc")}</dt>
-          <dd>{record.timeUtc}</dd>
           <dt>{t("agreement.record.version")}</dt>
           <dd>{t("agreement.record.versionValue", { version: offer.version, date: offer.published })}</dd>
-          <dt>{t("agreement.record.address")}</dt>
-          <dd>{record.address}</dd>
-          <dt>{t("agreement.record.hash")}</dt>
-          <dd>
-            <code className={styles.hash} data-testid="agreement-hash">
-              {record.hash}
-            </code>
-            <p className={formStyles.hint}>{t("agreement.record.hashHint")}</p>
-          </dd>
         </dl>
+        {/* The client address, the text's SHA-256 and the UTC instant are the business's record and the
+            downloaded copy's, not this page's (issue 32). */}
+        <p className={formStyles.hint}>{t("agreement.record.downloadHint")}</p>
         <div className={styles.actions}>
           {/* Plain links to a file: the browser downloads them, with or without JavaScript. */}
           <a href={data.downloads.record} className={buttonStyles.button} download>

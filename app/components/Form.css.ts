@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/themes/contract.css";
 
 export const form = style({ display: "grid", gap: "1rem", maxWidth: "26rem", margin: "0 0 1.5rem" });
@@ -37,6 +37,12 @@ export const alert = style({
   color: "#7a271a",
   margin: "0 0 1rem",
 });
+
+/**
+ * Links in an error (the summary's links to each field): one style on every form, the alert's own
+ * dark red, bold and underlined, never the theme's link colour on one form and red on another (issue 32).
+ */
+globalStyle(`${alert} a`, { color: "inherit", fontWeight: 600, textDecoration: "underline" });
 
 export const notice = style({
   padding: "0.75rem 1rem",

@@ -2,10 +2,17 @@ import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from "@
 import type { MouseEvent } from "react";
 import { button, secondaryButton } from "./Button.css";
 import { AccountsNotFound } from "./AccountsNotFound";
+import { BusinessContact } from "./BusinessContact";
 import { StatusScreen } from "./StatusScreen";
 import { useT } from "./useT";
 
 type ErrorData = { reason?: string } | undefined;
+
+/** What the root loader gives an error page: the business, and on an emailed link's page its email and phone. */
+type RootContactData = {
+  brand?: { businessName: string };
+  linkContact?: { email: string | null; phone: string | null } | null;
+};
 
 /** The reasons of app/services/platform/form-limits.server.ts (a form past its bounds). */
 const FORM_LIMIT_REASONS = new Set([
@@ -80,6 +87,7 @@ function HomeLink() {
 /** Spec §2 'Page not found': also the answer for anything the user may not see. */
 export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
   const t = useT();
+  const root = useRouteLoaderData<RootContactData>("root");
   function goBack(event: MouseEvent<HTMLAnchorElement>) {
     // With JavaScript, go back in history (keeps scroll and form state); without it,
     // the link goes to the page the user came from (same-origin only) or home.
@@ -104,6 +112,9 @@ export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
       }
     >
       <p>{t("errors.notFound.text")}</p>
+      {root?.linkContact ? (
+        <BusinessContact businessName={root.brand?.businessName ?? ""} contact={root.linkContact} />
+      ) : null}
     </StatusScreen>
   );
 }
@@ -114,10 +125,13 @@ export function PageNotFound({ backHref = "/" }: { backHref?: string }) {
  */
 function LinkInvalid() {
   const t = useT();
-  const root = useRouteLoaderData<{ brand?: { businessName: string } }>("root");
+  const root = useRouteLoaderData<RootContactData>("root");
+  const businessName = root?.brand?.businessName ?? "";
+  // No "Error 404" eyebrow: a person holding a link needs what to do and whom to ask (issue 32).
   return (
-    <StatusScreen eyebrow={t("errors.code", { status: 404 })} title={t("link.invalid.title")}>
-      <p>{t("link.invalid.text", { business: root?.brand?.businessName ?? "" })}</p>
+    <StatusScreen title={t("link.invalid.title")}>
+      <p>{t("link.invalid.text", { business: businessName })}</p>
+      {root?.linkContact ? <BusinessContact businessName={businessName} contact={root.linkContact} /> : null}
     </StatusScreen>
   );
 }

@@ -91,6 +91,19 @@ export const BRAND_LABELS: Record<CardBrand, string> = {
 };
 
 /**
+ * A brand as people read it ("Visa", never the stored "visa"), for every page, email and statement
+ * line (issue 32). A brand the portal does not know (an old row) reads as "Card".
+ */
+export function cardBrandLabel(brand: string | null | undefined): string {
+  return brand && Object.hasOwn(BRAND_LABELS, brand) ? BRAND_LABELS[brand as CardBrand] : "Card";
+}
+
+/** A card as lists and receipts name it: "Visa •••• 1111". */
+export function cardName(brand: string | null | undefined, last4: string): string {
+  return `${cardBrandLabel(brand)} •••• ${last4}`;
+}
+
+/**
  * An expiry year as people type it: two digits (26 → 2026) or four. Anything else → null.
  * Two-digit years are read in this century, as card embossing prints them.
  */

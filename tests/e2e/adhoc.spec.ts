@@ -140,7 +140,7 @@ test.describe("ad-hoc payments", () => {
       await expect(bookkeeper).toHaveURL(`${ACME}/`);
       await bookkeeper.goto(`${ACME}/statements`);
       const line = bookkeeper.getByRole("row").filter({ hasText: paymentReference }).filter({ hasText: "Payment:" });
-      await expect(line).toContainText(`Payment: ${reference} (card visa 1111)`);
+      await expect(line).toContainText(`Payment: ${reference} (card Visa •••• 1111)`);
       const fee = bookkeeper
         .getByRole("row")
         .filter({ hasText: paymentReference })
@@ -153,7 +153,7 @@ test.describe("ad-hoc payments", () => {
       });
       expect(csv.status()).toBe(200);
       // csv-stringify quotes the field (it holds a double quote) and doubles the inner quotes.
-      expect(await csv.text()).toContain(`"Payment: ${reference.replace(/"/g, '""')} (card visa 1111)"`);
+      expect(await csv.text()).toContain(`"Payment: ${reference.replace(/"/g, '""')} (card Visa •••• 1111)"`);
     } finally {
       await books.close();
     }

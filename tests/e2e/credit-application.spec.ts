@@ -419,6 +419,9 @@ test.describe("credit application", () => {
     const honeypot = page.getByLabel("Leave this empty");
     await expect(honeypot).toHaveAttribute("tabindex", "-1");
     await expect(honeypot).toHaveAttribute("autocomplete", "off");
+    // Hidden from screen readers too, or it is announced on every step (issue 32).
+    await expect(page.getByRole("textbox", { name: "Leave this empty" })).toHaveCount(0);
+    await expect(page.locator('[aria-hidden="true"]').filter({ has: honeypot })).toHaveCount(1);
     await honeypot.fill("http://spam.example", { force: true });
     await page.getByRole("button", { name: "Save and continue" }).click();
     await expect(page.getByRole("alert")).toContainText('the field "Leave this empty" had text');

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type APIResponse, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { describeFindings, isCustomerPage, scanText } from "../support/text-scan";
 
 export const PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ACME = `http://acme.localhost:${PORT}`;
@@ -225,7 +226,7 @@ export const test = base.extend<{ jsEnabled: boolean; hostRequest: HostRequest }
   /**
    * The page of every journey: it fails on what a person would not see but a browser reports: an uncaught
    * error in the page, a console error, or a React hydration warning (the server's HTML and
-   * the browser's render disagreed). Also notes, as an annotation, the pages the test visited
+   * the browser's render disagreed), or a slip in the words it shows (issue 32). Also notes, as an annotation, the pages the test visited
    * but never checked with `expectAccessible` (and so never at 360 px).
    */
   page: async ({ page }, use, testInfo) => {
@@ -250,13 +251,32 @@ export const test = base.extend<{ jsEnabled: boolean; hostRequest: HostRequest }
     page.on("framenavigated", (frame) => {
       if (frame === page.mainFrame() && /^https?:/.test(frame.url())) visited.add(pageKey(frame.url()));
     });
+    // The words check (issue 32): the visible text of each document the journey loads, and of the
+    // page it ends on (a client-side navigation loads no document), read once and scanned.
+    const words = new Set<string>();
+    const scans: Promise<void>[] = [];
+    const scanWords = async () => {
+      const url = page.url();
+      if (!/^https?:/.test(url) || new URL(url).port !== String(PORT)) return;
+      const text = await page
+        .mainFrame()
+        .evaluate(() => document.body?.innerText ?? "")
+        .catch(() => null); // navigated away meanwhile: the next page is scanned on its own load
+      if (text === null) return;
+      const findings = scanText(text, { customerPage: isCustomerPage(url) });
+      for (const finding of describeFindings(pageKey(url), findings)) words.add(finding);
+    };
+    page.on("load", () => scans.push(scanWords()));
     await use(page);
+    if (!page.isClosed()) scans.push(scanWords());
+    await Promise.all(scans);
     const unchecked = [...visited].filter((key) => !pagesChecked(page).has(key));
     if (unchecked.length > 0) {
       testInfo.annotations.push({ type: "not checked at 360 px", description: unchecked.join(" ") });
     }
     const unmet = (allowances.get(page) ?? []).filter((a) => !a.seen).map((a) => `${a.pattern} (${a.reason})`);
     expect(problems, "the browser reported problems").toEqual([]);
+    expect([...words], "words a person would notice (issue 32; tests/support/text-scan.ts)").toEqual([]);
     expect(unmet, "allowed console errors that never happened").toEqual([]);
   },
 

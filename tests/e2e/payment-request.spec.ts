@@ -534,6 +534,13 @@ test.describe("paying a payment request from its emailed link", () => {
       const response = await page.goto(url);
       expect(response?.status(), url).toBe(404);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link isn't valid");
+      // A way to reach the host's business, and no error code (issue 32).
+      const kiwi = url.startsWith(KIWI);
+      await expect(page.getByRole("main")).toContainText(
+        kiwi ? "billing@kiwifreight.example" : "accounts@acme.example",
+      );
+      await expect(page.getByRole("main")).toContainText(kiwi ? "0800 547 494" : "1300 226 300");
+      await expect(page.getByRole("main")).not.toContainText("404");
     }
     await expectAccessible(page);
   });

@@ -142,7 +142,7 @@ test.describe("invoices and payments", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
     const receipt = page.getByRole("main");
     await expect(receipt).toContainText("Card surcharge");
-    await expect(receipt).toContainText("visa •••• 1111");
+    await expect(receipt).toContainText("Visa •••• 1111");
     await expect(page.getByRole("list", { name: "Invoices" }).getByRole("listitem")).toHaveCount(3);
     await expectAccessible(page);
     const reference = page.url().split("/").pop()!;

@@ -46,7 +46,7 @@ const status = (page: Page) => page.getByTestId("payto-status");
 /** Opens the sandbox bank (the payer's banking app) for this agreement in a page of its own. */
 async function openBank(page: Page) {
   await expect(status(page)).toHaveText("Waiting for you to approve it in your banking app.");
-  const link = page.getByRole("link", { name: /Open the sandbox bank/ });
+  const link = page.getByRole("link", { name: /Open the test bank/ });
   await expect(link).toBeVisible();
   const href = await link.getAttribute("href");
   const bank = await page.context().newPage();
@@ -158,7 +158,7 @@ test.describe("PayTo agreements", () => {
     await expect(status(page)).toHaveText("Your bank could not set it up — check the details and try again.");
     await expect(page.getByText("PayTo is unavailable right now. Try again in a few minutes.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Cancel this agreement" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: /Open the sandbox bank/ })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /Open the test bank/ })).toHaveCount(0);
   });
 
   test("suspended at the bank is shown paused", async ({ page, jsEnabled }) => {

@@ -118,7 +118,7 @@ test.describe("paying by PayTo", () => {
     await expect(page.getByRole("link", { name: "Back to your payment" })).toHaveCount(1);
 
     // The payer approves it in their banking app (the sandbox bank, a page of its own).
-    const href = await page.getByRole("link", { name: /Open the sandbox bank/ }).getAttribute("href");
+    const href = await page.getByRole("link", { name: /Open the test bank/ }).getAttribute("href");
     const bank = await page.context().newPage();
     await bank.goto(new URL(href!, ACME).toString());
     await bank.getByRole("button", { name: "Approve", exact: true }).first().click();

@@ -313,9 +313,7 @@ export function PayForm({
           )}
           {afterMethods}
           {activeAgreements.length > 0 ? (
-            <p className={`${formStyles.hint} ${payStyles.payToFields}`}>
-              {t("paytoPay.chosen", { provider: methods.payTo.providerName })}
-            </p>
+            <p className={`${formStyles.hint} ${payStyles.payToFields}`}>{t("paytoPay.chosen")}</p>
           ) : null}
           <NewCardFields
             reply={reply}

@@ -23,7 +23,7 @@ export const creditEnAU = {
   "credit.start.need.bank": "Your bank account, if you'd like to pay by direct debit (optional)",
   "credit.start.need.documents":
     "Supporting documents such as financial statements or a trust deed, if you have them (PDF, PNG or JPEG, up to {size} each)",
-  "credit.start.need.terms": "To read and accept {business}'s terms of trade",
+  "credit.start.need.terms": "To read and accept the terms of trade of {business}",
   "credit.start.time":
     "It takes about 15 minutes. Your answers are saved as you go, in this browser, and kept for {days} days after your last change.",
   "credit.start.privacy":

@@ -9,7 +9,7 @@ export const paytoPayEnAU = {
   "paytoPay.setUp.noAccess":
     "To pay by PayTo, a contact with portal access needs to set up a PayTo agreement for this account first.",
   "paytoPay.chosen":
-    "{provider} will ask your bank for this amount under your PayTo agreement. There is no surcharge. Until your bank pays it, the invoices stay reserved for this payment.",
+    "Your bank will be asked for this amount under your PayTo agreement. There is no surcharge. Until your bank pays it, the invoices stay reserved for this payment.",
   "paytoPay.error.agreement": "Choose one of your active PayTo agreements, or another way to pay.",
   "paytoPay.error.agreementInactive":
     "This PayTo agreement isn't active any more (it was paused or ended in your bank). Choose another way to pay.",

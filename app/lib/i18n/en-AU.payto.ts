@@ -65,7 +65,7 @@ export const paytoEnAU = {
 
   "payto.new.title": "Set up PayTo",
   "payto.new.intro":
-    "Tell us which bank account to pay from. {provider} will send the agreement to your bank, and you approve it in your banking app.",
+    "Tell us which bank account to pay from. We will send the agreement to your bank through PayTo, and you approve it in your banking app.",
   "payto.field.method": "Pay from",
   "payto.field.method.payid": "A PayID (email, mobile, ABN or organisation id)",
   "payto.field.method.bban": "A BSB and account number",
@@ -85,7 +85,7 @@ export const paytoEnAU = {
   "payto.field.ultimatePartyName": "Paying on behalf of (optional)",
   "payto.authority.title": "The authority you give",
   "payto.authority.text":
-    "{business} may debit this account, through {provider}, only when you ask it to pay (ad hoc, no schedule), up to {max} per payment. You can pause or cancel the agreement at any time here or in your banking app.",
+    "{business} may debit this account, through PayTo, only when you ask it to pay (ad hoc, no schedule), up to {max} per payment. You can pause or cancel the agreement at any time here or in your banking app.",
   "payto.field.authority": "I authorise {business} to debit this account as described.",
   "payto.new.submit": "Send to my bank",
 
@@ -96,7 +96,7 @@ export const paytoEnAU = {
   "payto.view.limit": "Limit per payment",
   "payto.view.limitValue": "{max}, ad hoc",
   "payto.view.reason": "Your bank said: {reason}",
-  "payto.view.sandboxBank": "Open the sandbox bank (test payer's banking app)",
+  "payto.view.sandboxBank": "Open the test bank (it stands in for your banking app)",
   "payto.view.checkAgain": "Check again",
   "payto.view.history": "History",
   "payto.view.history.created": "{at}: asked your bank to set it up",

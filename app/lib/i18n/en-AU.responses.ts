@@ -28,7 +28,7 @@ export const responsesEnAU = {
   "response.dispute.reason": "Your dispute",
   "response.dispute.proposal": "Proposal",
   "response.dispute.credit": "A credit of {amount}",
-  "response.dispute.position": "{business}'s position",
+  "response.dispute.position": "Position of {business}",
   "response.dispute.note": "Why",
   "response.message": "A note from {business}",
   "response.form": "Your answer",

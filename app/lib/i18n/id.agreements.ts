@@ -49,13 +49,10 @@ export const agreementsId: Record<keyof typeof agreementsEnAU, string> = {
   "agreement.record.name": "Nama yang diketik",
   "agreement.record.contact": "Kontak",
   "agreement.record.time": "Waktu",
-  "agreement.record.timeUtc": "Waktu (UTC)",
   "agreement.record.version": "Versi",
   "agreement.record.versionValue": "{version}, diterbitkan {date}",
-  "agreement.record.address": "Alamat klien",
-  "agreement.record.hash": "SHA-256 dari teks",
-  "agreement.record.hashHint":
-    "Sidik jari dari teks persis di bawah. Berkas yang diunduh menjelaskan cara memeriksanya terhadap teks yang dibawanya.",
+  "agreement.record.downloadHint":
+    "Catatan yang diunduh memuat teks persis di bawah dan sidik jarinya, serta menjelaskan cara memeriksa keduanya.",
   "agreement.download.accepted": "Unduh sebagaimana disetujui",
   "agreement.download.declined": "Unduh catatannya",
   "agreement.download.text": "Unduh teksnya saja",

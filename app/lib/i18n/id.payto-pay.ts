@@ -12,7 +12,7 @@ export const paytoPayId: Record<keyof typeof paytoPayEnAU, string> = {
   "paytoPay.setUp.noAccess":
     "Untuk membayar dengan PayTo, kontak yang memiliki akses portal perlu menyiapkan perjanjian PayTo untuk akun ini terlebih dahulu.",
   "paytoPay.chosen":
-    "{provider} akan meminta jumlah ini dari bank Anda berdasarkan perjanjian PayTo Anda. Tidak ada biaya tambahan. Sampai bank Anda membayarnya, faktur tetap dicadangkan untuk pembayaran ini.",
+    "Bank Anda akan dimintai jumlah ini berdasarkan perjanjian PayTo Anda. Tidak ada biaya tambahan. Sampai bank Anda membayarnya, faktur tetap dicadangkan untuk pembayaran ini.",
   "paytoPay.error.agreement": "Pilih salah satu perjanjian PayTo Anda yang aktif, atau cara bayar lain.",
   "paytoPay.error.agreementInactive":
     "Perjanjian PayTo ini tidak aktif lagi (dijeda atau diakhiri di bank Anda). Pilih cara bayar lain.",

@@ -67,7 +67,7 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
 
   "payto.new.title": "Siapkan PayTo",
   "payto.new.intro":
-    "Beri tahu kami rekening bank mana yang dipakai untuk membayar. {provider} akan mengirim perjanjian ke bank Anda, dan Anda menyetujuinya di aplikasi bank Anda.",
+    "Beri tahu kami rekening bank mana yang dipakai untuk membayar. Kami akan mengirim perjanjian ke bank Anda melalui PayTo, dan Anda menyetujuinya di aplikasi bank Anda.",
   "payto.field.method": "Bayar dari",
   "payto.field.method.payid": "PayID (email, ponsel, ABN, atau pengenal organisasi)",
   "payto.field.method.bban": "BSB dan nomor rekening",
@@ -87,7 +87,7 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
   "payto.field.ultimatePartyName": "Membayar atas nama (opsional)",
   "payto.authority.title": "Kuasa yang Anda berikan",
   "payto.authority.text":
-    "{business} boleh mendebit rekening ini, melalui {provider}, hanya saat Anda memintanya membayar (sewaktu-waktu, tanpa jadwal), paling banyak {max} per pembayaran. Anda dapat menjeda atau membatalkan perjanjian kapan saja di sini atau di aplikasi bank Anda.",
+    "{business} boleh mendebit rekening ini, melalui PayTo, hanya saat Anda memintanya membayar (sewaktu-waktu, tanpa jadwal), paling banyak {max} per pembayaran. Anda dapat menjeda atau membatalkan perjanjian kapan saja di sini atau di aplikasi bank Anda.",
   "payto.field.authority": "Saya memberi kuasa kepada {business} untuk mendebit rekening ini seperti dijelaskan.",
   "payto.new.submit": "Kirim ke bank saya",
 
@@ -98,7 +98,7 @@ export const paytoId: Record<keyof typeof paytoEnAU, string> = {
   "payto.view.limit": "Batas per pembayaran",
   "payto.view.limitValue": "{max}, sewaktu-waktu",
   "payto.view.reason": "Bank Anda menyatakan: {reason}",
-  "payto.view.sandboxBank": "Buka bank sandbox (aplikasi bank pembayar uji coba)",
+  "payto.view.sandboxBank": "Buka bank uji coba (pengganti aplikasi bank Anda)",
   "payto.view.checkAgain": "Periksa lagi",
   "payto.view.history": "Riwayat",
   "payto.view.history.created": "{at}: meminta bank Anda menyiapkannya",

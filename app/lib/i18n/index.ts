@@ -1,3 +1,4 @@
+import { fillPlaceholders } from "../sentence";
 import { coreEnAU } from "./en-AU.core";
 import type { MessageKey, Messages } from "./en-AU";
 import type { LanguageCode } from "./languages";
@@ -12,7 +13,7 @@ import { messagesIn } from "./runtime";
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-/** A translator over a dictionary: `{name}` placeholders are filled from params, as text. */
+/** A translator over a dictionary: `{name}` placeholders are filled from params, as text (one full stop after a name ending in one). */
 export function translatorFrom(messages: Partial<Messages> | undefined): Translate {
   const known = (messages ?? {}) as Partial<Record<string, string>>;
   const fallback = coreEnAU as Partial<Record<string, string>>;
@@ -22,11 +23,7 @@ export function translatorFrom(messages: Partial<Messages> | undefined): Transla
       (Object.hasOwn(known, key) ? known[key] : undefined) ??
       (Object.hasOwn(fallback, key) ? fallback[key] : undefined) ??
       key;
-    return params
-      ? template.replace(/\{(\w+)\}/g, (_, name: string) =>
-          String((Object.hasOwn(params, name) ? params[name] : undefined) ?? `{${name}}`),
-        )
-      : template;
+    return params ? fillPlaceholders(template, params) : template;
   };
 }
 

@@ -295,15 +295,14 @@ describe("the emailed link", () => {
         decision: "accepted",
         name: "Olivia <b>Nguyen</b>",
         contact: "olivia@coastal.example",
-        timeUtc: "2026-12-03T23:15:02.123Z",
-        address: "192.0.2.44",
-        hash: sha256(TEXT),
       },
       downloads: {
         record: `/agreements/acceptance/${token}/download`,
         text: `/agreements/acceptance/${token}/download?format=text`,
       },
     });
+    // The client address, the hash and the UTC instant are the business's record and the download's only.
+    expect(Object.keys(page.data.record).sort()).toEqual(["contact", "decision", "name", "time"]);
     expect(page.data.record.time).toBe("Dec 4, 2026, 10:15 am");
     // Accept twice, or decline after accepting: refused, nothing written, the record stays.
     for (const intent of ["accept", "decline"]) {
@@ -706,9 +705,11 @@ describe("signed in", () => {
     expect(page.data).toMatchObject({
       kind: "record",
       offer: { version: 1, title: "Terms of trade" },
-      record: { decision: "accepted", name: "Olivia Nguyen", address: "203.0.113.10" },
+      record: { decision: "accepted", name: "Olivia Nguyen" },
     });
-    expect(sha256(page.data.body)).toBe(page.data.record.hash);
+    // The client address and the hash stay in the business's record and the download.
+    expect(page.data.record).not.toHaveProperty("address");
+    expect(page.data.record).not.toHaveProperty("hash");
     const waiting = await get(recordLoader as Handler, "/x", { reference: "AG-DEMO0002" }, "olivia@coastal.example");
     expect(waiting.status).toBe(302);
     expect(waiting.location).toBe("/agreements/acceptance/AG-DEMO0002");

@@ -242,7 +242,7 @@ describe("paying an amount of the payer's choice", () => {
       { type: "fee", description: "Card surcharge", debit_cents: payment.merchant_fee_cents, credit_cents: 0 },
       {
         type: "payment",
-        description: `Payment: ${reference} (card visa 1111)`,
+        description: `Payment: ${reference} (card Visa •••• 1111)`,
         debit_cents: 0,
         credit_cents: payment.amount_cents,
       },

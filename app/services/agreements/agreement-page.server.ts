@@ -166,9 +166,6 @@ export async function agreementView(request: Request, context: AgreementContext)
         name: decision.typedName,
         contact: decision.contactEmail,
         time: formatDateTime(decision.decidedAt, { timeZone: branding.timeZone }),
-        timeUtc: decision.decidedAt.toISOString(),
-        address: decision.clientAddress,
-        hash: decision.bodySha256,
       },
       downloads: { record: paths.download, text: `${paths.download}?format=text` },
     };

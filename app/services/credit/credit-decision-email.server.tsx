@@ -1,4 +1,5 @@
 import { Heading, Text } from "@react-email/components";
+import { endSentence } from "~/lib/sentence";
 import { formatDate, formatMoney } from "~/lib/format";
 import { emailBrandOf, type HostBranding } from "../host/host.server";
 import {
@@ -6,6 +7,7 @@ import {
   emailColors,
   EmailFacts,
   emailText,
+  questionsLine,
   renderEmailHtml,
   type EmailContact,
 } from "../platform/email-layout.server";
@@ -35,7 +37,7 @@ export async function renderCreditDecisionEmail(input: {
   const accepted = decision.decision === "accepted";
   const title = accepted ? "Your trade account is approved" : "About your trade account application";
   const outcome = accepted
-    ? `${business} has approved the trade account application from ${application.legalName}.`
+    ? endSentence(`${business} has approved the trade account application from ${application.legalName}`)
     : `${business} has decided not to open a trade account for ${application.legalName} at this time.`;
   const subject = accepted
     ? `Trade account approved: ${application.legalName} (${application.reference}) · ${business}`
@@ -88,7 +90,7 @@ export async function renderCreditDecisionEmail(input: {
       ? `Please quote ${application.reference} when you contact ${business} about your account.`
       : `If you have questions about this decision, contact ${business} and quote ${application.reference}.`,
     "",
-    `Questions? Contact ${business}${input.support.supportEmail || input.support.supportPhone ? ":" : "."}`,
+    questionsLine(business, input.support),
     ...(input.support.supportEmail ? [`Email: ${input.support.supportEmail}`] : []),
     ...(input.support.supportPhone ? [`Phone: ${input.support.supportPhone}`] : []),
   ].join("\n");

@@ -1,4 +1,5 @@
 import { Heading, Text } from "@react-email/components";
+import { endSentence } from "~/lib/sentence";
 import type { ReactNode } from "react";
 import { formatBusinessNumber } from "~/lib/business-numbers";
 import type { CreditAnswers } from "~/lib/credit-steps";
@@ -9,6 +10,7 @@ import {
   emailColors,
   EmailFacts,
   emailText,
+  questionsLine,
   renderEmailHtml,
   type EmailContact,
   type EmailBrand,
@@ -56,7 +58,7 @@ function SmallText({ brand, children }: { brand: EmailBrand; children: ReactNode
 
 function contactLines(branding: HostBranding, support: EmailContact) {
   return [
-    `Questions? Contact ${branding.businessName}${support.supportEmail || support.supportPhone ? ":" : "."}`,
+    questionsLine(branding.businessName, support),
     ...(support.supportEmail ? [`Email: ${support.supportEmail}`] : []),
     ...(support.supportPhone ? [`Phone: ${support.supportPhone}`] : []),
   ];
@@ -74,7 +76,7 @@ export async function renderApplicantEmail(input: {
   const c = emailColors(brand.theme);
   const name = answers.contacts?.applicant.name ?? "";
   const greeting = `Hello ${name.trim() || "there"},`;
-  const lead = `Thank you for applying for a trade account with ${branding.businessName}. Your application's reference is ${application.reference}.`;
+  const lead = `${endSentence(`Thank you for applying for a trade account with ${branding.businessName}`)} Your application's reference is ${application.reference}.`;
   const refereeCount = answers.references?.referees.length ?? 0;
   const next = [
     `We have asked your ${refereeCount} trade referees for a reference.`,

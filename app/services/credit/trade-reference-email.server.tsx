@@ -7,6 +7,7 @@ import {
   emailColors,
   EmailFacts,
   emailText,
+  questionsLine,
   renderEmailHtml,
   type EmailContact,
 } from "../platform/email-layout.server";
@@ -87,7 +88,7 @@ export async function renderTradeReferenceRequestEmail(
     "",
     `This link is for you: please do not forward it. You can answer once, until ${expires}.`,
     "",
-    `Questions? Contact ${business}${input.support.supportEmail || input.support.supportPhone ? ":" : "."}`,
+    questionsLine(business, input.support),
     ...(input.support.supportEmail ? [`Email: ${input.support.supportEmail}`] : []),
     ...(input.support.supportPhone ? [`Phone: ${input.support.supportPhone}`] : []),
   ].join("\n");

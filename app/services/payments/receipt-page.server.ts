@@ -1,4 +1,5 @@
 import { formatDate, formatMoney } from "~/lib/format";
+import { cardName } from "~/lib/card";
 import type { ReceiptPageData } from "~/lib/receipt";
 import type { HostBranding } from "../host/host.server";
 import { contactMayActFor } from "../accounts/accounts.server";
@@ -57,7 +58,7 @@ export async function receiptPageData(
       status: payment.status,
       date: formatDate(payment.created_at, { timeZone: branding.timeZone }),
       promiseDate: payment.promise_date ? formatDate(payment.promise_date, { timeZone: branding.timeZone }) : null,
-      method: payment.card_last4 ? `${payment.card_brand ?? ""} •••• ${payment.card_last4}` : null,
+      method: payment.card_last4 ? cardName(payment.card_brand, payment.card_last4) : null,
       subTotal: money(payment.subtotal_cents),
       lateFee: payment.late_fee_cents > 0 ? money(payment.late_fee_cents) : null,
       discount: payment.discount_cents > 0 ? money(payment.discount_cents) : null,

@@ -1,4 +1,6 @@
 import { formatDate, formatMoney } from "~/lib/format";
+import { cardName } from "~/lib/card";
+import { endSentence } from "~/lib/sentence";
 import { composeContactMail } from "../communication/contact-mail.server";
 import { findBusinessBranding, publicLink } from "../host/host.server";
 import { now } from "../platform/clock.server";
@@ -172,7 +174,7 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
     "",
     promised
       ? `Thank you: we have your promise to pay ${money(payment.subtotal_cents)} on ${formatDate(payment.promise_date!, { timeZone: branding.timeZone })}.`
-      : `Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}.`,
+      : endSentence(`Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}`),
     ...(instalment
       ? ["", `Instalment ${instalment.seq} of ${Number(instalment.count)} of payment schedule ${instalment.reference}`]
       : []),
@@ -184,7 +186,7 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
       : [
           payment.method === "payto"
             ? "Paid with: PayTo (from your bank account)"
-            : `Paid with: ${payment.card_brand ?? "card"} ending ${payment.card_last4 ?? "????"}`,
+            : `Paid with: ${cardName(payment.card_brand, payment.card_last4 ?? "????")}`,
         ]),
     "",
     ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`),

@@ -1,4 +1,5 @@
 import { sql, type Insertable } from "kysely";
+import { cardName } from "~/lib/card";
 import { getDb } from "../platform/database.server";
 import { now } from "../platform/clock.server";
 import { businessTodayOf } from "../host/business-day.server";
@@ -216,7 +217,7 @@ async function applySettlement(tx: Db, payment: SettledPayment, allocations: All
     credit_cents: credit,
     invoice_id: null,
   });
-  const card = `${payment.card_brand ?? ""} ${payment.card_last4 ?? ""}`.trim();
+  const card = payment.card_last4 ? cardName(payment.card_brand, payment.card_last4) : "";
   const payto = payment.method === "payto";
   if (payment.purpose !== "invoices") {
     // Money that paid no invoice (ad hoc, a stated-amount request): all of it is credit on

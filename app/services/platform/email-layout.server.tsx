@@ -16,6 +16,7 @@ import {
 import { render } from "@react-email/render";
 import type { CSSProperties, ReactElement, ReactNode } from "react";
 import type { PreferenceTopic } from "~/lib/communication";
+import { endSentence } from "~/lib/sentence";
 import type { ThemeName } from "~/themes/names";
 import { themeTokens } from "~/themes/tokens";
 
@@ -64,6 +65,15 @@ export function preferenceTextLines(businessName: string, links: EmailPreference
     `Choose which emails you get from ${businessName}: ${links.preferences}`,
     ...(links.unsubscribe && links.topic ? [`Unsubscribe from ${TOPIC_WORDS[links.topic]}: ${links.unsubscribe}`] : []),
   ];
+}
+
+/**
+ * "Questions? Contact …": a colon before the business's email and phone, or a full stop when it
+ * has neither (one stop, however its name ends: "Kiwi Freight Co.").
+ */
+export function questionsLine(businessName: string, contact: EmailContact): string {
+  const line = `Questions? Contact ${businessName}`;
+  return contact.supportEmail || contact.supportPhone ? `${line}:` : endSentence(line);
 }
 
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
@@ -119,8 +129,7 @@ export function BrandedEmail(props: {
           <Hr style={{ borderColor: c.border, margin: 0 }} />
           <Section style={{ padding: "12px 20px 16px" }}>
             <Text style={{ ...small(c.mutedText), margin: "0 0 4px" }}>
-              Questions? Contact {props.brand.businessName}
-              {supportEmail || supportPhone ? ":" : "."}
+              {questionsLine(props.brand.businessName, props.contact)}
             </Text>
             {supportEmail ? (
               <Text style={{ ...small(c.mutedText), margin: 0 }}>

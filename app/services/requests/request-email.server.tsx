@@ -9,6 +9,7 @@ import {
   EmailFacts,
   emailText,
   preferenceTextLines,
+  questionsLine,
   renderEmailHtml,
   type EmailBrand,
   type EmailContact,
@@ -359,7 +360,7 @@ function InvoiceList(props: { brand: EmailBrand; request: PaymentRequestView; mo
 
 function contactLines(businessName: string, support: Support) {
   return [
-    `Questions? Contact ${businessName}${support.supportEmail || support.supportPhone ? ":" : "."}`,
+    questionsLine(businessName, support),
     ...(support.supportEmail ? [`Email: ${support.supportEmail}`] : []),
     ...(support.supportPhone ? [`Phone: ${support.supportPhone}`] : []),
   ];

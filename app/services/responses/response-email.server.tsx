@@ -11,6 +11,7 @@ import {
   EmailFacts,
   emailText,
   preferenceTextLines,
+  questionsLine,
   renderEmailHtml,
   type EmailContact,
   type EmailPreferenceLinks,
@@ -110,7 +111,7 @@ function wordsOf(branding: HostBranding, request: ResponseRequestView): Words {
       ? resolution.note
         ? [{ label: "Why:", text: resolution.note }]
         : []
-      : [{ label: `${business}'s position:`, text: resolution.text }],
+      : [{ label: `Position of ${business}:`, text: resolution.text }],
   };
 }
 
@@ -189,7 +190,7 @@ export async function renderResponseRequestEmail(input: {
     "",
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
-    `Questions? Contact ${branding.businessName}${input.support.supportEmail || input.support.supportPhone ? ":" : "."}`,
+    questionsLine(branding.businessName, input.support),
     ...(input.support.supportEmail ? [`Email: ${input.support.supportEmail}`] : []),
     ...(input.support.supportPhone ? [`Phone: ${input.support.supportPhone}`] : []),
     ...preferenceTextLines(branding.businessName, input.preferences),

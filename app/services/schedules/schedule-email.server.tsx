@@ -12,6 +12,7 @@ import {
   type EmailContact,
   type EmailPreferenceLinks,
   preferenceTextLines,
+  questionsLine,
 } from "../platform/email-layout.server";
 import { FallbackLink } from "../links/fallback-link.server";
 
@@ -116,7 +117,7 @@ export async function renderScheduleProposalEmail(input: {
     "",
     `This link is for you: please do not forward it. It works until ${expires}.`,
     "",
-    `Questions? Contact ${branding.businessName}${input.support.supportEmail || input.support.supportPhone ? ":" : "."}`,
+    questionsLine(branding.businessName, input.support),
     ...(input.support.supportEmail ? [`Email: ${input.support.supportEmail}`] : []),
     ...(input.support.supportPhone ? [`Phone: ${input.support.supportPhone}`] : []),
     ...preferenceTextLines(branding.businessName, input.preferences),

@@ -6,6 +6,7 @@ import { ErrorSummary } from "~/components/ErrorSummary";
 import { Filters, FilterSelect, Pager } from "~/components/ListControls";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
+import { cardName } from "~/lib/card";
 import { todayIn } from "~/lib/dates";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 import { invoiceRowStatus } from "~/lib/invoice-status";
@@ -104,7 +105,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       status: payment.status,
       date: date(payment.createdAt),
       amount: money(payment.amountCents),
-      method: payment.method === "promise" ? null : `${payment.cardBrand ?? ""} ${payment.cardLast4 ?? ""}`.trim(),
+      method:
+        payment.method === "promise" ? null : payment.cardLast4 ? cardName(payment.cardBrand, payment.cardLast4) : "",
       invoices: payment.allocations.map((a) => `${a.number} (${money(a.amountCents)})`).join(", "),
     })),
   };

@@ -62,7 +62,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     businessName: branding.businessName,
     // Cancel goes back where the contact came from (a schedule's page, the pay page), if it asked.
     cancelHref: returnTo ?? "/payment-methods",
-    providerName: configuration.providerName,
     max: payToLimitText(configuration, branding.currency),
     requestGuid: randomUUID(),
     constraint: getZodConstraint(agreementFormSchema),
@@ -89,7 +88,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewPayToAgreement() {
-  const { businessName, providerName, max, requestGuid, constraint, cancelHref } = useLoaderData<typeof loader>();
+  const { businessName, max, requestGuid, constraint, cancelHref } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const t = useT();
   const [form, fields] = useConstraintForm<Fields>({
@@ -108,7 +107,7 @@ export default function NewPayToAgreement() {
       form={form}
       answered={Boolean(actionData)}
       title={t("payto.new.title")}
-      intro={<p>{t("payto.new.intro", { provider: providerName })}</p>}
+      intro={<p>{t("payto.new.intro")}</p>}
       submitLabel={t("payto.new.submit")}
       cancelHref={cancelHref}
     >
@@ -194,9 +193,7 @@ export default function NewPayToAgreement() {
       <ConformField meta={fields.ultimatePartyName} label={t("payto.field.ultimatePartyName")} autoComplete="off" />
 
       <h2>{t("payto.authority.title")}</h2>
-      <p className={payto.authority}>
-        {t("payto.authority.text", { business: businessName, provider: providerName, max })}
-      </p>
+      <p className={payto.authority}>{t("payto.authority.text", { business: businessName, max })}</p>
       <ConformCheckbox meta={fields.authority} label={t("payto.field.authority", { business: businessName })} />
     </PaymentMethodForm>
   );

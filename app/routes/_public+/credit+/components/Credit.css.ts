@@ -71,8 +71,6 @@ export const honeypot = style({
 
 export const errorList = style({ margin: "0.4rem 0 0", paddingLeft: "1.2rem" });
 
-globalStyle(`${errorList} a`, { color: "inherit", fontWeight: 600 });
-
 /** Check your answers: one summary list a step, its "Change" beside the heading. */
 export const section = style({ margin: "0 0 1.5rem", maxWidth: "44rem" });
 

@@ -53,11 +53,14 @@ export function StepNotice({
   return <FormMessage kind={problem ? "error" : "notice"}>{t(notice, params)}</FormMessage>;
 }
 
-/** The honeypot (decision 038): people never see or reach it; a robot that fills it is refused. */
+/**
+ * The honeypot (decision 038): people never see or reach it; a robot that fills it is refused.
+ * Hidden from screen readers too (`aria-hidden`), or it is announced on every step (issue 32).
+ */
 export function Honeypot() {
   const t = useT();
   return (
-    <div className={styles.honeypot}>
+    <div className={styles.honeypot} aria-hidden="true">
       <label htmlFor="credit-honeypot">{t("credit.honeypot")}</label>
       <input id="credit-honeypot" type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>

@@ -1,0 +1,345 @@
+import { describe, expect, it } from "vitest";
+import { cardName } from "~/lib/card";
+import { feeRulesFromRow } from "~/lib/payment-calc";
+import { endSentence } from "~/lib/sentence";
+import type { AgreementOfferView } from "~/services/agreements/agreement-views.server";
+import { renderAgreementOfferEmail } from "~/services/agreements/agreement-email.server";
+import { renderTradeReferenceRequestEmail } from "~/services/credit/trade-reference-email.server";
+import type { HostBranding } from "~/services/host/host.server";
+import { renderReceiptHtml } from "~/services/payments/receipt-email.server";
+import type { PaymentRequestView } from "~/services/requests/payment-request-view.server";
+import { renderResponseRequestEmail } from "~/services/responses/response-email.server";
+import type { ResponseRequestView } from "~/services/responses/response-view.server";
+import {
+  renderAdhocLinkEmail,
+  renderInvoiceLinkEmail,
+  renderPaymentRequestEmail,
+} from "~/services/requests/request-email.server";
+import { renderScheduleProposalEmail } from "~/services/schedules/schedule-email.server";
+import type { ScheduleView } from "~/services/schedules/schedule-rows.server";
+import { describeFindings, scanText } from "../support/text-scan";
+
+/**
+ * The words check of issue 32 on every email to a contact, rendered for both demo brands: Acme
+ * Plumbing Supplies (a name ending in "s") in Australia and Kiwi Freight Co. (a name ending in
+ * ".") in New Zealand. The text part, the subject and the HTML's visible text are scanned.
+ */
+type Demo = { branding: HostBranding; support: { supportEmail: string | null; supportPhone: string | null } };
+
+const base = {
+  businessId: "b",
+  businessLabel: "",
+  customCss: null,
+  preview: null,
+  authProvider: "credentials",
+  auth0Domain: null,
+  auth0ClientId: null,
+  payToSettings: null,
+  feeRules: feeRulesFromRow(null),
+  adhoc: { enabled: true, minCents: 10_00, maxCents: 5_000_00 },
+} as const;
+
+const DEMOS: Record<string, Demo> = {
+  acme: {
+    branding: {
+      ...base,
+      hostname: "acme.example",
+      theme: "navy-blue",
+      logoDirectory: "/brands/acme",
+      businessName: "Acme Plumbing Supplies",
+      logoUrl: "/brands/acme/logo.svg",
+      faviconUrl: "/brands/acme/favicon.svg",
+      faviconType: "image/svg+xml",
+      country: "AU",
+      currency: "AUD",
+      timeZone: "Australia/Sydney",
+      publicBaseUrl: "https://acme.example",
+    },
+    support: { supportEmail: "accounts@acme.example", supportPhone: "1300 226 300" },
+  },
+  kiwi: {
+    branding: {
+      ...base,
+      hostname: "kiwi.example",
+      theme: "english-holly",
+      logoDirectory: "/brands/kiwi",
+      businessName: "Kiwi Freight Co.",
+      logoUrl: "/brands/kiwi/logo.svg",
+      faviconUrl: "/brands/kiwi/favicon.svg",
+      faviconType: "image/svg+xml",
+      country: "NZ",
+      currency: "NZD",
+      timeZone: "Pacific/Auckland",
+      publicBaseUrl: "https://kiwi.example",
+    },
+    // No email or phone: the footer's "Questions? Contact Kiwi Freight Co." ends the sentence.
+    support: { supportEmail: null, supportPhone: null },
+  },
+};
+
+/** What a reader sees of an HTML email: no head, no tags, entities decoded. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<head[\s\S]*?<\/head>/gi, " ")
+    .replace(/<(style|script)[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<br\s*\/?>|<\/(p|div|td|tr|h\d|li)>/gi, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&nbsp;|&#xa0;/gi, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+}
+
+function findings(name: string, mail: { subject?: string; html: string; text?: string }): string[] {
+  const parts: [string, string][] = [
+    ["subject", mail.subject ?? ""],
+    ["text part", mail.text ?? ""],
+    ["HTML", visibleText(mail.html)],
+  ];
+  return parts.flatMap(([part, text]) => describeFindings(`${name} (${part})`, scanText(text, { customerPage: true })));
+}
+
+const request = (currency: string): PaymentRequestView => ({
+  id: "8f2c0d1a-0000-4000-8000-000000000001",
+  reference: "PR-AB12CD34",
+  account: { id: "a", number: "ACME-1000", name: "Coastal Builders Group" },
+  kind: "invoices",
+  description: "December deliveries",
+  amountCents: 1_318_97,
+  paidCents: 300_00,
+  remainingCents: 1_018_97,
+  currency,
+  dueDate: "2026-12-15",
+  expiresAt: "2026-12-20T12:00:00.000Z",
+  allowPartPayment: true,
+  minPartPaymentCents: 50_00,
+  state: "part-paid",
+  invoices: [{ id: "i1", number: "INV-1", amountCents: 1_318_97, balanceCents: 1_018_97 }],
+  recipients: [],
+  createdAt: "2026-11-20T00:00:00.000Z",
+  sentAt: null,
+  openedAt: null,
+  paidAt: null,
+  cancelledAt: null,
+});
+
+const offer: AgreementOfferView = {
+  id: "o",
+  reference: "AG-AB12CD34",
+  state: "offered",
+  document: { id: "d", kind: "terms-of-trade", title: "Terms of trade" },
+  account: { id: "a", number: "ACME-1000", name: "Coastal Builders Group" },
+  contact: { id: "c", email: "olivia@coastal.example" },
+  expiresAt: "2026-12-31T13:00:00.000Z",
+  createdAt: "2026-12-01T00:00:00.000Z",
+  sentAt: null,
+  sendCount: 0,
+  openedAt: null,
+  withdrawnAt: null,
+  decision: null,
+} as AgreementOfferView;
+
+const instalment = (seq: number, dueDate: string, amountCents: number) => ({
+  id: `i${seq}`,
+  seq,
+  dueDate,
+  amountCents,
+  status: "scheduled" as const,
+  view: "upcoming" as const,
+  attempts: 0,
+  nextAttemptOn: dueDate,
+  lastFailure: null,
+  paidAt: null,
+  payment: null,
+  lastAttempt: null,
+});
+
+const schedule = (currency: string): ScheduleView => ({
+  id: "s",
+  reference: "PS-AB12CD34",
+  state: "proposed",
+  status: "proposed",
+  account: { id: "a", number: "ACME-1000", name: "Coastal Builders Group" },
+  contact: { id: "c", email: "olivia@coastal.example" },
+  description: "Fit-out in two parts",
+  currency,
+  totalCents: 1_000_01,
+  paidCents: 0,
+  remainingCents: 1_000_01,
+  invoices: [{ id: "v", number: "INV-7", amountCents: 1_000_01, balanceCents: 1_000_01 }],
+  instalments: [instalment(1, "2026-12-14", 500_00), instalment(2, "2027-01-14", 500_01)],
+  nextInstalment: null,
+  wayToPay: null,
+  acceptance: null,
+  attempts: { total: 0, succeeded: 0, declined: 0, pending: 0, errors: 0 },
+  expiresAt: "2026-12-14T13:00:00.000Z",
+  createdAt: "2026-12-01T00:00:00.000Z",
+  sentAt: null,
+  sendCount: 0,
+  withdrawnAt: null,
+  cancelledAt: null,
+  completedAt: null,
+  arrearsAt: null,
+  today: "2026-12-01",
+});
+
+/** A dispute answered with the business's position: the email names it without "'s". */
+const dispute: ResponseRequestView = {
+  id: "r",
+  reference: "RR-AB12CD34",
+  kind: "dispute",
+  state: "open",
+  account: { id: "a", number: "ACME-1000", name: "Coastal Builders Group" },
+  contact: { id: "c", email: "olivia@coastal.example" },
+  message: "We have looked into the delivery charge.",
+  dispute: {
+    invoiceId: "v",
+    invoice: {
+      number: "INV-7",
+      issueDate: "2026-11-02",
+      dueDate: "2026-12-02",
+      amountCents: 1_318_97,
+      disputeReason: "Charged twice for delivery.",
+    },
+    resolution: { type: "position", text: "The second delivery was a separate order." },
+  },
+  expiresAt: "2026-12-20T12:00:00.000Z",
+  createdAt: "2026-12-01T00:00:00.000Z",
+  sentAt: null,
+  sendCount: 0,
+  openedAt: null,
+  answeredAt: null,
+  withdrawnAt: null,
+  answer: null,
+};
+
+const preferences = {
+  preferences: "https://pay.example/communication/TOKEN",
+  unsubscribe: "https://pay.example/communication/unsubscribe?token=TOKEN",
+  topic: "reminders" as const,
+};
+
+describe.each(Object.entries(DEMOS))("every email of %s reads right (issue 32)", (_, { branding, support }) => {
+  it("has no 's's, no double stop, no lower-case card brand, no 'sandbox' and no ISO timestamp", async () => {
+    const link = `${branding.publicBaseUrl}/customer/payment-request/TOKEN`;
+    const mails: [string, { subject?: string; html: string; text?: string }][] = [
+      [
+        "payment request",
+        await renderPaymentRequestEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          request: request(branding.currency),
+          link,
+          preferences,
+        }),
+      ],
+      [
+        "ad-hoc link",
+        await renderAdhocLinkEmail({
+          branding,
+          support,
+          recipientName: "Aroha",
+          account: { number: "ACME-1000", name: "Coastal Builders Group" },
+          minCents: 10_00,
+          maxCents: 5_000_00,
+          expiresAt: new Date("2026-12-24T00:00:00Z"),
+          link,
+        }),
+      ],
+      [
+        "invoice link",
+        await renderInvoiceLinkEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          invoice: {
+            number: "ACME-1000-INV-023",
+            amountCents: 1_318_97,
+            balanceCents: 1_018_97,
+            dueDate: "2026-12-13",
+            account: { number: "ACME-1000", name: "Coastal Builders Group" },
+          },
+          expiresAt: new Date("2026-12-20T12:00:00.000Z"),
+          link,
+          now: new Date("2026-12-01T00:00:00.000Z"),
+          preferences,
+        }),
+      ],
+      [
+        "receipt",
+        {
+          html: await renderReceiptHtml({
+            branding,
+            support,
+            title: "Payment receipt",
+            lines: [
+              "Hello Olivia,",
+              "",
+              endSentence(`Thank you for your payment of $1,318.97 to ${branding.businessName}`),
+              "",
+              "Reference: PAY-AB12CD34",
+              "Date: Dec 2, 2026",
+              `Paid with: ${cardName("visa", "1111")}`,
+            ],
+            link: `${branding.publicBaseUrl}/customer/receipt/TOKEN`,
+            linkExpires: "Mar 2, 2027",
+            preferences,
+          }),
+        },
+      ],
+      [
+        "agreement offer",
+        await renderAgreementOfferEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          offer,
+          version: { number: 1, publishedAt: new Date("2026-12-01T00:00:00.000Z") },
+          kindLabel: "terms of trade",
+          link,
+          preferences,
+        }),
+      ],
+      [
+        "schedule proposal",
+        await renderScheduleProposalEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          schedule: schedule(branding.currency),
+          link,
+          preferences,
+        }),
+      ],
+      [
+        "trade reference request",
+        await renderTradeReferenceRequestEmail({
+          branding,
+          support,
+          refereeName: "Sam Supplier",
+          refereeBusiness: "Harbour Timber Traders",
+          applicantName: "Coastal Builders Group",
+          applicationReference: "CA-AB12CD34",
+          link,
+          expiresAt: new Date("2026-12-20T12:00:00.000Z"),
+          resend: false,
+        }),
+      ],
+      [
+        "response request (dispute)",
+        await renderResponseRequestEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          request: dispute,
+          link,
+          preferences,
+        }),
+      ],
+    ];
+    expect(mails.flatMap(([name, mail]) => findings(name, mail))).toEqual([]);
+  });
+});
