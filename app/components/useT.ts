@@ -10,6 +10,11 @@ export function useT() {
   return useMemo(() => translatorFrom(messages), [messages]);
 }
 
+/** The page's language (the root loader's), for what a dictionary cannot say: ordinals, dates. */
+export function useLanguage(): LanguageCode | undefined {
+  return useRouteLoaderData<{ language?: LanguageCode }>("root")?.language;
+}
+
 /**
  * Fills `{name}` placeholders of a translated sentence with elements (a link, a bold
  * email), so the word order stays the translation's own.

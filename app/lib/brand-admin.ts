@@ -26,6 +26,7 @@ export type BrandChangeView = { field: string; from: string | null; to: string |
 
 /** The message key naming a brand field in a change list; unknown fields show as they are. */
 export const BRAND_FIELD_KEYS = {
+  look: "branding.field.look",
   theme: "branding.field.theme",
   brandColour: "branding.field.brandColour",
   tokens: "branding.field.tokens",

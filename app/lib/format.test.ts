@@ -13,6 +13,7 @@ import {
   maskCardNumber,
   orderStatusLabel,
   ordinal,
+  ordinalIn,
   parseMoneyToCents,
 } from "./format";
 
@@ -758,5 +759,18 @@ describe("formatDateTime and formatDateIn (decision 078)", () => {
     expect(formatDateTime("yesterday")).toBe("");
     expect(formatDateTime(new Date(Number.NaN))).toBe("");
     expect(formatDateIn("2026-02-30", { language: "ID" })).toBe("");
+  });
+});
+
+describe("ordinalIn (spec §9: ordinals in each language's own way)", () => {
+  it("is English's suffix in English and 'ke-' in Bahasa Indonesia", () => {
+    expect(ordinalIn(1, "en-AU")).toBe("1st");
+    expect(ordinalIn(22)).toBe("22nd");
+    expect(ordinalIn(2, "id")).toBe("ke-2");
+    expect(ordinalIn(11, "ID")).toBe("ke-11");
+  });
+  it("gives nothing for what is not a whole number", () => {
+    expect(ordinalIn(1.5, "id")).toBe("");
+    expect(ordinalIn(Number.NaN)).toBe("");
   });
 });

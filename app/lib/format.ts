@@ -372,6 +372,15 @@ export function ordinal(n: number): string {
   return `${ordinalNumber().format(value)}${ORDINAL_SUFFIX[ordinalRules().select(value)] ?? "th"}`;
 }
 
+/**
+ * An ordinal in a language's own way (spec §9): English "1st", "22nd"; Bahasa Indonesia "ke-1",
+ * "ke-22" ("cicilan ke-2 dari 6"). Non-integers give "", as ordinal() does.
+ */
+export function ordinalIn(n: number, language?: string): string {
+  if (typeof n !== "number" || !Number.isInteger(n)) return "";
+  return isIndonesian(language) ? `ke-${n + 0}` : ordinal(n);
+}
+
 /* -------------------------------------------------------------------------- */
 /* Card masking                                                               */
 /* -------------------------------------------------------------------------- */

@@ -258,7 +258,7 @@ test.describe("host admins brand their portal", () => {
       // Publish, with the changes listed: the customer sees the new brand at once.
       await page.goto(`${origin}/admin/branding`);
       const publish = page.getByRole("region", { name: "Publish" });
-      await expect(publish.getByText("Theme: Navy blue → Crimson")).toBeVisible();
+      await expect(publish.getByText("Colours: the Navy blue theme → the Crimson theme")).toBeVisible();
       await publish.getByRole("button", { name: "Publish" }).click();
       await expect(page.getByText("Published. Customers now see the new brand.")).toBeVisible();
       await customer.reload();
@@ -323,6 +323,19 @@ test.describe("host admins brand their portal", () => {
     // A colour that cannot be the brand's own (too light for text on white): refused, with the
     // nearest that works and the pairs that fail shown.
     await page.getByLabel("Brand colour", { exact: true }).fill("#ffee00");
+    if (jsEnabled) {
+      // With JavaScript the check is live, before any save, and offers the nearest colour.
+      await expect(page.getByRole("status").filter({ hasText: "#ffee00 cannot be used" })).toBeVisible();
+      await expect(page.getByText("Contrast of the colour you typed (not saved yet)")).toBeVisible();
+      const use = page.getByRole("button", { name: /^Use #[0-9a-f]{6}$/ });
+      const suggested = ((await use.textContent()) ?? "").replace("Use ", "");
+      await use.click();
+      await expect(page.getByLabel("Brand colour", { exact: true })).toHaveValue(suggested);
+      await expect(
+        page.getByRole("status").filter({ hasText: `${suggested} passes every contrast check` }),
+      ).toBeVisible();
+      await page.getByLabel("Brand colour", { exact: true }).fill("#ffee00");
+    }
     await page.getByRole("button", { name: "Save draft" }).click();
     await expect(page.getByLabel("Brand colour", { exact: true })).toHaveAccessibleDescription(
       /This colour cannot be used.*The nearest colour that works is #[0-9a-f]{6}\./,

@@ -12,7 +12,7 @@ import { ACME, expect, expectAccessible, MAILBOX, PHONE, signInAs, test, type Ho
  * two schedules accepted on their pages with saved cards — one that approves, one saved from the
  * sandbox's declining test card (4000 0000 0000 9995) — then the portal's clock moved to the first
  * instalments' day (00:05 in Sydney) and the runner run now (the test clock, PORTAL_TEST_CLOCK=on).
- * The first instalment is charged once and its receipt says "Instalment 1 of 2"; the declined one's
+ * The first instalment is charged once and its receipt says "The 1st of 2 instalments"; the declined one's
  * email says when it is tried again and carries a link, where it is paid with another card.
  */
 const SYDNEY = "Australia/Sydney";
@@ -100,16 +100,16 @@ test.describe("the instalment runner", () => {
     // Again (another minute's sweep): nothing is charged twice.
     await testCall(hostRequest, "/__test/run-due-instalments");
 
-    const receipt = await waitForMailVia(MAILBOX, email, { since, subject: /Receipt: instalment 1 of 2/ });
-    expect(receipt.text).toContain(`Instalment 1 of 2 of payment schedule ${good}`);
-    expect(receipt.html).toContain(`Instalment 1 of 2 of payment schedule ${good}`);
+    const receipt = await waitForMailVia(MAILBOX, email, { since, subject: /Receipt: the 1st of 2 instalments/ });
+    expect(receipt.text).toContain(`The 1st of 2 instalments of payment schedule ${good}`);
+    expect(receipt.html).toContain(`The 1st of 2 instalments of payment schedule ${good}`);
     await page.goto(`${ACME}/customer/payment-schedule/${good}`);
     await expect(page.getByRole("main")).toContainText("Paid $50.00 of $100.00.");
     await expectAccessible(page);
 
     const declined = await waitForMailVia(MAILBOX, email, {
       since,
-      subject: new RegExp(`Instalment 1 of 2 to .* was declined \\(${bad}\\)`),
+      subject: new RegExp(`The 1st of 2 instalments to .* was declined \\(${bad}\\)`),
     });
     expect(declined.text).toContain("there were not enough funds");
     expect(declined.text).toMatch(/We will try again on /);
@@ -122,7 +122,7 @@ test.describe("the instalment runner", () => {
     // The link, signed out: the declined instalment, paid now with another card.
     await page.context().clearCookies();
     await page.goto(link!);
-    await expect(page.getByRole("heading", { name: "Pay instalment 1 another way" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Pay the 1st instalment another way" })).toBeVisible();
     await expectAccessible(page);
     await fillCard(page);
     if (jsEnabled) {

@@ -3,31 +3,31 @@
  * a schedule in arrears (to the contact and to the business). Spread into `enAU`.
  */
 export const instalmentsEnAU = {
-  "instalmentEmail.declined.subject": "Instalment {seq} of {count} to {business} was declined ({reference})",
+  "instalmentEmail.declined.subject": "The {seq} of {count} instalments to {business} was declined ({reference})",
   "instalmentEmail.declined.title": "An instalment was declined",
   "instalmentEmail.declined.lead":
-    "We could not take instalment {seq} of {count} ({amount}) of your payment schedule with {business}: {reason}",
+    "We could not take the {seq} of {count} instalments ({amount}) of your payment schedule with {business}: {reason}",
   "instalmentEmail.declined.retry": "We will try again on {day}. Nothing more is charged before then.",
   "instalmentEmail.declined.action":
     "To pay it now another way, open the link below: you can pay this instalment with another card.",
   "instalmentEmail.arrears.subject": "Your payment schedule with {business} is in arrears ({reference})",
   "instalmentEmail.arrears.title": "Your payment schedule is in arrears",
   "instalmentEmail.arrears.lead":
-    "Instalment {seq} of {count} ({amount}) of your payment schedule with {business} was declined on its last try: {reason}",
+    "The {seq} of {count} instalments ({amount}) of your payment schedule with {business} was declined on its last try: {reason}",
   "instalmentEmail.arrears.next":
     "It will not be tried again. Please pay it another way from the link below, or contact {business}. Later instalments are still charged on their days.",
   "instalmentEmail.business.subject": "Payment schedule {reference} is in arrears: {account}",
   "instalmentEmail.business.title": "A payment schedule is in arrears",
   "instalmentEmail.business.lead":
-    "Instalment {seq} of {count} ({amount}) of payment schedule {reference} was declined on its last try ({tries} tries): {reason}",
+    "The {seq} of {count} instalments ({amount}) of payment schedule {reference} was declined on its last try ({tries} tries): {reason}",
   "instalmentEmail.business.next":
     "The runner will not try it again. The contact was emailed a link to pay it another way.",
-  "instalmentEmail.paidTwice.subject": "Instalment {seq} of {count} of {reference} was paid twice: {account}",
+  "instalmentEmail.paidTwice.subject": "The {seq} of {count} instalments of {reference} was paid twice: {account}",
   "instalmentEmail.paidTwice.title": "An instalment was paid twice",
   "instalmentEmail.paidTwice.lead":
-    "Payment {payment} ({amount}) for instalment {seq} of {count} of payment schedule {reference} was settled by the payer's bank after another payment had already paid that instalment.",
+    "Payment {payment} ({amount}) for the {seq} of {count} instalments of payment schedule {reference} was settled by the payer's bank after another payment had already paid that instalment.",
   "instalmentEmail.paidTwice.leadCancelled":
-    "Payment {payment} ({amount}) for instalment {seq} of {count} of payment schedule {reference} was settled by the payer's bank after the schedule was cancelled.",
+    "Payment {payment} ({amount}) for the {seq} of {count} instalments of payment schedule {reference} was settled by the payer's bank after the schedule was cancelled.",
   "instalmentEmail.paidTwice.next":
     "The {amount} is kept as credit on account {account}. Please refund it to the payer or apply it to another invoice.",
   "instalmentEmail.fact.payment": "Payment",

@@ -163,10 +163,10 @@ export const schedulesEnAU = {
   "schedules.notice.paid": "Thank you: the instalment is paid.",
   "schedules.notice.submitted": "Your bank has the PayTo payment: the instalment is paid once it settles.",
   "schedules.pay.next": "Pay the next instalment now: {total}",
-  "schedules.pay.failed": "Pay instalment {seq} now: {total}",
-  "schedules.pay.anotherWay": "Pay instalment {seq} another way",
+  "schedules.pay.failed": "Pay the {seq} instalment now: {total}",
+  "schedules.pay.anotherWay": "Pay the {seq} instalment another way",
   "schedules.pay.anotherWay.lead":
-    "Instalment {seq} of {amount} was declined. Pay it now with another card (it is not saved); the schedule's way to pay stays as it is.",
+    "The {seq} instalment, of {amount}, was declined. Pay it now with another card (it is not saved); the schedule's way to pay stays as it is.",
   "schedules.pay.subtotal": "Instalment",
   "schedules.pay.signIn": "Sign in to change the way to pay or use a saved card",
   "schedules.pay.error.closed": "This link can no longer take a payment for this schedule. Nothing was charged.",

@@ -78,8 +78,9 @@ function checksOf(version: BrandVersionView): PairCheck[] {
 /** What publishing the draft would change, field by field, as the history will record it. */
 function draftChanges(published: BrandVersionView, draft: BrandVersionView): BrandChangeView[] {
   const fields: [string, (version: BrandVersionView) => string | null][] = [
-    ["theme", (v) => v.theme],
-    ["brandColour", (v) => v.brandColour],
+    // The colours customers see are a theme or a custom colour (which replaces the theme's
+    // colours): one line that names both sides, never "Brand colour: (none) → #0f766e".
+    ["look", (v) => (v.brandColour ? `colour:${v.brandColour}` : `theme:${v.theme}`)],
     ["businessName", (v) => v.businessName],
     ["label", (v) => v.label],
     ["logo", (v) => v.logoAssetId],

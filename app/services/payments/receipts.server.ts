@@ -1,4 +1,4 @@
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatDate, formatMoney, ordinal } from "~/lib/format";
 import { cardName } from "~/lib/card";
 import { endSentence } from "~/lib/sentence";
 import { composeContactMail } from "../communication/contact-mail.server";
@@ -108,7 +108,7 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
     .where("payments.id", "=", paymentId)
     .executeTakeFirst();
   if (!payment || (payment.status !== "succeeded" && payment.status !== "promised")) return null;
-  // "Instalment 2 of 6" and the schedule's reference, from the instalment itself.
+  // "The 2nd of 6 instalments" and the schedule's reference, from the instalment itself.
   const instalment =
     payment.purpose === "instalment" && payment.instalmentId
       ? await db
@@ -176,7 +176,10 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
       ? `Thank you: we have your promise to pay ${money(payment.subtotal_cents)} on ${formatDate(payment.promise_date!, { timeZone: branding.timeZone })}.`
       : endSentence(`Thank you for your payment of ${money(payment.amount_cents)} to ${branding.businessName}`),
     ...(instalment
-      ? ["", `Instalment ${instalment.seq} of ${Number(instalment.count)} of payment schedule ${instalment.reference}`]
+      ? [
+          "",
+          `The ${ordinal(instalment.seq)} of ${Number(instalment.count)} instalments of payment schedule ${instalment.reference}`,
+        ]
       : []),
     "",
     `Reference: ${payment.reference}`,
@@ -221,7 +224,7 @@ export async function renderReceiptMail(db: Db, businessId: string, paymentId: s
       subject: promised
         ? `Your promise to pay ${branding.businessName} (${payment.reference})`
         : instalment
-          ? `Receipt: instalment ${instalment.seq} of ${Number(instalment.count)} to ${branding.businessName} (${payment.reference})`
+          ? `Receipt: the ${ordinal(instalment.seq)} of ${Number(instalment.count)} instalments to ${branding.businessName} (${payment.reference})`
           : `Receipt for your payment to ${branding.businessName} (${payment.reference})`,
       text: [...lines, ...linkLines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
       html: await renderReceiptHtml({

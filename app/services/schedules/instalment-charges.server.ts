@@ -1,3 +1,4 @@
+import { ordinal } from "~/lib/format";
 import { randomUUID } from "node:crypto";
 import { todayIn } from "~/lib/dates";
 import { audit } from "../platform/audit.server";
@@ -272,7 +273,7 @@ async function charge(
       linkTokenId: input.linkTokenId,
       method,
       expectedAmountCents: attempt.trigger === "contact" ? input.expectedAmountCents : undefined,
-      note: `Instalment ${found.seq} of ${found.count}, ${found.scheduleReference}`,
+      note: `${ordinal(found.seq)} of ${found.count} instalments, ${found.scheduleReference}`,
       currency: found.currency,
       today: todayIn(found.timeZone, now()),
     },

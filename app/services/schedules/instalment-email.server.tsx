@@ -1,5 +1,5 @@
 import { Heading, Link, Text } from "@react-email/components";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatDateIn, formatMoney, ordinalIn } from "~/lib/format";
 import { isMessageKey, translator } from "~/lib/i18n/catalog";
 import { DEFAULT_LANGUAGE, type LanguageCode, type Translate } from "~/lib/i18n";
 import { emailBrandOf, findBusinessBranding, type HostBranding } from "../host/host.server";
@@ -59,7 +59,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
     await sendReceipt(branding, email.paymentId);
     return "sent" as const;
   }
-  if (email.kind === "paid-twice-business") return sendPaidTwice(branding, email, translator(language));
+  if (email.kind === "paid-twice-business") return sendPaidTwice(branding, email, translator(language), language);
   const facts = await attemptFacts(email.businessId, email.attemptId);
   if (!facts) return "skipped" as const;
   if (facts.instalmentStatus === "paid" || facts.instalmentStatus === "cancelled") return "skipped" as const;
@@ -72,7 +72,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
       });
       return "skipped" as const;
     }
-    const rendered = await renderBusinessArrears(branding, facts, t);
+    const rendered = await renderBusinessArrears(branding, facts, t, language);
     await sendThroughOutbox(
       { to, fromName: branding.businessName, category: "business", ...rendered },
       { key: outboxKey(email), businessId: email.businessId },
@@ -87,7 +87,7 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
     category: "schedules",
     replyTo: facts.supportEmail,
     key: outboxKey(email),
-    render: (preferences) => renderContactEmail(email.kind, branding, facts, link, t, preferences),
+    render: (preferences) => renderContactEmail(email.kind, branding, facts, link, t, preferences, language),
   });
   return "sent" as const;
 }
@@ -138,9 +138,9 @@ async function attemptFacts(businessId: string, attemptId: string) {
   return row ? { ...row, count: Number(row.count) } : null;
 }
 
-function wordsOf(branding: HostBranding, facts: Facts, t: Translate) {
+function wordsOf(branding: HostBranding, facts: Facts, t: Translate, language: LanguageCode) {
   const money = (cents: number) => formatMoney(cents, { currency: facts.currency });
-  const day = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const day = (value: string | Date) => formatDateIn(value, { timeZone: branding.timeZone, language });
   // The engine's refusals of the way to pay itself (removed card, inactive agreement, over its limit) read alike.
   const code = ["card", "agreement", "agreementInactive", "limit", "instalment"].includes(facts.failureCode ?? "")
     ? "method"
@@ -148,7 +148,7 @@ function wordsOf(branding: HostBranding, facts: Facts, t: Translate) {
   const reasonKey = `instalmentEmail.reason.${code}`;
   const reason = t(isMessageKey(reasonKey) ? reasonKey : "instalmentEmail.reason.other");
   const params = {
-    seq: facts.seq,
+    seq: ordinalIn(facts.seq, language),
     count: facts.count,
     amount: money(Number(facts.amountCents)),
     business: branding.businessName,
@@ -165,9 +165,10 @@ async function renderContactEmail(
   link: { url: string | null; expiresAt: Date } | null,
   t: Translate,
   preferences: EmailPreferenceLinks,
+  language: LanguageCode,
 ) {
   const brand = emailBrandOf(branding);
-  const { money, day, params } = wordsOf(branding, facts, t);
+  const { money, day, params } = wordsOf(branding, facts, t, language);
   const declined = kind === "declined";
   const subject = t(declined ? "instalmentEmail.declined.subject" : "instalmentEmail.arrears.subject", params);
   const title = t(declined ? "instalmentEmail.declined.title" : "instalmentEmail.arrears.title");
@@ -184,7 +185,11 @@ async function renderContactEmail(
   const facts_: [string, string][] = [
     [
       t("instalmentEmail.fact.instalment"),
-      t("instalmentEmail.fact.instalmentValue", { seq: facts.seq, count: facts.count, day: day(facts.dueDate) }),
+      t("instalmentEmail.fact.instalmentValue", {
+        seq: ordinalIn(facts.seq, language),
+        count: facts.count,
+        day: day(facts.dueDate),
+      }),
     ],
     [t("instalmentEmail.fact.amount"), money(Number(facts.amountCents))],
     ...(declined && facts.nextAttemptOn
@@ -249,9 +254,9 @@ async function renderContactEmail(
   return { subject, html, text };
 }
 
-async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Translate) {
+async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Translate, language: LanguageCode) {
   const brand = emailBrandOf(branding);
-  const { money, day, params } = wordsOf(branding, facts, t);
+  const { money, day, params } = wordsOf(branding, facts, t, language);
   const account = `${facts.accountName} (${facts.accountNumber})`;
   const subject = t("instalmentEmail.business.subject", { reference: facts.reference, account });
   const title = t("instalmentEmail.business.title");
@@ -263,7 +268,11 @@ async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Tr
     [t("instalmentEmail.fact.contact"), facts.contactEmail],
     [
       t("instalmentEmail.fact.instalment"),
-      t("instalmentEmail.fact.instalmentValue", { seq: facts.seq, count: facts.count, day: day(facts.dueDate) }),
+      t("instalmentEmail.fact.instalmentValue", {
+        seq: ordinalIn(facts.seq, language),
+        count: facts.count,
+        day: day(facts.dueDate),
+      }),
     ],
     [t("instalmentEmail.fact.amount"), money(Number(facts.amountCents))],
     [t("instalmentEmail.fact.paidSoFar"), `${money(Number(facts.paidCents))} / ${money(Number(facts.totalCents))}`],
@@ -305,6 +314,7 @@ async function sendPaidTwice(
   branding: HostBranding,
   email: Extract<InstalmentEmail, { kind: "paid-twice-business" }>,
   t: Translate,
+  language: LanguageCode,
 ) {
   const db = await getDb();
   const row = await db
@@ -348,7 +358,7 @@ async function sendPaidTwice(
   const account = `${row.accountName} (${row.accountNumber})`;
   const amount = formatMoney(Number(row.amountCents), { currency: row.currency });
   const params = {
-    seq: row.seq,
+    seq: ordinalIn(row.seq, language),
     count: Number(row.count),
     reference: row.reference,
     payment: row.paymentReference,

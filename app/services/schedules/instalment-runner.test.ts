@@ -190,7 +190,7 @@ function runnerSuite(
     const day0 = todayIn(SYDNEY, clock());
     expect(await run()).toMatchObject({ status: "scheduled", attempts: 1, next_attempt_on: addDays(day0, 3) });
     const first = await catcher.waitForMail(made.scope.email, { after: from, subject: /declined/ });
-    expect(first.text).toContain("instalment 1 of 2");
+    expect(first.text).toContain("the 1st of 2 instalments");
     expect(first.text).toMatch(/We will try again on/);
     const link = first.links.find((l) => l.includes("/customer/payment-schedule/"));
     expect(link).toMatch(/^http:\/\/acme\.localhost:3000\/customer\/payment-schedule\/[A-Za-z0-9_-]{20,}$/);
@@ -222,8 +222,8 @@ function runnerSuite(
     const from = catcher.messages.length;
     await started.runDueNow();
     const receipt = await catcher.waitForMail(made.scope.email, { after: from, subject: /Receipt/ });
-    expect(receipt.subject).toMatch(/instalment 1 of 3/);
-    expect(receipt.text).toContain(`Instalment 1 of 3 of payment schedule ${made.schedule.reference}`);
+    expect(receipt.subject).toMatch(/the 1st of 3 instalments/);
+    expect(receipt.text).toContain(`The 1st of 3 instalments of payment schedule ${made.schedule.reference}`);
   });
 }
 

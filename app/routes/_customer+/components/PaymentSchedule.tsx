@@ -18,7 +18,8 @@ import { button, secondaryButton } from "~/components/Button.css";
 import { FormMessage, formStyles } from "~/components/Form";
 import * as styles from "./PaymentSchedule.css";
 import * as table from "~/components/Table.css";
-import { useT } from "~/components/useT";
+import { useLanguage, useT } from "~/components/useT";
+import { ordinalIn } from "~/lib/format";
 import { StackedTable } from "~/components/StackedTable";
 
 /**
@@ -140,6 +141,7 @@ function ScheduleFacts({ schedule }: { schedule: ScheduleSummary }) {
 /** Every instalment's day, amount and state: a table, stacked rows on a phone. */
 export function InstalmentTable({ schedule, caption }: { schedule: ScheduleSummary; caption: string }) {
   const t = useT();
+  const language = useLanguage();
   return (
     // Not a landmark of its own: the scrolling region below is the one named by the heading.
     <section className={styles.section}>
@@ -152,7 +154,7 @@ export function InstalmentTable({ schedule, caption }: { schedule: ScheduleSumma
             {
               label: t("schedules.col.instalment"),
               kind: "title",
-              cell: (row) => t("schedules.instalment", { seq: row.seq, count: schedule.count }),
+              cell: (row) => t("schedules.instalment", { seq: ordinalIn(row.seq, language), count: schedule.count }),
             },
             { label: t("schedules.col.due"), cell: (row) => row.date },
             { label: t("schedules.col.amount"), kind: "amount", cell: (row) => row.amount },
@@ -383,6 +385,7 @@ export function ScheduleClosed({ data }: { data: ClosedData }) {
  */
 export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; payAnotherWay?: ReactNode }) {
   const t = useT();
+  const language = useLanguage();
   const navigation = useNavigation();
   const { schedule } = data;
   const changeError =
@@ -434,7 +437,10 @@ export function ScheduleProgress({ data, payAnotherWay }: { data: ProgressData; 
                 className={pay.failed || !data.pay.some((p) => p.failed) ? button : secondaryButton}
                 disabled={navigation.state === "submitting"}
               >
-                {t(pay.failed ? "schedules.pay.failed" : "schedules.pay.next", { seq: pay.seq, total: pay.total })}
+                {t(pay.failed ? "schedules.pay.failed" : "schedules.pay.next", {
+                  seq: ordinalIn(pay.seq, language),
+                  total: pay.total,
+                })}
               </button>
             </Form>
           ))}

@@ -3,7 +3,8 @@ import type { PayFormReply } from "~/lib/pay-form";
 import type { RescueData } from "~/lib/schedule-pages";
 import { formStyles } from "~/components/Form";
 import { PayForm } from "~/components/PayForm/PayForm";
-import { useT } from "~/components/useT";
+import { useLanguage, useT } from "~/components/useT";
+import { ordinalIn } from "~/lib/format";
 
 /**
  * A declined instalment paid another way from its email's link (issue 15; decision 034): the
@@ -29,9 +30,10 @@ export function ScheduleRescue({
   businessName: string;
 }) {
   const t = useT();
+  const language = useLanguage();
   return (
     <section aria-labelledby="rescue-title">
-      <h2 id="rescue-title">{t("schedules.pay.anotherWay", { seq: rescue.seq })}</h2>
+      <h2 id="rescue-title">{t("schedules.pay.anotherWay", { seq: ordinalIn(rescue.seq, language) })}</h2>
       <PayForm
         requestGuid={rescue.requestGuid}
         reply={reply}
@@ -41,7 +43,7 @@ export function ScheduleRescue({
         businessName={businessName}
         note={false}
         subtotalLabel={t("schedules.pay.subtotal")}
-        lead={() => t("schedules.pay.anotherWay.lead", { seq: rescue.seq, amount: rescue.amount })}
+        lead={() => t("schedules.pay.anotherWay.lead", { seq: ordinalIn(rescue.seq, language), amount: rescue.amount })}
         amountFields={() => <input type="hidden" name="instalmentId" value={rescue.instalmentId} />}
         afterMethods={
           <p className={formStyles.hint}>

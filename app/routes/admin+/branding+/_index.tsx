@@ -178,7 +178,9 @@ export default function BrandingPage() {
   });
   const errorOf = (name: DraftFields) => fields[name].errors?.[0] ?? null;
   const fieldErrors = Object.keys(form.allErrors).length > 0;
-  const checks = actionData?.checks ?? view.checks;
+  // With JavaScript, the contrast of the colour being typed (BrandingThemeChooser's live check).
+  const [liveChecks, setLiveChecks] = useState<PairCheck[] | null>(null);
+  const checks = liveChecks ?? actionData?.checks ?? view.checks;
 
   return (
     <>
@@ -209,6 +211,8 @@ export default function BrandingPage() {
             themeError={errorOf("theme")}
             colourError={errorOf("brandColour")}
             suggestion={actionData?.suggestion ?? null}
+            onChecks={setLiveChecks}
+            serverAnswer={actionData}
           />
           <ConformField
             meta={fields.businessName}
@@ -237,7 +241,13 @@ export default function BrandingPage() {
         </Form>
         <BrandingContrast
           checks={checks}
-          caption={actionData?.checks ? t("branding.contrast.captionRefused") : t("branding.contrast.caption")}
+          caption={
+            liveChecks
+              ? t("branding.contrast.captionLive")
+              : actionData?.checks
+                ? t("branding.contrast.captionRefused")
+                : t("branding.contrast.caption")
+          }
         />
       </section>
 

@@ -332,7 +332,7 @@ describe("a draft, its preview link, publish and restore", () => {
       changes: { field: string; from: string; to: string }[];
     };
     expect(page.draft.businessName).toBe("<b>Acme</b> & Co");
-    expect(page.changes).toContainEqual({ field: "theme", from: "navy-blue", to: "crimson" });
+    expect(page.changes).toContainEqual({ field: "look", from: "theme:navy-blue", to: "theme:crimson" });
 
     // The share link: this business's draft opens; on Kiwi, or not a version id, it is not found.
     const link = `/admin/branding/preview/${page.draft.versionId}`;

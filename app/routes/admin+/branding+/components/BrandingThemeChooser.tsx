@@ -1,5 +1,6 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
+import { deriveBrand, parseBrandColour, type PairCheck } from "~/lib/brand-colours";
 import type { MessageKey } from "~/lib/i18n";
 import { THEME_NAMES } from "~/themes/names";
 import type { ThemeColors } from "~/themes/tokens";
@@ -56,6 +57,12 @@ export function BrandingSwatch({ colours }: { colours: Readonly<ThemeColors> }) 
  * The colour choice: fifteen theme radios, each with its swatch, or a custom brand colour
  * (typed, or picked with the browser's colour input; a typed colour wins, so the form works
  * the same without JavaScript). The server derives every role from it and says why it refuses.
+ *
+ * With JavaScript the same derivation (app/lib/brand-colours.ts, the server's own) runs as the
+ * colour is typed or picked: the page says at once whether the colour passes, the contrast
+ * table follows it (`onChecks`), and a refused colour offers "Use #…" as a button that puts
+ * the nearest accepted colour in the field. Nothing is saved until Save; the server decides
+ * again then.
  */
 export function BrandingThemeChooser({
   swatches,
@@ -64,6 +71,8 @@ export function BrandingThemeChooser({
   themeError,
   colourError,
   suggestion,
+  onChecks,
+  serverAnswer,
 }: {
   /** Each theme's colour roles, from the loader (the colour module stays on the server). */
   swatches: Readonly<Record<(typeof THEME_NAMES)[number], Readonly<ThemeColors>>>;
@@ -72,9 +81,35 @@ export function BrandingThemeChooser({
   themeError?: string | null;
   colourError?: string | null;
   suggestion?: string | null;
+  /** The live contrast checks of the typed colour (null: none to show, use the server's). */
+  onChecks?: (checks: PairCheck[] | null) => void;
+  /** The last answer of the server to a save: a new one replaces the live check with its verdict. */
+  serverAnswer?: unknown;
 }) {
   const t = useT();
   const [typed, setTyped] = useState(brandColour);
+  const [live, setLive] = useState<LiveCheck | null>(null);
+  const customRadio = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    setLive(null);
+    onChecks?.(null);
+  }, [serverAnswer, onChecks]);
+  const update = (value: string) => {
+    setTyped(value);
+    const colour = parseBrandColour(value);
+    if (!colour) {
+      setLive(value.trim() ? { state: "invalid" } : null);
+      onChecks?.(null);
+      return;
+    }
+    // Typing a colour means choosing it: the custom choice is selected with it.
+    if (customRadio.current) customRadio.current.checked = true;
+    const derived = deriveBrand(colour);
+    setLive(
+      derived.ok ? { state: "passes", colour } : { state: "refused", colour, suggestion: derived.suggestion ?? null },
+    );
+    onChecks?.(derived.checks);
+  };
   const pickerValue = /^#[0-9a-f]{6}$/i.test(typed) ? typed.toLowerCase() : "#2b4c7e";
   const colourHintId = "brand-colour-hint";
   const colourErrorId = colourError ? "brand-colour-error" : undefined;
@@ -130,7 +165,7 @@ export function BrandingThemeChooser({
                   name="brandColour"
                   className={formStyles.input}
                   value={typed}
-                  onChange={(event) => setTyped(event.currentTarget.value)}
+                  onChange={(event) => update(event.currentTarget.value)}
                   maxLength={20}
                   autoComplete="off"
                   spellCheck={false}
@@ -143,16 +178,27 @@ export function BrandingThemeChooser({
                   className={styles.picker}
                   value={pickerValue}
                   aria-label={t("branding.colour.picker")}
-                  onChange={(event) => setTyped(event.currentTarget.value)}
+                  onChange={(event) => update(event.currentTarget.value)}
                 />
               </div>
-              {colourError ? (
+              {/* Always in the page, so screen readers announce what the live check says. */}
+              <p role="status" className={live?.state === "passes" ? styles.pass : formStyles.hint}>
+                {live?.state === "passes" ? t("branding.colour.live.passes", { colour: live.colour }) : null}
+                {live?.state === "refused" ? t("branding.colour.live.refused", { colour: live.colour }) : null}
+                {live?.state === "invalid" ? t("branding.error.colour.invalid") : null}
+              </p>
+              {live?.state === "refused" && live.suggestion ? (
+                <button type="button" className={buttons.secondaryButton} onClick={() => update(live.suggestion!)}>
+                  {t("branding.colour.useLive", { colour: live.suggestion })}
+                </button>
+              ) : null}
+              {colourError && live === null ? (
                 <p id={colourErrorId} className={formStyles.error}>
                   {t(colourError as MessageKey)}
                   {suggestion ? ` ${t("branding.colour.suggestion", { colour: suggestion })}` : null}
                 </p>
               ) : null}
-              {colourError && suggestion ? (
+              {colourError && suggestion && live === null ? (
                 <>
                   {/* One tap takes the nearest colour that passes and saves the draft with it, JS or not. */}
                   <input type="hidden" name="suggestedColour" value={suggestion} />
@@ -168,3 +214,8 @@ export function BrandingThemeChooser({
     </fieldset>
   );
 }
+
+type LiveCheck =
+  | { state: "invalid" }
+  | { state: "passes"; colour: string }
+  | { state: "refused"; colour: string; suggestion: string | null };
