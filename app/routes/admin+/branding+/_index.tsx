@@ -180,6 +180,11 @@ export default function BrandingPage() {
   const fieldErrors = Object.keys(form.allErrors).length > 0;
   // With JavaScript, the contrast of the colour being typed (BrandingThemeChooser's live check).
   const [liveChecks, setLiveChecks] = useState<PairCheck[] | null>(null);
+  const [answered, setAnswered] = useState(actionData);
+  if (answered !== actionData) {
+    setAnswered(actionData);
+    setLiveChecks(null);
+  }
   const checks = liveChecks ?? actionData?.checks ?? view.checks;
 
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
 import { deriveBrand, parseBrandColour, type PairCheck } from "~/lib/brand-colours";
 import type { MessageKey } from "~/lib/i18n";
@@ -90,10 +90,12 @@ export function BrandingThemeChooser({
   const [typed, setTyped] = useState(brandColour);
   const [live, setLive] = useState<LiveCheck | null>(null);
   const customRadio = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // A new answer from the server (a save) replaces the live check with the server's verdict.
+  const [answered, setAnswered] = useState(serverAnswer);
+  if (answered !== serverAnswer) {
+    setAnswered(serverAnswer);
     setLive(null);
-    onChecks?.(null);
-  }, [serverAnswer, onChecks]);
+  }
   const update = (value: string) => {
     setTyped(value);
     const colour = parseBrandColour(value);
