@@ -266,8 +266,11 @@ test.describe("host admins brand their portal", () => {
       await expect(customer.locator("header img")).toHaveAttribute("src", /^\/brand-assets\/[0-9a-f-]{36}\/logo\.svg$/);
       await expect(customer).toHaveTitle(/Brand journey/);
 
-      // Roll back in one step.
-      await page.getByRole("button", { name: "Restore the brand before this" }).first().click();
+      // Roll back: asked once, with what it changes back, at the top of the page.
+      await page.getByRole("link", { name: "Restore the brand before this" }).first().click();
+      const restore = page.getByRole("region", { name: "Restore the brand before this publication?" });
+      await expect(restore.getByText("Theme: Crimson → Navy blue")).toBeVisible();
+      await restore.getByRole("button", { name: "Restore it" }).click();
       await expect(page.getByText("Restored. Customers now see the brand from before.")).toBeVisible();
       await customer.reload();
       await expect.poll(() => headerColour(customer)).toBe(NAVY);

@@ -131,6 +131,10 @@ export const brandingEnAU = {
   "branding.done.restored": "Restored. Customers now see the brand from before.",
   "branding.done.discarded": "Draft discarded. Customers see the published brand, as before.",
   "branding.error.discard": "The draft could not be discarded: you may no longer manage this brand.",
+  "branding.restore.title": "Restore the brand before this publication?",
+  "branding.restore.ask": "Customers see it at once. This changes back what was published on {when}:",
+  "branding.restore.submit": "Restore it",
+  "branding.restore.keep": "Keep the current brand",
   "branding.discard.title": "Discard the draft?",
   "branding.discard.ask":
     "The draft saved {when} and its uploads will be gone. Customers keep seeing the published brand.",

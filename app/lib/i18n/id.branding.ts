@@ -134,6 +134,10 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
   "branding.done.restored": "Dipulihkan. Pelanggan kini melihat merek sebelumnya.",
   "branding.done.discarded": "Draf dibuang. Pelanggan melihat merek yang diterbitkan, seperti sebelumnya.",
   "branding.error.discard": "Draf tidak dapat dibuang: Anda mungkin tidak lagi boleh mengelola merek ini.",
+  "branding.restore.title": "Pulihkan merek sebelum publikasi ini?",
+  "branding.restore.ask": "Pelanggan langsung melihatnya. Ini mengembalikan yang diterbitkan pada {when}:",
+  "branding.restore.submit": "Pulihkan",
+  "branding.restore.keep": "Pertahankan merek saat ini",
   "branding.discard.title": "Buang draf?",
   "branding.discard.ask":
     "Draf yang disimpan {when} beserta unggahannya akan hilang. Pelanggan tetap melihat merek yang diterbitkan.",

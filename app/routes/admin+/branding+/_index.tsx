@@ -13,7 +13,7 @@ import { ConformField, useConstraintForm, type ConstraintMessages } from "~/comp
 import { FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
+import { CUSTOM_COLOUR_CHOICE, type BrandChangeView, type BrandSummary } from "~/lib/brand-admin";
 import type { PairCheck } from "~/lib/brand-colours";
 import { BrandDraftSchema } from "~/lib/brand-draft-schema";
 import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
@@ -69,6 +69,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     done: done && Object.hasOwn(DONE, done) ? done : null,
     // "Discard the draft" asks once (`?discard=1`), with JavaScript or without.
     askDiscard: query.get("discard") === "1" && view.draft !== null,
+    // "Restore" asks once too (`?restore=<publication>`), saying what it changes back.
+    askRestore: restoreAsked(view.history, query.get("restore")),
     constraint: getZodConstraint(BrandDraftSchema),
     swatches: themeSwatches(),
     limits: {
@@ -83,6 +85,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
         height: BRAND_UPLOAD_LIMITS.favicon.maxHeight,
       },
     },
+  };
+}
+
+/** The restorable publication `?restore=` names, with what restoring it changes (its changes, undone). */
+function restoreAsked(
+  history: { id: string; at: string; restorable: boolean; changes: BrandChangeView[] }[],
+  id: string | null,
+) {
+  const entry = id ? history.find((item) => item.id === id && item.restorable) : undefined;
+  if (!entry) return null;
+  return {
+    publicationId: entry.id,
+    at: entry.at,
+    changes: entry.changes
+      .filter((change) => change.field !== "tokens")
+      .map((change) => ({ field: change.field, from: change.to, to: change.from })),
   };
 }
 
@@ -191,7 +209,11 @@ export default function BrandingPage() {
     <>
       <h1>{t("branding.title")}</h1>
       {view.done ? <FormMessage kind="notice">{t(DONE[view.done]!)}</FormMessage> : null}
-      {draft ? <DraftActions draft={draft} previewing={view.previewing} askDiscard={view.askDiscard} /> : null}
+      {view.askRestore ? (
+        <RestoreAsk ask={view.askRestore} liveVersionId={published.versionId ?? ""} />
+      ) : draft ? (
+        <DraftActions draft={draft} previewing={view.previewing} askDiscard={view.askDiscard} />
+      ) : null}
       {actionData?.formError ? <FormMessage kind="error">{t(actionData.formError)}</FormMessage> : null}
       {reply && fieldErrors ? <FormMessage kind="error">{t("branding.error.summary")}</FormMessage> : null}
       <p>{t("branding.intro")}</p>
@@ -286,13 +308,10 @@ export default function BrandingPage() {
                 </p>
                 <BrandingChanges changes={entry.changes} />
                 {entry.restorable ? (
-                  <Form method="post">
-                    <input type="hidden" name="publicationId" value={entry.id} />
-                    <input type="hidden" name="liveVersionId" value={published.versionId ?? ""} />
-                    <button type="submit" name="intent" value="restore" className={buttons.secondaryButton}>
-                      {t("branding.history.restore")}
-                    </button>
-                  </Form>
+                  // Asks once, at the top of the page, with what it changes back.
+                  <Link to={`/admin/branding?restore=${entry.id}`} className={buttons.secondaryButton}>
+                    {t("branding.history.restore")}
+                  </Link>
                 ) : null}
               </li>
             ))}
@@ -300,6 +319,36 @@ export default function BrandingPage() {
         )}
       </section>
     </>
+  );
+}
+
+/** "Restore the brand before this?", asked once, with the lines it changes back and both choices. */
+function RestoreAsk({
+  ask,
+  liveVersionId,
+}: {
+  ask: { publicationId: string; at: string; changes: BrandChangeView[] };
+  liveVersionId: string;
+}) {
+  const t = useT();
+  return (
+    <section className={styles.section} aria-labelledby="brand-restore">
+      <h2 id="brand-restore">{t("branding.restore.title")}</h2>
+      <p>{t("branding.restore.ask", { when: ask.at })}</p>
+      <BrandingChanges changes={ask.changes} />
+      <div className={formStyles.actions}>
+        <Form method="post">
+          <input type="hidden" name="publicationId" value={ask.publicationId} />
+          <input type="hidden" name="liveVersionId" value={liveVersionId} />
+          <button type="submit" name="intent" value="restore" className={buttons.button}>
+            {t("branding.restore.submit")}
+          </button>
+        </Form>
+        <Link to="/admin/branding" className={buttons.secondaryButton}>
+          {t("branding.restore.keep")}
+        </Link>
+      </div>
+    </section>
   );
 }
 
