@@ -13,7 +13,12 @@ import { ConformField, useConstraintForm, type ConstraintMessages } from "~/comp
 import { FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { CUSTOM_COLOUR_CHOICE, type BrandSummary } from "~/lib/brand-admin";
+import {
+  CUSTOM_COLOUR_CHOICE,
+  isAdminHistoryEntry,
+  type AdminHistoryEntry,
+  type BrandSummary,
+} from "~/lib/brand-admin";
 import type { PairCheck } from "~/lib/brand-colours";
 import { BrandDraftSchema } from "~/lib/brand-draft-schema";
 import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
@@ -261,26 +266,30 @@ export default function BrandingPage() {
           <p>{t("branding.history.none")}</p>
         ) : (
           <ol className={styles.history}>
-            {view.history.map((entry) => (
-              <li key={entry.id} className={styles.historyItem}>
-                <p>
-                  {t(entry.kind === "rollback" ? "branding.history.restored" : "branding.history.published", {
-                    when: entry.at,
-                    who: entry.by ?? t("branding.history.someone"),
-                  })}
-                </p>
-                <BrandingChanges changes={entry.changes} />
-                {entry.restorable ? (
-                  <Form method="post">
-                    <input type="hidden" name="publicationId" value={entry.id} />
-                    <input type="hidden" name="liveVersionId" value={published.versionId ?? ""} />
-                    <button type="submit" name="intent" value="restore" className={buttons.secondaryButton}>
-                      {t("branding.history.restore")}
-                    </button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
+            {view.history.map((entry) =>
+              !isAdminHistoryEntry(entry) ? (
+                <li key={entry.id} className={styles.historyItem}>
+                  <p>
+                    {t(entry.kind === "rollback" ? "branding.history.restored" : "branding.history.published", {
+                      when: entry.at,
+                      who: entry.by ?? t("branding.history.someone"),
+                    })}
+                  </p>
+                  <BrandingChanges changes={entry.changes} />
+                  {entry.restorable ? (
+                    <Form method="post">
+                      <input type="hidden" name="publicationId" value={entry.id} />
+                      <input type="hidden" name="liveVersionId" value={published.versionId ?? ""} />
+                      <button type="submit" name="intent" value="restore" className={buttons.secondaryButton}>
+                        {t("branding.history.restore")}
+                      </button>
+                    </Form>
+                  ) : null}
+                </li>
+              ) : (
+                <AdminChangeEntry key={entry.id} entry={entry} />
+              ),
+            )}
           </ol>
         )}
       </section>
@@ -339,6 +348,22 @@ function DraftActions({
         </Link>
       </div>
     </section>
+  );
+}
+
+/** A history line saying who gave or took away a contact's admin rights (issue 32; decision 080). */
+function AdminChangeEntry({ entry }: { entry: AdminHistoryEntry }) {
+  const t = useT();
+  return (
+    <li className={styles.historyItem}>
+      <p>
+        {t(entry.kind === "adminGranted" ? "branding.history.adminGranted" : "branding.history.adminRemoved", {
+          when: entry.at,
+          whom: entry.whom ?? t("branding.history.formerContact"),
+          who: entry.by ?? (entry.byBackOffice ? t("branding.history.backOffice") : t("branding.history.someone")),
+        })}
+      </p>
+    </li>
   );
 }
 
