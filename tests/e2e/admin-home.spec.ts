@@ -39,6 +39,8 @@ test.describe("host admins", () => {
         await page.goto(`${brand.origin}/`);
         const menu = await adminMenu(page);
         await expect(menu.getByRole("link")).toHaveText(["Admin home", "Branding", "Admins"]);
+        const width = viewport.width;
+        await page.screenshot({ path: test.info().outputPath(`admin-menu-${brand.slug}-${width}.png`) });
         await menu.getByRole("link", { name: "Branding", exact: true }).click();
         await expect(page).toHaveURL(`${brand.origin}/admin/branding`);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Branding");
@@ -87,7 +89,7 @@ test.describe("host admins", () => {
       await email.fill("nobody@nowhere.test");
       await page.getByRole("button", { name: "Make admin" }).click();
       const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
-      await expect(summary).toContainText(`No contact with that email address at ${brand.name}.`);
+      await expect(summary).toContainText(`${brand.name} has no contact with that email address.`);
       if (jsEnabled) await expect(summary.locator("..")).toBeFocused();
       await expect(email).toHaveValue("nobody@nowhere.test");
       await expect(email).toHaveAttribute("aria-invalid", "true");
@@ -95,7 +97,7 @@ test.describe("host admins", () => {
 
       await email.fill(grantee);
       await page.getByRole("button", { name: "Make admin" }).click();
-      await expect(page.getByRole("status")).toHaveText(
+      await expect(page.getByRole("main").getByRole("status")).toHaveText(
         `${granteeName} is now an admin. They see the Admin menu on their next page.`,
       );
       const row = page.getByRole("main").getByRole("listitem").filter({ hasText: grantee });
@@ -112,8 +114,13 @@ test.describe("host admins", () => {
       await row.getByRole("link", { name: `Remove ${granteeName} as an admin` }).click();
       await expect(page.getByRole("heading", { level: 2, name: `Remove ${granteeName} as an admin?` })).toBeVisible();
       await expectAccessible(page);
+      const width = page.viewportSize()?.width;
+      await page.screenshot({
+        path: test.info().outputPath(`admins-remove-${brand.slug}-${width}.png`),
+        fullPage: true,
+      });
       await page.getByRole("button", { name: "Remove as admin" }).click();
-      await expect(page.getByRole("status")).toHaveText(`${granteeName} is no longer an admin.`);
+      await expect(page.getByRole("main").getByRole("status")).toHaveText(`${granteeName} is no longer an admin.`);
       await expect(page.getByRole("main").getByRole("listitem").filter({ hasText: grantee })).toHaveCount(0);
 
       // At once: the contact's next request is refused.

@@ -38,7 +38,7 @@ export const adminsEnAU = {
   "admins.error.email.required": "Enter the email address of the contact to make an admin.",
   "admins.error.email.invalid": "Enter an email address like name@example.com.",
   "admins.error.email.tooLong": "Enter an email address of at most 254 characters.",
-  "admins.error.email.notFound": "No contact with that email address at {business}.",
+  "admins.error.email.notFound": "{business} has no contact with that email address.",
   "admins.error.self": "You cannot remove your own admin rights. Another admin can.",
   "admins.error.lastAdmin":
     "{name} is the only admin of {business} who can sign in. Add another admin first. Nothing was changed.",

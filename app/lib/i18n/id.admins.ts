@@ -41,7 +41,7 @@ export const adminsId: Record<keyof typeof adminsEnAU, string> = {
   "admins.error.email.required": "Masukkan alamat email kontak yang akan dijadikan admin.",
   "admins.error.email.invalid": "Masukkan alamat email seperti nama@contoh.com.",
   "admins.error.email.tooLong": "Masukkan alamat email paling banyak 254 karakter.",
-  "admins.error.email.notFound": "Tidak ada kontak dengan alamat email itu di {business}.",
+  "admins.error.email.notFound": "{business} tidak memiliki kontak dengan alamat email itu.",
   "admins.error.self": "Anda tidak dapat menghapus hak admin Anda sendiri. Admin lain dapat melakukannya.",
   "admins.error.lastAdmin":
     "{name} adalah satu-satunya admin {business} yang dapat masuk. Tambahkan admin lain terlebih dahulu. Tidak ada yang diubah.",
