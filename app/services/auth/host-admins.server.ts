@@ -196,8 +196,8 @@ export async function listHostAdminChanges(businessId: string, limit: number): P
       "who.business_id as whoBusiness",
     ])
     .where("audit_events.business_id", "=", businessId)
-    // The same list as the partial index of migration 0023, so the index serves this.
-    .where("audit_events.action", "in", [...PERMISSION_ACTIONS])
+    // Written out, as in the partial index of migration 0023's predicate, so the planner can use it.
+    .where(sql<boolean>`audit_events.action IN ('contact.permission.grant', 'contact.permission.revoke')`)
     .where(sql<boolean>`audit_events.details->>'permission' = ${HOST_ADMIN_PERMISSION}`)
     .orderBy("audit_events.at", "desc")
     .orderBy("audit_events.id", "desc")
