@@ -7,7 +7,7 @@
 export { isUuid } from "~/lib/ids";
 export { firstContactAccounts, getFeatureToggles } from "~/services/accounts/accounts.server";
 export { customerMenuFor } from "~/services/accounts/customer-home.server";
-export { hasPortalAccess } from "~/services/auth/access.server";
+export { hasPortalAccess, isHostAdmin } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
 export { languageFromToggles } from "~/services/host/language.server";
 export { businessContact } from "~/services/links/request-links.server";

@@ -23,6 +23,7 @@ import { safeSameOriginPath } from "~/lib/safe-redirect";
 import { SessionSync } from "~/components/SessionSync";
 import {
   hasPortalAccess,
+  isHostAdmin,
   getFeatureToggles,
   isUuid,
   firstContactAccounts,
@@ -108,6 +109,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
           name: `${contact.firstName} ${contact.lastName}`.trim(),
           email: contact.email,
           hasPassword: session.authMethod === "credentials",
+          // The Admin menu (issue 32; decision 080): the session's own contact row, read per request, says so —
+          // no query of its own, and a removed admin loses the menu on their next page. The pages check again.
+          hostAdmin: contact.verified && contact.businessId === branding.businessId && isHostAdmin(contact),
         }
       : null,
     customerMenu,

@@ -223,6 +223,17 @@ export const menuGroup = style({
   borderTop: `1px solid ${vars.surface.border}`,
 });
 
+/** A group's name in the phone menu (the Admin section), above its links. */
+export const menuGroupTitle = style({
+  margin: 0,
+  padding: "0.5rem 0.75rem 0.25rem",
+  color: vars.surface.mutedText,
+  fontSize: "0.875rem",
+  fontWeight: 600,
+  textTransform: "uppercase",
+  letterSpacing: "0.04em",
+});
+
 export const menuItem = style({
   display: "flex",
   alignItems: "center",
@@ -281,4 +292,13 @@ export const wideLink = style({
   selectors: {
     '&[aria-current="page"]': { color: vars.color.primary, fontWeight: 700, textDecorationThickness: 3 },
   },
+});
+
+/** The Admin bar's name on a wide screen, before its links. */
+export const wideGroupTitle = style({
+  display: "inline-flex",
+  alignItems: "center",
+  minHeight: 44,
+  color: vars.surface.mutedText,
+  fontWeight: 700,
 });

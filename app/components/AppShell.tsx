@@ -15,7 +15,20 @@ export type ShellBrand = {
   preview?: boolean;
 };
 
-export type ShellUser = { name: string; email: string; hasPassword: boolean };
+export type ShellUser = {
+  name: string;
+  email: string;
+  hasPassword: boolean;
+  /** A host admin of this host's business (issue 32): the menu has an Admin section. */
+  hostAdmin?: boolean;
+};
+
+/** The Admin section of the menu (decision 080): Branding is one tap from the menu. */
+const ADMIN_LINKS = [
+  { to: "/admin", key: "shell.admin.home", end: true },
+  { to: "/admin/branding", key: "shell.admin.branding", end: false },
+  { to: "/admin/admins", key: "shell.admin.admins", end: false },
+] as const;
 
 /**
  * The menu of a contact limited to customer-style routes (decisions 033 and 073): their home and
@@ -82,6 +95,12 @@ export function AppShell({
       </NavLink>
     ));
   const customer = user && !hasAccounts ? (customerMenu ?? null) : null;
+  const adminLinks = (className: string) =>
+    ADMIN_LINKS.map((link) => (
+      <NavLink key={link.to} to={link.to} end={link.end} className={className}>
+        {t(link.key)}
+      </NavLink>
+    ));
   // A link to a place within a page (a #fragment) is not a page of its own to mark as current.
   const customerLink = (to: string | null, key: MessageKey, className: string) =>
     to === null ? null : to.includes("#") ? (
@@ -155,6 +174,14 @@ export function AppShell({
                     {customerLinks(customer, styles.menuItem)}
                   </nav>
                 ) : null}
+                {user.hostAdmin ? (
+                  <nav aria-labelledby="menu-admin" className={styles.menuGroup}>
+                    <p id="menu-admin" className={styles.menuGroupTitle}>
+                      {t("shell.admin.menu")}
+                    </p>
+                    {adminLinks(styles.menuItem)}
+                  </nav>
+                ) : null}
                 <div className={styles.menuGroup}>
                   <NavLink className={styles.menuItem} to="/communication">
                     {t("shell.communication")}
@@ -203,6 +230,18 @@ export function AppShell({
             <div className={styles.wideBarInner}>
               <nav aria-label={t("shell.customer.menu")} className={styles.wideLinks}>
                 {customerLinks(customer, styles.wideLink)}
+              </nav>
+            </div>
+          </div>
+        ) : null}
+        {user?.hostAdmin ? (
+          <div className={styles.wideBar}>
+            <div className={styles.wideBarInner}>
+              <nav aria-labelledby="wide-admin" className={styles.wideLinks}>
+                <span id="wide-admin" className={styles.wideGroupTitle}>
+                  {t("shell.admin.menu")}
+                </span>
+                {adminLinks(styles.wideLink)}
               </nav>
             </div>
           </div>

@@ -24,6 +24,31 @@ export type BrandSummary = {
 /** What changes between two brands, as the publish list and the history show it. */
 export type BrandChangeView = { field: string; from: string | null; to: string | null };
 
+/** One line of the branding page's history: a publish or a restore of the brand, with what changed. */
+export type PublicationHistoryEntry = {
+  id: string;
+  kind: "publish" | "rollback";
+  at: string;
+  by: string | null;
+  changes: BrandChangeView[];
+  restorable: boolean;
+};
+
+/** One line of the history: who gave or took away a contact's admin rights (issue 32; decision 080). */
+export type AdminHistoryEntry = {
+  id: string;
+  kind: "adminGranted" | "adminRemoved";
+  at: string;
+  by: string | null;
+  byBackOffice: boolean;
+  whom: string | null;
+};
+
+export type BrandHistoryEntry = PublicationHistoryEntry | AdminHistoryEntry;
+
+export const isAdminHistoryEntry = (entry: BrandHistoryEntry): entry is AdminHistoryEntry =>
+  entry.kind === "adminGranted" || entry.kind === "adminRemoved";
+
 /** The message key naming a brand field in a change list; unknown fields show as they are. */
 export const BRAND_FIELD_KEYS = {
   look: "branding.field.look",

@@ -19,6 +19,8 @@ export const E2E_ROLES = [
   "confirm",
   "savedcard",
   "roundtrip",
+  // Made a host admin and removed again by the admin journeys (tests/e2e/admin-home.spec.ts).
+  "grantee",
 ] as const;
 
 /**

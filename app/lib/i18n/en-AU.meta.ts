@@ -77,6 +77,8 @@ export const metaEnAU = {
   "meta.tradeReferenceClosed": "This trade reference request from {business} needs nothing more from you.",
   "meta.privacy": "How {business} collects, uses and protects your personal information in its customer portal.",
   "meta.terms": "The terms and conditions for using the {business} customer portal.",
+  "meta.adminHome": "Manage the {business} portal as an admin: its branding and who its admins are.",
+  "meta.admins": "Choose who may manage the {business} portal: add an admin by email address, or remove one.",
   "meta.branding":
     "Manage the brand of the {business} portal: edit a draft, preview it, publish it or restore an earlier one.",
   "meta.brandingPreview": "Try the draft brand of the {business} portal on its pages before it is published.",

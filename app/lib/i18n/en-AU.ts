@@ -17,6 +17,7 @@ import { requestPagesEnAU } from "./en-AU.request-pages";
 import { agreementsEnAU } from "./en-AU.agreements";
 import { schedulesEnAU } from "./en-AU.schedules";
 import { brandingEnAU } from "./en-AU.branding";
+import { adminsEnAU } from "./en-AU.admins";
 import { creditReferenceEnAU } from "./en-AU.credit-reference";
 import { communicationEnAU } from "./en-AU.communication";
 import { responsesEnAU } from "./en-AU.responses";
@@ -253,6 +254,7 @@ export const enAU = {
   ...schedulesEnAU,
   ...instalmentsEnAU,
   ...brandingEnAU,
+  ...adminsEnAU,
   ...creditReferenceEnAU,
   ...communicationEnAU,
   ...responsesEnAU,

@@ -83,6 +83,9 @@ export const metaId: Record<keyof typeof metaEnAU, string> = {
   "meta.privacy":
     "Cara {business} mengumpulkan, menggunakan, dan melindungi informasi pribadi Anda di portal pelanggannya.",
   "meta.terms": "Syarat dan ketentuan penggunaan portal pelanggan {business}.",
+  "meta.adminHome": "Kelola portal {business} sebagai admin: mereknya dan siapa saja adminnya.",
+  "meta.admins":
+    "Pilih siapa yang boleh mengelola portal {business}: tambahkan admin dengan alamat email, atau hapus admin.",
   "meta.branding": "Kelola merek portal {business}: ubah draf, pratinjau, terbitkan, atau pulihkan versi sebelumnya.",
   "meta.brandingPreview": "Coba draf merek portal {business} di halaman-halamannya sebelum diterbitkan.",
   "meta.brandingShare": "Buka pratinjau bersama dari draf merek portal {business} sebelum diterbitkan.",

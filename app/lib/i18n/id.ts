@@ -12,6 +12,7 @@ import { requestPagesId } from "./id.request-pages";
 import { agreementsId } from "./id.agreements";
 import { schedulesId } from "./id.schedules";
 import { brandingId } from "./id.branding";
+import { adminsId } from "./id.admins";
 import { creditReferenceId } from "./id.credit-reference";
 import { communicationId } from "./id.communication";
 import { responsesId } from "./id.responses";
@@ -295,6 +296,7 @@ export const id: Messages = {
   ...schedulesId,
   ...instalmentsId,
   ...brandingId,
+  ...adminsId,
   ...creditReferenceId,
   ...communicationId,
   ...responsesId,

@@ -1,11 +1,15 @@
-import { sql } from "kysely";
 import { HOST_ADMIN_PERMISSION, PORTAL_PERMISSION } from "../auth/access.server";
+import {
+  contactPermissionsView as view,
+  findBusinessContact,
+  lockBusinessContact,
+  writeContactPermission,
+  type ContactPermissionsView,
+} from "../auth/contact-permissions.server";
 import { audit } from "../platform/audit.server";
 import { getDb } from "../platform/database.server";
-import type { Db } from "../platform/db.server";
 import { invalid, RequestProblem } from "../platform/problems.server";
 import type { CommitHook } from "./api.server";
-import { UUID } from "~/lib/ids";
 
 /**
  * A contact's permissions, from the back office (issue 16; decision 032's API): read, grant and
@@ -17,53 +21,13 @@ import { UUID } from "~/lib/ids";
 export const GRANTABLE_PERMISSIONS = [PORTAL_PERMISSION, HOST_ADMIN_PERMISSION] as const;
 export type GrantablePermission = (typeof GRANTABLE_PERMISSIONS)[number];
 
-export type ContactPermissionsView = {
-  id: string;
-  email: string;
-  name: string;
-  verified: boolean;
-  disabled: boolean;
-  permissions: string[];
-};
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+export type { ContactPermissionsView };
 
 const notFound = () => new RequestProblem("not-found", "No such contact.");
 
-function findContact(db: Db, businessId: string, contact: string) {
-  const byId = UUID.test(contact);
-  if (!byId && !EMAIL.test(contact)) return null;
-  const query = db
-    .selectFrom("contacts")
-    .select(["id", "email", "first_name", "last_name", "verified_at", "disabled_at", "permissions"])
-    .where("business_id", "=", businessId);
-  return byId
-    ? query.where("id", "=", contact.toLowerCase())
-    : query.where(sql<string>`lower(email)`, "=", contact.toLowerCase());
-}
-
-type ContactRow = {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  verified_at: unknown;
-  disabled_at: unknown;
-  permissions: string[];
-};
-
-const view = (row: ContactRow): ContactPermissionsView => ({
-  id: row.id,
-  email: row.email,
-  name: `${row.first_name} ${row.last_name}`.trim(),
-  verified: row.verified_at !== null,
-  disabled: row.disabled_at !== null,
-  permissions: [...row.permissions].sort(),
-});
-
 export async function getContactPermissions(businessId: string, contact: unknown): Promise<ContactPermissionsView> {
   if (typeof contact !== "string") throw notFound();
-  const query = findContact(await getDb(), businessId, contact);
+  const query = findBusinessContact(await getDb(), businessId, contact);
   const row = query ? await query.executeTakeFirst() : undefined;
   if (!row) throw notFound();
   return view(row);
@@ -92,19 +56,11 @@ export async function changeContactPermission(
   if (typeof contact !== "string") throw notFound();
   const db = await getDb();
   const result = await db.transaction().execute(async (tx) => {
-    const query = findContact(tx, businessId, contact);
-    const row = query ? await query.forUpdate().executeTakeFirst() : undefined;
+    const row = await lockBusinessContact(tx, businessId, contact);
     if (!row) throw notFound();
-    const holds = row.permissions.includes(permission);
-    const changed = change === "grant" ? !holds : holds;
-    let permissions = row.permissions;
-    if (changed) {
-      permissions =
-        change === "grant" ? [...row.permissions, permission] : row.permissions.filter((p) => p !== permission);
-      await tx.updateTable("contacts").set({ permissions }).where("id", "=", row.id).execute();
-    }
+    const written = await writeContactPermission(tx, row, permission, change);
     await options.beforeCommit?.(tx, row.id);
-    return { row: { ...row, permissions }, changed };
+    return written;
   });
   if (result.changed) {
     await audit({

@@ -1,4 +1,10 @@
-import type { BrandChangeView, BrandSummary } from "~/lib/brand-admin";
+import type {
+  AdminHistoryEntry,
+  BrandChangeView,
+  BrandHistoryEntry,
+  BrandSummary,
+  PublicationHistoryEntry,
+} from "~/lib/brand-admin";
 import { formatDateTime } from "~/lib/format";
 import type { BrandDraftInput } from "~/lib/brand-draft-schema";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
@@ -8,6 +14,7 @@ import type { MessageKey } from "~/lib/i18n";
 import { themeTokens } from "~/themes/tokens";
 import { pageNotFound, requireSession } from "../auth/auth.server";
 import { isHostAdmin } from "../auth/access.server";
+import { listHostAdminChanges, type HostAdminChange } from "../auth/host-admins.server";
 import type { PortalSession } from "../auth/session.server";
 import type { HostBranding } from "../host/host.server";
 import { getDb } from "../platform/database.server";
@@ -24,6 +31,7 @@ import {
   findBrandVersionLook,
   getBrandState,
   isBrandId,
+  PUBLICATIONS_SHOWN,
   publishDraft,
   rollBack,
   saveDraft,
@@ -91,27 +99,52 @@ function draftChanges(published: BrandVersionView, draft: BrandVersionView): Bra
     .map(([field, read]) => ({ field, from: read(published), to: read(draft) }));
 }
 
+const personLabel = (person: { name: string; email: string } | null) => person?.name || person?.email || null;
+
 /** Everything /admin/branding shows: the live brand, the draft, its changes, the history. */
 export async function brandAdminView(branding: HostBranding) {
-  const state = await getBrandState(branding.businessId);
+  const [state, adminChanges] = await Promise.all([
+    getBrandState(branding.businessId),
+    listHostAdminChanges(branding.businessId, PUBLICATIONS_SHOWN),
+  ]);
   if (!state) throw pageNotFound();
   const { published, draft } = state;
   const latest = state.publications[0];
+  const publications = state.publications.map((publication) => ({
+    sortAt: publication.publishedAt,
+    entry: {
+      id: publication.id,
+      kind: publication.kind,
+      at: shownTime(publication.publishedAt, branding.timeZone),
+      by: personLabel(publication.publishedBy),
+      changes: publication.changes,
+      // "Restore" is offered on the newest publication: one step back to the brand before it.
+      restorable: publication === latest && publication.previousId !== null && publication.previousId !== published.id,
+    } satisfies PublicationHistoryEntry,
+  }));
+  const admins = adminChanges.map((change: HostAdminChange) => ({
+    sortAt: change.at,
+    entry: {
+      id: `admin-${change.id}`,
+      kind: change.change === "grant" ? "adminGranted" : "adminRemoved",
+      at: shownTime(change.at, branding.timeZone),
+      by: personLabel(change.by),
+      byBackOffice: change.byBackOffice,
+      whom: personLabel(change.contact),
+    } satisfies AdminHistoryEntry,
+  }));
+  // One history, newest first: the brand's publications and the changes of who may publish it.
+  const history: BrandHistoryEntry[] = [...publications, ...admins]
+    .sort((a, b) => (a.sortAt < b.sortAt ? 1 : a.sortAt > b.sortAt ? -1 : 0))
+    .slice(0, PUBLICATIONS_SHOWN)
+    .map(({ entry }) => entry);
   return {
     published: summaryOf(published),
     draft: draft ? { ...summaryOf(draft), savedAt: shownTime(draft.savedAt, branding.timeZone) } : null,
     changes: draft ? draftChanges(published, draft) : [],
     checks: checksOf(draft ?? published),
     previewing: branding.preview !== null,
-    history: state.publications.map((publication) => ({
-      id: publication.id,
-      kind: publication.kind,
-      at: shownTime(publication.publishedAt, branding.timeZone),
-      by: publication.publishedBy?.name || publication.publishedBy?.email || null,
-      changes: publication.changes,
-      // "Restore" is offered on the newest publication: one step back to the brand before it.
-      restorable: publication === latest && publication.previousId !== null && publication.previousId !== published.id,
-    })),
+    history,
   };
 }
 

@@ -13,7 +13,13 @@ import { ConformField, useConstraintForm, type ConstraintMessages } from "~/comp
 import { FormMessage, formStyles } from "~/components/Form";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { CUSTOM_COLOUR_CHOICE, type BrandChangeView, type BrandSummary } from "~/lib/brand-admin";
+import {
+  CUSTOM_COLOUR_CHOICE,
+  isAdminHistoryEntry,
+  type AdminHistoryEntry,
+  type BrandChangeView,
+  type BrandSummary,
+} from "~/lib/brand-admin";
 import type { PairCheck } from "~/lib/brand-colours";
 import { BrandDraftSchema } from "~/lib/brand-draft-schema";
 import { BRAND_UPLOAD_ACCEPT, BRAND_UPLOAD_LIMITS } from "~/lib/brand-uploads";
@@ -70,7 +76,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // "Discard the draft" asks once (`?discard=1`), with JavaScript or without.
     askDiscard: query.get("discard") === "1" && view.draft !== null,
     // "Restore" asks once too (`?restore=<publication>`), saying what it changes back.
-    askRestore: restoreAsked(view.history, query.get("restore")),
+    askRestore: restoreAsked(
+      view.history.filter((entry) => !isAdminHistoryEntry(entry)),
+      query.get("restore"),
+    ),
     constraint: getZodConstraint(BrandDraftSchema),
     swatches: themeSwatches(),
     limits: {
@@ -298,23 +307,27 @@ export default function BrandingPage() {
           <p>{t("branding.history.none")}</p>
         ) : (
           <ol className={styles.history}>
-            {view.history.map((entry) => (
-              <li key={entry.id} className={styles.historyItem}>
-                <p>
-                  {t(entry.kind === "rollback" ? "branding.history.restored" : "branding.history.published", {
-                    when: entry.at,
-                    who: entry.by ?? t("branding.history.someone"),
-                  })}
-                </p>
-                <BrandingChanges changes={entry.changes} />
-                {entry.restorable ? (
-                  // Asks once, at the top of the page, with what it changes back.
-                  <Link to={`/admin/branding?restore=${entry.id}`} className={buttons.secondaryButton}>
-                    {t("branding.history.restore")}
-                  </Link>
-                ) : null}
-              </li>
-            ))}
+            {view.history.map((entry) =>
+              !isAdminHistoryEntry(entry) ? (
+                <li key={entry.id} className={styles.historyItem}>
+                  <p>
+                    {t(entry.kind === "rollback" ? "branding.history.restored" : "branding.history.published", {
+                      when: entry.at,
+                      who: entry.by ?? t("branding.history.someone"),
+                    })}
+                  </p>
+                  <BrandingChanges changes={entry.changes} />
+                  {entry.restorable ? (
+                    // Asks once, at the top of the page, with what it changes back.
+                    <Link to={`/admin/branding?restore=${entry.id}`} className={buttons.secondaryButton}>
+                      {t("branding.history.restore")}
+                    </Link>
+                  ) : null}
+                </li>
+              ) : (
+                <AdminChangeEntry key={entry.id} entry={entry} />
+              ),
+            )}
           </ol>
         )}
       </section>
@@ -403,6 +416,22 @@ function DraftActions({
         </Link>
       </div>
     </section>
+  );
+}
+
+/** A history line saying who gave or took away a contact's admin rights (issue 32; decision 080). */
+function AdminChangeEntry({ entry }: { entry: AdminHistoryEntry }) {
+  const t = useT();
+  return (
+    <li className={styles.historyItem}>
+      <p>
+        {t(entry.kind === "adminGranted" ? "branding.history.adminGranted" : "branding.history.adminRemoved", {
+          when: entry.at,
+          whom: entry.whom ?? t("branding.history.formerContact"),
+          who: entry.by ?? (entry.byBackOffice ? t("branding.history.backOffice") : t("branding.history.someone")),
+        })}
+      </p>
+    </li>
   );
 }
 
