@@ -18,8 +18,9 @@ import { renderScheduleProposalEmail } from "../schedules/schedule-email.server"
  * The emails a contact gets, rendered for a host admin's brand preview (issue 32, decision 081):
  * with the brand of `branding` (the admin's session's draft, when it previews one; the page's
  * guard resolved it) and demo data of that business alone — its first customer account (by
- * number), that account's first contact and an invoice of it, its first agreement — or, when the
- * business has none, a specimen plainly named so, with the business's own name. Every query
+ * number) that has an invoice, that account's first contact and an invoice of it, its first
+ * agreement — or, when the business has no invoice, a specimen plainly named so ("Specimen
+ * customer"), with the business's own name. Every query
  * names the business. Nothing is written: no link token, no outbox row, no job; the links in a
  * preview lead to the host's home page.
  */
@@ -44,25 +45,28 @@ async function demoData(db: Db, businessId: string): Promise<Demo> {
     .where("id", "=", businessId)
     .executeTakeFirstOrThrow();
   const support = { supportEmail: business.support_email, supportPhone: business.support_phone };
-  const account = await db
-    .selectFrom("accounts")
-    .select(["id", "number", "name"])
-    .where("business_id", "=", businessId)
-    .orderBy("number")
+  // The first account (by number) with an invoice, and its invoice with something owing first
+  // (what a request asks for), then by number.
+  const invoice = await db
+    .selectFrom("invoices")
+    .innerJoin("accounts", "accounts.id", "invoices.account_id")
+    .select([
+      "accounts.id as accountId",
+      "accounts.number as accountNumber",
+      "accounts.name as accountName",
+      "invoices.id",
+      "invoices.number",
+      "invoices.amount_cents",
+      "invoices.balance_cents",
+    ])
+    .where("invoices.business_id", "=", businessId)
+    .where("accounts.business_id", "=", businessId)
+    .orderBy("accounts.number")
+    .orderBy((eb) => eb("invoices.balance_cents", ">", 0), "desc")
+    .orderBy("invoices.number")
     .limit(1)
     .executeTakeFirst();
-  const invoice = account
-    ? await db
-        .selectFrom("invoices")
-        .select(["id", "number", "amount_cents", "balance_cents"])
-        .where("business_id", "=", businessId)
-        .where("account_id", "=", account.id)
-        // An invoice with something owing first (what a request asks for), then by number.
-        .orderBy((eb) => eb("balance_cents", ">", 0), "desc")
-        .orderBy("number")
-        .limit(1)
-        .executeTakeFirst()
-    : undefined;
+  const account = invoice ? { id: invoice.accountId, number: invoice.accountNumber, name: invoice.accountName } : null;
   const contact = account
     ? await db
         .selectFrom("account_contacts")

@@ -93,7 +93,7 @@ function previewSuite(open: () => Promise<{ handle: DatabaseHandle; drop: () => 
   const counts = async () =>
     Promise.all((["mail_outbox", "link_tokens", "payment_requests", "brand_versions"] as const).map(count));
 
-  /** The demo data: the business's first account, named as the emails name it (a receipt names its invoice). */
+  /** The demo data: the business's first account with an invoice, as the emails name it (a receipt names its invoice). */
   function expectFirstAccount(html: string, kind: string, first: { number: string; name: string; invoices: unknown }) {
     if (kind !== "receipt") {
       expect(html).toContain(`${first.name} (${first.number})`);
@@ -130,8 +130,7 @@ function previewSuite(open: () => Promise<{ handle: DatabaseHandle; drop: () => 
   });
 
   it("answers each email with the admin's draft colour and the admin's own business's data, kept by no cache", async () => {
-    expect(accounts.acme!.length).toBeGreaterThan(0);
-    const first = accounts.acme![0]!;
+    const first = accounts.acme!.find((account) => account.invoices)!;
     const before = await counts();
     for (const kind of EMAIL_PREVIEWS) {
       const response = await get(kind, cookies.admin);
@@ -154,7 +153,7 @@ function previewSuite(open: () => Promise<{ handle: DatabaseHandle; drop: () => 
   });
 
   it("shows Kiwi's admin Kiwi's data in Kiwi's published brand, never Acme's data or Acme's draft", async () => {
-    const first = accounts.kiwi![0]!;
+    const first = accounts.kiwi!.find((account) => account.invoices)!;
     for (const kind of EMAIL_PREVIEWS) {
       const response = await get(kind, cookies.kiwiAdmin, KIWI);
       expect(response.status, kind).toBe(200);
@@ -164,6 +163,33 @@ function previewSuite(open: () => Promise<{ handle: DatabaseHandle; drop: () => 
       expect(html).not.toContain("Acme");
       expect(html).not.toContain(draftTokens.colors.button);
       for (const other of accounts.acme!) expect(html).not.toContain(other.number);
+    }
+  });
+
+  it("shows a business with no invoice a plainly-labelled specimen, with the business's own name", async () => {
+    const business = await handle.db
+      .insertInto("businesses")
+      .values({ name: "Empty Shelf Traders", country: "AU", currency: "AUD", time_zone: "Australia/Sydney" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await handle.db.insertInto("hosts").values({ hostname: "empty.localhost", business_id: business.id }).execute();
+    await handle.db
+      .insertInto("contacts")
+      .values({
+        business_id: business.id,
+        email: "admin@empty.example",
+        verified_at: new Date(),
+        permissions: ["accessCustomerPortal", "hostAdmin"],
+      })
+      .execute();
+    const cookie = await cookieFor("admin@empty.example", "empty.localhost");
+    for (const kind of EMAIL_PREVIEWS) {
+      const response = await get(kind, cookie, "empty.localhost");
+      expect(response.status, kind).toBe(200);
+      const html = await response.text();
+      expect(html).toContain("Empty Shelf Traders");
+      expect(html).toContain(kind === "receipt" ? "SPECIMEN-INV-1" : "Specimen customer (SPECIMEN-1)");
+      for (const other of [...accounts.acme!, ...accounts.kiwi!]) expect(html).not.toContain(other.number);
     }
   });
 
