@@ -113,9 +113,7 @@ export async function renderPaymentRequestEmail(input: {
       </Heading>
       <Text style={emailText(brand)}>{greeting}</Text>
       <Text style={emailText(brand)}>{ask}</Text>
-      <Text
-        style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
-      >
+      <Text style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}>
         {money(toPay)}
       </Text>
       <EmailButton brand={brand} href={link}>
@@ -303,9 +301,7 @@ export async function renderInvoiceLinkEmail(input: {
       </Heading>
       <Text style={emailText(brand)}>{greeting}</Text>
       <Text style={emailText(brand)}>{ask}</Text>
-      <Text
-        style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
-      >
+      <Text style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}>
         {owing}
       </Text>
       <EmailButton brand={brand} href={link}>

@@ -85,9 +85,7 @@ export async function renderScheduleProposalEmail(input: {
       </Heading>
       <Text style={emailText(brand)}>{greeting}</Text>
       <Text style={emailText(brand)}>{ask}</Text>
-      <Text
-        style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
-      >
+      <Text style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}>
         {money(schedule.totalCents)}
       </Text>
       <EmailButton brand={brand} href={link}>
