@@ -33,7 +33,7 @@
  * The suggestion is the lightest colour of the same hue and chroma that is
  * accepted.
  */
-import { AA_LARGE_OR_NON_TEXT, AA_TEXT, contrastRatio, measureTheme } from "~/themes/contrast";
+import { AA_LARGE_OR_NON_TEXT, AA_TEXT, checkTheme, contrastRatio, measureTheme } from "~/themes/contrast";
 import { THEME_NAMES, type ThemeName } from "~/themes/names";
 import { themeTokens, type ThemeColors, type ThemeSurface, type ThemeTokens } from "~/themes/tokens";
 
@@ -102,6 +102,42 @@ export function parseBrandColour(raw: unknown): string | null {
 /** True for a canonical lower-case `#rrggbb` (what parseBrandColour returns). */
 export function isCanonicalColour(value: unknown): value is string {
   return typeof value === "string" && CANONICAL_HEX.test(value);
+}
+
+/**
+ * Tokens as deriveBrand makes them: exactly the roles of ThemeTokens, each a lower-case #rrggbb,
+ * and every WCAG pair passing. Stored tokens are checked again wherever they are read (the
+ * brand's stylesheet, its emails): a damaged row falls back to the named theme, never reaches
+ * a page or an email.
+ */
+export function isValidBrandTokens(value: unknown): value is ThemeTokens {
+  if (value === null || typeof value !== "object") return false;
+  const template = themeTokens.base;
+  const groups = value as Record<string, unknown>;
+  if (Object.keys(groups).sort().join() !== Object.keys(template).sort().join()) return false;
+  for (const [group, roles] of Object.entries(template) as [string, Record<string, string>][]) {
+    const given = groups[group];
+    if (given === null || typeof given !== "object" || Array.isArray(given)) return false;
+    const entries = Object.entries(given as Record<string, unknown>);
+    if (entries.length !== Object.keys(roles).length) return false;
+    for (const [role, colour] of entries) {
+      if (!Object.hasOwn(roles, role) || !isCanonicalColour(colour)) return false;
+    }
+  }
+  return checkTheme(value as ThemeTokens).length === 0;
+}
+
+/** A brand version's stored tokens (JSON text or the driver's object), or null when they are not valid. */
+export function storedBrandTokens(value: unknown): ThemeTokens | null {
+  let parsed = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  return isValidBrandTokens(parsed) ? parsed : null;
 }
 
 export type PairCheck = {

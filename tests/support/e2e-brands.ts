@@ -5,6 +5,7 @@
  * Each has two host admins (the second opens a shared preview link) and a customer, all on one
  * account with the demo ledger, so the previewed dashboard, invoices and pay pages have data.
  */
+import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../../app/services/platform/db-schema.server";
 import { demoLedger, demoPublicBaseUrl } from "../../db/seed/demo";
@@ -12,14 +13,24 @@ import { demoLedger, demoPublicBaseUrl } from "../../db/seed/demo";
 export const BRAND_ROLES = ["admin", "admin2", "customer"] as const;
 export type BrandRole = (typeof BRAND_ROLES)[number];
 
-/** One business for the publish journey, one for the bad-input checks: they run in parallel. */
-export const BRAND_SLOTS = ["journey", "guard"] as const;
+/**
+ * One business for the publish journey, one for the bad-input checks, one for the emails journey
+ * (branding-emails.spec.ts, which publishes and sends a request): they run in parallel.
+ */
+export const BRAND_SLOTS = ["journey", "guard", "emails"] as const;
 export type BrandSlot = (typeof BRAND_SLOTS)[number];
 
 export const brandHost = (slot: BrandSlot, project: string) => `brand-${slot}-${project}.localhost`;
 export const brandEmail = (role: BrandRole, slot: BrandSlot, project: string) =>
   `${role}-${slot}-${project}@brand.test`;
 export const brandBusinessName = (slot: BrandSlot, project: string) => `Brand ${slot} ${project}`;
+
+/**
+ * The slot's back-office API key (payment requests only), made from its name: `pk_` and 43
+ * base64url characters, as real keys are. A test business's key, never a real one.
+ */
+export const brandApiKey = (slot: BrandSlot, project: string) =>
+  `pk_${createHash("sha256").update(`e2e brand ${slot} ${project}`).digest("base64url")}`;
 
 const PERMISSIONS: Record<BrandRole, string[]> = {
   admin: ["accessCustomerPortal", "hostAdmin"],
@@ -57,6 +68,17 @@ export async function seedBrandJourneys(
       await db
         .insertInto("hosts")
         .values({ hostname, business_id: business.id, public_base_url: demoPublicBaseUrl(hostname, input.port) })
+        .execute();
+      const key = brandApiKey(slot, project);
+      await db
+        .insertInto("api_keys")
+        .values({
+          business_id: business.id,
+          name: "E2E brand key",
+          key_prefix: key.slice(0, 12),
+          key_hash: createHash("sha256").update(key).digest("hex"),
+          scopes: ["payment-requests:read", "payment-requests:write"],
+        })
         .execute();
       const number = `E2E-BRAND-${slot}-${project}`.toUpperCase();
       const account = await db

@@ -35,7 +35,7 @@ const DOMAIN_EDGES: Record<string, readonly string[]> = {
   agreements: ["accounts", "auth", "communication", "host", "links", "requests"],
   auth: ["communication", "host"],
   backoffice: ["auth"],
-  branding: ["auth", "host"],
+  branding: ["agreements", "auth", "host", "payments", "requests", "schedules"],
   communication: ["auth", "backoffice", "host", "links", "requests"],
   credit: ["auth", "host", "links"],
   host: ["accounts", "auth", "branding"],

@@ -168,4 +168,14 @@ export const brandingEnAU = {
   "branding.error.restore.stale":
     "Another admin published since you opened this page. Check what customers see now, then restore again.",
   "branding.error.publish.none": "There is no draft to publish.",
+  "branding.emails.title": "Emails",
+  "branding.emails.intro":
+    "The emails your customers get, as the draft makes them. They use your own customers' details as an example; nothing is sent.",
+  "branding.emails.kind.request": "Payment request",
+  "branding.emails.kind.reminder": "Payment reminder",
+  "branding.emails.kind.receipt": "Receipt",
+  "branding.emails.kind.schedule": "Payment schedule",
+  "branding.emails.kind.agreement": "Agreement to review",
+  "branding.emails.frameCaption": "{width} px",
+  "branding.emails.frameTitle": "{email} email, {caption}",
 };

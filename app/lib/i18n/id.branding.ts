@@ -172,4 +172,14 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
   "branding.error.restore.stale":
     "Admin lain menerbitkan sejak Anda membuka halaman ini. Periksa yang dilihat pelanggan sekarang, lalu pulihkan lagi.",
   "branding.error.publish.none": "Tidak ada draf untuk diterbitkan.",
+  "branding.emails.title": "Email",
+  "branding.emails.intro":
+    "Email yang diterima pelanggan Anda, sebagaimana dibuat oleh draf. Contohnya memakai data pelanggan Anda sendiri; tidak ada yang dikirim.",
+  "branding.emails.kind.request": "Permintaan pembayaran",
+  "branding.emails.kind.reminder": "Pengingat pembayaran",
+  "branding.emails.kind.receipt": "Tanda terima",
+  "branding.emails.kind.schedule": "Jadwal pembayaran",
+  "branding.emails.kind.agreement": "Perjanjian untuk ditinjau",
+  "branding.emails.frameCaption": "{width} px",
+  "branding.emails.frameTitle": "Pratinjau email: {email}, {caption}",
 };

@@ -235,6 +235,48 @@ function routeSuite(open: () => Promise<{ handle: DatabaseHandle; close: () => P
     expect(draft.headers.get("cache-control")).toBe("private, no-store");
   });
 
+  it("serves email-logo.png (decision 081): the uploaded logo as a PNG fitted inside 480 × 96, cached like the logo", async () => {
+    const response = await get(`/brand-assets/${ids.live}/email-logo.png`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(response.headers.get("etag")).toBe(`"${assets.png!.sha256}-email"`);
+    // The 200 × 60 logo: 48 px tall shown is 160 × 48, made at twice that.
+    const png = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect([png.format, png.width, png.height]).toEqual(["png", 320, 96]);
+    const again = await get(`/brand-assets/${ids.live}/email-logo.png`, {
+      headers: { "if-none-match": `"${assets.png!.sha256}-email"` },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it("serves email-logo.png of the host's own business only; a draft's to its admin alone", async () => {
+    // Kiwi's published version asked for on Acme's host, and Acme's on Kiwi's: not found.
+    expect((await get(`/brand-assets/${ids.kiwiLive}/email-logo.png`)).status).toBe(404);
+    expect((await get(`/brand-assets/${ids.live}/email-logo.png`, { host: KIWI })).status).toBe(404);
+    expect((await get(`/brand-assets/${ids.kiwiLive}/email-logo.png`, { host: KIWI })).status).toBe(200);
+    expect((await get(`/brand-assets/${ids.draft}/email-logo.png`)).status).toBe(404);
+    expect((await get(`/brand-assets/${ids.draft}/email-logo.png`, { cookie: cookies.customer })).status).toBe(404);
+    expect((await get(`/brand-assets/${ids.draft}/email-logo.png`, { cookie: cookies.kiwiAdmin })).status).toBe(404);
+    const draft = await get(`/brand-assets/${ids.draft}/email-logo.png`, { cookie: cookies.admin });
+    expect(draft.status).toBe(200);
+    expect(draft.headers.get("content-type")).toBe("image/png");
+    expect(draft.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("leads email-logo.png of a version with no uploaded logo to its static directory's PNG", async () => {
+    const acme = await businessOf(ACME);
+    const plain = await version(acme, { directory: "/brands/acme" });
+    await handle.db
+      .insertInto("brand_publications")
+      .values({ business_id: acme, version_id: plain, kind: "publish" })
+      .execute();
+    const response = await get(`/brand-assets/${plain}/email-logo.png`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/brands/acme/email-logo.png");
+  });
+
   it("lets other origins load a published file (emails, bootstrap clients), a draft's only this origin", async () => {
     const published = await get(brandAssetPath(ids.live!, "logo", "image/png"));
     expect(published.headers.get("cross-origin-resource-policy")).toBe("cross-origin");

@@ -1,18 +1,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRAND_ASSET_EXTENSIONS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { ThemeTokens } from "~/themes/tokens";
-import { isHostAdmin, getPageContext, brandCss, getDb, logger } from "./public.server";
+import { isHostAdmin, getPageContext, brandCss, emailLogoPng, EMAIL_LOGO_FILE, getDb, logger } from "./public.server";
 import { CANONICAL_UUID } from "~/lib/ids";
 
 /**
  * A brand version's files (issue 16; decision 037): `logo.<ext>` and `favicon.<ext>` (the
  * uploaded, checked bytes; the extension is the stored type's) and `theme.css` (the colour
- * roles derived from a custom brand colour). Only a version of this host's business: any other
- * is "not found". A version that is or was published never changes, so it is public and cached
+ * roles derived from a custom brand colour), and `email-logo.png` (the logo as emails show it,
+ * decision 081: the uploaded logo made into a small PNG). Only a version of this host's business:
+ * any other is "not found". A version that is or was published never changes, so it is public and cached
  * for a year; any other (a draft) is shown only to a host admin of the business, never cached.
  */
 const VERSION_ID = CANONICAL_UUID;
-const FILE = /^(?:(logo|favicon)\.(png|jpg|webp|svg)|theme\.css)$/;
+const FILE = /^(?:(logo|favicon)\.(png|jpg|webp|svg)|theme\.css|email-logo\.png)$/;
 
 const PUBLISHED_CACHE = "public, max-age=31536000, immutable";
 const DRAFT_CACHE = "private, no-store";
@@ -34,12 +35,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const versionId = params.versionId ?? "";
   const file = FILE.exec(params.file ?? "");
   if (!VERSION_ID.test(versionId) || !file) return notFound();
+  const emailLogo = file[0] === EMAIL_LOGO_FILE;
   const { branding, session } = await getPageContext(request);
   const businessId = branding.businessId;
 
   let found;
   try {
-    found = await findVersionFile(businessId, versionId, file[1] as BrandUploadKind | undefined);
+    found = await findVersionFile(businessId, versionId, emailLogo ? "logo" : (file[1] as BrandUploadKind | undefined));
   } catch (error) {
     logger.error("brand asset lookup failed", { versionId, error });
     return new Response("Service unavailable", {
@@ -61,6 +63,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // Published files are the brand's public face (emails' logos, bootstrap clients on other origins).
     "Cross-Origin-Resource-Policy": found.published ? "cross-origin" : "same-origin",
   });
+
+  if (emailLogo) return emailLogoAnswer(request, versionId, found, headers);
 
   if (!file[1]) {
     const tokens = found.tokens;
@@ -102,6 +106,45 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return new Response(new Uint8Array(asset.bytes), { status: 200, headers });
 }
 
+/**
+ * The logo as emails show it: the uploaded logo as a PNG (made once per process, kept by its
+ * SHA-256); without an upload, the static logo directory's PNG. Its ETag is the source's.
+ */
+async function emailLogoAnswer(
+  request: Request,
+  versionId: string,
+  found: NonNullable<Awaited<ReturnType<typeof findVersionFile>>>,
+  headers: Headers,
+) {
+  const asset = found.asset;
+  if (!asset) {
+    headers.set("Location", `${found.logoDirectory}/${EMAIL_LOGO_FILE}`);
+    return new Response(null, { status: 302, headers });
+  }
+  const etag = `"${asset.sha256}-email"`;
+  headers.set("ETag", etag);
+  if (found.published && request.headers.get("if-none-match") === etag) {
+    return new Response(null, { status: 304, headers });
+  }
+  let png: Buffer;
+  try {
+    png = await emailLogoPng({
+      bytes: asset.bytes,
+      contentType: asset.content_type,
+      width: asset.width,
+      height: asset.height,
+      sha256: asset.sha256,
+    });
+  } catch (error) {
+    // A stored logo passed the upload checks; one sharp cannot draw is a bug, not the reader's.
+    logger.error("email logo not made", { versionId, error });
+    return notFound();
+  }
+  headers.set("Content-Type", "image/png");
+  headers.set("Content-Length", String(png.byteLength));
+  return new Response(new Uint8Array(png), { status: 200, headers });
+}
+
 async function findVersionFile(businessId: string, versionId: string, kind: BrandUploadKind | undefined) {
   const db = await getDb();
   const version = await db
@@ -133,7 +176,7 @@ async function findVersionFile(businessId: string, versionId: string, kind: Bran
   const asset = assetId
     ? await db
         .selectFrom("brand_assets")
-        .select(["content_type", "bytes", "sha256"])
+        .select(["content_type", "bytes", "sha256", "width", "height"])
         .where("id", "=", assetId)
         .where("business_id", "=", businessId)
         .where("kind", "=", kind!)

@@ -7,8 +7,10 @@
 export { isHostAdmin } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
 export { brandCss } from "~/services/branding/brand-css.server";
+export { emailLogoPng } from "~/services/branding/email-logo.server";
 export { preferencesBySession, saveBySession } from "~/services/communication/preference-page.server";
 export { serializeLanguageCookie } from "~/services/host/language.server";
+export { EMAIL_LOGO_FILE } from "~/services/host/host.server";
 export { loadLegalPage } from "~/services/host/legal.server";
 export { requireHostBranding, serviceUnavailable } from "~/services/host/tenant.server";
 export { businessContact } from "~/services/links/request-links.server";

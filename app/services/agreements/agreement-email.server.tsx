@@ -36,7 +36,7 @@ export async function renderAgreementOfferEmail(input: {
 }): Promise<{ subject: string; html: string; text: string }> {
   const { branding, offer, link } = input;
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
   const expires = date(offer.expiresAt);
   const title = offer.document.title;
@@ -58,12 +58,12 @@ export async function renderAgreementOfferEmail(input: {
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {title}
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{ask}</Text>
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{ask}</Text>
       <EmailButton brand={brand} href={link}>
         Review the agreement
       </EmailButton>
-      <Text style={emailText(brand.theme)}>{how}</Text>
+      <Text style={emailText(brand)}>{how}</Text>
       <EmailFacts brand={brand} facts={facts} />
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,

@@ -323,7 +323,7 @@ function agreementSuite(open: () => Promise<{ handle: DatabaseHandle; close: () 
       expect(mail.from).toContain('"Acme Plumbing Supplies"');
       expect(html).toMatch(/<html[^>]*lang="en"/);
       expect(html).toContain('role="presentation"');
-      expect(html).toContain('src="http://acme.localhost:3000/brands/acme/logo.svg"');
+      expect(html).toContain('src="http://acme.localhost:3000/brands/acme/email-logo.png"');
       expect(html).not.toContain("<img src=x");
       expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
       expect(html).not.toMatch(/<script/i);

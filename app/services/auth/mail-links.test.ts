@@ -140,7 +140,7 @@ describe("links in mail", () => {
     ]);
     // The HTML part is the same receipt in the host's branded frame, its link on the same origin.
     expect(mail.html).toContain(`href="${mail.links[0]}"`);
-    expect(mail.html).toContain('src="https://pay.acme.example/brands/acme/logo.svg"');
+    expect(mail.html).toContain('src="https://pay.acme.example/brands/acme/email-logo.png"');
     expect(mail.text).toContain("Reference: RCPT-LINK-1");
   });
 });

@@ -1,8 +1,8 @@
 import type { Transaction } from "kysely";
 import { BRAND_LABEL_MAX_LENGTH, BRAND_NAME_MAX_LENGTH, checkBrandText, type BrandTextProblem } from "~/lib/brand-text";
-import { checkTheme } from "~/themes/contrast";
+import { isValidBrandTokens, storedBrandTokens } from "~/lib/brand-colours";
 import { isThemeName, type ThemeName } from "~/themes/names";
-import { themeTokens, type ThemeTokens } from "~/themes/tokens";
+import type { ThemeTokens } from "~/themes/tokens";
 import { isHostAdmin } from "../auth/access.server";
 import { updateSessionData, type PortalSession } from "../auth/session.server";
 import { brandLook, type HostBranding } from "../host/host.server";
@@ -34,7 +34,16 @@ export type BrandActor = { businessId: string; contactId: string; clientIp?: str
 /** What a brand version shows: the host's brand fields and the addresses of its files. */
 export type BrandLook = Pick<
   HostBranding,
-  "theme" | "businessName" | "businessLabel" | "logoDirectory" | "logoUrl" | "faviconUrl" | "faviconType" | "customCss"
+  | "theme"
+  | "businessName"
+  | "businessLabel"
+  | "logoDirectory"
+  | "logoUrl"
+  | "faviconUrl"
+  | "faviconType"
+  | "customCss"
+  | "brandTokens"
+  | "emailLogo"
 >;
 
 export type BrandVersionView = {
@@ -128,6 +137,8 @@ type VersionRow = {
   logo_directory: string;
   created_at: unknown;
   logoType: BrandAssetType | null;
+  logoWidth: number | null;
+  logoHeight: number | null;
   faviconType: BrandAssetType | null;
 };
 
@@ -148,6 +159,8 @@ function selectVersions(db: Db) {
       "brand_versions.logo_directory",
       "brand_versions.created_at",
       "logo_asset.content_type as logoType",
+      "logo_asset.width as logoWidth",
+      "logo_asset.height as logoHeight",
       "favicon_asset.content_type as faviconType",
     ]);
 }
@@ -164,13 +177,8 @@ async function readVersion(db: Db, businessId: string, versionId: string): Promi
 /** A timestamp as the drivers give it (a Date; PGlite and pg agree) in ISO 8601. */
 const isoTime = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
 
-function tokensOf(value: unknown): ThemeTokens | null {
-  const parsed = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
-  return isValidTokens(parsed) ? parsed : null;
-}
-
 function versionView(row: VersionRow): BrandVersionView {
-  const tokens = row.brand_colour ? tokensOf(row.tokens) : null;
+  const tokens = row.brand_colour ? storedBrandTokens(row.tokens) : null;
   return {
     id: row.id,
     theme: row.theme,
@@ -195,7 +203,12 @@ function lookOf(row: VersionRow): BrandLook {
       versionId: row.id,
       logoDirectory: row.logo_directory,
       custom: row.brand_colour !== null,
+      tokens: row.tokens,
       logoType: row.logo_asset_id ? row.logoType : null,
+      logoSize:
+        row.logo_asset_id && row.logoWidth !== null && row.logoHeight !== null
+          ? { width: row.logoWidth, height: row.logoHeight }
+          : null,
       faviconType: row.favicon_asset_id ? row.faviconType : null,
     }),
   };
@@ -203,24 +216,9 @@ function lookOf(row: VersionRow): BrandLook {
 
 /**
  * Tokens as deriveBrand makes them: exactly the roles of ThemeTokens, each a lower-case #rrggbb,
- * and every WCAG pair passing. Checked again here: the stylesheet is built from them.
+ * and every WCAG pair passing. Checked again here: the stylesheet and the emails are built from them.
  */
-export function isValidTokens(value: unknown): value is ThemeTokens {
-  if (value === null || typeof value !== "object") return false;
-  const template = themeTokens.base;
-  const groups = value as Record<string, unknown>;
-  if (Object.keys(groups).sort().join() !== Object.keys(template).sort().join()) return false;
-  for (const [group, roles] of Object.entries(template) as [string, Record<string, string>][]) {
-    const given = groups[group];
-    if (given === null || typeof given !== "object" || Array.isArray(given)) return false;
-    const entries = Object.entries(given as Record<string, unknown>);
-    if (entries.length !== Object.keys(roles).length) return false;
-    for (const [role, colour] of entries) {
-      if (!Object.hasOwn(roles, role) || typeof colour !== "string" || !HEX.test(colour)) return false;
-    }
-  }
-  return checkTheme(value as ThemeTokens).length === 0;
-}
+export const isValidTokens = isValidBrandTokens;
 
 /** The look of one version of this business (a preview), or null when it is not one of its versions. */
 export async function findBrandVersionLook(db: Db, businessId: string, versionId: string): Promise<BrandLook | null> {

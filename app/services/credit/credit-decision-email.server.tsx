@@ -30,7 +30,7 @@ export async function renderCreditDecisionEmail(input: {
   const decision = application.decision;
   if (!decision) throw new Error("renderCreditDecisionEmail: the application is not decided");
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const business = branding.businessName;
   const money = (cents: number) => formatMoney(cents, { currency: application.currency });
   const decidedOn = formatDate(decision.decidedAt, { timeZone: branding.timeZone });
@@ -61,16 +61,16 @@ export async function renderCreditDecisionEmail(input: {
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {title}
       </Heading>
-      <Text style={emailText(brand.theme)}>Hello,</Text>
-      <Text style={emailText(brand.theme)}>{outcome}</Text>
+      <Text style={emailText(brand)}>Hello,</Text>
+      <Text style={emailText(brand)}>{outcome}</Text>
       <EmailFacts brand={brand} facts={facts} />
       {words ? (
         <>
-          <Text style={emailText(brand.theme, { fontWeight: 600, margin: "16px 0 4px" })}>{wordsLabel}</Text>
-          <Text style={emailText(brand.theme, { whiteSpace: "pre-wrap", margin: "0 0 12px" })}>{words}</Text>
+          <Text style={emailText(brand, { fontWeight: 600, margin: "16px 0 4px" })}>{wordsLabel}</Text>
+          <Text style={emailText(brand, { whiteSpace: "pre-wrap", margin: "0 0 12px" })}>{words}</Text>
         </>
       ) : null}
-      <Text style={emailText(brand.theme)}>
+      <Text style={emailText(brand)}>
         {accepted
           ? `Please quote ${application.reference} when you contact ${business} about your account.`
           : `If you have questions about this decision, contact ${business} and quote ${application.reference}.`}

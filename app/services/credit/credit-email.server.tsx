@@ -50,7 +50,7 @@ function businessNumbers(answers: CreditAnswers): [string, string | null][] {
 }
 
 function SmallText({ brand, children }: { brand: EmailBrand; children: ReactNode }) {
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   return (
     <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "12px 0 0" }}>{children}</Text>
   );
@@ -73,7 +73,7 @@ export async function renderApplicantEmail(input: {
   const { branding, application } = input;
   const { answers } = application;
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const name = answers.contacts?.applicant.name ?? "";
   const greeting = `Hello ${name.trim() || "there"},`;
   const lead = `${endSentence(`Thank you for applying for a trade account with ${branding.businessName}`)} Your application's reference is ${application.reference}.`;
@@ -97,14 +97,14 @@ export async function renderApplicantEmail(input: {
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         Application received
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{lead}</Text>
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{lead}</Text>
       <EmailFacts brand={brand} facts={rows} />
       <Heading as="h2" style={{ fontSize: "17px", lineHeight: "24px", margin: "16px 0 4px", color: c.text }}>
         What happens next
       </Heading>
       {next.map((sentence) => (
-        <Text key={sentence} style={emailText(brand.theme, { margin: "6px 0" })}>
+        <Text key={sentence} style={emailText(brand, { margin: "6px 0" })}>
           {sentence}
         </Text>
       ))}
@@ -137,7 +137,7 @@ export async function renderBusinessEmail(input: {
   const { branding, application } = input;
   const { answers } = application;
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const legalName = answers.business?.legalName ?? "";
   const subject = `New credit application: ${legalName} (${application.reference})`;
   const lead = `${legalName} applied for a trade account on ${formatDate(application.submittedAt, { timeZone: branding.timeZone })}.`;
@@ -163,9 +163,9 @@ export async function renderBusinessEmail(input: {
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         New credit application
       </Heading>
-      <Text style={emailText(brand.theme)}>{lead}</Text>
+      <Text style={emailText(brand)}>{lead}</Text>
       <EmailFacts brand={brand} facts={rows} />
-      <Text style={emailText(brand.theme)}>{how}</Text>
+      <Text style={emailText(brand)}>{how}</Text>
     </BrandedEmail>,
   );
   const text = [lead, "", ...rows.map(([label, value]) => `${label}: ${value}`), "", how].join("\n");

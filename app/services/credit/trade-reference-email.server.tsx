@@ -37,7 +37,7 @@ export async function renderTradeReferenceRequestEmail(
 ): Promise<{ subject: string; html: string; text: string }> {
   const { branding, link } = input;
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const expires = formatDate(input.expiresAt, { timeZone: branding.timeZone });
   const business = branding.businessName;
   const greeting = `Hello ${input.refereeName.trim() || "there"},`;
@@ -61,13 +61,13 @@ export async function renderTradeReferenceRequestEmail(
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         Trade reference for {input.applicantName}
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{ask}</Text>
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{ask}</Text>
       <EmailButton brand={brand} href={link}>
         Give a reference
       </EmailButton>
-      <Text style={emailText(brand.theme)}>{how}</Text>
-      {again ? <Text style={emailText(brand.theme)}>{again}</Text> : null}
+      <Text style={emailText(brand)}>{how}</Text>
+      {again ? <Text style={emailText(brand)}>{again}</Text> : null}
       <EmailFacts brand={brand} facts={facts} />
       <FallbackLink brand={brand} link={link} expires={expires} once />
     </BrandedEmail>,

@@ -1,7 +1,9 @@
 import type { Db } from "../platform/db.server";
 import type { EmailBrand } from "../platform/email-layout.server";
 import { feeRulesFromRow, type FeeRules } from "~/lib/payment-calc";
+import { storedBrandTokens } from "~/lib/brand-colours";
 import type { ThemeName } from "~/themes/names";
+import type { ThemeTokens } from "~/themes/tokens";
 import type { BrandAssetType } from "../platform/db-schema.server";
 import { lastForwardedValue } from "../platform/forwarded.server";
 
@@ -20,6 +22,13 @@ export type HostBranding = {
   faviconType: string;
   /** A custom brand colour's stylesheet (`/brand-assets/<version>/theme.css`), null for a named theme. */
   customCss: string | null;
+  /**
+   * A custom brand colour's derived roles (checked: every pair passes WCAG AA), which the emails
+   * are coloured with; null for a named theme (the theme's own tokens). Decision 081.
+   */
+  brandTokens: ThemeTokens | null;
+  /** The logo as emails show it: a PNG on the host (decision 081), and its shown size in CSS pixels. */
+  emailLogo: EmailLogo;
   /**
    * Set when this request's session previews a draft brand (issue 16): the brand fields above are
    * the draft's, for this session alone. Never set by findHostBranding (emails, back office, bootstrap).
@@ -165,7 +174,10 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "brand_versions.id as versionId",
       "brand_versions.logo_directory as versionLogoDirectory",
       "brand_versions.brand_colour as brandColour",
+      "brand_versions.tokens as brandTokens",
       "logo_asset.content_type as logoType",
+      "logo_asset.width as logoWidth",
+      "logo_asset.height as logoHeight",
       "favicon_asset.content_type as faviconType",
     ])
     .where("hosts.hostname", "=", hostname)
@@ -188,14 +200,25 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
     versionId,
     versionLogoDirectory,
     brandColour,
+    brandTokens,
     logoType,
+    logoWidth,
+    logoHeight,
     faviconType,
     ...host
   } = row;
   const look = brandLook(
     versionId === null || versionLogoDirectory === null
       ? { versionId: null, logoDirectory: host.logoDirectory, custom: false, logoType: null, faviconType: null }
-      : { versionId, logoDirectory: versionLogoDirectory, custom: brandColour !== null, logoType, faviconType },
+      : {
+          versionId,
+          logoDirectory: versionLogoDirectory,
+          custom: brandColour !== null,
+          tokens: brandTokens,
+          logoType,
+          logoSize: logoWidth !== null && logoHeight !== null ? { width: logoWidth, height: logoHeight } : null,
+          faviconType,
+        },
   );
   return {
     ...host,
@@ -239,34 +262,73 @@ const ASSET_EXTENSIONS: Record<BrandAssetType, string> = {
 /** Where a brand version's files are served (routes/brand-assets.$versionId.$file.ts). */
 export const brandAssetsDirectory = (versionId: string) => `/brand-assets/${versionId}`;
 
+/** The logo an email shows (decision 081): a PNG, and the size it is shown at in CSS pixels. */
+export type EmailLogo = { url: string; width: number; height: number };
+
+/**
+ * An email's logo is shown at most EMAIL_LOGO.height px tall and EMAIL_LOGO.maxWidth px wide, its
+ * proportions kept; its PNG is made at EMAIL_LOGO.scale times that (sharp screens).
+ */
+export const EMAIL_LOGO = { height: 48, maxWidth: 240, scale: 2 } as const;
+
+/** The shown size of a logo of `width` × `height` (any unit): inside EMAIL_LOGO's box, never 0. */
+export function emailLogoSize(size: { width: number; height: number } | null): { width: number; height: number } {
+  if (!size || !(size.width > 0) || !(size.height > 0)) return { width: EMAIL_LOGO.height, height: EMAIL_LOGO.height };
+  const scale = Math.min(EMAIL_LOGO.height / size.height, EMAIL_LOGO.maxWidth / size.width);
+  return {
+    width: Math.max(1, Math.round(size.width * scale)),
+    height: Math.max(1, Math.round(size.height * scale)),
+  };
+}
+
 /**
  * The addresses a brand's pages use (issue 16). A version's uploaded logo and favicon are served
  * from `/brand-assets/<version>/logo.<ext>` and `favicon.<ext>` (ext from the stored type), a custom
  * colour's stylesheet from `…/theme.css`; without an upload, the static logo directory's SVGs. The
  * logo directory (bootstrap's field) is `/brand-assets/<version>` when the logo is uploaded.
  * `logoDirectory` here is always the static one (`/brands/<name>`).
+ *
+ * Emails (decision 081) show `email-logo.png` of the same directory: an uploaded logo made into a
+ * PNG by the brand-assets route, or the static directory's PNG beside its SVG (square, as every
+ * static logo is). A custom colour's tokens are read (and checked) for the emails' colours.
  */
 export function brandLook(brand: {
   versionId: string | null;
   logoDirectory: string;
   custom: boolean;
+  /** The version's stored tokens (JSON), read when `custom`. */
+  tokens?: unknown;
   logoType: BrandAssetType | null;
+  /** The uploaded logo's size in pixels (brand_assets.width, height). */
+  logoSize?: { width: number; height: number } | null;
   faviconType: BrandAssetType | null;
-}): Pick<HostBranding, "logoDirectory" | "logoUrl" | "faviconUrl" | "faviconType" | "customCss"> {
+}): Pick<
+  HostBranding,
+  "logoDirectory" | "logoUrl" | "faviconUrl" | "faviconType" | "customCss" | "brandTokens" | "emailLogo"
+> {
   const staticDirectory = brand.logoDirectory.replace(/\/+$/, "");
   const assets = brand.versionId ? brandAssetsDirectory(brand.versionId) : null;
+  const uploadedLogo = assets !== null && brand.logoType !== null;
+  const brandTokens = assets && brand.custom ? storedBrandTokens(brand.tokens) : null;
   return {
-    logoDirectory: assets && brand.logoType ? assets : staticDirectory,
-    logoUrl:
-      assets && brand.logoType ? `${assets}/logo.${ASSET_EXTENSIONS[brand.logoType]}` : `${staticDirectory}/logo.svg`,
+    logoDirectory: uploadedLogo ? assets : staticDirectory,
+    logoUrl: uploadedLogo ? `${assets}/logo.${ASSET_EXTENSIONS[brand.logoType!]}` : `${staticDirectory}/logo.svg`,
     faviconUrl:
       assets && brand.faviconType
         ? `${assets}/favicon.${ASSET_EXTENSIONS[brand.faviconType]}`
         : `${staticDirectory}/favicon.svg`,
     faviconType: assets && brand.faviconType ? brand.faviconType : "image/svg+xml",
     customCss: assets && brand.custom ? `${assets}/theme.css` : null,
+    brandTokens,
+    emailLogo: {
+      url: `${uploadedLogo ? assets : staticDirectory}/${EMAIL_LOGO_FILE}`,
+      ...emailLogoSize(uploadedLogo ? (brand.logoSize ?? null) : null),
+    },
   };
 }
+
+/** The email logo's file name, in a version's asset directory and in a static logo directory. */
+export const EMAIL_LOGO_FILE = "email-logo.png";
 
 export type LegalDocument = "privacy_policy" | "terms_and_conditions";
 
@@ -291,11 +353,15 @@ export async function findBusinessBranding(db: Db, businessId: string): Promise<
   return host ? findHostBranding(db, host.hostname) : null;
 }
 
-/** How the host's emails look: business name, theme and the logo as an absolute URL on the public base. */
+/**
+ * How the host's emails look (decision 081): the published brand's name, its colours (a custom
+ * colour's derived roles, else the theme's) and its logo as a PNG, an absolute URL on the public base.
+ */
 export function emailBrandOf(branding: HostBranding): EmailBrand {
   return {
     businessName: branding.businessName,
     theme: branding.theme,
-    logoUrl: publicLink(branding, branding.logoUrl),
+    tokens: branding.brandTokens,
+    logo: { ...branding.emailLogo, url: publicLink(branding, branding.emailLogo.url) },
   };
 }

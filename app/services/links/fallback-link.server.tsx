@@ -8,7 +8,7 @@ import { emailColors, type EmailBrand } from "../platform/email-layout.server";
  * reference); the others work until they expire.
  */
 export function FallbackLink(props: { brand: EmailBrand; link: string; expires: string; once?: boolean }) {
-  const c = emailColors(props.brand.theme);
+  const c = emailColors(props.brand);
   return (
     <>
       <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 4px" }}>

@@ -42,18 +42,18 @@ export async function renderReceiptHtml(input: {
     >
       <Heading
         as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand).text }}
       >
         {input.title}
       </Heading>
       {paragraphs.map((paragraph, index) => (
-        <Text key={index} style={emailText(brand.theme, { whiteSpace: "pre-line" })}>
+        <Text key={index} style={emailText(brand, { whiteSpace: "pre-line" })}>
           {paragraph}
         </Text>
       ))}
       {input.payRest ? (
-        <Text style={emailText(brand.theme)}>
-          <Link href={input.payRest} style={{ color: emailColors(brand.theme).link, textDecoration: "underline" }}>
+        <Text style={emailText(brand)}>
+          <Link href={input.payRest} style={{ color: emailColors(brand).link, textDecoration: "underline" }}>
             Pay the rest
           </Link>
         </Text>
@@ -61,7 +61,7 @@ export async function renderReceiptHtml(input: {
       <EmailButton brand={brand} href={input.link}>
         See this receipt
       </EmailButton>
-      <Text style={emailText(brand.theme, { fontSize: "13px", color: emailColors(brand.theme).mutedText })}>
+      <Text style={emailText(brand, { fontSize: "13px", color: emailColors(brand).mutedText })}>
         The button opens this receipt only, without signing in, until {input.linkExpires}.
       </Text>
     </BrandedEmail>,

@@ -18,13 +18,16 @@ import type { CSSProperties, ReactElement, ReactNode } from "react";
 import type { PreferenceTopic } from "~/lib/communication";
 import { endSentence } from "~/lib/sentence";
 import type { ThemeName } from "~/themes/names";
-import { themeTokens } from "~/themes/tokens";
+import { themeTokens, type ThemeTokens } from "~/themes/tokens";
 
 /**
  * The frame of every branded email (payment requests, ad-hoc links, receipts), built with
  * React Email (decision 032): tables with role="presentation", inline styles, a light colour
- * scheme, and the host's theme colours read from the same tokens the pages are themed from
- * (app/themes/tokens.ts is plain data; the vanilla-extract theme files are not imported here).
+ * scheme, and the host's published brand: a custom colour's derived roles (the same tokens the
+ * brand's stylesheet sets on the pages, so the text on the button and banner is the one chosen
+ * there for contrast), else the theme's colours read from the same tokens the pages are themed
+ * from (app/themes/tokens.ts is plain data; the vanilla-extract theme files are not imported here).
+ * Decision 081.
  * Only the colour pairs the themes are checked for (app/themes/contrast.ts, WCAG AA) are used:
  * banner text on banner, button text on button, body and muted text and links on the page.
  *
@@ -33,8 +36,16 @@ import { themeTokens } from "~/themes/tokens";
 export type EmailBrand = {
   businessName: string;
   theme: ThemeName;
-  /** Absolute URL of the business's logo (its logo directory on the host's public base URL). */
-  logoUrl: string;
+  /**
+   * The published brand's custom colour roles (derived from the admin's colour, every pair checked
+   * for WCAG AA, decision 081), else null: the theme's own tokens.
+   */
+  tokens: ThemeTokens | null;
+  /**
+   * The logo as a PNG (many mail clients show no SVG), an absolute URL on the host's public base,
+   * and the size it is shown at in CSS pixels (the PNG has twice as many).
+   */
+  logo: { url: string; width: number; height: number };
 };
 
 export type EmailContact = { supportEmail: string | null; supportPhone: string | null };
@@ -78,8 +89,9 @@ export function questionsLine(businessName: string, contact: EmailContact): stri
 
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
-export function emailColors(theme: ThemeName) {
-  const tokens = themeTokens[theme] ?? themeTokens.base;
+/** The colours of a brand's emails: its custom roles where it has them, else its theme's. */
+export function emailColors(brand: Pick<EmailBrand, "theme" | "tokens">) {
+  const tokens = brand.tokens ?? themeTokens[brand.theme] ?? themeTokens.base;
   return { ...tokens.colors, ...tokens.surface };
 }
 
@@ -92,7 +104,7 @@ export function BrandedEmail(props: {
   preferences?: EmailPreferenceLinks | null;
   children: ReactNode;
 }) {
-  const c = emailColors(props.brand.theme);
+  const c = emailColors(props.brand);
   const links = props.preferences ?? null;
   const { supportEmail, supportPhone } = props.contact;
   return (
@@ -114,9 +126,15 @@ export function BrandedEmail(props: {
         >
           <Section style={{ backgroundColor: c.bannerBackground, padding: "12px 20px" }}>
             <Row>
-              <Column style={{ width: "48px", verticalAlign: "middle" }}>
+              <Column style={{ width: `${props.brand.logo.width + 12}px`, verticalAlign: "middle" }}>
                 {/* Decorative next to the business name written beside it, as in the portal's shell. */}
-                <Img src={props.brand.logoUrl} alt="" width="40" height="40" style={{ borderRadius: "6px" }} />
+                <Img
+                  src={props.brand.logo.url}
+                  alt=""
+                  width={String(props.brand.logo.width)}
+                  height={String(props.brand.logo.height)}
+                  style={{ display: "block", border: 0 }}
+                />
               </Column>
               <Column style={{ verticalAlign: "middle" }}>
                 <Text style={{ margin: 0, fontSize: "18px", lineHeight: "24px", fontWeight: 700, color: c.bannerText }}>
@@ -176,7 +194,7 @@ const small = (color: string): CSSProperties => ({ fontSize: "13px", lineHeight:
 
 /** The one big action of an email: the theme's button colours, at least 44 px high. */
 export function EmailButton(props: { brand: EmailBrand; href: string; children: ReactNode }) {
-  const c = emailColors(props.brand.theme);
+  const c = emailColors(props.brand);
   return (
     <Button
       href={props.href}
@@ -199,7 +217,7 @@ export function EmailButton(props: { brand: EmailBrand; href: string; children: 
 
 /** Label/value lines (amount, due date…) as a presentation table that stays one column on a phone. */
 export function EmailFacts(props: { brand: EmailBrand; facts: [label: string, value: string][] }) {
-  const c = emailColors(props.brand.theme);
+  const c = emailColors(props.brand);
   return (
     <Section style={{ margin: "8px 0" }}>
       {props.facts.map(([label, value]) => (
@@ -218,10 +236,10 @@ export function EmailFacts(props: { brand: EmailBrand; facts: [label: string, va
   );
 }
 
-export const emailText = (theme: ThemeName, extra: CSSProperties = {}): CSSProperties => ({
+export const emailText = (brand: Pick<EmailBrand, "theme" | "tokens">, extra: CSSProperties = {}): CSSProperties => ({
   fontSize: "15px",
   lineHeight: "22px",
-  color: emailColors(theme).text,
+  color: emailColors(brand).text,
   margin: "12px 0",
   ...extra,
 });

@@ -107,27 +107,25 @@ export async function renderPaymentRequestEmail(input: {
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand).text }}
       >
         {title}
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{ask}</Text>
-      <Text
-        style={emailText(brand.theme, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
-      >
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{ask}</Text>
+      <Text style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}>
         {money(toPay)}
       </Text>
       <EmailButton brand={brand} href={link}>
         Pay now
       </EmailButton>
-      {fees ? <Text style={emailText(brand.theme, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
+      {fees ? <Text style={emailText(brand, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
       {request.description ? (
-        <Text style={emailText(brand.theme, { whiteSpace: "pre-line" })}>{request.description}</Text>
+        <Text style={emailText(brand, { whiteSpace: "pre-line" })}>{request.description}</Text>
       ) : null}
       <EmailFacts brand={brand} facts={facts} />
       {request.invoices.length ? <InvoiceList brand={brand} request={request} money={money} /> : null}
-      {input.reminder ? <Text style={emailText(brand.theme)}>{paidAlready}</Text> : null}
+      {input.reminder ? <Text style={emailText(brand)}>{paidAlready}</Text> : null}
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
@@ -207,16 +205,16 @@ export async function renderAdhocLinkEmail(input: {
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand).text }}
       >
         Pay {branding.businessName} any amount
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{ask}</Text>
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{ask}</Text>
       <EmailButton brand={brand} href={link}>
         Make a payment
       </EmailButton>
-      {fees ? <Text style={emailText(brand.theme, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
+      {fees ? <Text style={emailText(brand, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
       <EmailFacts brand={brand} facts={facts} />
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
@@ -297,21 +295,19 @@ export async function renderInvoiceLinkEmail(input: {
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand).text }}
       >
         {overdue ? `Invoice ${invoice.number} is overdue` : `Invoice ${invoice.number}`}
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{ask}</Text>
-      <Text
-        style={emailText(brand.theme, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
-      >
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{ask}</Text>
+      <Text style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}>
         {owing}
       </Text>
       <EmailButton brand={brand} href={link}>
         Pay now
       </EmailButton>
-      {fees ? <Text style={emailText(brand.theme, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
+      {fees ? <Text style={emailText(brand, { fontSize: "14px", lineHeight: "20px" })}>{fees}</Text> : null}
       <EmailFacts brand={brand} facts={facts} />
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
@@ -336,7 +332,7 @@ export async function renderInvoiceLinkEmail(input: {
 }
 
 function InvoiceList(props: { brand: EmailBrand; request: PaymentRequestView; money: (cents: number) => string }) {
-  const c = emailColors(props.brand.theme);
+  const c = emailColors(props.brand);
   return (
     <Section style={{ margin: "8px 0 4px" }}>
       <Heading as="h2" style={{ fontSize: "16px", lineHeight: "22px", margin: "12px 0 4px", color: c.text }}>

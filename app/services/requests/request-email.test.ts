@@ -17,6 +17,8 @@ const branding = (theme: ThemeName): HostBranding => ({
   logoUrl: "/brands/acme/logo.svg",
   faviconUrl: "/brands/acme/favicon.svg",
   faviconType: "image/svg+xml",
+  brandTokens: null,
+  emailLogo: { url: "/brands/acme/email-logo.png", width: 48, height: 48 },
   customCss: null,
   preview: null,
   country: "AU",
@@ -192,7 +194,8 @@ describe("the payment-request email", () => {
     expect(mail.html).toMatch(/<html[^>]*lang="en"/);
     expect(mail.html).toContain('role="presentation"');
     expect(mail.html).toContain('<img alt=""');
-    expect(mail.html).toContain('src="https://pay.example.test/brands/acme/logo.svg"');
+    // Emails show the PNG beside the static SVG (decision 081): many mail clients show no SVG.
+    expect(mail.html).toContain('src="https://pay.example.test/brands/acme/email-logo.png"');
     expect(mail.html).toContain(`background-color:${colors.button};color:${surface.buttonText}`);
     expect(mail.html).toContain(`background-color:${colors.bannerBackground}`);
     expect(mail.html).toContain(`color:${colors.bannerText}`);

@@ -139,7 +139,7 @@ export async function renderResponseRequestEmail(input: {
 }): Promise<{ subject: string; html: string; text: string }> {
   const { branding, request, link } = input;
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const words = wordsOf(branding, request);
   const expires = formatDate(request.expiresAt, { timeZone: branding.timeZone });
   const greeting = `Hello ${input.recipientName.trim() || "there"},`;
@@ -151,25 +151,25 @@ export async function renderResponseRequestEmail(input: {
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {words.title}
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{words.ask}</Text>
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{words.ask}</Text>
       <EmailButton brand={brand} href={link}>
         {words.button}
       </EmailButton>
       <EmailFacts brand={brand} facts={words.facts} />
       {words.more.map((more, index) => (
         <Section key={index}>
-          <Text style={emailText(brand.theme, { fontWeight: 600, margin: "12px 0 4px" })}>{more.label}</Text>
-          <Paragraphs text={more.text} style={emailText(brand.theme, { margin: "4px 0" })} />
+          <Text style={emailText(brand, { fontWeight: 600, margin: "12px 0 4px" })}>{more.label}</Text>
+          <Paragraphs text={more.text} style={emailText(brand, { margin: "4px 0" })} />
         </Section>
       ))}
       {note ? (
         <>
-          <Text style={emailText(brand.theme, { fontWeight: 600, margin: "16px 0 4px" })}>{note}</Text>
-          <Paragraphs text={request.message} style={emailText(brand.theme, { margin: "4px 0" })} />
+          <Text style={emailText(brand, { fontWeight: 600, margin: "16px 0 4px" })}>{note}</Text>
+          <Paragraphs text={request.message} style={emailText(brand, { margin: "4px 0" })} />
         </>
       ) : null}
-      <Text style={emailText(brand.theme)}>{how}</Text>
+      <Text style={emailText(brand)}>{how}</Text>
       <FallbackLink brand={brand} link={link} expires={expires} />
     </BrandedEmail>,
   );
@@ -216,7 +216,7 @@ export async function renderAnswerNotification(input: {
   const { branding, request } = input;
   const answer = request.answer!;
   const brand = emailBrandOf(branding);
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const words = wordsOf(branding, request);
   const account = `${request.account.name} (${request.account.number})`;
   const summary = `${answer.contact.email} ${CHOICE_WORDS[answer.choice]} for account ${account}.`;
@@ -242,18 +242,18 @@ export async function renderAnswerNotification(input: {
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {request.reference} answered
       </Heading>
-      <Text style={emailText(brand.theme)}>{summary}</Text>
+      <Text style={emailText(brand)}>{summary}</Text>
       <EmailFacts brand={brand} facts={facts} />
       {words.more.map((more, index) => (
         <Section key={index}>
-          <Text style={emailText(brand.theme, { fontWeight: 600, margin: "12px 0 4px" })}>{more.label}</Text>
-          <Paragraphs text={more.text} style={emailText(brand.theme, { margin: "4px 0" })} />
+          <Text style={emailText(brand, { fontWeight: 600, margin: "12px 0 4px" })}>{more.label}</Text>
+          <Paragraphs text={more.text} style={emailText(brand, { margin: "4px 0" })} />
         </Section>
       ))}
       {said ? (
         <>
-          <Text style={emailText(brand.theme, { fontWeight: 600, margin: "16px 0 4px" })}>{saidLabel}</Text>
-          <Paragraphs text={said} style={emailText(brand.theme, { margin: "4px 0" })} />
+          <Text style={emailText(brand, { fontWeight: 600, margin: "16px 0 4px" })}>{saidLabel}</Text>
+          <Paragraphs text={said} style={emailText(brand, { margin: "4px 0" })} />
         </>
       ) : null}
       <Text style={{ fontSize: "13px", lineHeight: "20px", color: c.mutedText, margin: "16px 0 0" }}>

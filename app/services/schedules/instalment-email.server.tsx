@@ -201,18 +201,18 @@ async function renderContactEmail(
   ];
   const support: EmailContact = { supportEmail: facts.supportEmail, supportPhone: facts.supportPhone };
   const expires = link ? day(link.expiresAt) : "";
-  const c = emailColors(brand.theme);
+  const c = emailColors(brand);
   const html = await renderEmailHtml(
     <BrandedEmail brand={brand} preview={lead} contact={support} preferences={preferences}>
       <Heading as="h1" style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: c.text }}>
         {title}
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{lead}</Text>
-      <Text style={emailText(brand.theme)}>{next}</Text>
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{lead}</Text>
+      <Text style={emailText(brand)}>{next}</Text>
       {url ? (
         <>
-          <Text style={emailText(brand.theme)}>{action}</Text>
+          <Text style={emailText(brand)}>{action}</Text>
           <EmailButton brand={brand} href={url}>
             {t("instalmentEmail.button")}
           </EmailButton>
@@ -296,12 +296,12 @@ async function businessNotice(
     >
       <Heading
         as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand).text }}
       >
         {title}
       </Heading>
-      <Text style={emailText(brand.theme)}>{lead}</Text>
-      <Text style={emailText(brand.theme)}>{next}</Text>
+      <Text style={emailText(brand)}>{lead}</Text>
+      <Text style={emailText(brand)}>{next}</Text>
       <EmailFacts brand={brand} facts={facts} />
     </BrandedEmail>,
   );

@@ -79,22 +79,20 @@ export async function renderScheduleProposalEmail(input: {
     <BrandedEmail brand={brand} preview={ask} contact={input.support} preferences={input.preferences}>
       <Heading
         as="h1"
-        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand.theme).text }}
+        style={{ fontSize: "22px", lineHeight: "28px", margin: "16px 0 4px", color: emailColors(brand).text }}
       >
         Payment schedule to review
       </Heading>
-      <Text style={emailText(brand.theme)}>{greeting}</Text>
-      <Text style={emailText(brand.theme)}>{ask}</Text>
-      <Text
-        style={emailText(brand.theme, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}
-      >
+      <Text style={emailText(brand)}>{greeting}</Text>
+      <Text style={emailText(brand)}>{ask}</Text>
+      <Text style={emailText(brand, { fontSize: "30px", lineHeight: "36px", fontWeight: 700, margin: "8px 0 16px" })}>
         {money(schedule.totalCents)}
       </Text>
       <EmailButton brand={brand} href={link}>
         Review and accept
       </EmailButton>
       {schedule.description ? (
-        <Text style={emailText(brand.theme, { whiteSpace: "pre-line" })}>{schedule.description}</Text>
+        <Text style={emailText(brand, { whiteSpace: "pre-line" })}>{schedule.description}</Text>
       ) : null}
       <EmailFacts brand={brand} facts={facts} />
       <InstalmentList brand={brand} schedule={schedule} money={money} day={day} />
@@ -131,7 +129,7 @@ function InstalmentList(props: {
   money: (cents: number) => string;
   day: (value: string) => string;
 }) {
-  const c = emailColors(props.brand.theme);
+  const c = emailColors(props.brand);
   return (
     <Section style={{ margin: "8px 0 4px" }}>
       <Heading as="h2" style={{ fontSize: "16px", lineHeight: "22px", margin: "12px 0 4px", color: c.text }}>

@@ -15,6 +15,8 @@ const branding: HostBranding = {
   logoUrl: "/brands/acme/logo.svg",
   faviconUrl: "/brands/acme/favicon.svg",
   faviconType: "image/svg+xml",
+  brandTokens: null,
+  emailLogo: { url: "/brands/acme/email-logo.png", width: 48, height: 48 },
   customCss: null,
   preview: null,
   country: "AU",

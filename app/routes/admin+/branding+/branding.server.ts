@@ -18,6 +18,8 @@ export {
   stopBrandPreview,
   themeSwatches,
 } from "~/services/branding/admin-page.server";
+export { renderEmailPreview } from "~/services/branding/email-previews.server";
+export { publicBaseUrl } from "~/services/host/host.server";
 export { parseSubmission } from "~/services/platform/form-limits.server";
 export { readForm } from "~/services/platform/http.server";
 export { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { BrandingChanges } from "./components/BrandingChanges";
+import { BrandingEmailPreviews } from "./components/BrandingEmailPreviews";
 import * as styles from "./components/Branding.css";
 import * as buttons from "~/components/Button.css";
 import { FormMessage, formStyles } from "~/components/Form";
@@ -117,6 +118,7 @@ export default function BrandingPreview() {
               ))}
             </div>
           </div>
+          <BrandingEmailPreviews />
           {publish ? (
             <section className={styles.section} aria-labelledby="brand-publish">
               <h2 id="brand-publish">{t("branding.publish.title")}</h2>

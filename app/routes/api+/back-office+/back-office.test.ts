@@ -291,7 +291,7 @@ describe("the back-office API on PGlite", () => {
       expect(html).toMatch(/<html[^>]*lang="en"/);
       expect(html).toContain('role="presentation"');
       expect(html).toContain("Pay now");
-      expect(html).toContain('src="http://acme.localhost:3000/brands/acme/logo.svg"');
+      expect(html).toContain('src="http://acme.localhost:3000/brands/acme/email-logo.png"');
       expect(html).toContain('alt=""');
       // navy-blue's button colour, with its white text.
       expect(html).toMatch(/background-color:#1a237e[^"]*color:#ffffff/);
