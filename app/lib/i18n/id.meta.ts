@@ -84,6 +84,8 @@ export const metaId: Record<keyof typeof metaEnAU, string> = {
     "Cara {business} mengumpulkan, menggunakan, dan melindungi informasi pribadi Anda di portal pelanggannya.",
   "meta.terms": "Syarat dan ketentuan penggunaan portal pelanggan {business}.",
   "meta.branding": "Kelola merek portal {business}: ubah draf, pratinjau, terbitkan, atau pulihkan versi sebelumnya.",
+  "meta.brandingPagePreview":
+    "Halaman portal {business} yang dibuka dari email, ditampilkan dengan draf merek sebelum diterbitkan.",
   "meta.brandingPreview": "Coba draf merek portal {business} di halaman-halamannya sebelum diterbitkan.",
   "meta.brandingShare": "Buka pratinjau bersama dari draf merek portal {business} sebelum diterbitkan.",
 };
