@@ -75,9 +75,9 @@ function suite(name: string, open: () => Promise<{ handle: DatabaseHandle; close
   describe(name, () => {
     let handle: DatabaseHandle;
     let close: () => Promise<void>;
-    const cookies: Record<string, string> = {};
-    const drafts: Record<string, string> = {};
-    const businesses: Record<string, string> = {};
+    const cookies = { admin: "", adminElsewhere: "", customer: "", kiwiAdmin: "" };
+    const drafts = { acme: "", kiwi: "" };
+    const businesses = { acme: "", kiwi: "" };
 
     async function cookieFor(email: string, host: string) {
       const contact = await handle.db
