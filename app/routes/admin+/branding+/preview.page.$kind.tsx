@@ -109,14 +109,16 @@ export default function LinkPagePreview() {
     );
   }
   const source = t(`branding.pagePreview.source.${preview.kind}` as MessageKey, { reference: preview.source });
+  // The page first, as contacts get it (its heading where they see it, under the shell's preview
+  // banner); what it was built from after it. A refused post is answered where the eyes are.
   return (
     <>
-      <FormMessage kind="notice">{t("branding.pagePreview.notice", { source })}</FormMessage>
       {refused ? <FormMessage kind="error">{t("branding.pagePreview.refused")}</FormMessage> : null}
       {preview.kind === "request" ? <RequestOpen data={preview.page} reply={null} /> : null}
       {preview.kind === "adhoc" ? <AdhocLinkOpen data={preview.page} reply={null} /> : null}
       {preview.kind === "schedule" ? <ScheduleAcceptance data={preview.page as AcceptanceData} /> : null}
       {preview.kind === "agreement" ? <AgreementPage page={preview.page} /> : null}
+      <FormMessage kind="notice">{t("branding.pagePreview.notice", { source })}</FormMessage>
     </>
   );
 }
