@@ -39,6 +39,7 @@ import { metaDescription } from "~/lib/meta";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
+import { asksSignedOutPreview } from "~/lib/brand-preview";
 import { pageIsStatic } from "~/lib/client-runtime";
 import { INLINE_STYLES_ID, useInlineStyles } from "~/components/InlineStyles";
 
@@ -60,8 +61,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = url.origin;
   // A page opened by an emailed link shows that one record and nothing of whoever is signed in
-  // in this browser: no name, no account switcher, no portal menu (decision 031).
-  const session = isLinkPagePath(url.pathname) ? null : context.session;
+  // in this browser: no name, no account switcher, no portal menu (decision 031). So does a page a
+  // host admin previews as a signed-out visitor sees it (decision 082): only with this session's
+  // own preview running, and only the shell forgets the session; no one is signed out.
+  const signedOutPreview = branding.preview !== null && asksSignedOutPreview(url);
+  const session = isLinkPagePath(url.pathname) || signedOutPreview ? null : context.session;
   const contact = session?.contact;
   // The account switcher: the first accounts of a contact with portal access (read once per request:
   // the customer-style home lists the same first accounts).

@@ -36,6 +36,7 @@ import type { action as action33 } from "~/routes/_public+/credit+/terms";
 import type { action as action34 } from "~/routes/admin+/branding+/_index";
 import type { action as action35 } from "~/routes/admin+/branding+/preview._index";
 import type { action as action36 } from "~/routes/sandbox+/payto-bank";
+import type { action as action37 } from "~/routes/admin+/branding+/preview.page.$kind";
 
 /**
  * Every page that reads its action's reply does it as `useActionData<typeof action>()`, and ESLint refuses a cast
@@ -120,5 +121,7 @@ describe("route actions' replies", () => {
     expectTypeOf<Reply<typeof action35>>().not.toBeUnknown();
     expectTypeOf<Reply<typeof action36>>().not.toBeAny(); // sandbox+/payto-bank.tsx
     expectTypeOf<Reply<typeof action36>>().not.toBeUnknown();
+    expectTypeOf<Reply<typeof action37>>().not.toBeAny(); // admin+/branding+/preview.page.$kind.tsx
+    expectTypeOf<Reply<typeof action37>>().not.toBeUnknown();
   });
 });

@@ -77,7 +77,7 @@ export const brandingEnAU = {
   "branding.pair.focusOnPage": "Focus ring on the page",
   "branding.preview.title": "Preview",
   "branding.preview.intro":
-    "See the draft on the real sign-in, dashboard, invoices and pay pages. Only you see it, until you stop.",
+    "See the draft on the real sign-in, dashboard, invoices and pay pages, and on the pages contacts open from an email. Only you see it, until you stop.",
   "branding.preview.start": "Preview the draft",
   "branding.preview.open": "Open the preview",
   "branding.preview.heading": "Preview of the draft brand",
@@ -90,6 +90,25 @@ export const brandingEnAU = {
   "branding.preview.page.dashboard": "Dashboard",
   "branding.preview.page.invoices": "Invoices",
   "branding.preview.page.pay": "Pay",
+  "branding.preview.page.request": "Payment request link",
+  "branding.preview.page.adhoc": "Ad-hoc payment link",
+  "branding.preview.page.schedule": "Payment schedule link",
+  "branding.preview.page.agreement": "Agreement link",
+  "branding.pagePreview.title": "Preview: {page}",
+  "branding.pagePreview.notice":
+    "Preview with the draft brand of the page a contact opens from an email, built from {source}. Nothing on it can be paid or accepted, and nothing is sent.",
+  "branding.pagePreview.source.request": "payment request {reference}",
+  "branding.pagePreview.source.adhoc": "account {reference}",
+  "branding.pagePreview.source.schedule": "payment schedule {reference}",
+  "branding.pagePreview.source.agreement": "agreement offer {reference}",
+  "branding.pagePreview.empty.request":
+    "There is no open payment request to show here yet. Once one is sent, this preview shows the page its link opens.",
+  "branding.pagePreview.empty.adhoc": "There is no account to show an ad-hoc payment link for yet.",
+  "branding.pagePreview.empty.schedule":
+    "There is no payment schedule to show here yet. Once one is proposed, this preview shows the page its link opens.",
+  "branding.pagePreview.empty.agreement":
+    "There is no agreement offer to show here yet. Once one is sent, this preview shows the page its link opens.",
+  "branding.pagePreview.refused": "This is a preview: nothing was paid, accepted or sent.",
   "branding.preview.show": "Show",
   "branding.preview.frameJs": "{width} px, JavaScript on",
   "branding.preview.frameNoJs": "{width} px, JavaScript off",

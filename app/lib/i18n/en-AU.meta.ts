@@ -81,6 +81,8 @@ export const metaEnAU = {
   "meta.admins": "Choose who may manage the {business} portal: add an admin by email address, or remove one.",
   "meta.branding":
     "Manage the brand of the {business} portal: edit a draft, preview it, publish it or restore an earlier one.",
+  "meta.brandingPagePreview":
+    "A page the {business} portal opens from an email, shown with the draft brand before it is published.",
   "meta.brandingPreview": "Try the draft brand of the {business} portal on its pages before it is published.",
   "meta.brandingShare": "Open a shared preview of a draft brand for the {business} portal, before it is published.",
 } as const;

@@ -80,7 +80,7 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
   "branding.pair.focusOnPage": "Cincin fokus di halaman",
   "branding.preview.title": "Pratinjau",
   "branding.preview.intro":
-    "Lihat draf di halaman masuk, dasbor, faktur dan pembayaran yang sebenarnya. Hanya Anda yang melihatnya, sampai Anda menghentikannya.",
+    "Lihat draf di halaman masuk, dasbor, faktur dan pembayaran yang sebenarnya, dan di halaman yang dibuka kontak dari email. Hanya Anda yang melihatnya, sampai Anda menghentikannya.",
   "branding.preview.start": "Pratinjau draf",
   "branding.preview.open": "Buka pratinjau",
   "branding.preview.heading": "Pratinjau draf merek",
@@ -93,6 +93,25 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
   "branding.preview.page.dashboard": "Dasbor",
   "branding.preview.page.invoices": "Faktur",
   "branding.preview.page.pay": "Bayar",
+  "branding.preview.page.request": "Tautan permintaan pembayaran",
+  "branding.preview.page.adhoc": "Tautan pembayaran ad-hoc",
+  "branding.preview.page.schedule": "Tautan jadwal pembayaran",
+  "branding.preview.page.agreement": "Tautan perjanjian",
+  "branding.pagePreview.title": "Pratinjau: {page}",
+  "branding.pagePreview.notice":
+    "Pratinjau dengan draf merek dari halaman yang dibuka kontak dari email, dibuat dari {source}. Tidak ada yang dapat dibayar atau disetujui di sini, dan tidak ada yang dikirim.",
+  "branding.pagePreview.source.request": "permintaan pembayaran {reference}",
+  "branding.pagePreview.source.adhoc": "akun {reference}",
+  "branding.pagePreview.source.schedule": "jadwal pembayaran {reference}",
+  "branding.pagePreview.source.agreement": "penawaran perjanjian {reference}",
+  "branding.pagePreview.empty.request":
+    "Belum ada permintaan pembayaran terbuka untuk ditampilkan di sini. Setelah satu dikirim, pratinjau ini menampilkan halaman yang dibuka tautannya.",
+  "branding.pagePreview.empty.adhoc": "Belum ada akun untuk menampilkan tautan pembayaran ad-hoc.",
+  "branding.pagePreview.empty.schedule":
+    "Belum ada jadwal pembayaran untuk ditampilkan di sini. Setelah satu diusulkan, pratinjau ini menampilkan halaman yang dibuka tautannya.",
+  "branding.pagePreview.empty.agreement":
+    "Belum ada penawaran perjanjian untuk ditampilkan di sini. Setelah satu dikirim, pratinjau ini menampilkan halaman yang dibuka tautannya.",
+  "branding.pagePreview.refused": "Ini pratinjau: tidak ada yang dibayar, disetujui atau dikirim.",
   "branding.preview.show": "Tampilkan",
   "branding.preview.frameJs": "{width} px, JavaScript aktif",
   "branding.preview.frameNoJs": "{width} px, JavaScript nonaktif",

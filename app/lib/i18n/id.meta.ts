@@ -87,6 +87,8 @@ export const metaId: Record<keyof typeof metaEnAU, string> = {
   "meta.admins":
     "Pilih siapa yang boleh mengelola portal {business}: tambahkan admin dengan alamat email, atau hapus admin.",
   "meta.branding": "Kelola merek portal {business}: ubah draf, pratinjau, terbitkan, atau pulihkan versi sebelumnya.",
+  "meta.brandingPagePreview":
+    "Halaman portal {business} yang dibuka dari email, ditampilkan dengan draf merek sebelum diterbitkan.",
   "meta.brandingPreview": "Coba draf merek portal {business} di halaman-halamannya sebelum diterbitkan.",
   "meta.brandingShare": "Buka pratinjau bersama dari draf merek portal {business} sebelum diterbitkan.",
 };

@@ -1,10 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AdhocPayForm } from "./components/AdhocPayForm";
-import { linkButton } from "~/components/Button.css";
-import { formStyles } from "~/components/Form";
-import { PayIdPanel } from "~/components/PayIdPanel";
+import { AdhocLinkOpen } from "./components/AdhocLinkOpen";
 import { BusinessContact } from "~/components/BusinessContact";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
@@ -139,38 +136,7 @@ export default function AdhocLink() {
       </>
     );
   }
-  return (
-    <>
-      <h1>{t("adhoc.title")}</h1>
-      <p>{t("adhoc.link.intro", { business: loaded.businessName })}</p>
-      {loaded.adhoc.enabled ? (
-        <AdhocPayForm
-          data={loaded}
-          reply={reply}
-          afterMethods={
-            <>
-              <p className={formStyles.hint}>
-                <button type="submit" name="intent" value="signIn" className={linkButton}>
-                  {t("requestPage.signIn")}
-                </button>
-              </p>
-              {loaded.payId ? (
-                <>
-                  <p className={formStyles.hint}>{t("adhoc.payid.note")}</p>
-                  <PayIdPanel data={loaded.payId} />
-                </>
-              ) : null}
-            </>
-          }
-        />
-      ) : (
-        <>
-          <p>{t("adhoc.off", { business: loaded.businessName })}</p>
-          <BusinessContact businessName={loaded.businessName} contact={loaded.contact} />
-        </>
-      )}
-    </>
-  );
+  return <AdhocLinkOpen data={loaded} reply={reply} />;
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {

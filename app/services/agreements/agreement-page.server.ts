@@ -20,7 +20,7 @@ import { readForm } from "../platform/http.server";
 import { clientAddress } from "../platform/request-context.server";
 import { decideAgreementOffer } from "./acceptance.server";
 import { KIND_LABELS } from "./agreement-views.server";
-import { loadAgreementOffer, type AgreementPageOffer } from "./queries.server";
+import { loadAgreementOffer, previewOffer, type AgreementPageOffer } from "./queries.server";
 
 /**
  * One agreement offer's pages, for both ways in (issue 15; decisions 034 and 036):
@@ -176,6 +176,22 @@ export async function agreementView(request: Request, context: AgreementContext)
     notice: notice === "changed" || notice === "stale" || notice === "closed" ? notice : null,
     nameMax: TYPED_NAME_MAX,
   };
+}
+
+/**
+ * A brand preview of an offer's link page (decision 082): the business's newest offer as its link
+ * first opens — undecided, whatever became of it (a specimen, which the preview labels) — without a
+ * token; null when it has none. `request` only carries the page's notice, which a preview has not.
+ */
+export async function agreementLinkPreview(request: Request, branding: HostBranding) {
+  const offer = await previewOffer(branding.businessId);
+  if (!offer) return null;
+  const page = await agreementView(request, {
+    branding,
+    offer: { ...offer, status: "offered", state: "offered", decision: null },
+    wayIn: { kind: "session", contactId: offer.contactId },
+  });
+  return { source: offer.reference, page };
 }
 
 export type AgreementReply = {

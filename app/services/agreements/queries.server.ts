@@ -525,3 +525,21 @@ export function agreementHref(item: { reference: string; state: AgreementOfferSt
     ? `/agreements/acceptance/${item.reference}`
     : `/customer/agreement/${item.reference}`;
 }
+
+/**
+ * The offer a brand preview shows (decision 082): the newest still offered, else the newest of any
+ * state; null when the business has none. Reads only.
+ */
+export async function previewOffer(businessId: string): Promise<AgreementPageOffer | null> {
+  const db = await getDb();
+  const latest = await db
+    .selectFrom("agreement_offers")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .orderBy(sql`status <> 'offered'`)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return latest ? loadAgreementOffer(businessId, { id: latest.id }) : null;
+}

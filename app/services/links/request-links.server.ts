@@ -247,3 +247,28 @@ export async function paymentRequestOf(businessId: string, requestId: string | n
     .executeTakeFirst();
   return row ?? null;
 }
+
+/** How many of the newest requests a brand preview looks through for one that still takes money. */
+const PREVIEW_CANDIDATES = 20;
+
+/**
+ * The business's newest request that still takes money, for the brand preview of the link's page
+ * (decision 082), or null when it has none. Reads only.
+ */
+export async function previewableRequest(businessId: string): Promise<PayerRequest | null> {
+  const db = await getDb();
+  const candidates = await db
+    .selectFrom("payment_requests")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .where("status", "in", ["created", "sent"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(PREVIEW_CANDIDATES)
+    .execute();
+  for (const { id } of candidates) {
+    const request = await loadPayerRequest(businessId, { id });
+    if (request && closedReason(request) === null) return request;
+  }
+  return null;
+}

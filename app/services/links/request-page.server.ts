@@ -26,7 +26,7 @@ import {
 import { requestAmountProblem } from "../payments/claim.server";
 import { previewPayment } from "../payments/payable.server";
 import { submitPayment } from "../payments/submit.server";
-import { getAccountPayId } from "../payments/payto/payids.server";
+import { getAccountPayId, peekAccountPayId } from "../payments/payto/payids.server";
 import { payToChoices } from "../payments/payto/payto-payments.server";
 import { payToConfigurationOf } from "../payments/payto/settings.server";
 import { readForm } from "../platform/http.server";
@@ -38,6 +38,7 @@ import {
   businessContact,
   closedReason,
   loadPayerRequest,
+  previewableRequest,
   type ClosedReason,
   spreadOverInvoices,
   type PayerRequest,
@@ -69,6 +70,8 @@ export type RequestPayer = {
    * on, before "Set up PayTo" goes there (the request's account need not be the selected one).
    */
   selectAccount?: () => Promise<void>;
+  /** A brand preview of the link's page (decision 082): the view writes nothing (no PayID is registered). */
+  readOnly?: boolean;
 };
 
 /** What the closed page shows: why, and whom to ask. */
@@ -153,7 +156,7 @@ export async function openView(
   const [methods, payId] = await Promise.all([
     methodsFor(payer),
     config.enabled
-      ? getAccountPayId({
+      ? (payer.readOnly ? peekAccountPayId : getAccountPayId)({
           businessId: branding.businessId,
           hostname: branding.hostname,
           accountId: request.accountId,
@@ -229,6 +232,29 @@ export async function openView(
     surcharges: surchargeRates(branding.feeRules, branding.currency),
     signInHref: links.signInHref,
   };
+}
+
+/**
+ * A brand preview of the link's page (decision 082): the business's newest open request as its
+ * link's payer sees it (a new card only), built without the link's token and writing nothing;
+ * null when no request takes money. The invoices' pages open only under a real token: "#" here.
+ */
+export async function requestLinkPreview(branding: HostBranding) {
+  const request = await previewableRequest(branding.businessId);
+  if (!request) return null;
+  const page = await openView(
+    {
+      branding,
+      request,
+      actor: { businessId: branding.businessId, accountId: request.accountId, contactId: "", clientIp: "" },
+      linkTokenId: null,
+      signedIn: false,
+      mayManagePaymentMethods: false,
+      readOnly: true,
+    },
+    { invoiceHref: () => "#", signInHref: `/payment/payment-request/${request.reference}` },
+  );
+  return { source: request.reference, page };
 }
 
 /**

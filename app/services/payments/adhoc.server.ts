@@ -28,6 +28,10 @@ import {
 import { submitPayment } from "./submit.server";
 import { payToChoices, type PayToChoice } from "./payto/payto-payments.server";
 import { payToConfigurationOf } from "./payto/settings.server";
+import { peekAccountPayId } from "./payto/payids.server";
+import { getDb } from "../platform/database.server";
+import { businessContact } from "../links/request-links.server";
+import { sql } from "kysely";
 
 /**
  * Ad-hoc payments (issue 14; decision 033): any amount the business allows, with a reference
@@ -155,7 +159,7 @@ const NOTHING_CHOSEN: AmountPageChoice = { amountCents: null, reference: null, a
  */
 export function adhocPageData(
   branding: HostBranding,
-  account: AccountDetails,
+  account: Pick<AccountDetails, "name" | "number">,
   settings: AdhocSettings,
   offer: AdhocOffer,
   chosen: AmountPageChoice = NOTHING_CHOSEN,
@@ -207,6 +211,42 @@ export function adhocPageData(
         ? { kind: "payto", agreementId: activeAgreement.id }
         : { kind: "new" }) as PayMethodChoice,
   };
+}
+
+/**
+ * A brand preview of an ad-hoc link's page (decision 082): the business's first account (parents
+ * first) as a link's payer sees it, with its PayID only if one is registered already (nothing is
+ * registered, nothing written); null when the business has no account.
+ */
+export async function adhocLinkPreview(branding: HostBranding) {
+  const db = await getDb();
+  const account = await db
+    .selectFrom("accounts")
+    .select(["id", "name", "number"])
+    .where("business_id", "=", branding.businessId)
+    .orderBy(sql`parent_account_id IS NOT NULL`)
+    .orderBy("number")
+    .limit(1)
+    .executeTakeFirst();
+  if (!account) return null;
+  const [payId, contact] = await Promise.all([
+    payToConfigurationOf(branding).enabled
+      ? peekAccountPayId({
+          businessId: branding.businessId,
+          hostname: branding.hostname,
+          accountId: account.id,
+          accountNumber: account.number,
+        })
+      : null,
+    businessContact(branding.businessId),
+  ]);
+  const page = {
+    kind: "open" as const,
+    ...adhocPageData(branding, account, branding.adhoc, linkOffer(branding)),
+    payId: payId && (payId.status === "ready" || payId.status === "unavailable") ? payId : null,
+    contact,
+  };
+  return { source: account.number, page };
 }
 
 /**

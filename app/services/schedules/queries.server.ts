@@ -216,3 +216,21 @@ export async function mayActFor(db: Db, businessId: string, contactId: string, a
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * The schedule a brand preview shows (decision 082): the newest proposed one, else the newest of
+ * any state; null when the business has none. Reads only.
+ */
+export async function previewSchedule(businessId: string): Promise<ScheduleView | null> {
+  const db = await getDb();
+  const latest = await db
+    .selectFrom("payment_schedules")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .orderBy(sql`status <> 'proposed'`)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return latest ? getSchedule(businessId, latest.id) : null;
+}

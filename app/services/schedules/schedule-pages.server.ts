@@ -41,7 +41,7 @@ import { confirmOrPay, heldChoice, readyToPay, resolvePayMethod, startPayReply }
 import { instalmentOfSubmission, payInstalment, type InstalmentPayOutcome } from "./instalment-charges.server";
 import { clientAddress, requestOrigin, requireSameOrigin } from "../platform/request-context.server";
 import { acceptSchedule, changeWayToPay, parseWayToPay } from "./acceptance.server";
-import { getSchedule, mayActFor } from "./queries.server";
+import { getSchedule, mayActFor, previewSchedule } from "./queries.server";
 import type { ScheduleView } from "./schedule-rows.server";
 import { getDb } from "../platform/database.server";
 
@@ -344,14 +344,30 @@ export async function acceptanceByLink(request: Request, token: string | undefin
   if (closed === "withdrawn" || closed === "cancelled") return closedAcceptance(branding, schedule, closed);
   if (access.status === "revoked") return closedAcceptance(branding, schedule, "replaced");
   if (access.status === "expired" || closed) return closedAcceptance(branding, schedule, "expired");
-  const context = { branding, schedule };
+  return linkReview(branding, schedule);
+}
+
+/**
+ * The proposal as its emailed link shows it while it can be accepted: the review and "Sign in to
+ * accept" (by reference, never the token). Reads only; a brand preview shows it too (decision 082).
+ */
+export function linkReview(branding: HostBranding, schedule: ScheduleView): AcceptanceData {
   const reference = acceptancePath(schedule.reference);
   return {
     kind: "review",
     mode: "link",
-    ...reviewCommon(context, todayIn(branding.timeZone, now())),
+    ...reviewCommon({ branding, schedule }, todayIn(branding.timeZone, now())),
     signInHref: `/auth/signin?${new URLSearchParams({ callbackUrl: reference })}`,
   };
+}
+
+/**
+ * A brand preview of a proposal's link page (decision 082): the business's newest proposal (else
+ * newest schedule) as its link first shows it, without a token; null when it has none.
+ */
+export async function scheduleLinkPreview(branding: HostBranding) {
+  const schedule = await previewSchedule(branding.businessId);
+  return schedule ? { source: schedule.reference, page: linkReview(branding, schedule) } : null;
 }
 
 /** The proposal for a signed-in contact who may act for its account: review and accept. */

@@ -23,3 +23,8 @@ export { publicBaseUrl } from "~/services/host/host.server";
 export { parseSubmission } from "~/services/platform/form-limits.server";
 export { readForm } from "~/services/platform/http.server";
 export { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+// The brand preview of the pages contacts open from an email (decision 082): each domain builds its own.
+export { agreementLinkPreview } from "~/services/agreements/agreement-page.server";
+export { requestLinkPreview } from "~/services/links/request-page.server";
+export { adhocLinkPreview } from "~/services/payments/adhoc.server";
+export { scheduleLinkPreview } from "~/services/schedules/schedule-pages.server";

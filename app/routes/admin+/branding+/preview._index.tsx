@@ -106,15 +106,17 @@ export default function BrandingPreview() {
               {t("branding.preview.show")}
             </button>
           </Form>
+          {/* Each frame is keyed by its page too: another page is a new frame, not this one navigated,
+              so a frame's script is never cut off in the middle of a request it began (decision 082). */}
           <div className={styles.frames}>
             <div className={styles.frameGroup}>
               {FRAMES.filter((frame) => frame.width === 360).map((frame) => (
-                <PreviewFrame key={`${frame.width}-${frame.js}`} src={src} pageName={pageName} {...frame} />
+                <PreviewFrame key={`${frame.width}-${frame.js}-${src}`} src={src} pageName={pageName} {...frame} />
               ))}
             </div>
             <div className={styles.frameGroup}>
               {FRAMES.filter((frame) => frame.width === 1280).map((frame) => (
-                <PreviewFrame key={`${frame.width}-${frame.js}`} src={src} pageName={pageName} {...frame} />
+                <PreviewFrame key={`${frame.width}-${frame.js}-${src}`} src={src} pageName={pageName} {...frame} />
               ))}
             </div>
           </div>

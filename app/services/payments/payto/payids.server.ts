@@ -71,6 +71,25 @@ export async function getAccountPayId(actor: PayIdAccount): Promise<AccountPayId
   }
 }
 
+/**
+ * The account's PayID as it stands, registering nothing: for a page that must write nothing (a brand
+ * preview, decision 082). One not registered yet reads as "off", and the page shows no PayID.
+ */
+export async function peekAccountPayId(actor: PayIdAccount): Promise<AccountPayId> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("businesses as b")
+    .leftJoin("payto_settings as s", "s.business_id", "b.id")
+    .leftJoin("payto_payids as p", (join) =>
+      join.onRef("p.business_id", "=", "b.id").on("p.account_id", "=", actor.accountId),
+    )
+    .select(["b.name", "b.country", "s.enabled", "p.payid"])
+    .where("b.id", "=", actor.businessId)
+    .executeTakeFirst();
+  if (!row || row.country !== "AU" || !row.enabled) return { status: "off", reason: "not_offered" };
+  return row.payid ? { status: "ready", payId: row.payid, name: row.name } : { status: "off", reason: "no_domain" };
+}
+
 async function registerAccountPayId(db: Db, actor: PayIdAccount, domain: string, name: string) {
   let local = payIdLocalPart(actor.accountNumber, actor.accountId);
   // Two account numbers may reduce to the same local part ("AB 1", "ab1"): the second gets
