@@ -19,9 +19,10 @@ import {
 } from "./fixtures";
 
 /**
- * Emails carry the brand (issue 32, decision 081). A host admin saves a draft brand colour and
- * logo, sees the payment-request email with them in the preview, publishes, and the next request
- * emailed to a customer carries the colour and a PNG logo on the host. Publishing changes what
+ * Emails carry the brand (issue 32, decisions 080–082): the issue's journey. A host admin signs in
+ * on a phone, reaches Branding in one tap from the Menu, saves a draft brand colour and logo, sees
+ * the payment-request email and the request link page with them in the preview, publishes, and
+ * the next request emailed to a signed-out customer carries the colour and a PNG logo on the host. Publishing changes what
  * every page of a host shows, so the journey runs on its project's own business
  * (tests/support/e2e-brands.ts, slot "emails"), never on the demo hosts other journeys read; the
  * screenshots of every email preview are of the demo hosts' published brands, which they only read.
@@ -39,6 +40,14 @@ const LOGO_SVG = Buffer.from(
 function rgb(hex: string) {
   const value = Number.parseInt(hex.slice(1), 16);
   return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
+}
+
+/** The banner's colour of a page shown in a frame. */
+async function headerColour(frame: FrameLocator) {
+  return frame
+    .locator("header")
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 }
 
 /** The "Pay now" button's colours in an email shown in a frame. */
@@ -73,10 +82,40 @@ test.describe("emails carry the brand", () => {
     const project = testInfo.project.name;
     const host = brandHost("emails", project);
     const origin = `http://${host}:${PORT}`;
+    const account = `E2E-BRAND-EMAILS-${project}`.toUpperCase();
+    const sendRequest = async (description: string) => {
+      const created = await hostRequest.post(`${origin}/api/back-office/payment-requests`, {
+        headers: {
+          authorization: `Bearer ${brandApiKey("emails", project)}`,
+          "idempotency-key": randomUUID(),
+          "content-type": "application/json",
+        },
+        data: {
+          account,
+          recipients: [brandEmail("customer", "emails", project)],
+          amountCents: 12_345,
+          description: `${description} ${jsEnabled ? "with" : "without"} JavaScript`,
+          send: true,
+        },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      return ((await created.json()) as { request: { reference: string } }).request;
+    };
+    // A request the customer has open, so the request link page has something of this business to show.
+    await sendRequest("Before the new brand");
+
+    // The host admin signs in on a phone and reaches Branding in one tap from the opened Menu.
     await signInAs(page, origin, brandEmail("admin", "emails", project), DEMO_PASSWORD);
+    await page.goto(`${origin}/`);
+    await page.getByRole("banner").getByText("Menu", { exact: true }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("navigation", { name: "Admin" })
+      .getByRole("link", { name: "Branding", exact: true })
+      .click();
+    await expect(page).toHaveURL(`${origin}/admin/branding`);
 
     // A draft: the admin's own colour and a logo (an SVG: emails get it as a PNG).
-    await page.goto(`${origin}/admin/branding`);
     await page.getByLabel("My own brand colour").check();
     await page.getByLabel("Brand colour", { exact: true }).fill(COLOUR);
     await page.getByLabel("Logo", { exact: true }).setInputFiles({
@@ -107,9 +146,20 @@ test.describe("emails carry the brand", () => {
       // The draft's logo, as the PNG the emails will carry (a draft's file: this admin's alone).
       expect(await logoOf(frame)).toMatch(/\/brand-assets\/[0-9a-f-]{36}\/email-logo\.png$/);
       // The business's own data: its account.
-      await expect(frame.getByText(`E2E-BRAND-EMAILS-${project}`.toUpperCase(), { exact: false })).not.toHaveCount(0);
+      await expect(frame.getByText(account, { exact: false })).not.toHaveCount(0);
     }
     await expectAccessible(page, { skipFrames: true });
+
+    // The request link page a contact opens from the email, with the draft, signed out.
+    await page.getByLabel("Page").selectOption("request");
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect(page).toHaveURL(`${origin}/admin/branding/preview?page=request`);
+    for (const js of ["on", "off"]) {
+      const frame = page.frameLocator(`iframe[title="Payment request link page, 360 px, JavaScript ${js}"]`);
+      await expect(frame.getByRole("heading", { level: 1 })).toHaveText(/asks you to pay/);
+      await expect.poll(() => headerColour(frame)).toBe(rgb(derived.tokens.colors.bannerBackground));
+      await expect(frame.getByText(/Signed in as/)).toHaveCount(0);
+    }
 
     // Publish from the preview page.
     const publish = page.getByRole("region", { name: "Publish" });
@@ -118,22 +168,7 @@ test.describe("emails carry the brand", () => {
 
     // A request emailed to the business's customer now carries the published colour and logo.
     const since = Date.now();
-    const created = await hostRequest.post(`${origin}/api/back-office/payment-requests`, {
-      headers: {
-        authorization: `Bearer ${brandApiKey("emails", project)}`,
-        "idempotency-key": randomUUID(),
-        "content-type": "application/json",
-      },
-      data: {
-        account: `E2E-BRAND-EMAILS-${project}`.toUpperCase(),
-        recipients: [brandEmail("customer", "emails", project)],
-        amountCents: 12_345,
-        description: `Brand emails ${jsEnabled ? "with" : "without"} JavaScript`,
-        send: true,
-      },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    const { request } = (await created.json()) as { request: { reference: string } };
+    const request = await sendRequest("Brand emails");
     const mail = await waitForMailVia(MAILBOX, brandEmail("customer", "emails", project), {
       since,
       subject: new RegExp(request.reference),
