@@ -1,5 +1,5 @@
 import type { BrandChangeView, BrandSummary } from "~/lib/brand-admin";
-import { formatDateTime } from "~/lib/format";
+import { pageDates } from "../host/language.server";
 import type { BrandDraftInput } from "~/lib/brand-draft-schema";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
 import { deriveBrand, parseBrandColour, THEME_SWATCHES, themeChecks, type PairCheck } from "~/lib/brand-colours";
@@ -53,11 +53,6 @@ export async function requireHostAdminPage(request: Request) {
 
 export type BrandAdminActor = Awaited<ReturnType<typeof requireHostAdminPage>>["actor"];
 
-/** When something happened, in the business's time zone, as the page shows it. */
-function shownTime(iso: string, timeZone: string) {
-  return formatDateTime(iso, { timeZone });
-}
-
 function summaryOf(version: BrandVersionView): BrandSummary {
   return {
     versionId: version.id,
@@ -92,21 +87,23 @@ function draftChanges(published: BrandVersionView, draft: BrandVersionView): Bra
 }
 
 /** Everything /admin/branding shows: the live brand, the draft, its changes, the history. */
-export async function brandAdminView(branding: HostBranding) {
+export async function brandAdminView(request: Request, branding: HostBranding) {
   const state = await getBrandState(branding.businessId);
+  // When something happened: the business's time zone, the page's language (decision 078).
+  const { dateTime } = await pageDates(request, branding);
   if (!state) throw pageNotFound();
   const { published, draft } = state;
   const latest = state.publications[0];
   return {
     published: summaryOf(published),
-    draft: draft ? { ...summaryOf(draft), savedAt: shownTime(draft.savedAt, branding.timeZone) } : null,
+    draft: draft ? { ...summaryOf(draft), savedAt: dateTime(draft.savedAt) } : null,
     changes: draft ? draftChanges(published, draft) : [],
     checks: checksOf(draft ?? published),
     previewing: branding.preview !== null,
     history: state.publications.map((publication) => ({
       id: publication.id,
       kind: publication.kind,
-      at: shownTime(publication.publishedAt, branding.timeZone),
+      at: dateTime(publication.publishedAt),
       by: publication.publishedBy?.name || publication.publishedBy?.email || null,
       changes: publication.changes,
       // "Restore" is offered on the newest publication: one step back to the brand before it.

@@ -3,7 +3,7 @@ import { businessToday } from "../platform/clock.server";
 import { data, redirect, type TypedResponse } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { surchargeRates } from "~/lib/surcharges";
-import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
+import { formatMoney, parseMoneyToCents, type PageDates } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
 import { payToSetUpPath, requestPagePath, type AmountPageChoice } from "~/lib/pay-return";
@@ -142,12 +142,13 @@ export function signedInRequestPath(request: PayerRequest, cents: number | null 
  */
 export async function openView(
   payer: RequestPayer,
+  dates: PageDates,
   links: { invoiceHref: (id: string) => string; signInHref: string | null },
   chosen: Pick<AmountPageChoice, "amountCents" | "agreementId"> = { amountCents: null, agreementId: null },
 ) {
   const { branding, request } = payer;
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = dates;
   const today = businessToday(branding.timeZone);
   const config = payToConfigurationOf(branding);
   const [methods, payId] = await Promise.all([
@@ -375,6 +376,7 @@ export async function requestInvoiceView(
   request: PayerRequest,
   invoiceId: string | undefined,
   backHref: string,
+  dates: PageDates,
 ) {
   if (!request.invoices.some((invoice) => invoice.id === invoiceId)) throw notUnderThisLink();
   const invoice = await findInvoice({ businessId: branding.businessId, accountId: request.accountId }, invoiceId);
@@ -384,7 +386,7 @@ export async function requestInvoiceView(
     businessName: branding.businessName,
     reference: request.reference,
     account: { name: request.accountName, number: request.accountNumber },
-    invoice: invoiceFacts(branding, invoice),
+    invoice: invoiceFacts(branding, invoice, dates),
     backHref,
   };
 }
