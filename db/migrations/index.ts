@@ -29,6 +29,7 @@ import * as m0019 from "./0019-mail-outbox";
 import * as m0020 from "./0020-sandbox-faults";
 import * as m0021 from "./0021-held-cards";
 import * as m0022 from "./0022-business-local-statement-dates";
+import * as m0023 from "./0023-card-brands-in-statement-lines";
 
 export type Migration = { name: string; up: string };
 
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   m0020,
   m0021,
   m0022,
+  m0023,
 ];
