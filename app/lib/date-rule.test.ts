@@ -69,7 +69,6 @@ function ownDateFormatting(): string[] {
     );
 }
 
-
 /**
  * Every date a page shows follows the page's language (decision 078, update 2026-12-04): pages get
  * `pageDates(request, branding)` (or `datesIn`), which passes the language. Outside these modules a

@@ -258,7 +258,12 @@ export async function renderContactEmail(
 }
 
 /** The business's email of a schedule in arrears (rendered, not sent). */
-export async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Translate, language: LanguageCode) {
+export async function renderBusinessArrears(
+  branding: HostBranding,
+  facts: Facts,
+  t: Translate,
+  language: LanguageCode,
+) {
   const brand = emailBrandOf(branding);
   const { money, day, params } = wordsOf(branding, facts, t, language);
   const account = `${facts.accountName} (${facts.accountNumber})`;
@@ -382,7 +387,12 @@ export type PaidTwiceFacts = {
 };
 
 /** The business's email of an instalment paid twice (rendered, not sent). */
-export async function renderPaidTwice(branding: HostBranding, row: PaidTwiceFacts, t: Translate, language: LanguageCode) {
+export async function renderPaidTwice(
+  branding: HostBranding,
+  row: PaidTwiceFacts,
+  t: Translate,
+  language: LanguageCode,
+) {
   const brand = emailBrandOf(branding);
   const account = `${row.accountName} (${row.accountNumber})`;
   const amount = formatMoney(Number(row.amountCents), { currency: row.currency });
