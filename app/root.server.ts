@@ -4,11 +4,9 @@
  * module per page for the services (decision 054; ESLint holds the routes to it, decision 065). Add a name here when
  * a route needs it.
  */
-export { isUuid } from "~/lib/ids";
-export { firstContactAccounts, getFeatureToggles } from "~/services/accounts/accounts.server";
+export { firstContactAccounts } from "~/services/accounts/accounts.server";
 export { customerMenuFor } from "~/services/accounts/customer-home.server";
 export { hasPortalAccess, isHostAdmin } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
-export { languageFromToggles } from "~/services/host/language.server";
+export { languageFromToggles, pageToggles } from "~/services/host/language.server";
 export { businessContact } from "~/services/links/request-links.server";
-export { logger } from "~/services/platform/logger.server";

@@ -24,11 +24,9 @@ import { SessionSync } from "~/components/SessionSync";
 import {
   hasPortalAccess,
   isHostAdmin,
-  getFeatureToggles,
-  isUuid,
   firstContactAccounts,
-  logger,
   languageFromToggles,
+  pageToggles,
   getPageContext,
   customerMenuFor,
   businessContact,
@@ -78,14 +76,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     session && session.contact.verified && !hasPortalAccess(session.contact)
       ? await customerMenuFor(branding, session.contact.id, request)
       : null;
-  const selectedId = session?.data.selectedAccount ?? switcher[0]?.accountId ?? null;
-  const accountId = session && isUuid(selectedId) && switcher.length > 0 ? selectedId : null;
-  // Feature toggles of the selected account (or the business's, signed out). If they cannot
-  // be loaded the page still renders: default language, no tour (spec §8).
-  const toggles = await getFeatureToggles(branding.businessId, accountId).catch((error: unknown) => {
-    logger.warn("feature toggles could not be loaded", { error });
-    return [];
-  });
+  // Feature toggles of the selected account (or the business's, signed out), read once per request
+  // with the page's loader, which writes its dates in the language they decide (decision 078).
+  const { selectedId, accountId, toggles } = await pageToggles(request);
   const { language, enabled: languageEnabled } = await languageFromToggles(request, toggles);
   const productFruits = session && accountId ? productFruitsFrom(toggles, session.contact, language) : null;
   // An emailed link's page: the business's email and phone, for the page that says the link is

@@ -69,6 +69,75 @@ function ownDateFormatting(): string[] {
     );
 }
 
+/**
+ * Every date a page shows follows the page's language (decision 078, update 2026-12-04): pages get
+ * `pageDates(request, branding)` (or `datesIn`), which passes the language. Outside these modules a
+ * call of `formatDate(` (English only) is refused, and a call of `formatDateTime(` or `formatDateIn(`
+ * must pass a `language`. Each module here says why it writes English dates.
+ */
+const ENGLISH_DATES = new Map([
+  ["app/lib/format.ts", "the formatters themselves"],
+  // Emails are sent in the default language (decision 014); an email that takes a language
+  // (instalment emails) passes it and is not listed.
+  ["app/services/schedules/schedule-email.server.tsx", "an email"],
+  ["app/services/agreements/agreement-email.server.tsx", "an email"],
+  ["app/services/credit/trade-reference-email.server.tsx", "an email"],
+  ["app/services/credit/credit-email.server.tsx", "an email"],
+  ["app/services/credit/credit-decision-email.server.tsx", "an email"],
+  ["app/services/requests/request-email.server.tsx", "an email"],
+  ["app/services/responses/response-email.server.tsx", "an email"],
+  ["app/services/payments/receipts.server.ts", "the receipt email"],
+  ["app/services/payments/payto/payids.server.ts", "the PayID payment's email"],
+  // Not the portal's pages: the operators' health page and the sandbox's stand-in bank.
+  ["app/routes/_public+/heartbeat.tsx", "the health page"],
+  ["app/routes/sandbox+/payto-bank.tsx", "the sandbox bank"],
+]);
+
+/** The argument text of each call of `name(` in `text`, up to its closing parenthesis. */
+function callsOf(text: string, name: string): { line: number; args: string }[] {
+  const calls: { line: number; args: string }[] = [];
+  const pattern = new RegExp(`\\b${name}\\(`, "g");
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    let depth = 1;
+    let end = match.index + match[0].length;
+    while (end < text.length && depth > 0) {
+      if (text[end] === "(") depth += 1;
+      if (text[end] === ")") depth -= 1;
+      end += 1;
+    }
+    const before = text.slice(0, match.index);
+    // A declaration or a comment names the function without calling it.
+    const lineStart = before.lastIndexOf("\n") + 1;
+    const lineText = text.slice(lineStart, match.index);
+    if (/function\s*$/.test(lineText) || /^\s*(\*|\/\/)/.test(lineText)) continue;
+    calls.push({ line: before.split("\n").length, args: text.slice(match.index + match[0].length, end - 1) });
+  }
+  return calls;
+}
+
+function datesWithoutLanguage(): { offences: string[]; english: Set<string> } {
+  const offences: string[] = [];
+  const english = new Set<string>();
+  for (const file of sourceFiles("app")) {
+    const name = file.split(path.sep).join("/");
+    const text = fs.readFileSync(file, "utf8");
+    const found = [
+      ...callsOf(text, "formatDate").map((call) => ({ ...call, fn: "formatDate" })),
+      ...callsOf(text, "formatDateTime")
+        .concat(callsOf(text, "formatDateIn"))
+        .filter((call) => !/\blanguage\b/.test(call.args))
+        .map((call) => ({ ...call, fn: "formatDateTime/In without a language" })),
+    ];
+    if (found.length === 0) continue;
+    if (ENGLISH_DATES.has(name)) {
+      english.add(name);
+      continue;
+    }
+    offences.push(...found.map((call) => `${name}:${call.line}: ${call.fn}(${call.args.replace(/\s+/g, " ")})`));
+  }
+  return { offences, english };
+}
+
 describe("decision 078: calendar dates are the business's", () => {
   it("no page or email formats a date but through app/lib/format.ts", () => {
     expect(ownDateFormatting()).toEqual([]);
@@ -76,5 +145,12 @@ describe("decision 078: calendar dates are the business's", () => {
 
   it("no app or seed code takes a record's date from UTC, the database's current_date or the system clock", () => {
     expect(offences()).toEqual([]);
+  });
+
+  it("every date a page shows is in the page's language: English-only dates only where this test says why", () => {
+    const { offences, english } = datesWithoutLanguage();
+    expect(offences).toEqual([]);
+    // A listed module that no longer writes English dates leaves the list.
+    expect([...ENGLISH_DATES.keys()].filter((name) => !english.has(name))).toEqual([]);
   });
 });

@@ -338,6 +338,26 @@ export function formatDateIn(value: Date | string, options: FormatDateTimeOption
   return year ? `${day} ${ID_MONTHS[month - 1]} ${year}` : "";
 }
 
+/** A page's dates: its business's time zone and its language, set once (decision 078, update 2026-12-04). */
+export interface PageDates {
+  /** "Dec 13, 2026"; Indonesian "13 Des 2026". */
+  date: (value: Date | string) => string;
+  /** "Dec 13, 2026, 9:28 am"; Indonesian "13 Des 2026, 09.28". */
+  dateTime: (value: Date | string) => string;
+}
+
+/**
+ * The one way a page writes its dates: built once per request from the business's time zone and the
+ * page's language (`pageDates(request, branding)` on the server), then handed to what builds the page.
+ */
+export function datesIn(options: { timeZone: string; language: string }): PageDates {
+  const { timeZone, language } = options;
+  return {
+    date: (value) => formatDateIn(value, { timeZone, language }),
+    dateTime: (value) => formatDateTime(value, { timeZone, language }),
+  };
+}
+
 /* -------------------------------------------------------------------------- */
 /* Ordinals                                                                   */
 /* -------------------------------------------------------------------------- */

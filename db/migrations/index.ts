@@ -30,6 +30,7 @@ import * as m0020 from "./0020-sandbox-faults";
 import * as m0021 from "./0021-held-cards";
 import * as m0022 from "./0022-business-local-statement-dates";
 import * as m0023 from "./0023-host-admin-changes-index";
+import * as m0024 from "./0024-card-brands-in-statement-lines";
 
 export type Migration = { name: string; up: string };
 
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   m0021,
   m0022,
   m0023,
+  m0024,
 ];

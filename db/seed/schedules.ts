@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Insertable, Kysely } from "kysely";
 import type { DB, StatementLinesTable } from "../../app/services/platform/db-schema.server";
 import { now as clockNow } from "../../app/services/platform/clock.server";
+import { cardName } from "../../app/lib/card";
 import { startOfDayIn, todayIn } from "../../app/lib/dates";
 import { formatDate, formatMoney } from "../../app/lib/format";
 import { translator } from "../../app/lib/i18n/catalog";
@@ -286,7 +287,7 @@ export async function seedPaymentSchedules(
           .values([
             line(
               "payment",
-              `Instalment ${index + 1} of ${plan.reference} (card ${card.brand} ${card.last4})`,
+              `Instalment ${index + 1} of ${plan.reference} (card ${cardName(card.brand, card.last4)})`,
               0,
               amount + fee,
             ),

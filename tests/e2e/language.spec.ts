@@ -5,6 +5,9 @@ import { ACME, expect, expectAccessible, KIWI, MAILBOX, test } from "./fixtures"
 
 /** The language cookie as the portal itself writes it (Remix's cookie encoding of "ID"). */
 const CHOSE_ID = encodeURIComponent(Buffer.from(JSON.stringify("ID")).toString("base64"));
+// No \b at the ends: a list's text runs on into the next item ("17 Des 2026Lihat faktur").
+const INDONESIAN_DATE = /\d{1,2} (Jan|Feb|Mar|Apr|Mei|Jun|Jul|Agu|Sep|Okt|Nov|Des) \d{4}/;
+const ENGLISH_DATE = /(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}/;
 
 test.describe("languages (spec §3, §6)", () => {
   test("Bahasa Indonesia is offered where the Language toggle is on, kept, and applied on the server", async ({
@@ -25,7 +28,14 @@ test.describe("languages (spec §3, §6)", () => {
     // The amount due leads the dashboard (issue 31), then the tiles.
     await expect(page.getByRole("region", { name: "Jumlah terutang" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Ringkasan rekening" })).toContainText("Jatuh tempo berikutnya");
+    // Dates in the page's language too (issue 32; decision 078): "13 Des 2026", no "Dec 13, 2026".
+    await expect(page.getByRole("list", { name: "Ringkasan rekening" })).toContainText(INDONESIAN_DATE);
+    await expect(page.locator("main")).not.toContainText(ENGLISH_DATE);
     await expectAccessible(page);
+    await page.goto(`${KIWI}/statements`);
+    await expect(page.locator("table")).toContainText(INDONESIAN_DATE);
+    await expect(page.locator("main")).not.toContainText(ENGLISH_DATE);
+    await page.goto(`${KIWI}/`);
 
     // Kept across pages and reloads (a cookie), rendered by the server.
     await page.reload();

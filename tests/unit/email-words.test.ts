@@ -4,23 +4,34 @@ import { feeRulesFromRow } from "~/lib/payment-calc";
 import { endSentence } from "~/lib/sentence";
 import type { AgreementOfferView } from "~/services/agreements/agreement-views.server";
 import { renderAgreementOfferEmail } from "~/services/agreements/agreement-email.server";
+import type { CreditApplicationDetail } from "~/services/credit/credit-application-views.server";
+import { renderCreditDecisionEmail } from "~/services/credit/credit-decision-email.server";
 import { renderTradeReferenceRequestEmail } from "~/services/credit/trade-reference-email.server";
+import { DEFAULT_LANGUAGE } from "~/lib/i18n";
+import { translator } from "~/lib/i18n/catalog";
 import type { HostBranding } from "~/services/host/host.server";
 import { renderReceiptHtml } from "~/services/payments/receipt-email.server";
 import type { PaymentRequestView } from "~/services/requests/payment-request-view.server";
-import { renderResponseRequestEmail } from "~/services/responses/response-email.server";
-import type { ResponseRequestView } from "~/services/responses/response-view.server";
+import { renderAnswerNotification, renderResponseRequestEmail } from "~/services/responses/response-email.server";
+import type { ResponseAnswerView, ResponseRequestView } from "~/services/responses/response-view.server";
 import {
   renderAdhocLinkEmail,
   renderInvoiceLinkEmail,
   renderPaymentRequestEmail,
 } from "~/services/requests/request-email.server";
 import { renderScheduleProposalEmail } from "~/services/schedules/schedule-email.server";
+import {
+  renderBusinessArrears,
+  renderContactEmail,
+  renderPaidTwice,
+  type InstalmentAttemptFacts,
+} from "~/services/schedules/instalment-email.server";
 import type { ScheduleView } from "~/services/schedules/schedule-rows.server";
 import { describeFindings, scanText } from "../support/text-scan";
 
 /**
- * The words check of issue 32 on every email to a contact, rendered for both demo brands: Acme
+ * The words check of issue 32 on every email to a contact, and on the business's copies (an answer, an
+ * instalment in arrears or paid twice), rendered for both demo brands: Acme
  * Plumbing Supplies (a name ending in "s") in Australia and Kiwi Freight Co. (a name ending in
  * ".") in New Zealand. The text part, the subject and the HTML's visible text are scanned.
  */
@@ -219,6 +230,91 @@ const dispute: ResponseRequestView = {
   answer: null,
 };
 
+/** A delivery address to confirm, and a statement to acknowledge, answered: the other two kinds. */
+const addressRequest: ResponseRequestView = {
+  ...dispute,
+  id: "r2",
+  reference: "RR-CD34EF56",
+  kind: "delivery-address",
+  message: "Please confirm where we deliver.",
+  dispute: undefined,
+  address: { line1: "12 Wharf St", line2: "", locality: "Newcastle", state: "NSW", postcode: "2300", country: "AU" },
+};
+const statementRequest: ResponseRequestView = {
+  ...dispute,
+  id: "r3",
+  reference: "RR-EF56GH78",
+  kind: "statement",
+  message: "Your November statement.",
+  dispute: undefined,
+  statement: { periodStart: "2026-11-01", periodEnd: "2026-11-30", closingBalanceCents: 1_318_97 },
+};
+const answered = (request: ResponseRequestView, answer: Partial<ResponseAnswerView>): ResponseRequestView => ({
+  ...request,
+  state: "answered",
+  answeredAt: "2026-12-03T23:28:00.000Z",
+  answer: {
+    choice: "accepted",
+    typedName: "Olivia Nguyen",
+    contact: { id: "c", email: "olivia@coastal.example" },
+    clientAddress: "203.0.113.7",
+    userAgent: "Mozilla/5.0",
+    answeredAt: "2026-12-03T23:28:00.000Z",
+    ...answer,
+  },
+});
+
+/** A credit application decided, each way; the business's words as it typed them. */
+const application = (currency: string, decision: "accepted" | "declined"): CreditApplicationDetail =>
+  ({
+    id: "ca",
+    reference: "CA-AB12CD34",
+    status: decision,
+    country: currency === "NZD" ? "NZ" : "AU",
+    legalName: "Coastal Builders Group Pty Ltd",
+    applicantEmail: "olivia@coastal.example",
+    requestedLimitCents: 20_000_00,
+    currency,
+    submittedAt: "2026-11-28T01:00:00.000Z",
+    decidedAt: "2026-12-02T02:00:00.000Z",
+    referenceCount: { total: 2, answered: 2 },
+    documentCount: 1,
+    decision: {
+      decision,
+      decidedAt: "2026-12-02T02:00:00.000Z",
+      approvedLimitCents: decision === "accepted" ? 15_000_00 : null,
+      note: decision === "accepted" ? "Welcome aboard." : null,
+      reason: decision === "declined" ? "We could not verify the trade references." : null,
+      decidedBy: "admin@acme.example",
+    },
+  }) as CreditApplicationDetail;
+
+/** An instalment's attempt as its emails read it: declined by the card, one try left. */
+const attempt = (currency: string, support: Demo["support"]): InstalmentAttemptFacts =>
+  ({
+    failureCode: "declined",
+    seq: 2,
+    dueDate: "2026-12-14",
+    amountCents: 500_00,
+    instalmentStatus: "failed",
+    attempts: 3,
+    nextAttemptOn: "2026-12-17",
+    scheduleId: "s",
+    reference: "PS-AB12CD34",
+    currency,
+    totalCents: 1_000_01,
+    paidCents: 500_00,
+    accountNumber: "ACME-1000",
+    accountName: "Coastal Builders Group",
+    contactId: "c",
+    contactEmail: "olivia@coastal.example",
+    firstName: "Olivia",
+    notificationEmail: "accounts@acme.example",
+    supportEmail: support.supportEmail,
+    supportPhone: support.supportPhone,
+    count: 2,
+  }) as InstalmentAttemptFacts;
+
 const preferences = {
   preferences: "https://pay.example/communication/TOKEN",
   unsubscribe: "https://pay.example/communication/unsubscribe?token=TOKEN",
@@ -228,6 +324,7 @@ const preferences = {
 describe.each(Object.entries(DEMOS))("every email of %s reads right (issue 32)", (_, { branding, support }) => {
   it("has no 's's, no double stop, no lower-case card brand, no 'sandbox' and no ISO timestamp", async () => {
     const link = `${branding.publicBaseUrl}/customer/payment-request/TOKEN`;
+    const t = translator(DEFAULT_LANGUAGE);
     const mails: [string, { subject?: string; html: string; text?: string }][] = [
       [
         "payment request",
@@ -342,6 +439,126 @@ describe.each(Object.entries(DEMOS))("every email of %s reads right (issue 32)",
           link,
           preferences,
         }),
+      ],
+      [
+        "response request (delivery address)",
+        await renderResponseRequestEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          request: addressRequest,
+          link,
+          preferences,
+        }),
+      ],
+      [
+        "response request (statement)",
+        await renderResponseRequestEmail({
+          branding,
+          support,
+          recipientName: "Olivia",
+          request: statementRequest,
+          link,
+          preferences,
+        }),
+      ],
+      [
+        "answer to the business (dispute rejected, with a reason)",
+        await renderAnswerNotification({
+          branding,
+          support,
+          request: answered(dispute, { choice: "rejected", reason: "The delivery was ordered once." }),
+        }),
+      ],
+      [
+        "answer to the business (address corrected)",
+        await renderAnswerNotification({
+          branding,
+          support,
+          request: answered(addressRequest, {
+            choice: "corrected",
+            typedName: null,
+            address: {
+              line1: "4 Dock Rd",
+              line2: "Unit 2",
+              locality: "Newcastle",
+              state: "NSW",
+              postcode: "2300",
+              country: "AU",
+            },
+          }),
+        }),
+      ],
+      [
+        "answer to the business (statement disputed)",
+        await renderAnswerNotification({
+          branding,
+          support,
+          request: answered(statementRequest, { choice: "disputed", note: "INV-7 was paid on Nov 20." }),
+        }),
+      ],
+      [
+        "credit decision (approved)",
+        await renderCreditDecisionEmail({ branding, support, application: application(branding.currency, "accepted") }),
+      ],
+      [
+        "credit decision (declined)",
+        await renderCreditDecisionEmail({ branding, support, application: application(branding.currency, "declined") }),
+      ],
+      [
+        "instalment declined (to the contact)",
+        await renderContactEmail(
+          "declined",
+          branding,
+          attempt(branding.currency, support),
+          {
+            url: `${branding.publicBaseUrl}/customer/payment-schedule/TOKEN`,
+            expiresAt: new Date("2027-01-03T00:00:00Z"),
+          },
+          t,
+          preferences,
+          DEFAULT_LANGUAGE,
+        ),
+      ],
+      [
+        "instalment arrears (to the contact)",
+        await renderContactEmail(
+          "arrears-contact",
+          branding,
+          { ...attempt(branding.currency, support), nextAttemptOn: null },
+          {
+            url: `${branding.publicBaseUrl}/customer/payment-schedule/TOKEN`,
+            expiresAt: new Date("2027-01-03T00:00:00Z"),
+          },
+          t,
+          preferences,
+          DEFAULT_LANGUAGE,
+        ),
+      ],
+      [
+        "instalment arrears (to the business)",
+        await renderBusinessArrears(branding, attempt(branding.currency, support), t, DEFAULT_LANGUAGE),
+      ],
+      [
+        "instalment paid twice (to the business)",
+        await renderPaidTwice(
+          branding,
+          {
+            paymentReference: "PAY-EF56GH78",
+            amountCents: 500_00,
+            currency: branding.currency,
+            seq: 2,
+            instalmentStatus: "paid",
+            reference: "PS-AB12CD34",
+            accountNumber: "ACME-1000",
+            accountName: "Coastal Builders Group",
+            supportEmail: support.supportEmail,
+            supportPhone: support.supportPhone,
+            count: 2,
+          },
+          t,
+          DEFAULT_LANGUAGE,
+        ),
       ],
     ];
     expect(mails.flatMap(([name, mail]) => findings(name, mail))).toEqual([]);

@@ -20,8 +20,7 @@ export const instalmentsEnAU = {
   "instalmentEmail.business.title": "A payment schedule is in arrears",
   "instalmentEmail.business.lead":
     "The {seq} of {count} instalments ({amount}) of payment schedule {reference} was declined on its last try ({tries} tries): {reason}",
-  "instalmentEmail.business.next":
-    "The runner will not try it again. The contact was emailed a link to pay it another way.",
+  "instalmentEmail.business.next": "It will not be tried again. The contact was emailed a link to pay it another way.",
   "instalmentEmail.paidTwice.subject": "The {seq} of {count} instalments of {reference} was paid twice: {account}",
   "instalmentEmail.paidTwice.title": "An instalment was paid twice",
   "instalmentEmail.paidTwice.lead":

@@ -62,3 +62,4 @@ export {
   requireSignedInSchedule,
 } from "~/services/schedules/schedule-pages.server";
 export { businessToday } from "~/services/platform/clock.server";
+export { pageDates } from "~/services/host/language.server";

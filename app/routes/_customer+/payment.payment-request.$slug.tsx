@@ -5,6 +5,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
 import { amountPageChoiceOf } from "~/lib/pay-return";
 import {
+  pageDates,
   accountNotFound,
   requireAccountAccess,
   hasPortalAccess,
@@ -63,13 +64,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // One of its invoices to view and print: the spec's path has one segment, so it is a query.
   const query = new URL(request.url).searchParams;
   const invoiceId = query.get("invoice");
-  if (invoiceId !== null) return requestInvoiceView(payer.branding, payer.request, invoiceId, self);
+  const dates = await pageDates(request, payer.branding);
+  if (invoiceId !== null) return requestInvoiceView(payer.branding, payer.request, invoiceId, self, dates);
   const closed = closedReason(payer.request);
   if (closed) return closedView(payer.branding, payer.request.reference, closed);
   // A part payment typed before "Sign in to use a saved card" or "Set up PayTo", and the agreement
   // set up on the way (decision 077): well formed here, then checked against the request and account.
   return openView(
     payer,
+    dates,
     { invoiceHref: (id) => `${self}?invoice=${id}`, signInHref: null },
     amountPageChoiceOf(query, false)!,
   );

@@ -5,10 +5,11 @@ import { button } from "~/components/Button.css";
 import * as styles from "~/components/Table.css";
 import * as homeStyles from "~/styles/customer-home.css";
 import { useT } from "~/components/useT";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { isPayableState } from "~/lib/payment-request-state";
 import {
+  pageDates,
   businessToday,
   requirePageAccess,
   HOME_ACCOUNTS_PAGE,
@@ -68,7 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listPayableInvoicesForContact(branding.businessId, contact.id),
   ]);
   const money = (cents: number, currency = branding.currency) => formatMoney(cents, { currency });
-  const date = (value: Date | string) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = await pageDates(request, branding);
   const today = businessToday(branding.timeZone);
   const requestItems = requests.items.map((item) => ({
     reference: item.reference,

@@ -4,6 +4,7 @@ import { RequestClosed, RequestOpen } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
 import {
+  pageDates,
   getPageContext,
   LINK_PAGE_HEADERS,
   linkInvalid,
@@ -87,7 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   await markPaymentRequestOpened(context.branding.businessId, context.request.id);
   const token = params.token!;
-  return openView(payerOf(request, context), {
+  return openView(payerOf(request, context), await pageDates(request, context.branding), {
     invoiceHref: (id) => `/customer/payment-request/${token}/invoice/${id}`,
     signInHref: `/payment/payment-request/${context.request.reference}`,
   });

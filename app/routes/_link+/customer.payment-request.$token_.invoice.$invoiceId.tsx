@@ -4,6 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { RequestInvoice } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
 import {
+  pageDates,
   getPageContext,
   LINK_PAGE_HEADERS,
   linkInvalid,
@@ -31,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const requestPage = `/customer/payment-request/${params.token}`;
   // Expired, replaced or withdrawn: the request's page says which, and shows no invoice.
   if (access.status !== "valid") throw redirect(requestPage, { headers: LINK_PAGE_HEADERS });
-  return requestInvoiceView(branding, access.record, params.invoiceId, requestPage);
+  return requestInvoiceView(branding, access.record, params.invoiceId, requestPage, await pageDates(request, branding));
 }
 
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;

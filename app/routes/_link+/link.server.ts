@@ -29,3 +29,4 @@ export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 export { markPaymentRequestOpened } from "~/services/requests/commands.server";
 export { answerAction, completeView, questionView, responseByLink } from "~/services/responses/response-page.server";
+export { pageDates } from "~/services/host/language.server";

@@ -10,6 +10,7 @@ import {
   answerAction,
   questionView,
   responseByLink,
+  pageDates,
 } from "./link.server";
 import { metaDescription } from "~/lib/meta";
 import { staticWhen } from "~/lib/client-runtime";
@@ -26,7 +27,7 @@ import { staticWhen } from "~/lib/client-runtime";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // The root loader reads the same context: one host lookup for the request.
   const { branding } = await getPageContext(request);
-  const context = await responseByLink(branding, params.slug);
+  const context = await responseByLink(branding, params.slug, await pageDates(request, branding));
   await recordLinkOpened(context.branding.businessId, context.link.id);
   return questionView(context);
 }
@@ -35,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
   // The root loader reads the same context: one host lookup for the request.
   const { branding } = await getPageContext(request);
-  return answerAction(request, await responseByLink(branding, params.slug));
+  return answerAction(request, await responseByLink(branding, params.slug, await pageDates(request, branding)));
 }
 
 /** The token stays out of any Referer and out of caches (decision 031). */

@@ -2,7 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import { ResponseClosed, ResponseComplete } from "./components/ResponseRequest";
 import { metaTranslator } from "~/lib/i18n";
-import { getPageContext, LINK_PAGE_HEADERS, completeView, responseByLink } from "./link.server";
+import { getPageContext, LINK_PAGE_HEADERS, completeView, pageDates, responseByLink } from "./link.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 
@@ -16,7 +16,7 @@ import { metaDescription } from "~/lib/meta";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // The root loader reads the same context: one host lookup for the request.
   const { branding } = await getPageContext(request);
-  return completeView(request, await responseByLink(branding, params.slug));
+  return completeView(request, await responseByLink(branding, params.slug, await pageDates(request, branding)));
 }
 
 /** The token stays out of any Referer and out of caches (decision 031). */

@@ -2,8 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { todayIn } from "~/lib/dates";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import {
+  pageDates,
   getAccountTiles,
   requireAccountPage,
   getAccountPayId,
@@ -51,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     payNowChoice({ businessId: branding.businessId, accountId: account.accountId }, today),
   ]);
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = await pageDates(request, branding);
   return {
     businessName: branding.businessName,
     firstName: session.contact.firstName,

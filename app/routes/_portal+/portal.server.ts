@@ -16,7 +16,7 @@ export { requireAccountPage } from "~/services/accounts/portal.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext, requirePageAccess } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
-export { requestLanguage } from "~/services/host/language.server";
+export { pageDates, requestLanguage } from "~/services/host/language.server";
 export { payNowChoice, payNowHref } from "~/services/payments/payable.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { businessToday, now } from "~/services/platform/clock.server";

@@ -6,7 +6,7 @@ import { formStyles } from "~/components/Form";
 import { Filters, FilterSelect, Pager } from "~/components/ListControls";
 import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
-import { formatDate, formatMoney, formatNumber } from "~/lib/format";
+import { formatMoney, formatNumber } from "~/lib/format";
 import {
   parseStatementQuery,
   STATEMENT_PAGE_SIZE,
@@ -14,7 +14,7 @@ import {
   STATEMENT_TYPE_OPTIONS,
   statementSearch,
 } from "~/lib/statement-query";
-import { listStatementLines, requireAccountPage, updateSessionData } from "./portal.server";
+import { pageDates, listStatementLines, requireAccountPage, updateSessionData } from "./portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
@@ -47,6 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     type: query.type || undefined,
   });
   const money = (cents: number) => (cents === 0 ? "" : formatMoney(cents, { currency: branding.currency }));
+  const { date } = await pageDates(request, branding);
   const pages = Math.max(1, Math.ceil(page.total / STATEMENT_PAGE_SIZE));
   return {
     businessName: branding.businessName,
@@ -61,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     },
     lines: page.items.map((line) => ({
       id: line.id,
-      date: formatDate(line.date, { timeZone: branding.timeZone }),
+      date: date(line.date),
       type: line.type,
       reference: line.reference,
       description: line.description,

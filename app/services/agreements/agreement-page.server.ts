@@ -6,12 +6,13 @@ import {
   agreementTextFileName,
   TYPED_NAME_MAX,
 } from "~/lib/agreements";
-import { formatDate, formatDateTime } from "~/lib/format";
+import type { PageDates } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { accountNotFound, requireAccountAccess } from "../accounts/account-access.server";
 import { hasPortalAccess } from "../auth/access.server";
 import { requireSession } from "../auth/auth.server";
 import type { HostBranding } from "../host/host.server";
+import { pageDates } from "../host/language.server";
 import { LINK_PAGE_HEADERS, linkInvalid, notUnderThisLink } from "../links/link-pages.server";
 import { checkLinkAccess, type LinkToken } from "../links/link-tokens.server";
 import { businessContact } from "../links/request-links.server";
@@ -118,15 +119,15 @@ function noticeOf(request: Request): AgreementNotice | null {
   return (NOTICES as readonly string[]).includes(value ?? "") ? (value as AgreementNotice) : null;
 }
 
-function offerFacts(context: AgreementContext) {
-  const { branding, offer } = context;
+function offerFacts(context: AgreementContext, dates: PageDates) {
+  const { offer } = context;
   return {
     reference: offer.reference,
     title: offer.document.title,
     kind: `agreement.kind.${offer.document.kind}` as MessageKey,
     version: offer.version.version,
     versionId: offer.version.id,
-    published: formatDate(offer.version.publishedAt, { timeZone: branding.timeZone }),
+    published: dates.date(offer.version.publishedAt),
     account: `${offer.accountName} (${offer.accountNumber})`,
   };
 }
@@ -134,6 +135,7 @@ function offerFacts(context: AgreementContext) {
 /** What the page shows: the form, the record, or why neither. */
 export async function agreementView(request: Request, context: AgreementContext) {
   const { branding, offer } = context;
+  const dates = await pageDates(request, branding);
   const reason = closedReason(context);
   if (reason) {
     return {
@@ -141,10 +143,7 @@ export async function agreementView(request: Request, context: AgreementContext)
       reason,
       reference: offer.reference,
       businessName: branding.businessName,
-      decidedOn:
-        reason === "decided" && offer.decision
-          ? formatDate(offer.decision.decidedAt, { timeZone: branding.timeZone })
-          : null,
+      decidedOn: reason === "decided" && offer.decision ? dates.date(offer.decision.decidedAt) : null,
       contact: await businessContact(branding.businessId),
     };
   }
@@ -152,7 +151,7 @@ export async function agreementView(request: Request, context: AgreementContext)
   const paths = agreementPaths(context);
   const common = {
     businessName: branding.businessName,
-    offer: offerFacts(context),
+    offer: offerFacts(context, dates),
     body: offer.version.body,
   };
   if (offer.decision) {
@@ -165,7 +164,7 @@ export async function agreementView(request: Request, context: AgreementContext)
         decision: decision.decision,
         name: decision.typedName,
         contact: decision.contactEmail,
-        time: formatDateTime(decision.decidedAt, { timeZone: branding.timeZone }),
+        time: dates.dateTime(decision.decidedAt),
       },
       downloads: { record: paths.download, text: `${paths.download}?format=text` },
     };

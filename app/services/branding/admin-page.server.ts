@@ -5,7 +5,7 @@ import type {
   BrandSummary,
   PublicationHistoryEntry,
 } from "~/lib/brand-admin";
-import { formatDateTime } from "~/lib/format";
+import { pageDates } from "../host/language.server";
 import type { BrandDraftInput } from "~/lib/brand-draft-schema";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
 import { deriveBrand, parseBrandColour, THEME_SWATCHES, themeChecks, type PairCheck } from "~/lib/brand-colours";
@@ -61,11 +61,6 @@ export async function requireHostAdminPage(request: Request) {
 
 export type BrandAdminActor = Awaited<ReturnType<typeof requireHostAdminPage>>["actor"];
 
-/** When something happened, in the business's time zone, as the page shows it. */
-function shownTime(iso: string, timeZone: string) {
-  return formatDateTime(iso, { timeZone });
-}
-
 function summaryOf(version: BrandVersionView): BrandSummary {
   return {
     versionId: version.id,
@@ -102,10 +97,12 @@ function draftChanges(published: BrandVersionView, draft: BrandVersionView): Bra
 const personLabel = (person: { name: string; email: string } | null) => person?.name || person?.email || null;
 
 /** Everything /admin/branding shows: the live brand, the draft, its changes, the history. */
-export async function brandAdminView(branding: HostBranding) {
-  const [state, adminChanges] = await Promise.all([
+export async function brandAdminView(request: Request, branding: HostBranding) {
+  const [state, adminChanges, { dateTime }] = await Promise.all([
     getBrandState(branding.businessId),
     listHostAdminChanges(branding.businessId, PUBLICATIONS_SHOWN),
+    // When something happened: the business's time zone, the page's language (decision 078).
+    pageDates(request, branding),
   ]);
   if (!state) throw pageNotFound();
   const { published, draft } = state;
@@ -115,7 +112,7 @@ export async function brandAdminView(branding: HostBranding) {
     entry: {
       id: publication.id,
       kind: publication.kind,
-      at: shownTime(publication.publishedAt, branding.timeZone),
+      at: dateTime(publication.publishedAt),
       by: personLabel(publication.publishedBy),
       changes: publication.changes,
       // "Restore" is offered on the newest publication: one step back to the brand before it.
@@ -127,7 +124,7 @@ export async function brandAdminView(branding: HostBranding) {
     entry: {
       id: `admin-${change.id}`,
       kind: change.change === "grant" ? "adminGranted" : "adminRemoved",
-      at: shownTime(change.at, branding.timeZone),
+      at: dateTime(change.at),
       by: personLabel(change.by),
       byBackOffice: change.byBackOffice,
       whom: personLabel(change.contact),
@@ -140,7 +137,7 @@ export async function brandAdminView(branding: HostBranding) {
     .map(({ entry }) => entry);
   return {
     published: summaryOf(published),
-    draft: draft ? { ...summaryOf(draft), savedAt: shownTime(draft.savedAt, branding.timeZone) } : null,
+    draft: draft ? { ...summaryOf(draft), savedAt: dateTime(draft.savedAt) } : null,
     changes: draft ? draftChanges(published, draft) : [],
     checks: checksOf(draft ?? published),
     previewing: branding.preview !== null,

@@ -1,5 +1,4 @@
 import { data, redirect } from "@remix-run/node";
-import { formatDateTime } from "~/lib/format";
 import {
   isPreferenceKey,
   optInNeedsSignIn,
@@ -14,6 +13,7 @@ import {
 } from "~/lib/communication";
 import { requireSession } from "../auth/auth.server";
 import type { HostBranding } from "../host/host.server";
+import { pageDates } from "../host/language.server";
 import { LINK_PAGE_HEADERS } from "../links/link-pages.server";
 import { readForm } from "../platform/http.server";
 import { checkLink, preferencesLinkPath, signLink, unsubscribeLinkPath } from "./preference-links.server";
@@ -34,20 +34,20 @@ import { changePreferences, readPreferences, type ContactPreferences } from "./p
  * A link's page may turn news and offers off but not on: while they are off it shows how to sign
  * in to choose them instead of a box, and a form turning them on by link is refused whole.
  */
-/** When a change was made, where the business is: "Nov 30, 2026, 10:04 am" (decision 078). */
-function whenOf(value: string, timeZone: string) {
-  return formatDateTime(value, { timeZone });
-}
-
 const SIGN_IN_HREF = `/auth/signin?${new URLSearchParams({ callbackUrl: "/communication" })}`;
 
-function pageOf(
+/**
+ * The page; a change's time is where the business is, in the page's language: "Nov 30, 2026,
+ * 10:04 am", "30 Nov 2026, 10.04" (decision 078).
+ */
+async function pageOf(
   branding: HostBranding,
   preferences: ContactPreferences,
   way: "session" | "link",
   request: Request,
   refusal: { error: PreferencesViewData["error"]; refused?: PreferenceKey[] } = { error: null },
-): PreferencesPageData {
+): Promise<PreferencesPageData> {
+  const { dateTime } = await pageDates(request, branding);
   const params = new URL(request.url).searchParams;
   const { error } = refusal;
   return {
@@ -68,7 +68,7 @@ function pageOf(
       channel: change.channel,
       enabled: change.enabled,
       via: change.via,
-      when: whenOf(change.changedAt, branding.timeZone),
+      when: dateTime(change.changedAt),
     })),
     notice: error ? null : params.has("saved") ? "saved" : params.has("unchanged") ? "unchanged" : null,
     error,
@@ -110,14 +110,14 @@ export async function preferencesBySession(
   }
   const preferences = await readPreferences(branding.businessId, session.contact.id);
   if (!preferences) throw new Response(null, { status: 404 });
-  return data(pageOf(branding, preferences, "session", request));
+  return data(await pageOf(branding, preferences, "session", request));
 }
 
 export async function preferencesByLink(branding: HostBranding, token: string | undefined, request: Request) {
   const contactId = linkContact(branding, token);
   const preferences = contactId ? await readPreferences(branding.businessId, contactId) : null;
   if (!preferences) return invalid(branding);
-  return data(pageOf(branding, preferences, "link", request), { headers: LINK_PAGE_HEADERS });
+  return data(await pageOf(branding, preferences, "link", request), { headers: LINK_PAGE_HEADERS });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ async function save(
   const refuse = async (refusal: Parameters<typeof pageOf>[4]) => {
     const preferences = await readPreferences(branding.businessId, contactId);
     if (!preferences) return invalid(branding);
-    return data(pageOf(branding, preferences, way, request, refusal), { status: 400, headers });
+    return data(await pageOf(branding, preferences, way, request, refusal), { status: 400, headers });
   };
   const choices = choicesFromForm(form);
   if (!choices) return refuse({ error: "unknown" });

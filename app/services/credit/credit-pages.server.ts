@@ -20,10 +20,11 @@ import {
   type CreditStep,
   type DocumentKind,
 } from "~/lib/credit-steps";
-import { formatDate, formatFileSize, formatMoney } from "~/lib/format";
+import { formatFileSize, formatMoney } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import { getPageContext } from "../auth/auth.server";
 import type { HostBranding } from "../host/host.server";
+import { pageDates } from "../host/language.server";
 import { businessContact } from "../links/request-links.server";
 import { now } from "../platform/clock.server";
 import { getEnv } from "../platform/env.server";
@@ -192,6 +193,7 @@ export async function startView(request: Request) {
   const terms = await creditTerms(branding.businessId);
   const contact = await businessContact(branding.businessId);
   const progress = draftProgress(draft);
+  const { date } = await pageDates(request, branding);
   return data(
     {
       businessName: branding.businessName,
@@ -202,7 +204,7 @@ export async function startView(request: Request) {
       draft: draft
         ? {
             continueHref: stepPath(progress.firstMissing ?? "check"),
-            expires: formatDate(draft.expiresAt, { timeZone: branding.timeZone }),
+            expires: date(draft.expiresAt),
             answered: progress.answered.length,
           }
         : null,
@@ -433,6 +435,7 @@ export async function termsView(request: Request) {
   const terms = await creditTerms(branding.businessId);
   if (!terms) throw go("/credit");
   const accepted = draft.terms && draft.terms.versionId === terms.versionId ? draft.terms : null;
+  const { date } = await pageDates(request, branding);
   return data(
     {
       ...frame(branding, "terms", request),
@@ -440,12 +443,10 @@ export async function termsView(request: Request) {
         title: terms.title,
         versionId: terms.versionId,
         version: terms.version,
-        published: formatDate(terms.publishedAt, { timeZone: branding.timeZone }),
+        published: date(terms.publishedAt),
         body: terms.body,
       },
-      accepted: accepted
-        ? { name: accepted.typedName, on: formatDate(accepted.acceptedAt, { timeZone: branding.timeZone }) }
-        : null,
+      accepted: accepted ? { name: accepted.typedName, on: date(accepted.acceptedAt) } : null,
     },
     { headers: CREDIT_PAGE_HEADERS },
   );
@@ -599,12 +600,13 @@ export async function submittedView(request: Request) {
   const reference = await readSentReference(request);
   const application = reference ? await submittedApplication(branding.businessId, reference) : null;
   if (!application) throw go("/credit");
+  const { date } = await pageDates(request, branding);
   return data(
     {
       businessName: branding.businessName,
       reference: application.reference,
       applicantEmail: application.applicantEmail,
-      submitted: formatDate(application.submittedAt, { timeZone: branding.timeZone }),
+      submitted: date(application.submittedAt),
     },
     { headers: CREDIT_PAGE_HEADERS },
   );

@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { formatDate } from "~/lib/format";
+import { pageDates } from "../host/language.server";
 import type { RefereeFormValues } from "~/lib/trade-reference";
 import type { HostBranding } from "../host/host.server";
 import { LINK_PAGE_HEADERS, linkInvalid } from "../links/link-pages.server";
@@ -74,7 +74,7 @@ export type RefereePageData =
 /** The page for a checked link: the form while it may be answered, else why not. Counts a GET of an open link. */
 export async function refereePage(request: Request, branding: HostBranding, link: RefereeCheckedLink) {
   const { application } = link.link;
-  const date = (value: Date) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = await pageDates(request, branding);
   if (link.status === "valid") {
     await recordRefereeOpened(branding.businessId, link.link.id);
     const page: RefereePageData = {

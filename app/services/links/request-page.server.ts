@@ -3,7 +3,8 @@ import { businessToday } from "../platform/clock.server";
 import { data, redirect, type TypedResponse } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { surchargeRates } from "~/lib/surcharges";
-import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
+import { formatMoney, parseMoneyToCents, type PageDates } from "~/lib/format";
+import { pageDates } from "../host/language.server";
 import type { MessageKey } from "~/lib/i18n";
 import { breakdownView, decimal, type PayFormReply, type PayMethodChoice } from "~/lib/pay-form";
 import { payToSetUpPath, requestPagePath, type AmountPageChoice } from "~/lib/pay-return";
@@ -145,12 +146,13 @@ export function signedInRequestPath(request: PayerRequest, cents: number | null 
  */
 export async function openView(
   payer: RequestPayer,
+  dates: PageDates,
   links: { invoiceHref: (id: string) => string; signInHref: string | null },
   chosen: Pick<AmountPageChoice, "amountCents" | "agreementId"> = { amountCents: null, agreementId: null },
 ) {
   const { branding, request } = payer;
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = dates;
   const today = businessToday(branding.timeZone);
   const config = payToConfigurationOf(branding);
   const [methods, payId] = await Promise.all([
@@ -239,22 +241,23 @@ export async function openView(
  * link's payer sees it (a new card only), built without the link's token and writing nothing;
  * null when no request takes money. The invoices' pages open only under a real token: "#" here.
  */
-export async function requestLinkPreview(branding: HostBranding) {
-  const request = await previewableRequest(branding.businessId);
-  if (!request) return null;
+export async function requestLinkPreview(request: Request, branding: HostBranding) {
+  const open = await previewableRequest(branding.businessId);
+  if (!open) return null;
   const page = await openView(
     {
       branding,
-      request,
-      actor: { businessId: branding.businessId, accountId: request.accountId, contactId: "", clientIp: "" },
+      request: open,
+      actor: { businessId: branding.businessId, accountId: open.accountId, contactId: "", clientIp: "" },
       linkTokenId: null,
       signedIn: false,
       mayManagePaymentMethods: false,
       readOnly: true,
     },
-    { invoiceHref: () => "#", signInHref: `/payment/payment-request/${request.reference}` },
+    await pageDates(request, branding),
+    { invoiceHref: () => "#", signInHref: `/payment/payment-request/${open.reference}` },
   );
-  return { source: request.reference, page };
+  return { source: open.reference, page };
 }
 
 /**
@@ -401,6 +404,7 @@ export async function requestInvoiceView(
   request: PayerRequest,
   invoiceId: string | undefined,
   backHref: string,
+  dates: PageDates,
 ) {
   if (!request.invoices.some((invoice) => invoice.id === invoiceId)) throw notUnderThisLink();
   const invoice = await findInvoice({ businessId: branding.businessId, accountId: request.accountId }, invoiceId);
@@ -410,7 +414,7 @@ export async function requestInvoiceView(
     businessName: branding.businessName,
     reference: request.reference,
     account: { name: request.accountName, number: request.accountNumber },
-    invoice: invoiceFacts(branding, invoice),
+    invoice: invoiceFacts(branding, invoice, dates),
     backHref,
   };
 }

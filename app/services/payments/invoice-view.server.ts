@@ -1,13 +1,16 @@
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney, type PageDates } from "~/lib/format";
 import type { HostBranding } from "../host/host.server";
 import type { findInvoice } from "./invoices.server";
 
 type FoundInvoice = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
 
-/** An invoice's facts as `InvoiceDetails` shows them: dates in the business's zone, money in its currency. */
-export function invoiceFacts(branding: Pick<HostBranding, "currency" | "timeZone">, invoice: FoundInvoice) {
+/**
+ * An invoice's facts as `InvoiceDetails` shows them: dates as the page writes them (`pageDates`: the
+ * business's zone, the page's language), money in the business's currency.
+ */
+export function invoiceFacts(branding: Pick<HostBranding, "currency">, invoice: FoundInvoice, dates: PageDates) {
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = dates;
   return {
     number: invoice.number,
     description: invoice.description,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { addDaysTo } from "~/lib/dates";
 import { BRAND_LABELS, brandFromPrefix, cardDigits, detectBrand, formatExpiry } from "~/lib/card";
-import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
+import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import { isUuid } from "~/lib/ids";
 import type { FeeRules } from "~/lib/payment-calc";
 import { feeRateLabel } from "~/lib/surcharges";
@@ -22,6 +22,7 @@ import { findHeldCard, holdCard, holderHashOf, type HeldCard } from "./held-card
 import type { PayMethod, PaymentOutcome } from "./payment-records.server";
 import { findPaymentByGuid } from "./submit.server";
 import type { HostBranding } from "../host/host.server";
+import { pageDates } from "../host/language.server";
 import type { PayToChoice } from "./payto/payto-payments.server";
 
 /**
@@ -315,7 +316,7 @@ export async function confirmOrPay(
     action,
     method: methodValueOf(reply.method),
     card,
-    promiseDate: payMethod.kind === "promise" ? formatDate(payMethod.promiseDate, { timeZone: page.timeZone }) : null,
+    promiseDate: payMethod.kind === "promise" ? (await pageDates(request, page)).date(payMethod.promiseDate) : null,
     shownTotal:
       Number.isSafeInteger(shownTotal) && shownTotal > 0 && shownTotal !== breakdown.totalCents
         ? formatMoney(shownTotal, { currency: page.currency })

@@ -1,7 +1,8 @@
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import { cardName } from "~/lib/card";
 import type { ReceiptPageData } from "~/lib/receipt";
 import type { HostBranding } from "../host/host.server";
+import { pageDates } from "../host/language.server";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { linkInvalid } from "../links/link-pages.server";
 import { rememberedLinkToken } from "../links/link-tokens.server";
@@ -33,6 +34,7 @@ export async function receiptPageData(
     payment = (await findPaymentById(branding.businessId, payment.id)) ?? payment;
   }
   const money = (cents: number) => formatMoney(cents, { currency: payment.currency });
+  const { date } = await pageDates(request, branding);
   const [forRequest, owing, remembered] = await Promise.all([
     paymentRequestOf(branding.businessId, payment.payment_request_id),
     stillOwing(branding.businessId, {
@@ -56,8 +58,8 @@ export async function receiptPageData(
       payerReference: payment.payer_reference,
       reference: payment.reference,
       status: payment.status,
-      date: formatDate(payment.created_at, { timeZone: branding.timeZone }),
-      promiseDate: payment.promise_date ? formatDate(payment.promise_date, { timeZone: branding.timeZone }) : null,
+      date: date(payment.created_at),
+      promiseDate: payment.promise_date ? date(payment.promise_date) : null,
       method: payment.card_last4 ? cardName(payment.card_brand, payment.card_last4) : null,
       subTotal: money(payment.subtotal_cents),
       lateFee: payment.late_fee_cents > 0 ? money(payment.late_fee_cents) : null,

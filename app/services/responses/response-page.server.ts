@@ -1,6 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { formatDateTime } from "~/lib/format";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney, type PageDates } from "~/lib/format";
 import { AU_STATES } from "~/lib/au-postcodes";
 import {
   addressLines,
@@ -35,6 +34,8 @@ import { answerResponseRequest, loadResponseRequest, type ResponsePageRequest } 
  */
 export type ResponseContext = {
   branding: HostBranding;
+  /** The page's dates: the business's zone, the page's language (`pageDates`, decision 078). */
+  dates: PageDates;
   request: ResponsePageRequest;
   token: string;
   link: LinkToken;
@@ -45,7 +46,11 @@ export const questionPath = (token: string) => `/response/${token}`;
 export const completePath = (token: string) => `/response/complete/${token}`;
 
 /** The request an emailed link opens, or "This link isn't valid" (404) for any token that does not check out. */
-export async function responseByLink(branding: HostBranding, token: string | undefined): Promise<ResponseContext> {
+export async function responseByLink(
+  branding: HostBranding,
+  token: string | undefined,
+  dates: PageDates,
+): Promise<ResponseContext> {
   const access = await checkLinkAccess(
     branding.businessId,
     "response",
@@ -54,7 +59,7 @@ export async function responseByLink(branding: HostBranding, token: string | und
     now(),
   );
   if (access.status === "unknown") throw linkInvalid();
-  return { branding, request: access.record, token: token!, link: access.link, status: access.status };
+  return { branding, dates, request: access.record, token: token!, link: access.link, status: access.status };
 }
 
 export type ClosedReason = "withdrawn" | "expired" | "replaced" | "answered";
@@ -78,25 +83,22 @@ export function closedReason(context: ResponseContext): ClosedReason | null {
 const redirectTo = (path: string, status: 302 | 303) => redirect(path, { status, headers: LINK_PAGE_HEADERS });
 
 async function closedView(context: ResponseContext, reason: ClosedReason) {
-  const { branding, request } = context;
+  const { branding, request, dates } = context;
   return {
     kind: "closed" as const,
     reason,
     reference: request.reference,
     businessName: branding.businessName,
-    answeredOn:
-      reason === "answered" && request.answer
-        ? formatDate(request.answer.answeredAt, { timeZone: branding.timeZone })
-        : null,
+    answeredOn: reason === "answered" && request.answer ? dates.date(request.answer.answeredAt) : null,
     contact: await businessContact(branding.businessId),
   };
 }
 
-/** What the business asks, worded for the page (money and dates in the business's currency and zone). */
+/** What the business asks, worded for the page (money in the business's currency, dates as the page writes them). */
 function questionFacts(context: ResponseContext) {
   const { branding, request } = context;
   const money = (cents: number) => formatMoney(cents, { currency: request.currency });
-  const day = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const day = context.dates.date;
   const { address, statement, dispute } = request.details;
   return {
     reference: request.reference,
@@ -181,7 +183,7 @@ export async function completeView(request: Request, context: ResponseContext) {
       note: answer.details.note ?? null,
       reason: answer.details.reason ?? null,
       typedName: answer.typedName,
-      time: formatDateTime(answer.answeredAt, { timeZone: branding.timeZone }),
+      time: context.dates.dateTime(answer.answeredAt),
     },
     contact: await businessContact(branding.businessId),
   };

@@ -92,7 +92,9 @@ export async function sendInstalmentEmail(email: InstalmentEmail, language: Lang
   return "sent" as const;
 }
 
-type Facts = NonNullable<Awaited<ReturnType<typeof attemptFacts>>>;
+/** What an attempt's emails say, as `attemptFacts` reads it. */
+export type InstalmentAttemptFacts = NonNullable<Awaited<ReturnType<typeof attemptFacts>>>;
+type Facts = InstalmentAttemptFacts;
 
 async function attemptFacts(businessId: string, attemptId: string) {
   const db = await getDb();
@@ -158,7 +160,8 @@ function wordsOf(branding: HostBranding, facts: Facts, t: Translate, language: L
   return { money, day, params };
 }
 
-async function renderContactEmail(
+/** The contact's email of a declined instalment, or of a schedule in arrears (rendered, not sent). */
+export async function renderContactEmail(
   kind: "declined" | "arrears-contact",
   branding: HostBranding,
   facts: Facts,
@@ -254,7 +257,13 @@ async function renderContactEmail(
   return { subject, html, text };
 }
 
-async function renderBusinessArrears(branding: HostBranding, facts: Facts, t: Translate, language: LanguageCode) {
+/** The business's email of a schedule in arrears (rendered, not sent). */
+export async function renderBusinessArrears(
+  branding: HostBranding,
+  facts: Facts,
+  t: Translate,
+  language: LanguageCode,
+) {
   const brand = emailBrandOf(branding);
   const { money, day, params } = wordsOf(branding, facts, t, language);
   const account = `${facts.accountName} (${facts.accountNumber})`;
@@ -354,6 +363,36 @@ async function sendPaidTwice(
     });
     return "skipped" as const;
   }
+  const { subject, html, text } = await renderPaidTwice(branding, row, t, language);
+  await sendThroughOutbox(
+    { to, fromName: branding.businessName, category: "business", subject, html, text },
+    { key: outboxKey(email), businessId: email.businessId },
+  );
+  return "sent" as const;
+}
+
+/** What the paid-twice email says, as `sendPaidTwice` reads it. */
+export type PaidTwiceFacts = {
+  paymentReference: string;
+  amountCents: number | string;
+  currency: string;
+  seq: number;
+  instalmentStatus: string;
+  reference: string;
+  accountNumber: string;
+  accountName: string;
+  supportEmail: string | null;
+  supportPhone: string | null;
+  count: number | string | bigint | null;
+};
+
+/** The business's email of an instalment paid twice (rendered, not sent). */
+export async function renderPaidTwice(
+  branding: HostBranding,
+  row: PaidTwiceFacts,
+  t: Translate,
+  language: LanguageCode,
+) {
   const brand = emailBrandOf(branding);
   const account = `${row.accountName} (${row.accountNumber})`;
   const amount = formatMoney(Number(row.amountCents), { currency: row.currency });
@@ -379,9 +418,5 @@ async function sendPaidTwice(
     [t("instalmentEmail.fact.amount"), amount],
   ];
   const { html, text } = await businessNotice(brand, { title, lead, next, facts }, row);
-  await sendThroughOutbox(
-    { to, fromName: branding.businessName, category: "business", subject, html, text },
-    { key: outboxKey(email), businessId: email.businessId },
-  );
-  return "sent" as const;
+  return { subject, html, text };
 }

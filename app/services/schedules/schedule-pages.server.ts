@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
 import { todayIn } from "~/lib/dates";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney, type PageDates } from "~/lib/format";
 import { computeCreditPayment, type FeeRules } from "~/lib/payment-calc";
 import { CARD_BRANDS, type CardBrand } from "~/lib/payment-method-types";
 import { acceptancePath, methodReturnPath, progressPath } from "~/lib/schedule-paths";
@@ -25,7 +25,8 @@ import { hasPortalAccess } from "../auth/access.server";
 import { getPageContext, requireSession } from "../auth/auth.server";
 import type { PortalSession } from "../auth/session.server";
 import type { HostBranding } from "../host/host.server";
-import { requestLanguage } from "../host/language.server";
+import { pageDates, pageLanguage } from "../host/language.server";
+import { translator } from "~/lib/i18n/catalog";
 import { LINK_PAGE_HEADERS, linkInvalid } from "../links/link-pages.server";
 import { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser, type LinkToken } from "../links/link-tokens.server";
 import { businessContact } from "../links/request-links.server";
@@ -61,6 +62,8 @@ type Actor = { businessId: string; contactId: string; clientIp: string };
 export type SchedulePageContext = {
   branding: HostBranding;
   schedule: ScheduleView;
+  /** The page's dates: the business's zone, the page's language (decision 078). */
+  dates: PageDates;
   /** The contact acting: the signed-in one, or the link's. */
   contactId: string;
   session: PortalSession | null;
@@ -68,13 +71,9 @@ export type SchedulePageContext = {
 };
 
 const money = (branding: HostBranding) => (cents: number) => formatMoney(cents, { currency: branding.currency });
-const day = (branding: HostBranding) => (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
 
-/** The page's language as the root loader chose it (decision 014): link pages read no session. */
-async function translatorFor(request: Request, branding: HostBranding, session: PortalSession | null) {
-  const accountId = session && hasPortalAccess(session.contact) ? session.data.selectedAccount : null;
-  return (await requestLanguage(request, branding.businessId, accountId)).t;
-}
+/** What a schedule page shows is of one schedule, written in the page's dates. */
+type Shown = Pick<SchedulePageContext, "branding" | "schedule" | "dates">;
 
 const loadForLink = (businessId: string) => async (link: LinkToken) => {
   const schedule = await getSchedule(businessId, link.subjectId);
@@ -92,16 +91,24 @@ export async function requireSignedInSchedule(request: Request, reference: strin
   if (!schedule || schedule.reference !== reference) throw accountNotFound();
   const db = await getDb();
   if (!(await mayActFor(db, branding.businessId, session.contact.id, schedule.account.id))) throw accountNotFound();
-  return { branding, schedule, contactId: session.contact.id, session, link: null } satisfies SchedulePageContext;
+  const dates = await pageDates(request, branding);
+  return {
+    branding,
+    schedule,
+    dates,
+    contactId: session.contact.id,
+    session,
+    link: null,
+  } satisfies SchedulePageContext;
 }
 
 // ---------------------------------------------------------------------------------------------
 // What every schedule page shows
 
-export function summaryOf(context: Pick<SchedulePageContext, "branding" | "schedule">, today: string): ScheduleSummary {
+export function summaryOf(context: Shown, today: string): ScheduleSummary {
   const { branding, schedule } = context;
   const m = money(branding);
-  const d = day(branding);
+  const d = context.dates.date;
   const first = schedule.instalments[0]!;
   const last = schedule.instalments[schedule.instalments.length - 1]!;
   return {
@@ -192,9 +199,9 @@ export function feeRows(context: Pick<SchedulePageContext, "branding" | "schedul
 }
 
 /** The facts of the authority a contact gives by accepting (`scheduleAuthority` words them). */
-export function authorityFacts(context: Pick<SchedulePageContext, "branding" | "schedule">): AuthorityFacts {
+export function authorityFacts(context: Shown): AuthorityFacts {
   const { branding, schedule } = context;
-  const d = day(branding);
+  const d = context.dates.date;
   return {
     business: branding.businessName,
     reference: schedule.reference,
@@ -276,8 +283,7 @@ async function methodsForm(context: SchedulePageContext, today: string, returnTo
 // The proposal: /payment-schedule/acceptance/<token | reference>
 
 async function closedAcceptance(
-  branding: HostBranding,
-  schedule: ScheduleView,
+  { branding, schedule, dates }: Shown,
   reason: ClosedReason,
   extra: { progressHref?: string | null } = {},
 ): Promise<AcceptanceData> {
@@ -288,7 +294,7 @@ async function closedAcceptance(
     businessName: branding.businessName,
     contact: await businessContact(branding.businessId),
     progressHref: extra.progressHref ?? null,
-    acceptedOn: schedule.acceptance ? day(branding)(new Date(schedule.acceptance.at)) : null,
+    acceptedOn: schedule.acceptance ? dates.date(new Date(schedule.acceptance.at)) : null,
   };
 }
 
@@ -306,14 +312,14 @@ function proposalClosed(schedule: ScheduleView): ClosedReason | null {
   }
 }
 
-function reviewCommon(context: Pick<SchedulePageContext, "branding" | "schedule">, today: string) {
+function reviewCommon(context: Shown, today: string) {
   return {
     businessName: context.branding.businessName,
     schedule: summaryOf(context, today),
     fees: feeRows(context),
     authority: authorityFacts(context),
     // The last moment it can be accepted is the end of the day before `expiresAt` when that is a midnight.
-    expires: day(context.branding)(new Date(Date.parse(context.schedule.expiresAt) - 1)),
+    expires: context.dates.date(new Date(Date.parse(context.schedule.expiresAt) - 1)),
   };
 }
 
@@ -335,28 +341,30 @@ export async function acceptanceByLink(request: Request, token: string | undefin
   );
   if (access.status === "unknown") throw linkInvalid();
   await recordLinkOpened(branding.businessId, access.link.id);
-  const schedule = access.record;
-  if (access.status === "withdrawn") return closedAcceptance(branding, schedule, "linkWithdrawn");
+  const context = { branding, schedule: access.record, dates: await pageDates(request, branding) };
+  const { schedule } = context;
+  if (access.status === "withdrawn") return closedAcceptance(context, "linkWithdrawn");
   const closed = proposalClosed(schedule);
   if (closed === "accepted") {
-    return closedAcceptance(branding, schedule, closed, { progressHref: progressPath(schedule.reference) });
+    return closedAcceptance(context, closed, { progressHref: progressPath(schedule.reference) });
   }
-  if (closed === "withdrawn" || closed === "cancelled") return closedAcceptance(branding, schedule, closed);
-  if (access.status === "revoked") return closedAcceptance(branding, schedule, "replaced");
-  if (access.status === "expired" || closed) return closedAcceptance(branding, schedule, "expired");
-  return linkReview(branding, schedule);
+  if (closed === "withdrawn" || closed === "cancelled") return closedAcceptance(context, closed);
+  if (access.status === "revoked") return closedAcceptance(context, "replaced");
+  if (access.status === "expired" || closed) return closedAcceptance(context, "expired");
+  return linkReview(context);
 }
 
 /**
  * The proposal as its emailed link shows it while it can be accepted: the review and "Sign in to
  * accept" (by reference, never the token). Reads only; a brand preview shows it too (decision 082).
  */
-export function linkReview(branding: HostBranding, schedule: ScheduleView): AcceptanceData {
+export function linkReview(context: Shown): AcceptanceData {
+  const { branding, schedule } = context;
   const reference = acceptancePath(schedule.reference);
   return {
     kind: "review",
     mode: "link",
-    ...reviewCommon({ branding, schedule }, todayIn(branding.timeZone, now())),
+    ...reviewCommon(context, todayIn(branding.timeZone, now())),
     signInHref: `/auth/signin?${new URLSearchParams({ callbackUrl: reference })}`,
   };
 }
@@ -365,9 +373,13 @@ export function linkReview(branding: HostBranding, schedule: ScheduleView): Acce
  * A brand preview of a proposal's link page (decision 082): the business's newest proposal (else
  * newest schedule) as its link first shows it, without a token; null when it has none.
  */
-export async function scheduleLinkPreview(branding: HostBranding) {
+export async function scheduleLinkPreview(request: Request, branding: HostBranding) {
   const schedule = await previewSchedule(branding.businessId);
-  return schedule ? { source: schedule.reference, page: linkReview(branding, schedule) } : null;
+  if (!schedule) return null;
+  return {
+    source: schedule.reference,
+    page: linkReview({ branding, schedule, dates: await pageDates(request, branding) }),
+  };
 }
 
 /** The proposal for a signed-in contact who may act for its account: review and accept. */
@@ -378,7 +390,7 @@ export async function acceptanceSignedIn(
   const { branding, schedule } = context;
   const closed = proposalClosed(schedule);
   if (closed) {
-    return closedAcceptance(branding, schedule, closed, {
+    return closedAcceptance(context, closed, {
       progressHref: closed === "accepted" ? progressPath(schedule.reference) : null,
     });
   }
@@ -417,10 +429,7 @@ export async function acceptAction(request: Request, reference: string | undefin
     way: parseWayToPay(rawWay),
     authorityAccepted: form.get("authority") === "on",
     // The words the page showed, in its language, from the proposal's facts (which never change).
-    authorityText: scheduleAuthority(
-      await translatorFor(request, context.branding, context.session),
-      authorityFacts(context),
-    ),
+    authorityText: scheduleAuthority(translator(await pageLanguage(request)), authorityFacts(context)),
   });
   if (outcome.ok) return redirect(`${progressPath(context.schedule.reference)}?notice=accepted`);
   if (outcome.reason === "notFound") throw accountNotFound();
@@ -559,8 +568,9 @@ export async function progressByLink(request: Request, token: string | undefined
     now(),
   );
   if (access.status === "unknown") throw linkInvalid();
-  const schedule = access.record;
-  const closed = async (reason: ClosedReason): Promise<AcceptanceData> => closedAcceptance(branding, schedule, reason);
+  const context = { branding, schedule: access.record, dates: await pageDates(request, branding) };
+  const { schedule } = context;
+  const closed = async (reason: ClosedReason): Promise<AcceptanceData> => closedAcceptance(context, reason);
   if (access.status === "withdrawn") return { page: await closed("linkWithdrawn"), access };
   if (schedule.state === "proposed" && access.status === "valid") {
     throw redirect(acceptancePath(token!), { headers: LINK_PAGE_HEADERS });
@@ -574,7 +584,7 @@ export async function progressByLink(request: Request, token: string | undefined
     kind: "progress",
     mode: "link",
     businessName: branding.businessName,
-    schedule: summaryOf({ branding, schedule }, today),
+    schedule: summaryOf(context, today),
     wayToPay: wayToPayText(schedule),
     change: null,
     notice: null,
@@ -582,7 +592,7 @@ export async function progressByLink(request: Request, token: string | undefined
     requestGuid: randomUUID(),
     pay: [],
     receiptHref: null,
-    rescue: access.status === "valid" ? rescueOf({ branding, schedule }) : null,
+    rescue: access.status === "valid" ? rescueOf(context) : null,
   };
   return { page, access };
 }

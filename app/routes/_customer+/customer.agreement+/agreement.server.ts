@@ -11,3 +11,4 @@ export { hasPortalAccess } from "~/services/auth/access.server";
 export { requireSession } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
 export { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
+export { pageDates } from "~/services/host/language.server";

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { formatDate } from "~/lib/format";
 import { metaTranslator } from "~/lib/i18n";
 import {
+  pageDates,
   resolveSelectedAccount,
   agreementHref,
   listOffersFor,
@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     account ? { accountId: account.accountId } : { contactId: session.contact.id },
     { after },
   );
-  const date = (value: Date) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = await pageDates(request, branding);
   return {
     businessName: branding.businessName,
     account: account ? `${account.name} (${account.number})` : null,

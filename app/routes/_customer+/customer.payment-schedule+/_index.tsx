@@ -3,10 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ScheduleList } from "../components/ScheduleList";
 import * as table from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import { metaTranslator } from "~/lib/i18n";
 import { acceptancePath, progressPath } from "~/lib/schedule-paths";
 import {
+  pageDates,
   resolveSelectedAccount,
   hasPortalAccess,
   requireSession,
@@ -41,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listSchedules(branding.businessId, { ...query, limit: PAGE }),
   );
   const money = (cents: number, currency: string) => formatMoney(cents, { currency });
-  const date = (value: string) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = await pageDates(request, branding);
   return {
     businessName: branding.businessName,
     items: page.items.map((item) => ({

@@ -21,3 +21,4 @@ export {
   requireSignedInSchedule,
   rescueAction,
 } from "~/services/schedules/schedule-pages.server";
+export { pageDates } from "~/services/host/language.server";

@@ -11,6 +11,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate } from "~/lib/pay-form";
 import {
+  pageDates,
   businessToday,
   getPageContext,
   findLinkedInvoice,
@@ -102,7 +103,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const base = {
     businessName: branding.businessName,
     account: { name: linked.accountName, number: linked.accountNumber, address: linked.accountAddress },
-    invoice: invoiceFacts(branding, invoice),
+    invoice: invoiceFacts(branding, invoice, await pageDates(request, branding)),
   };
   if (!open) {
     return {

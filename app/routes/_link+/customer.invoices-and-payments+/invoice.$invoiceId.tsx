@@ -3,8 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { formatDate, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import {
+  pageDates,
   accountNotFound,
   findInvoice,
   PAYABLE_STATUSES,
@@ -28,7 +29,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const invoice = await findInvoice(scope, params.invoiceId);
   if (!invoice) throw accountNotFound();
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const dates = await pageDates(request, branding);
+  const { date } = dates;
   const payable = (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0;
   // The account's own PayID (issue 13), offered only while there is something to pay.
   const payId = payable
@@ -43,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     businessName: branding.businessName,
     account: { name: account.name, number: account.number, address: account.address },
     invoice: {
-      ...invoiceFacts(branding, invoice),
+      ...invoiceFacts(branding, invoice, dates),
       id: invoice.id,
       payable,
       payments: invoice.payments.map((p) => ({

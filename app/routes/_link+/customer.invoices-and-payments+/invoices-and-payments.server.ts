@@ -36,3 +36,4 @@ export { submitPayment } from "~/services/payments/submit.server";
 export { businessToday, now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+export { pageDates } from "~/services/host/language.server";

@@ -8,7 +8,7 @@ import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import { cardName } from "~/lib/card";
 import { todayIn } from "~/lib/dates";
-import { formatDate, formatMoney, formatNumber } from "~/lib/format";
+import { formatMoney, formatNumber } from "~/lib/format";
 import { invoiceRowStatus } from "~/lib/invoice-status";
 import {
   CHOOSE_ERROR,
@@ -20,6 +20,7 @@ import {
   parseInvoiceQuery,
 } from "~/lib/invoice-query";
 import {
+  pageDates,
   listInvoices,
   listPayments,
   now,
@@ -72,7 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     payNowChoice(scope, today),
   ]);
   const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const date = (value: string | Date) => formatDate(value, { timeZone: branding.timeZone });
+  const { date } = await pageDates(request, branding);
   return {
     businessName: branding.businessName,
     account: { name: account.name, number: account.number },

@@ -7,13 +7,14 @@ import { useT } from "~/components/useT";
 import * as payStyles from "~/styles/pay.css";
 import { Field, formStyles } from "~/components/Form";
 import { BRAND_LABELS, formatExpiry, isExpired } from "~/lib/card";
-import { formatDate, formatMoney, parseMoneyToCents } from "~/lib/format";
+import { formatMoney, parseMoneyToCents } from "~/lib/format";
 import { CHOOSE_INVOICES_PATH } from "~/lib/invoice-query";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate, type PayMethodChoice } from "~/lib/pay-form";
 import { payPageChoiceOf, payPagePath, payToSetUpPath } from "~/lib/pay-return";
 import { todayIso } from "~/lib/payment-method-schemas";
 import {
+  pageDates,
   businessToday,
   readForm,
   listCards,
@@ -106,6 +107,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
   const amounts = Object.fromEntries(invoices.map((i) => [i.id, amountOf(i)]));
   const payable = invoices.filter((i) => i.availableCents > 0);
+  const { date } = await pageDates(request, branding);
   // Nothing chosen that can be paid: back to the list, which says so at the top (issue 31).
   if (payable.length === 0) throw redirect(CHOOSE_INVOICES_PATH);
   const breakdown = payable.length
@@ -125,7 +127,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     invoices: payable.map((i) => ({
       id: i.id,
       number: i.number,
-      dueDate: formatDate(i.dueDate, { timeZone: branding.timeZone }),
+      dueDate: date(i.dueDate),
       balance: money(i.availableCents, branding.currency),
       amount: decimal(amounts[i.id]!),
       partial: amounts[i.id] !== i.availableCents,

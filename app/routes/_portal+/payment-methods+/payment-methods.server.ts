@@ -32,3 +32,4 @@ export { getEnv } from "~/services/platform/env.server";
 export { parseSubmission } from "~/services/platform/form-limits.server";
 export { readForm } from "~/services/platform/http.server";
 export { requireSameOrigin } from "~/services/platform/request-context.server";
+export { pageDates } from "~/services/host/language.server";

@@ -6,12 +6,13 @@ import * as payto from "./components/PayTo.css";
 import { useAgreementName } from "./components/PayToAgreements";
 import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { useT } from "~/components/useT";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { payReturnOf, withAgreement } from "~/lib/pay-return";
 import { isLive, type AgreementStatus } from "~/lib/payto-states";
 import { PAYTO_REFUSALS } from "~/lib/payto-rules";
 import {
+  pageDates,
   accountNotFound,
   requirePaymentMethodsPage,
   getAgreement,
@@ -33,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { branding, actor, returnTo: back } = await requirePaymentMethodsPage(request);
   const agreement = await getAgreement(actor, params.agreementId);
   if (!agreement) throw accountNotFound();
-  const when = (at: string | Date) => formatDateTime(at, { timeZone: branding.timeZone });
+  const { dateTime: when } = await pageDates(request, branding);
   const sandbox = getEnv().PAYTO_PROVIDER === "sandbox";
   // Set up from a payment schedule's page or a pay page (the invoices', a request's, the ad-hoc
   // one): the way back there, and "Check again" keeps it. Back to the pay page once active, with

@@ -67,7 +67,7 @@ const DONE: Record<string, MessageKey> = {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding } = await requireHostAdminPage(request);
-  const view = await brandAdminView(branding);
+  const view = await brandAdminView(request, branding);
   const query = new URL(request.url).searchParams;
   const done = query.get("done");
   return {

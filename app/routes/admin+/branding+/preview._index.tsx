@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page: PreviewPage = isPreviewPage(requested) ? requested : "signin";
   const versionId = branding.preview?.versionId ?? null;
   // The draft being previewed can be published from here, with what it changes (issue 32).
-  const view = versionId ? await brandAdminView(branding) : null;
+  const view = versionId ? await brandAdminView(request, branding) : null;
   const draft = view?.draft && view.draft.versionId === versionId ? view.draft : null;
   return {
     publish: draft && view!.changes.length > 0 ? { draftId: draft.versionId!, changes: view!.changes } : null,

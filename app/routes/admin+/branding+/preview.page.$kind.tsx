@@ -50,7 +50,7 @@ async function previewOf(request: Request, branding: Branding, kind: LinkPreview
   const empty = { kind: "empty" as const, of: kind };
   switch (kind) {
     case "request": {
-      const found = await requestLinkPreview(branding);
+      const found = await requestLinkPreview(request, branding);
       return found ? { kind, ...found } : empty;
     }
     case "adhoc": {
@@ -58,7 +58,7 @@ async function previewOf(request: Request, branding: Branding, kind: LinkPreview
       return found ? { kind, ...found } : empty;
     }
     case "schedule": {
-      const found = await scheduleLinkPreview(branding);
+      const found = await scheduleLinkPreview(request, branding);
       return found ? { kind, ...found } : empty;
     }
     case "agreement": {
