@@ -29,7 +29,6 @@ import {
   pageToggles,
   getPageContext,
   customerMenuFor,
-  businessContact,
 } from "./root.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
@@ -82,8 +81,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { language, enabled: languageEnabled } = await languageFromToggles(request, toggles);
   const productFruits = session && accountId ? productFruitsFrom(toggles, session.contact, language) : null;
   // An emailed link's page: the business's email and phone, for the page that says the link is
-  // not valid (or not found) to give a way to reach the business (issue 32). Only there: one query.
-  const linkContact = isLinkPagePath(url.pathname) ? await businessContact(branding.businessId) : null;
+  // not valid (or not found) to give a way to reach the business (issue 32); read with the host,
+  // so no statement of its own.
+  const linkContact = isLinkPagePath(url.pathname)
+    ? { email: branding.supportEmail ?? null, phone: branding.supportPhone ?? null }
+    : null;
   return {
     linkContact,
     productFruits,

@@ -37,6 +37,12 @@ export type HostBranding = {
   country: "AU" | "NZ";
   currency: string;
   timeZone: string;
+  /**
+   * The business's support email and phone, read with the host so that a link page that is not
+   * found can name them without a query of its own. Optional only for hand-made test brandings.
+   */
+  supportEmail?: string | null;
+  supportPhone?: string | null;
   authProvider: "credentials" | "auth0";
   auth0Domain: string | null;
   auth0ClientId: string | null;
@@ -154,6 +160,8 @@ export async function findHostBranding(db: Db, hostname: string): Promise<HostBr
       "businesses.country",
       "businesses.currency",
       "businesses.time_zone as timeZone",
+      "businesses.support_email as supportEmail",
+      "businesses.support_phone as supportPhone",
       "businesses.auth_provider as authProvider",
       "businesses.auth0_domain as auth0Domain",
       "businesses.auth0_client_id as auth0ClientId",
