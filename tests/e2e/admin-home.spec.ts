@@ -19,6 +19,9 @@ const DESKTOP = { width: 1280, height: 800 };
 
 /** The Admin section the shell shows at this width: in the opened Menu on a phone, else in its bar. */
 async function adminMenu(page: Page) {
+  // The whole document first: a page that has just committed may not have parsed its header yet, and
+  // isVisible() does not wait (a Menu not yet there would be skipped, not clicked).
+  await page.waitForLoadState("domcontentloaded");
   const banner = page.getByRole("banner");
   const menuButton = banner.getByText("Menu", { exact: true });
   if (await menuButton.isVisible()) await menuButton.click();

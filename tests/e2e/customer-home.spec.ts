@@ -30,6 +30,9 @@ async function signIn(page: Page, email: string, origin = ACME) {
 
 /** The shell's menu of the current width: the bar from 900 px, the Menu disclosure below. */
 async function menu(page: Page) {
+  // The whole document first: a page that has just committed may not have parsed its header yet, and
+  // isVisible() does not wait (a Menu not yet there would be skipped, not clicked).
+  await page.waitForLoadState("domcontentloaded");
   const banner = page.getByRole("banner");
   const menuButton = banner.getByText("Menu", { exact: true });
   if (await menuButton.isVisible()) await menuButton.click();

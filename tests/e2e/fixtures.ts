@@ -373,6 +373,9 @@ export async function signInAs(page: Page, origin: string, email: string, passwo
  * wide screen from the bar, on a phone through the Menu (a native disclosure).
  */
 export async function openSection(page: Page, name: string) {
+  // The whole document first: a page that has just committed may not have parsed its header yet, and
+  // isVisible() does not wait (a Menu not yet there would be skipped, not clicked).
+  await page.waitForLoadState("domcontentloaded");
   const banner = page.getByRole("banner");
   const menuButton = banner.getByText("Menu", { exact: true });
   if (await menuButton.isVisible()) await menuButton.click();
