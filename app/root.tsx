@@ -36,7 +36,6 @@ import { metaDescription } from "~/lib/meta";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
-import { asksSignedOutPreview } from "~/lib/brand-preview";
 import { pageIsStatic } from "~/lib/client-runtime";
 import { INLINE_STYLES_ID, useInlineStyles } from "~/components/InlineStyles";
 
@@ -59,10 +58,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const origin = url.origin;
   // A page opened by an emailed link shows that one record and nothing of whoever is signed in
   // in this browser: no name, no account switcher, no portal menu (decision 031). So does a page a
-  // host admin previews as a signed-out visitor sees it (decision 082): only with this session's
-  // own preview running, and only the shell forgets the session; no one is signed out.
-  const signedOutPreview = branding.preview !== null && asksSignedOutPreview(url);
-  const session = isLinkPagePath(url.pathname) || signedOutPreview ? null : context.session;
+  // host admin previews as a signed-out visitor sees it (decision 082). `pageToggles` decides it
+  // once per request, with the toggles the page's own loader reads.
+  const { session, selectedId, accountId, toggles } = await pageToggles(request);
   const contact = session?.contact;
   // The account switcher: the first accounts of a contact with portal access (read once per request:
   // the customer-style home lists the same first accounts).
@@ -77,7 +75,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : null;
   // Feature toggles of the selected account (or the business's, signed out), read once per request
   // with the page's loader, which writes its dates in the language they decide (decision 078).
-  const { selectedId, accountId, toggles } = await pageToggles(request);
   const { language, enabled: languageEnabled } = await languageFromToggles(request, toggles);
   const productFruits = session && accountId ? productFruitsFrom(toggles, session.contact, language) : null;
   // An emailed link's page: the business's email and phone, for the page that says the link is

@@ -2,6 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { datesIn, type PageDates } from "~/lib/format";
 import { DEFAULT_LANGUAGE, isLanguageCode, type LanguageCode, type Translate } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
+import { asksSignedOutPreview } from "~/lib/brand-preview";
 import { isLinkPagePath } from "~/lib/link-paths";
 import { firstContactAccounts, getFeatureToggles } from "../accounts/accounts.server";
 import { hasPortalAccess } from "../auth/access.server";
@@ -58,15 +59,19 @@ export async function requestLanguage(
 }
 
 /**
- * The account whose toggles a page is built with, and those toggles, as the root loader decides
- * them: on an emailed link's page nobody is signed in; a contact with portal access gets the
- * selected account (or their first), anyone else the business's toggles. Shared within a request
- * (`perRequest`): the root loader and the page's loader read them once between them.
+ * The session the page is built for, the account whose toggles it uses, and those toggles, as the
+ * root loader decides them: on an emailed link's page nobody is signed in (decision 031), nor on a
+ * page a host admin previews as a signed-out visitor sees it, with their own preview running
+ * (decision 082: the page forgets the session; no one is signed out). A contact with portal access
+ * gets the selected account (or their first), anyone else the business's toggles. Shared within a
+ * request (`perRequest`): the root loader and the page's loader read them once between them.
  */
 export function pageToggles(request: Request) {
   return perRequest(request, "page-toggles", async () => {
     const { branding, session: signedIn } = await getPageContext(request);
-    const session = isLinkPagePath(new URL(request.url).pathname) ? null : signedIn;
+    const url = new URL(request.url);
+    const signedOutPreview = branding.preview !== null && asksSignedOutPreview(url);
+    const session = isLinkPagePath(url.pathname) || signedOutPreview ? null : signedIn;
     const first =
       session && hasPortalAccess(session.contact)
         ? await firstContactAccounts(request, branding.businessId, session.contact.id, 1)
@@ -78,7 +83,7 @@ export function pageToggles(request: Request) {
       logger.warn("feature toggles could not be loaded", { error });
       return [];
     });
-    return { selectedId, accountId, toggles };
+    return { session, selectedId, accountId, toggles };
   });
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINK_PREVIEW_KINDS, PREVIEW_PAGES } from "~/lib/brand-preview";
 import * as root from "~/root";
 import { createSession } from "~/services/auth/session.server";
+import { pageToggles } from "~/services/host/language.server";
 import { setDatabaseForTesting } from "~/services/platform/database.server";
 import type { DatabaseHandle } from "~/services/platform/db.server";
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../../tests/support/test-db";
@@ -408,6 +409,22 @@ function suite(name: string, open: () => Promise<{ handle: DatabaseHandle; close
       expect(customer.user).not.toBeNull();
       const elsewhere = (await load(root, get(PREVIEW_PAGES.signin, cookies.adminElsewhere))).body as RootBody;
       expect(elsewhere.user).not.toBeNull();
+    });
+
+    it("the signed-out frame's page is built signed out too: no session, the business's toggles, not an account's", async () => {
+      // The page's own loader and the shell read the same decision (pageToggles, once per request).
+      const framed = await pageToggles(get(PREVIEW_PAGES.signin, cookies.admin));
+      expect(framed).toMatchObject({ session: null, selectedId: null, accountId: null });
+      const linkFrame = await pageToggles(get("/admin/branding/preview/page/schedule", cookies.admin));
+      expect(linkFrame).toMatchObject({ session: null, accountId: null });
+      // The same session on its own pages, and a session with no preview running, keep theirs.
+      const own = await pageToggles(get("/admin/branding/preview", cookies.admin));
+      expect(own.session?.contact.email).toBe("admin@acme.example");
+      const elsewhere = await pageToggles(get(PREVIEW_PAGES.signin, cookies.adminElsewhere));
+      expect(elsewhere.session?.contact.email).toBe("admin@acme.example");
+      const customer = await pageToggles(get(PREVIEW_PAGES.signin, cookies.customer));
+      expect(customer.session?.contact.email).toBe("olivia@coastal.example");
+      expect(customer.accountId).not.toBeNull();
     });
   });
 }
