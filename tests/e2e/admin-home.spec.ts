@@ -49,6 +49,23 @@ test.describe("host admins", () => {
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Branding");
       }
 
+      // Branding and its preview as the admin first finds them on a phone (no preview running in this
+      // session; the page reads a draft another journey may have saved, and changes nothing).
+      await page.setViewportSize(PHONE);
+      await page.goto(`${brand.origin}/admin/branding`);
+      await expect(page.getByRole("button", { name: "Save draft" })).toBeVisible();
+      await expectAccessible(page);
+      await page.screenshot({ path: test.info().outputPath(`branding-${brand.slug}-360.png`), fullPage: true });
+      await page.goto(`${brand.origin}/admin/branding/preview`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      // No preview running here: nothing to stop; a saved draft (if any) is one tap from its preview.
+      await expect(page.getByRole("button", { name: "Stop preview" })).toHaveCount(0);
+      await expectAccessible(page, { skipFrames: true });
+      await page.screenshot({
+        path: test.info().outputPath(`branding-preview-${brand.slug}-360.png`),
+        fullPage: true,
+      });
+
       // The admin home: what an admin may do here, each a link.
       await page.setViewportSize(PHONE);
       await (await adminMenu(page)).getByRole("link", { name: "Admin home" }).click();

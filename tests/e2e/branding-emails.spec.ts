@@ -125,6 +125,8 @@ test.describe("emails carry the brand", () => {
     });
     await page.getByRole("button", { name: "Save draft" }).click();
     await expect(page.getByText("Draft saved. Customers still see the published brand.")).toBeVisible();
+    // The page with a draft: its next steps at the top, each region named once (axe: landmark-unique).
+    await expectAccessible(page);
 
     // The preview shows each email with the draft.
     await page.getByRole("button", { name: "Preview the draft" }).click();

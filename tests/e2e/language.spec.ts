@@ -115,6 +115,9 @@ test.describe("languages (spec §3, §6)", () => {
       subject: /Atur ulang kata sandi portal Kiwi Freight Co\./,
     });
     expect(mail.text).toContain("Pilih kata sandi baru di sini");
+    // The HTML part in the brand and the same language: the button and its title.
+    expect(mail.html).toMatch(/<h1[^>]*>Pilih kata sandi baru<\/h1>/);
+    expect(mail.html).toMatch(/<img [^>]*src="[^"]*\/brands\/kiwi\/email-logo\.png"/);
     const link = mail.links.find((l) => l.includes("/auth/password/reset?token="));
     expect(link).toBeTruthy();
 

@@ -101,5 +101,8 @@ test.describe("the account's own PayID", () => {
 
     const mail = await waitForMailVia(MAILBOX, contact(), { since, subject: /Payment received by Acme/ });
     expect(mail.text).toContain(`${oldest.number}: ${money(paid)}`);
+    // In the brand, like every other email (decision 081): the PNG logo on the host and the statement button.
+    expect(mail.html).toMatch(/<img [^>]*src="[^"]*\/brands\/acme\/email-logo\.png"/);
+    expect(mail.html).toContain("See your statement");
   });
 });

@@ -85,6 +85,10 @@ export const brandingEnAU = {
   "branding.preview.explain":
     "Each page is shown at phone and desktop width, with JavaScript on and off, exactly as customers would get it.",
   "branding.preview.notRunning": "No preview is running. Start one from the branding page.",
+  "branding.preview.notRunningDraft":
+    "No preview is running. Your draft is saved: preview it on the portal's pages and in its emails.",
+  "branding.preview.noDraft":
+    "There is no draft to preview. Change something on the branding page and save it as a draft first.",
   "branding.preview.pageLabel": "Page",
   "branding.preview.page.signin": "Sign in",
   "branding.preview.page.dashboard": "Dashboard",
@@ -163,7 +167,7 @@ export const brandingEnAU = {
     "The draft saved {when} and its uploads will be gone. Customers keep seeing the published brand.",
   "branding.discard.submit": "Discard the draft",
   "branding.discard.keep": "Keep it",
-  "branding.next.label": "Your draft",
+  "branding.next.label": "What to do with your draft",
   "branding.next.publish": "Review and publish",
   "branding.next.discard": "Discard the draft",
   "branding.done.stopped": "Preview stopped.",

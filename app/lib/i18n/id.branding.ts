@@ -88,6 +88,10 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
   "branding.preview.explain":
     "Setiap halaman ditampilkan selebar ponsel dan desktop, dengan JavaScript aktif dan nonaktif, persis seperti yang didapat pelanggan.",
   "branding.preview.notRunning": "Tidak ada pratinjau yang berjalan. Mulai dari halaman merek.",
+  "branding.preview.notRunningDraft":
+    "Tidak ada pratinjau yang berjalan. Draf Anda sudah disimpan: pratinjau di halaman portal dan di emailnya.",
+  "branding.preview.noDraft":
+    "Tidak ada draf untuk dipratinjau. Ubah sesuatu di halaman merek lalu simpan sebagai draf terlebih dahulu.",
   "branding.preview.pageLabel": "Halaman",
   "branding.preview.page.signin": "Masuk",
   "branding.preview.page.dashboard": "Dasbor",
@@ -166,7 +170,7 @@ export const brandingId: Record<keyof typeof brandingEnAU, string> = {
     "Draf yang disimpan {when} beserta unggahannya akan hilang. Pelanggan tetap melihat merek yang diterbitkan.",
   "branding.discard.submit": "Buang draf",
   "branding.discard.keep": "Simpan saja",
-  "branding.next.label": "Draf Anda",
+  "branding.next.label": "Langkah berikutnya untuk draf Anda",
   "branding.next.publish": "Tinjau dan terbitkan",
   "branding.next.discard": "Buang draf",
   "branding.done.stopped": "Pratinjau dihentikan.",

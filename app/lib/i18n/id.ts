@@ -283,6 +283,11 @@ export const id: Messages = {
   "mail.verify.subject": "Konfirmasi email Anda untuk portal {businessName}",
   "mail.verify.text":
     "Konfirmasikan bahwa {email} adalah alamat email Anda dengan membuka tautan ini (hanya berlaku sekali, selama 24 jam):",
+  "mail.reset.title": "Pilih kata sandi baru",
+  "mail.reset.button": "Pilih kata sandi baru",
+  "mail.verify.title": "Konfirmasi alamat email Anda",
+  "mail.verify.button": "Konfirmasi alamat email saya",
+  "mail.fallback": "Jika tombol tidak berfungsi, salin tautan ini ke browser Anda:",
   ...paymentMethodsId,
   ...paymentsId,
   ...paytoPayId,

@@ -1,5 +1,4 @@
 import { DEFAULT_LANGUAGE, type LanguageCode, type MessageKey } from "~/lib/i18n";
-import { translator } from "~/lib/i18n/catalog";
 import { audit } from "../platform/audit.server";
 import { now } from "../platform/clock.server";
 import { issueToken, peekToken, spendToken } from "./auth-tokens.server";
@@ -7,6 +6,7 @@ import { getDb } from "../platform/database.server";
 import { publicLink, type HostBranding } from "../host/host.server";
 import { logger } from "../platform/logger.server";
 import { sendContactMail } from "../communication/contact-mail.server";
+import { renderAccountEmail } from "./account-email.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import {
   clearLimits,
@@ -58,7 +58,6 @@ export async function requestPasswordReset(
 }
 
 async function sendResetMailIfContact(branding: HostBranding, email: string, ip: string, language: LanguageCode) {
-  const t = translator(language);
   const db = await getDb();
   const contact = await db
     .selectFrom("contacts")
@@ -80,21 +79,16 @@ async function sendResetMailIfContact(branding: HostBranding, email: string, ip:
     branding,
     contact: { id: contact.id, email },
     category: "account",
-    render: (links) => ({
-      subject: t("mail.reset.subject", { businessName: branding.businessName }),
-      text: [
-        contact.first_name ? t("mail.hello", { name: contact.first_name }) : t("mail.helloAnon"),
-        "",
-        t("mail.reset.asked", { email, businessName: branding.businessName }),
-        "",
-        t("mail.reset.choose"),
+    render: (links) =>
+      renderAccountEmail({
+        kind: "reset",
+        branding,
+        language,
+        firstName: contact.first_name,
+        email,
         link,
-        "",
-        t("mail.reset.ignore"),
-        "",
-        t("communication.mail.manage", { business: branding.businessName, link: links.preferences }),
-      ].join("\n"),
-    }),
+        preferences: links,
+      }),
   });
 }
 
@@ -214,7 +208,6 @@ export async function sendVerificationMail(
   request: Request,
   language: LanguageCode = DEFAULT_LANGUAGE,
 ): Promise<FlowResult> {
-  const t = translator(language);
   const limits: Limit[] = [{ key: `verify-mail:${session.contact.id}`, ...RESET_REQUESTS }];
   if (!(await consume(branding.businessId, limits))) {
     return { ok: false, status: 429, message: "auth.verify.tooMany" };
@@ -225,17 +218,16 @@ export async function sendVerificationMail(
     branding,
     contact: { id: session.contact.id, email: session.contact.email },
     category: "account",
-    render: (links) => ({
-      subject: t("mail.verify.subject", { businessName: branding.businessName }),
-      text: [
-        session.contact.firstName ? t("mail.hello", { name: session.contact.firstName }) : t("mail.helloAnon"),
-        "",
-        t("mail.verify.text", { email: session.contact.email }),
+    render: (links) =>
+      renderAccountEmail({
+        kind: "verify",
+        branding,
+        language,
+        firstName: session.contact.firstName,
+        email: session.contact.email,
         link,
-        "",
-        t("communication.mail.manage", { business: branding.businessName, link: links.preferences }),
-      ].join("\n"),
-    }),
+        preferences: links,
+      }),
   }).then(
     () => true,
     () => false,

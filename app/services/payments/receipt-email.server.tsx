@@ -21,8 +21,10 @@ export async function renderReceiptHtml(input: {
   title: string;
   lines: string[];
   link: string;
-  /** When the receipt link stops working (its date, as the payer reads dates). */
-  linkExpires: string;
+  /** The button's words: "See this receipt" unless told (a PayID receipt links to the statement). */
+  linkLabel?: string;
+  /** When the receipt link stops working (its date, as the payer reads dates); null: a portal page, no end. */
+  linkExpires: string | null;
   /** Where the rest of a part payment is paid, for a payer who paid signed in. */
   payRest?: string | null;
   preferences?: EmailPreferenceLinks | null;
@@ -59,11 +61,13 @@ export async function renderReceiptHtml(input: {
         </Text>
       ) : null}
       <EmailButton brand={brand} href={input.link}>
-        See this receipt
+        {input.linkLabel ?? "See this receipt"}
       </EmailButton>
-      <Text style={emailText(brand, { fontSize: "13px", color: emailColors(brand).mutedText })}>
-        The button opens this receipt only, without signing in, until {input.linkExpires}.
-      </Text>
+      {input.linkExpires ? (
+        <Text style={emailText(brand, { fontSize: "13px", color: emailColors(brand).mutedText })}>
+          The button opens this receipt only, without signing in, until {input.linkExpires}.
+        </Text>
+      ) : null}
     </BrandedEmail>,
   );
 }

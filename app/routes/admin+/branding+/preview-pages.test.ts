@@ -317,6 +317,19 @@ function suite(name: string, open: () => Promise<{ handle: DatabaseHandle; close
         .body as RootBody;
       expect(shell.user).not.toBeNull();
       expect(shell.brand.preview).toBe(false);
+      // The preview page offers to preview the saved draft in one tap, and nothing to stop or publish.
+      const page = (await load(preview, get("/admin/branding/preview", cookies.adminElsewhere))).body as {
+        versionId: string | null;
+        draftToStart: string | null;
+        publish: unknown;
+      };
+      expect(page).toMatchObject({ versionId: null, draftToStart: drafts.acme, publish: null });
+      // The session previewing it is offered nothing to start.
+      const running = (await load(preview, get("/admin/branding/preview", cookies.admin))).body as {
+        versionId: string | null;
+        draftToStart: string | null;
+      };
+      expect(running).toMatchObject({ versionId: drafts.acme, draftToStart: null });
     });
 
     it("a business with nothing to show gets a message, not a 500", async () => {

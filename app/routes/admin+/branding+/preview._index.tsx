@@ -34,11 +34,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const requested = url.searchParams.get("page");
   const page: PreviewPage = isPreviewPage(requested) ? requested : "signin";
   const versionId = branding.preview?.versionId ?? null;
-  // The draft being previewed can be published from here, with what it changes (issue 32).
-  const view = versionId ? await brandAdminView(request, branding) : null;
-  const draft = view?.draft && view.draft.versionId === versionId ? view.draft : null;
+  // The draft being previewed can be published from here, with what it changes (issue 32); with no
+  // preview running, a saved draft can be previewed from here in one tap.
+  const view = await brandAdminView(request, branding);
+  const draft = view.draft && view.draft.versionId === versionId ? view.draft : null;
   return {
-    publish: draft && view!.changes.length > 0 ? { draftId: draft.versionId!, changes: view!.changes } : null,
+    publish: draft && view.changes.length > 0 ? { draftId: draft.versionId!, changes: view.changes } : null,
+    draftToStart: versionId === null ? (view.draft?.versionId ?? null) : null,
     page,
     src: PREVIEW_PAGES[page],
     versionId,
@@ -73,7 +75,7 @@ const FRAMES = [
 ] as const;
 
 export default function BrandingPreview() {
-  const { page, src, versionId, shareUrl, publish } = useLoaderData<typeof loader>();
+  const { page, src, versionId, shareUrl, publish, draftToStart } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const t = useT();
   const pageName = t(`branding.preview.page.${page}` as MessageKey);
@@ -85,7 +87,19 @@ export default function BrandingPreview() {
       </p>
       {actionData?.formError ? <FormMessage kind="error">{t(actionData.formError)}</FormMessage> : null}
       {versionId === null ? (
-        <FormMessage kind="notice">{t("branding.preview.notRunning")}</FormMessage>
+        draftToStart ? (
+          <>
+            <FormMessage kind="notice">{t("branding.preview.notRunningDraft")}</FormMessage>
+            <Form method="post">
+              <input type="hidden" name="versionId" value={draftToStart} />
+              <button type="submit" name="intent" value="start" className={buttons.button}>
+                {t("branding.preview.start")}
+              </button>
+            </Form>
+          </>
+        ) : (
+          <FormMessage kind="notice">{t("branding.preview.noDraft")}</FormMessage>
+        )
       ) : (
         <>
           <p>{t("branding.preview.explain")}</p>
@@ -139,13 +153,13 @@ export default function BrandingPreview() {
           <p className={styles.shareLink}>
             <a href={shareUrl ?? ""}>{shareUrl}</a>
           </p>
+          <Form method="post">
+            <button type="submit" name="intent" value="stop" className={buttons.secondaryButton}>
+              {t("branding.preview.stop")}
+            </button>
+          </Form>
         </>
       )}
-      <Form method="post">
-        <button type="submit" name="intent" value="stop" className={buttons.button}>
-          {t("branding.preview.stop")}
-        </button>
-      </Form>
     </>
   );
 }

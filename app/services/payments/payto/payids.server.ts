@@ -5,11 +5,10 @@ import { now } from "../../platform/clock.server";
 import { businessTodayOf } from "../../host/business-day.server";
 import type { Db } from "../../platform/db.server";
 import type { StatementLinesTable } from "../../platform/db-schema.server";
-import { formatDate, formatMoney } from "~/lib/format";
-import { findHostBranding, publicLink } from "../../host/host.server";
+import { findHostBranding } from "../../host/host.server";
 import { logger } from "../../platform/logger.server";
 import { sendContactMail } from "../../communication/contact-mail.server";
-import { preferenceTextLines } from "../../platform/email-layout.server";
+import { renderPayIdReceipt, type PayIdReceiptFacts } from "./payid-receipt-email.server";
 import { PAYABLE_STATUSES } from "../payment-records.server";
 import { getPayToProvider } from "./index.server";
 import type { IncomingPayment } from "./payto-provider.server";
@@ -346,33 +345,22 @@ export async function sendPayIdReceipt(businessId: string, paymentId: string) {
         .limit(20)
         .execute(),
     ]);
-    const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-    const credit = payment.amount_cents - payment.subtotal_cents;
+    const facts: PayIdReceiptFacts = {
+      reference: payment.reference,
+      amountCents: payment.amount_cents,
+      payid: payment.payid,
+      completedAt: payment.completed_at ?? now(),
+      invoices: invoices.map((invoice) => ({ number: invoice.number, amountCents: invoice.amount_cents })),
+      creditCents: payment.amount_cents - payment.subtotal_cents,
+    };
     for (const contact of contacts) {
-      const lines = [
-        `Hello ${contact.first_name || "there"},`,
-        "",
-        `${branding.businessName} has received ${money(payment.amount_cents)} paid to your PayID ${payment.payid}. Thank you.`,
-        "",
-        `Reference: ${payment.reference}`,
-        `Date: ${formatDate(payment.completed_at ?? now(), { timeZone: branding.timeZone })}`,
-        "",
-        ...(invoices.length > 0
-          ? ["Applied to:", ...invoices.map((invoice) => `  ${invoice.number}: ${money(invoice.amount_cents)}`), ""]
-          : []),
-        ...(credit > 0 ? [`Kept on your account as credit: ${money(credit)}`, ""] : []),
-        `See your statement in the portal: ${publicLink(branding, "/statements")}`,
-      ];
       // A receipt: transactional, sent whatever the preferences, with a link to them (decision 039).
       await sendContactMail({
         branding,
         contact: { id: contact.id, email: contact.email },
         category: "receipts",
         key: `payid-receipt:${paymentId}:${contact.id}`,
-        render: (preferences) => ({
-          subject: `Payment received by ${branding.businessName} (${payment.reference})`,
-          text: [...lines, ...preferenceTextLines(branding.businessName, preferences)].join("\n"),
-        }),
+        render: (preferences) => renderPayIdReceipt({ branding, firstName: contact.first_name, facts, preferences }),
       });
     }
   } catch (error) {
