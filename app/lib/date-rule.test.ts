@@ -88,7 +88,7 @@ const ENGLISH_DATES = new Map([
   ["app/services/responses/response-email.server.tsx", "an email"],
   ["app/services/payments/receipts.server.ts", "the receipt email"],
   ["app/services/branding/email-previews.server.ts", "the emails as an admin previews them, in the emails' language"],
-  ["app/services/payments/payto/payids.server.ts", "the PayID payment's email"],
+  ["app/services/payments/payto/payid-receipt-email.server.ts", "the PayID receipt email"],
   // Not the portal's pages: the operators' health page and the sandbox's stand-in bank.
   ["app/routes/_public+/heartbeat.tsx", "the health page"],
   ["app/routes/sandbox+/payto-bank.tsx", "the sandbox bank"],
