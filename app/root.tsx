@@ -29,6 +29,7 @@ import {
   pageToggles,
   getPageContext,
   customerMenuFor,
+  enhanceScriptSrc,
 } from "./root.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
@@ -36,7 +37,7 @@ import { metaDescription } from "~/lib/meta";
 import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFruits";
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
-import { pageIsStatic } from "~/lib/client-runtime";
+import { pageEnhanced, pageIsStatic } from "~/lib/client-runtime";
 import { INLINE_STYLES_ID, useInlineStyles } from "~/components/InlineStyles";
 
 const SWITCHER_SIZE = 25;
@@ -86,6 +87,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     linkContact,
     productFruits,
+    // A page without React that asks for the small shared conveniences (decision 084) loads this,
+    // and tells other tabs whether it was drawn signed in — not a link page's nor a signed-out
+    // preview's (their session is hidden on purpose, and is no news to the other tabs).
+    enhance: {
+      src: enhanceScriptSrc(),
+      session: isLinkPagePath(url.pathname) || (session === null && context.session) ? null : session ? "in" : "out",
+    },
     language,
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
     brand: {
@@ -173,6 +181,9 @@ export function Layout({ children }: { children: ReactNode }) {
   // (the document had it), it stays: a client navigation to a read-only page keeps its scripts.
   const matches = useMatches();
   const withScripts = typeof document !== "undefined" || !pageIsStatic(matches);
+  // Such a page may ask for the small shared conveniences instead (decision 084): only ever in the
+  // server's document, so no hydrated page's markup depends on it.
+  const enhance = typeof document === "undefined" && data && pageEnhanced(matches) ? data.enhance : null;
   return (
     <html lang={htmlLang(data?.language)} className={brand ? htmlClass(brand) : neutralDocument}>
       <head>
@@ -201,6 +212,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : null}
+        {enhance ? <script src={enhance.src} defer nonce={nonce} data-session={enhance.session ?? undefined} /> : null}
       </body>
     </html>
   );
@@ -217,8 +229,10 @@ export default function App() {
   const matches = useMatches();
   const standalone = matches.some((match) => (match.handle as { standalone?: boolean } | undefined)?.standalone);
   if (standalone) return <Outlet />;
-  // The tour is a script: a read-only page has none (decision 049).
-  const withTour = productFruits !== null && (typeof document !== "undefined" || !pageIsStatic(matches));
+  // The tour is a script of its own, not React's: a read-only page has none (decision 049), a page
+  // with the small shared conveniences keeps it (decision 084: the dashboard is one).
+  const withTour =
+    productFruits !== null && (typeof document !== "undefined" || !pageIsStatic(matches) || pageEnhanced(matches));
   return (
     <>
       <ProgressBar />

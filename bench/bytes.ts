@@ -44,6 +44,8 @@ export type BytesResult = {
   /** The root route's own code (shell, header, switcher), paid by every page on top of the floor. */
   root: Size;
   routes: RouteBytes[];
+  /** `public/enhance.js`, the one file an enhanced page without React loads (decision 084). */
+  enhance: Size;
 };
 
 const PUBLIC_DIR = "public";
@@ -100,7 +102,9 @@ function isPageRoute(id: string): boolean {
 
 /** Read from the route's `handle` in its source (see RouteRuntime). */
 export function runtimeOf(source: string): RouteRuntime {
-  if (/\bexport\s+const\s+handle\s*=\s*STATIC_PAGE\b/.test(source)) return "never";
+  // A page with the small shared conveniences only (ENHANCED_PAGE, decision 084) loads none of the
+  // route's JavaScript either; `public/enhance.js` is counted once, on its own (BytesResult.enhance).
+  if (/\bexport\s+const\s+handle\s*=\s*(STATIC_PAGE|ENHANCED_PAGE)\b/.test(source)) return "never";
   if (/\bexport\s+const\s+handle\b[^=]*=\s*\{[^}]*\bhydrate\s*:\s*\(/.test(source)) return "data";
   if (/\bexport\s+const\s+handle\b[^=]*=\s*\{[^}]*\bhydrate\s*:\s*false\b/.test(source)) return "never";
   return "always";
@@ -155,5 +159,11 @@ export function measureBytes(): BytesResult {
     });
   }
   routes.sort((a, b) => a.url.localeCompare(b.url));
-  return { floor: total(floorFiles), root: total(rootFiles), routes };
+  const enhance = fs.readFileSync(path.join(PUBLIC_DIR, "enhance.js"));
+  return {
+    floor: total(floorFiles),
+    root: total(rootFiles),
+    routes,
+    enhance: { raw: enhance.length, gzip: gzipSync(enhance).length },
+  };
 }

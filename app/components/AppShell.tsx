@@ -324,7 +324,7 @@ function CompactMenu({ children }: { children: ReactNode }) {
     // Escape and focus moves on the menu's own button or links bubble up to here; the details
     // element itself gets no behaviour a keyboard user would miss.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
-    <details ref={details} className={styles.menu} onKeyDown={closeOnEscape} onBlur={closeWhenFocusLeaves}>
+    <details ref={details} data-menu="" className={styles.menu} onKeyDown={closeOnEscape} onBlur={closeWhenFocusLeaves}>
       <summary className={styles.menuButton}>
         <span className={styles.menuIcon} aria-hidden="true" />
         {t("shell.menu")}

@@ -4,9 +4,10 @@ import { FormMessage } from "./Form";
 
 /**
  * A refused form's error summary at the top (GOV.UK's pattern): a title and a list whose links go
- * to each field. Without JavaScript the refused form comes back as a new page, read from the top;
- * with it the page is not reloaded, so focus is moved here each time a new `answer` (the action's
- * data) arrives, and the reader starts where a reload would have put them.
+ * to each field. Without JavaScript (and on a page that ships none, decision 084) the refused form
+ * comes back as a new page, and the browser puts focus here (`autofocus`), which also scrolls it
+ * into view; with it the page is not reloaded, so focus is moved here each time a new `answer`
+ * (the action's data) arrives.
  */
 export function ErrorSummary({
   id,
@@ -25,7 +26,9 @@ export function ErrorSummary({
     if (answer) summary.current?.focus();
   }, [answer]);
   return (
-    <div ref={summary} tabIndex={-1} className={styles.summary}>
+    // The summary is the first thing to read after a refused post: focus starts here (WCAG 3.3.1).
+    // eslint-disable-next-line jsx-a11y/no-autofocus
+    <div ref={summary} tabIndex={-1} autoFocus={Boolean(answer)} className={styles.summary}>
       <FormMessage kind="error" id={id}>
         <strong>{title}</strong>
         <ul className={styles.list}>{children}</ul>

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { hydrateOnlyWhen, pageIsStatic, STATIC_PAGE, staticWhen, type HydrateHandle } from "./client-runtime";
+import {
+  ENHANCED_PAGE,
+  hydrateOnlyWhen,
+  pageEnhanced,
+  pageIsStatic,
+  STATIC_PAGE,
+  staticWhen,
+  type HydrateHandle,
+} from "./client-runtime";
 
 /** A matched route as `useMatches()` gives it: the root first, then the routes below it. */
 const root = { id: "root", handle: undefined, data: { brand: {} } };
@@ -61,5 +69,23 @@ describe("handles by the loader data's kind", () => {
     for (const data of [{ kind: "open" }, { kind: "review" }, {}, undefined, null]) {
       expect(pageIsStatic([root, route(handle, data)]), JSON.stringify(data)).toBe(false);
     }
+  });
+});
+
+describe("pageEnhanced (decision 084)", () => {
+  it("loads the small shared file on a page without the runtime that asks for it", () => {
+    expect(pageEnhanced([root, route(ENHANCED_PAGE)])).toBe(true);
+    expect(pageIsStatic([root, route(ENHANCED_PAGE)])).toBe(true);
+  });
+
+  it("not on a static page that does not ask, nor on a page that hydrates", () => {
+    expect(pageEnhanced([root, route(STATIC_PAGE)])).toBe(false);
+    expect(pageEnhanced([root, route(undefined)])).toBe(false);
+    expect(pageEnhanced([root, route({ hydrate: true, enhance: true })])).toBe(false);
+    expect(pageEnhanced([root, route(ENHANCED_PAGE, {}, "routes/a"), route(undefined, {}, "routes/b")])).toBe(false);
+  });
+
+  it("the root cannot ask for it", () => {
+    expect(pageEnhanced([{ ...root, handle: ENHANCED_PAGE }, route(STATIC_PAGE)])).toBe(false);
   });
 });

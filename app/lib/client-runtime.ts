@@ -5,7 +5,14 @@
  * that has been paid, expired or cancelled has nothing to do) gives a function of that data. The
  * default is to hydrate, so a route that says nothing keeps today's enhancement.
  */
-export type HydrateHandle = { hydrate?: boolean | ((data: unknown) => boolean) };
+export type HydrateHandle = {
+  hydrate?: boolean | ((data: unknown) => boolean);
+  /**
+   * A page that ships no React may still want the small conveniences of `public/enhance.js` (the
+   * Menu's Escape, Copy buttons, the session across tabs; decision 084): one deferred file of its own.
+   */
+  enhance?: boolean;
+};
 
 type MatchLike = { handle?: unknown; data?: unknown };
 
@@ -24,6 +31,25 @@ export function pageIsStatic(matches: readonly MatchLike[]): boolean {
 
 /** A read-only route's handle: no client runtime. */
 export const STATIC_PAGE: HydrateHandle = { hydrate: false };
+
+/**
+ * A page whose only scripts are conveniences (decision 084): no React, no route modules; the one
+ * small shared file `public/enhance.js` gives the Menu's Escape, the Copy buttons and the session
+ * across tabs. Its forms post and its links navigate as HTML does.
+ */
+export const ENHANCED_PAGE: HydrateHandle = { hydrate: false, enhance: true };
+
+/**
+ * Whether a page with no client runtime loads `public/enhance.js`: when one of its matched routes
+ * below the root asks for it. A page with the runtime never does (React gives the same itself).
+ */
+export function pageEnhanced(matches: readonly MatchLike[]): boolean {
+  if (!pageIsStatic(matches)) return false;
+  return matches.some(
+    (match) =>
+      (match as { id?: string }).id !== "root" && (match.handle as HydrateHandle | undefined)?.enhance === true,
+  );
+}
 
 function kindOf(data: unknown): unknown {
   return typeof data === "object" && data !== null ? (data as { kind?: unknown }).kind : undefined;

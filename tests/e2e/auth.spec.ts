@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { e2eEmail } from "../support/e2e-users";
 import { waitForMailVia } from "../support/mailbox";
-import { ACME, expect, expectAccessible, KIWI, MAILBOX, test } from "./fixtures";
+import { ACME, expect, expectAccessible, KIWI, MAILBOX, test, waitForPageScripts } from "./fixtures";
 
 async function signIn(page: Page, origin: string, email: string, password = DEMO_PASSWORD) {
   await page.goto(`${origin}/auth/signin`);
@@ -315,6 +315,8 @@ test.describe("tabs", () => {
     const second = await context.newPage();
     await second.goto(`${ACME}/`);
     await expect(second.getByRole("banner")).toContainText("Signed in as Olivia Nguyen");
+    // The other tab listens once its script runs (the dashboard's shared conveniences, decision 084).
+    if (jsEnabled) await waitForPageScripts(second);
 
     await first.getByRole("button", { name: "Sign out" }).click();
     await expect(first).toHaveURL(`${ACME}/auth/signin`);

@@ -1,7 +1,17 @@
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { e2eEmail } from "../support/e2e-users";
-import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test, waitForHydration } from "./fixtures";
+import {
+  ACME,
+  expect,
+  expectAccessible,
+  KIWI,
+  PHONE,
+  signInAs,
+  test,
+  waitForHydration,
+  waitForPageScripts,
+} from "./fixtures";
 
 /**
  * Paying without a failed tap (issue 31, decision 071), at 360 × 740 with JavaScript on and off.
@@ -53,7 +63,7 @@ test.describe("paying with a new card, never a refused tap", () => {
     test.setTimeout(90_000);
     const taps = tapCounter();
     await signInAs(page, ACME, payer(), DEMO_PASSWORD);
-    if (jsEnabled) await waitForHydration(page);
+    if (jsEnabled) await waitForPageScripts(page);
     await taps.tap(page.getByRole("link", { name: "Pay now", exact: true }));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
     if (jsEnabled) await waitForHydration(page);
@@ -182,7 +192,7 @@ test.describe("paying with a saved card, from the dashboard, at once", () => {
       await page.setViewportSize(PHONE);
       const taps = tapCounter();
       await signInAs(page, origin, e2eEmail("savedcard", testInfo.project.name, host), DEMO_PASSWORD);
-      if (jsEnabled) await waitForHydration(page);
+      if (jsEnabled) await waitForPageScripts(page);
       const payNow = page.getByRole("link", { name: "Pay now", exact: true });
       await expect(payNow).toBeInViewport();
       await taps.tap(payNow);

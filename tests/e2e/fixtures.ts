@@ -314,6 +314,21 @@ export const test = base.extend<{ jsEnabled: boolean; hostRequest: HostRequest }
 export { expect };
 
 /** Waits for React's first commit on the document (hydration, or the client render replacing it). */
+/**
+ * A page's scripts are running: React has hydrated it, or, on a page without React, the shared
+ * conveniences (`public/enhance.js`, decision 084) are listening.
+ */
+export async function waitForPageScripts(page: Page) {
+  await page.waitForFunction(() => {
+    if (document.documentElement.hasAttribute("data-enhanced")) return true;
+    const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));
+    const container = key
+      ? (document as unknown as Record<string, { stateNode?: { current?: { child: unknown } } }>)[key]
+      : null;
+    return Boolean(container?.stateNode?.current?.child);
+  });
+}
+
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => {
     const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { e2eEmail } from "../support/e2e-users";
-import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test, waitForHydration } from "./fixtures";
+import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test, waitForPageScripts } from "./fixtures";
 
 /**
  * "What do I owe and how do I pay" (issue 31), at 360 × 740 with JavaScript on and off: the
@@ -44,7 +44,7 @@ test.describe("pay now", () => {
     jsEnabled,
   }, testInfo) => {
     await signInAs(page, ACME, contact(), DEMO_PASSWORD);
-    if (jsEnabled) await waitForHydration(page);
+    if (jsEnabled) await waitForPageScripts(page);
     const due = page.getByRole("region", { name: "Amount due" });
     const payNow = page.getByRole("link", { name: "Pay now", exact: true });
     await expect(due).toContainText(/\$[\d,]+\.\d\d/);
@@ -93,7 +93,7 @@ test.describe("pay now", () => {
     jsEnabled,
   }) => {
     await signInAs(page, ACME, contact(), DEMO_PASSWORD);
-    if (jsEnabled) await waitForHydration(page);
+    if (jsEnabled) await waitForPageScripts(page);
     const taps = tapCounter(page);
     const tile = page.getByRole("link", { name: /^Overdue \$/ });
     const tileText = await tile.innerText();

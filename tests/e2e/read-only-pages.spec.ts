@@ -21,27 +21,39 @@ const linkAccount = () => `E2E-LINKPAYER-${project()}`.toUpperCase();
 const nextYear = String(new Date().getUTCFullYear() + 1);
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** The one script a page without React may ask for (decision 084): the small shared conveniences. */
+const ENHANCE_SCRIPT =
+  /^<script src="\/enhance\.js\?v=[0-9a-f]{12}" defer=""( nonce="[^"]+")?( data-session="(in|out)")?><\/script>$/;
+
 /**
- * The page as served carries no script: none in the raw body (inline, external or a module
- * preload), none in the DOM the browser built from it.
+ * The page as served carries no client runtime: no module script or preload, no inline script, and
+ * no script at all unless it is `enhanced` — then exactly one, the shared `enhance.js` (decision
+ * 084) — in the raw body and in the DOM the browser built from it.
  */
-async function expectNoScript(page: Page, response: Response | null) {
+async function expectNoScript(page: Page, response: Response | null, { enhanced = false } = {}) {
   expect(response, `no response for ${page.url()}`).not.toBeNull();
   expect(response!.status(), page.url()).toBe(200);
   const body = await response!.text();
   expect(body, `the document of ${page.url()}`).toMatch(/<\/main>/);
-  expect(body, `the document of ${page.url()} has a script`).not.toMatch(/<script\b/i);
+  const scripts = body.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi) ?? [];
+  if (enhanced) {
+    expect(scripts, `the scripts of ${page.url()}`).toHaveLength(1);
+    expect(scripts[0], `the script of ${page.url()}`).toMatch(ENHANCE_SCRIPT);
+  } else {
+    expect(body, `the document of ${page.url()} has a script`).not.toMatch(/<script\b/i);
+  }
   expect(body, `the document of ${page.url()} preloads a module`).not.toMatch(/rel="modulepreload"/i);
   // The DOM of that same document, once the browser has read all of it.
   await expect(page).toHaveURL(response!.url());
   await page.waitForLoadState("load");
-  await expect(page.locator("script")).toHaveCount(0);
+  await expect(page.locator("script")).toHaveCount(enhanced ? 1 : 0);
+  await expect(page.locator('script[type="module"]')).toHaveCount(0);
   await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(0);
 }
 
-async function openStatic(page: Page, url: string) {
+async function openStatic(page: Page, url: string, options: { enhanced?: boolean } = {}) {
   const response = await page.goto(url);
-  await expectNoScript(page, response);
+  await expectNoScript(page, response, options);
 }
 
 /**
@@ -135,8 +147,8 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     jsEnabled,
   }) => {
     await signInAs(page, ACME, OLIVIA, DEMO_PASSWORD);
-    // The landing page (the dashboard) is interactive: it keeps its scripts and hydrates.
-    await expectScriptsAndHydration(page, jsEnabled);
+    // The landing page (the dashboard) has no React either, only the shared conveniences (decision 084).
+    await openStatic(page, `${ACME}/`, { enhanced: true });
 
     // The statement: read-only, with its filter a plain GET form and its pages plain links.
     await openStatic(page, `${ACME}/statements`);
@@ -291,9 +303,13 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     context,
     jsEnabled,
   }) => {
+    // A tab with React (adding a card) and one with only the shared conveniences (the dashboard, decision 084).
     const dashboard = await context.newPage();
     await signInAs(dashboard, ACME, OLIVIA, DEMO_PASSWORD);
-    await expectScriptsAndHydration(dashboard, jsEnabled);
+    await openStatic(dashboard, `${ACME}/`, { enhanced: true });
+    const addCard = await context.newPage();
+    await addCard.goto(`${ACME}/payment-methods/cards/new`);
+    await expectScriptsAndHydration(addCard, jsEnabled);
     const invoice = await context.newPage();
     await invoice.goto(`${ACME}/customer/invoices-and-payments/invoices`);
     const href = await invoice
@@ -305,15 +321,17 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     const statement = await context.newPage();
     await openStatic(statement, `${ACME}/statements`);
 
-    // Signed out from the statement (no script on it): the sign-in page it lands on has script,
-    // and tells the other tabs.
+    // Signed out from the statement (no script on it): the sign-in page it lands on (no React, the
+    // shared conveniences) tells the other tabs, and with JavaScript both the React tab and the
+    // conveniences' tab hear it.
     await statement.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await expect(statement).toHaveURL(`${ACME}/auth/signin`);
-    if (jsEnabled) {
-      await expect(dashboard).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);
-    } else {
-      await dashboard.reload();
-      await expect(dashboard).toHaveURL(/\/auth\/signin\?callbackUrl=%2F/);
+    for (const [tab, path] of [
+      [dashboard, "%2F"],
+      [addCard, "%2Fpayment-methods%2Fcards%2Fnew"],
+    ] as const) {
+      if (!jsEnabled) await tab.reload();
+      await expect(tab).toHaveURL(new RegExp(`/auth/signin\\?callbackUrl=${path}`));
     }
     // The zero-JS invoice tab cannot hear anything; its next request is refused by the server.
     await expect(invoice.getByRole("heading", { level: 1 })).toHaveText(/^Invoice /);

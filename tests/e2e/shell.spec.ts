@@ -9,6 +9,7 @@ import {
   signInAs,
   test,
   waitForHydration,
+  waitForPageScripts,
 } from "./fixtures";
 
 test.describe("app shell", () => {
@@ -37,7 +38,7 @@ test.describe("app shell", () => {
       await page.keyboard.press("Tab");
       await page.keyboard.press("Tab");
     }
-    if (jsEnabled) await waitForHydration(page);
+    if (jsEnabled) await waitForPageScripts(page);
     await page.getByLabel("Email").fill("nobody@example.com");
     await expect(page.getByLabel("Email")).toHaveValue("nobody@example.com");
   });
@@ -97,6 +98,8 @@ test.describe("app shell", () => {
     await page.getByRole("button", { name: "Choose Hillside Renovations" }).click();
     await expect(page).toHaveURL(`${ACME}/`);
     await expect(banner).toContainText("Hillside Renovations (ACME-2000)");
+    // The keys below need the page's script listening (the shared conveniences, decision 084).
+    if (jsEnabled) await waitForPageScripts(page);
 
     // From the keyboard: the Menu button is a native disclosure (Enter toggles it);
     // with JavaScript, Escape also closes it and gives focus back to the button.
@@ -173,7 +176,9 @@ test.describe("app shell", () => {
     page,
     jsEnabled,
   }) => {
-    await page.goto(`${ACME}/`);
+    // From a page that hydrates (the credit application; sign-in and the dashboard ship no React,
+    // decision 084, so their links are document navigations with the browser's own progress).
+    await page.goto(`${ACME}/credit`);
     const bar = page.locator('[data-state][aria-hidden="true"]').first();
     if (jsEnabled) {
       await expect(bar).toHaveAttribute("data-state", "idle");

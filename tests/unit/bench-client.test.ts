@@ -176,6 +176,7 @@ describe("runtimeOf", () => {
   it("reads whether a route's documents load its JavaScript from its handle", () => {
     expect(runtimeOf("export const handle = STATIC_PAGE;\nexport default function A() {}")).toBe("never");
     expect(runtimeOf("export const handle = { hydrate: false };")).toBe("never");
+    expect(runtimeOf("export const handle = ENHANCED_PAGE;\nexport default function A() {}")).toBe("never");
     expect(
       runtimeOf('export const handle: HydrateHandle = {\n  hydrate: (data) => (data as X).kind === "open",\n};'),
     ).toBe("data");

@@ -33,6 +33,7 @@ import { ScheduleList } from "./components/ScheduleList";
 import { acceptancePath, progressPath, SCHEDULES_LIST_PATH } from "~/lib/schedule-paths";
 import { metaDescription } from "~/lib/meta";
 import { StackedTable } from "~/components/StackedTable";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * The home of a contact without `accessCustomerPortal` (issue 14; decisions 033 and 073), on the
@@ -165,6 +166,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return redirect(`/customer/invoices-and-payments/pay?invoice=${encodeURIComponent(invoiceId)}`);
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function CustomerHome() {
   const { businessName, firstName, nothingToDo, invoices, requests, adhoc, receipts, agreements, schedules } =

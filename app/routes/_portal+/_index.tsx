@@ -20,6 +20,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /** The invoices list, filtered to what the Overdue tile counts (decision 072). */
 const OVERDUE_INVOICES = "/customer/invoices-and-payments/invoices?status=overdue";
@@ -90,6 +91,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     notPayable: choice.notPayableCount,
   };
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function Dashboard() {
   const { firstName, account, tiles, payId, payNow, notPayable } = useLoaderData<typeof loader>();

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useSubmit } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import { formStyles } from "~/components/Form";
 import { useT } from "~/components/useT";
@@ -9,6 +8,7 @@ import { formatNumber } from "~/lib/format";
 import { noAccounts, searchAccounts, requirePageAccess } from "./portal.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 const PAGE_SIZE = 20;
 
@@ -48,14 +48,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
+
 export default function Accounts() {
   const { query, total, pages, accounts, selectedId } = useLoaderData<typeof loader>();
-  const submit = useSubmit();
   const t = useT();
   const location = useLocation();
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  // A pending search must not fire after the user has searched or left the page.
-  useEffect(() => () => clearTimeout(timer.current), []);
   const pageLink = (page: number) => {
     const params = new URLSearchParams(location.search);
     params.set("page", String(page));
@@ -64,18 +63,8 @@ export default function Accounts() {
   return (
     <>
       <h1>{t("accounts.title")}</h1>
-      <Form
-        method="get"
-        className={styles.filters}
-        role="search"
-        onSubmit={() => clearTimeout(timer.current)}
-        onChange={(event) => {
-          // With JavaScript: search as you type, 500 ms after the last change.
-          const form = event.currentTarget;
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => submit(form, { replace: true }), 500);
-        }}
-      >
+      {/* The Search button searches; no search as you type, which would need the runtime (decision 084). */}
+      <Form method="get" className={styles.filters} role="search">
         <div className={formStyles.field}>
           <label className={formStyles.label} htmlFor="q">
             {t("accounts.query")}

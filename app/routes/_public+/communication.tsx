@@ -5,6 +5,7 @@ import type { PreferencesPageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
 import { getPageContext, preferencesBySession, saveBySession, requireSameOrigin } from "./public.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * `/communication` signed in (spec §2: public and customer-style; issue 17; decision 039): the
@@ -22,6 +23,9 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOrigin(request);
   return saveBySession(request);
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function Communication() {
   const loaded = useLoaderData<typeof loader>() as PreferencesPageData;

@@ -7,6 +7,7 @@ import { signInErrorKey } from "~/lib/auth-errors";
 import { metaTranslator } from "~/lib/i18n";
 import { requireHostBranding } from "./public.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /** The sign-in error page (spec §2 /error): the provider could not be loaded or used. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -14,6 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const code = new URL(request.url).searchParams.get("error") ?? "Configuration";
   return { message: signInErrorKey(code) ?? "auth.error.configuration", businessName: branding.businessName };
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function SignInErrorPage() {
   const { message } = useLoaderData<typeof loader>();

@@ -5,6 +5,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
 import { requireHostAdminPage } from "./admin.server";
 import * as styles from "./components/Admin.css";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * /admin (issue 32; decision 080): a host admin's home, listing what they may do here: the brand
@@ -14,6 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding } = await requireHostAdminPage(request);
   return { businessName: branding.businessName };
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function AdminHome() {
   const { businessName } = useLoaderData<typeof loader>();

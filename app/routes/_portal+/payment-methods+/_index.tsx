@@ -24,6 +24,7 @@ import {
 import { metaTranslator } from "~/lib/i18n";
 import { PayToAgreements } from "./components/PayToAgreements";
 import { metaDescription } from "~/lib/meta";
+import type { HydrateHandle } from "~/lib/client-runtime";
 
 /**
  * The selected account's saved cards and bank accounts (issue 5): masked, expired cards
@@ -79,6 +80,21 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(await setDefaultCard(actor, form.get("cardId")))) throw accountNotFound();
   return redirect("/payment-methods?notice=default-set");
 }
+
+/**
+ * No React here (decision 084), except while a PayTo agreement waits for the payer's bank: then the
+ * page rechecks by itself and shows it active without a reload, which HTML cannot do (without
+ * JavaScript it offers "Check again").
+ */
+export const handle: HydrateHandle = {
+  hydrate: (data) =>
+    Boolean(
+      (data as { payTo?: { agreements?: { status: string }[] } | null } | null)?.payTo?.agreements?.some(
+        (agreement) => agreement.status === "CREATED",
+      ),
+    ),
+  enhance: true,
+};
 
 export default function PaymentMethods() {
   const { businessName, accountName, notice, cards, bankAccounts, payTo } = useLoaderData<typeof loader>();

@@ -18,6 +18,7 @@ import {
   requireSameOrigin,
 } from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * /auth/password (spec §2: public; §7 update-password). Signed in: change the password (the
@@ -71,6 +72,9 @@ export async function action({ request }: ActionFunctionArgs) {
     { status: 400 },
   );
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function PasswordPage() {
   const { businessName, mode, email, external } = useLoaderData<typeof loader>();

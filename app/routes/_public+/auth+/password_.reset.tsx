@@ -18,6 +18,7 @@ import {
   requireSameOrigin,
 } from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * Forgot password (spec §7 forgot-send / forgot-change, §2 /auth/password/reset): without
@@ -74,6 +75,9 @@ export async function action({ request }: ActionFunctionArgs) {
     { status: 400 },
   );
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function PasswordReset() {
   const { businessName, mode, token, email, tokenValid } = useLoaderData<typeof loader>();

@@ -20,6 +20,7 @@ import {
   createSession,
 } from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, session } = await getPageContext(request);
@@ -75,6 +76,9 @@ export async function action({ request }: ActionFunctionArgs) {
     throw error;
   }
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function SignIn() {
   const { businessName, provider, auth0Ready, callbackUrl, message, messageKind } = useLoaderData<typeof loader>();

@@ -16,6 +16,7 @@ import {
 import { useT, withElements } from "~/components/useT";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * Email confirmation (spec §2 /auth/verify, §4 steps 6–7). Opening the emailed link only
@@ -65,6 +66,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return data({ sent: false, confirmed: false, message: key("auth.form.unknownRequest") }, { status: 400 });
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function Verify() {
   const { businessName, state, email, token } = useLoaderData<typeof loader>();

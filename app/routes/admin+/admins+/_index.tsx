@@ -21,6 +21,7 @@ import {
   requireHostAdminPage,
   requireSameOrigin,
 } from "./admins.server";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 const MESSAGES: ConstraintMessages = {
   email: {
@@ -93,6 +94,9 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<AdminsReply>({ intent: null, result: null, formError: "admins.error.intent" }, { status: 400 });
   }
 }
+
+/** No React here: the form posts and the links navigate as HTML does; the small shared conveniences only (decision 084). */
+export const handle = ENHANCED_PAGE;
 
 export default function AdminsPage() {
   const view = useLoaderData<typeof loader>();
