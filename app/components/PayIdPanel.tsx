@@ -1,6 +1,4 @@
-import { useMatches } from "@remix-run/react";
-import { useId, useState, useSyncExternalStore } from "react";
-import { pageEnhanced } from "~/lib/client-runtime";
+import { useId, useState, useSyncExternalStore, type ReactNode } from "react";
 import { secondaryButton } from "./Button.css";
 import * as styles from "./PayIdPanel.css";
 import { useT } from "./useT";
@@ -11,12 +9,23 @@ export type PayIdPanelData = { status: "ready"; payId: string; name: string } | 
 /**
  * "Pay from your bank with PayID": the account's receivable PayID, large and selectable, the
  * name the payer's bank will show for it, how to pay it, and a Copy button. The button needs
- * JavaScript: on a page that hydrates it is rendered once React runs; on a page without React
- * that loads the small shared conveniences (decision 084) it is sent hidden, and `enhance.js`
- * shows it and copies. Without JavaScript nobody sees a button that does nothing (the PayID
- * selects with one click instead).
+ * JavaScript: on a page that hydrates it is rendered once React runs; a page without React brings
+ * its own (`copy`, decision 084). Without JavaScript nobody sees a button that does nothing (the
+ * PayID selects with one click instead).
  */
-export function PayIdPanel({ data, invoiceNumber }: { data: PayIdPanelData; invoiceNumber?: string }) {
+export function PayIdPanel({
+  data,
+  invoiceNumber,
+  copy,
+}: {
+  data: PayIdPanelData;
+  invoiceNumber?: string;
+  /**
+   * The Copy button of a page that ships no React (decision 084: the dashboard's `EnhancedCopy`),
+   * kept out of this shared component so the pages that hydrate do not carry its markup.
+   */
+  copy?: (payId: string) => ReactNode;
+}) {
   const t = useT();
   const headingId = useId();
   if (data.status === "unavailable") {
@@ -39,7 +48,7 @@ export function PayIdPanel({ data, invoiceNumber }: { data: PayIdPanelData; invo
       </p>
       <p className={styles.name}>{t("payid.name", { name: data.name })}</p>
       <p className={styles.how}>{invoiceNumber ? t("payid.how.invoice", { number: invoiceNumber }) : t("payid.how")}</p>
-      <CopyButton text={data.payId} />
+      {copy ? copy(data.payId) : <CopyButton text={data.payId} />}
     </section>
   );
 }
@@ -57,31 +66,10 @@ function useHydrated() {
   );
 }
 
-function CopyButton({ text }: { text: string }) {
+export function CopyButton({ text }: { text: string }) {
   const t = useT();
   const hydrated = useHydrated();
   const [state, setState] = useState<CopyState>("idle");
-  const matches = useMatches();
-  // Only in the server's document of a page without React (so never part of a hydrated page).
-  const forEnhance = typeof document === "undefined" && pageEnhanced(matches);
-  if (forEnhance) {
-    return (
-      <div hidden>
-        <div className={styles.actions}>
-          <button
-            type="button"
-            className={secondaryButton}
-            data-copy={text}
-            data-copied={t("payid.copied")}
-            data-refused={t("payid.copyRefused")}
-          >
-            {t("payid.copy")}
-          </button>
-          <p className={styles.status} role="status" aria-live="polite" data-copy-status="" />
-        </div>
-      </div>
-    );
-  }
   if (!hydrated) return null;
   const copy = async () => {
     setState("idle"); // so a second copy is announced again

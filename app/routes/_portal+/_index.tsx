@@ -19,6 +19,7 @@ import * as styles from "./components/Tiles.css";
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
+import { EnhancedCopy } from "./components/EnhancedCopy";
 import { metaDescription } from "~/lib/meta";
 import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
@@ -190,7 +191,7 @@ export default function Dashboard() {
           />
         </li>
       </ul>
-      {payId ? <PayIdPanel data={payId} /> : null}
+      {payId ? <PayIdPanel data={payId} copy={(text) => <EnhancedCopy text={text} />} /> : null}
       <p>
         <Link to="/statements">{t("dashboard.seeStatement")}</Link>
       </p>
