@@ -5,11 +5,13 @@
  * killed when this process exits, however it exits.
  *
  * Needs a server build (`npm run build`) and HAProxy (Debian's package: /usr/sbin/haproxy, or
- * HAPROXY=<path>).
+ * HAPROXY=<path>); with `tlsPort`, openssl too (the local certificate: scripts/cluster-tls.ts,
+ * decision 083).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +19,7 @@ import pg from "pg";
 import { openPostgres } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { demoPublicBaseUrl, seedDemoData } from "../db/seed/demo";
+import { ensureClusterCertificate, type ClusterCertificate } from "./cluster-tls";
 import { heapLimitArgs } from "./heap-limit.js";
 
 /** The readiness path HAProxy checks (scripts/serve.js answers it for any Host). */
@@ -27,8 +30,14 @@ export type ClusterOptions = {
   processes?: number;
   /** Process i listens on basePort + i. */
   basePort: number;
-  /** HAProxy's port: the one address clients use. */
+  /** HAProxy's plain-HTTP port (HTTP/1.1): the tests', the e2e journey's and the resilience run's address. */
   proxyPort: number;
+  /**
+   * HAProxy's TLS port, if any (decision 083): HTTP/2 or HTTP/1.1 by ALPN, with the local self-signed
+   * certificate kept in `<dataDir>/tls` (made on first start). Browsers speak HTTP/2 only over TLS.
+   * With it, the seeded demo hosts' links point at https://<host>:<tlsPort>.
+   */
+  tlsPort?: number;
   /** postgres://… of the portal's database; created when missing, then migrated and seeded. */
   databaseUrl: string;
   /** Extra environment for every process (after the process's own environment). */
@@ -71,9 +80,16 @@ export type PortalProcess = {
 };
 
 export type Cluster = {
-  /** http://127.0.0.1:<proxyPort>: through HAProxy. */
+  /** http://127.0.0.1:<proxyPort>: through HAProxy, plain HTTP/1.1. */
   url: string;
   proxyPort: number;
+  /** With `tlsPort`: HAProxy's TLS listener and the certificate it presents. */
+  tls?: {
+    port: number;
+    /** https://127.0.0.1:<tlsPort> */
+    url: string;
+    certificate: ClusterCertificate;
+  };
   databaseUrl: string;
   processes: PortalProcess[];
   haproxy: { readonly pid: number; configPath: string; logPath: string };
@@ -105,11 +121,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const checkIntervalMs = options.checkIntervalMs ?? 1_000;
 
   await createDatabaseIfMissing(options.databaseUrl);
-  await prepareDatabase(options.databaseUrl, options.seed ?? true, options.proxyPort);
+  const publicBase = options.tlsPort
+    ? { scheme: "https" as const, port: options.tlsPort }
+    : { scheme: "http" as const, port: options.proxyPort };
+  await prepareDatabase(options.databaseUrl, options.seed ?? true, publicBase.port, publicBase.scheme);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-cluster-${options.proxyPort}-`));
   const dataDir = path.resolve(options.dataDir ?? path.join(dir, "data"));
   fs.mkdirSync(dataDir, { recursive: true });
+  // Made before any process starts: a missing openssl stops the launch with nothing to clean up.
+  const certificate = options.tlsPort
+    ? ensureClusterCertificate(path.join(dataDir, "tls"), await localHostnames(options.databaseUrl))
+    : undefined;
   const children = new Set<ChildProcess>();
   // However this process ends, no portal process or proxy is left behind on its port.
   const killAll = () => {
@@ -285,6 +308,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         socketPath,
         checkIntervalMs,
         errorPagePath,
+        tls: options.tlsPort && certificate ? { port: options.tlsPort, pemPath: certificate.pemPath } : undefined,
       }),
     );
     proxy = spawnLogged("haproxy", haproxyPath, ["-db", "-f", configPath], {
@@ -298,6 +322,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       }),
     ]);
     await waitForHttp(`http://127.0.0.1:${options.proxyPort}${READY_PATH}`, readyTimeoutMs);
+    if (options.tlsPort && certificate) await waitForTls(options.tlsPort, certificate.certPath, readyTimeoutMs);
   } catch (error) {
     await stop().catch(() => {});
     killAll();
@@ -306,6 +331,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   return {
     url: `http://127.0.0.1:${options.proxyPort}`,
     proxyPort: options.proxyPort,
+    tls:
+      options.tlsPort && certificate
+        ? { port: options.tlsPort, url: `https://127.0.0.1:${options.tlsPort}`, certificate }
+        : undefined,
     databaseUrl: options.databaseUrl,
     processes,
     haproxy: {
@@ -331,6 +360,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
  *   was sent, so even a payment POST is safe to send elsewhere. Nothing else is retried;
  * - X-Forwarded-For appended, and X-Forwarded-Host / -Proto set, replacing whatever the client
  *   sent (the portal reads the right-most entry of each with TRUST_PROXY=true: decision 024);
+ * - with `tls`, a second listener that terminates TLS and offers HTTP/2 then HTTP/1.1 by ALPN
+ *   (decision 083): same frontend, same rules; `X-Forwarded-Proto` is https there alone, so the
+ *   portal marks cookies Secure and an https Origin passes its same-origin check;
  * - idle connections to a process are closed by HAProxy well before the process's own 65 s
  *   keep-alive timeout, so a request never meets a connection the process is closing.
  */
@@ -349,12 +381,19 @@ export function haproxyConfig(input: {
   socketPath: string;
   checkIntervalMs: number;
   errorPagePath: string;
+  /** The TLS listener: its port and the key+certificate PEM (HTTP/2 and HTTP/1.1 by ALPN). */
+  tls?: { port: number; pemPath: string };
 }) {
   const servers = input.ports.map((port, index) => `  server p${index} 127.0.0.1:${port}`).join("\n");
+  // Browsers speak HTTP/2 only over TLS, and pick it by ALPN; a client that offers no ALPN gets HTTP/1.1.
+  const tlsBind = input.tls
+    ? `\n  bind 127.0.0.1:${input.tls.port} ssl crt "${input.tls.pemPath}" alpn h2,http/1.1`
+    : "";
   return `# Written by scripts/cluster-lib.ts; see docs/decisions/045-many-processes-behind-haproxy.md
 global
   stats socket ${input.socketPath} mode 600 level admin
   maxconn 4096
+  ssl-default-bind-options ssl-min-ver TLSv1.2
 
 defaults
   mode http
@@ -371,7 +410,7 @@ defaults
   retry-on conn-failure
 
 frontend portal_in
-  bind 127.0.0.1:${input.proxyPort}
+  bind 127.0.0.1:${input.proxyPort}${tlsBind}
   option forwardfor
   http-request set-header X-Forwarded-Proto https if { ssl_fc }
   http-request set-header X-Forwarded-Proto http if !{ ssl_fc }
@@ -438,8 +477,16 @@ export async function createDatabaseIfMissing(databaseUrl: string) {
   }
 }
 
-/** Migrates once (before any process starts) and seeds the demo hosts, their links on the proxy's port. */
-export async function prepareDatabase(databaseUrl: string, seed: boolean, publicPort: number) {
+/**
+ * Migrates once (before any process starts) and seeds the demo hosts, their links on the proxy's port
+ * (`scheme`: https when the cluster has its TLS listener, whose port `publicPort` then is).
+ */
+export async function prepareDatabase(
+  databaseUrl: string,
+  seed: boolean,
+  publicPort: number,
+  scheme: "http" | "https" = "http",
+) {
   const handle = openPostgres(databaseUrl, { max: 2 });
   try {
     await migrate(handle);
@@ -453,13 +500,58 @@ export async function prepareDatabase(databaseUrl: string, seed: boolean, public
     for (const { hostname } of hosts) {
       await handle.db
         .updateTable("hosts")
-        .set({ public_base_url: demoPublicBaseUrl(hostname, publicPort) })
+        .set({ public_base_url: demoPublicBaseUrl(hostname, publicPort, scheme) })
         .where("hostname", "=", hostname)
         .execute();
     }
   } finally {
     await handle.close();
   }
+}
+
+/** The `.localhost` hosts in the database: the names the local certificate must carry. */
+async function localHostnames(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const found = await client.query<{ hostname: string }>(
+      "SELECT hostname FROM hosts WHERE hostname LIKE '%.localhost' ORDER BY hostname",
+    );
+    return found.rows.map((row) => row.hostname);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Polls HAProxy's TLS listener until /ready answers 200 there, verifying its certificate against the
+ * cluster's own (so a listener that presents another, or none, never counts as ready).
+ */
+async function waitForTls(port: number, certPath: string, timeoutMs: number) {
+  const ca = fs.readFileSync(certPath);
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = https.get(
+          { host: "127.0.0.1", port, path: READY_PATH, servername: "localhost", ca, agent: false, timeout: 2_000 },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode ?? 0));
+          },
+        );
+        request.on("timeout", () => request.destroy(new Error("no answer in 2 s")));
+        request.on("error", reject);
+      });
+      if (status === 200) return;
+      last = `status ${status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await delay(100);
+  }
+  throw new Error(`https://127.0.0.1:${port}${READY_PATH} was not ready within ${timeoutMs} ms (${last})`);
 }
 
 async function waitUntilReady(portal: PortalProcess, timeoutMs: number) {

@@ -398,8 +398,8 @@ Energy bills are due 14 days after they are issued.`,
  * its own port.
  */
 export const DEMO_PUBLIC_PORT = 3000;
-export function demoPublicBaseUrl(hostname: string, port = DEMO_PUBLIC_PORT) {
-  return `http://${hostname}:${port}`;
+export function demoPublicBaseUrl(hostname: string, port = DEMO_PUBLIC_PORT, scheme: "http" | "https" = "http") {
+  return `${scheme}://${hostname}:${port}`;
 }
 
 /** Inserts the demo businesses that are not there yet; returns the hostnames it created. */

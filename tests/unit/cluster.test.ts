@@ -1,7 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import http2 from "node:http2";
+import https from "node:https";
 import net from "node:net";
+import type { ConnectionOptions, TLSSocket } from "node:tls";
 import { randomBytes } from "node:crypto";
 import { JSDOM } from "jsdom";
 import pg from "pg";
@@ -22,13 +25,17 @@ import { TEST_DATABASE_URL } from "../support/test-db";
  * - scripts/serve.js drains on SIGTERM: readiness 503 at once, the request in flight finishes,
  *   new connections are refused once the listener closes, exit 0 within the bound;
  * - two processes behind the real HAProxy share a session, a rate-limit counter, a selected
- *   account and a half-finished payment, whichever process answers.
- * Needs the server build (built here when missing) and, for the second part, HAProxy
- * (required in CI, where .ci/run installs it).
+ *   account and a half-finished payment, whichever process answers;
+ * - HAProxy terminates TLS with the cluster's own certificate and speaks HTTP/2 (or HTTP/1.1) there,
+ *   and the portal sees those requests as https (decision 083).
+ * Needs the server build (built here when missing) and, for the second part, HAProxy and openssl
+ * (required in CI, where .ci/run installs them). Ports: CLUSTER_TEST_PORT (default 4612) to +5.
  */
-const PORT = 4612;
-const PROXY_PORT = 4613;
-const BASE_PORT = 4614;
+const PORT = Number(process.env.CLUSTER_TEST_PORT ?? 4612);
+const PROXY_PORT = PORT + 1;
+// The processes: BASE_PORT and BASE_PORT + 1.
+const BASE_PORT = PORT + 2;
+const TLS_PORT = PORT + 4;
 const HAPROXY = process.env.HAPROXY || "/usr/sbin/haproxy";
 const SECRET = "cluster-test-secret-cluster-test-secret-01";
 
@@ -71,11 +78,18 @@ type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string 
 /** One request on a new connection, with the Host (and Origin) a browser on the proxy's address sends. */
 function send(
   target: string,
-  options: { method?: string; host?: string; cookie?: string; form?: Record<string, string>; agent?: http.Agent } = {},
+  options: {
+    method?: string;
+    host?: string;
+    cookie?: string;
+    form?: Record<string, string>;
+    agent?: http.Agent;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const host = options.host ?? `acme.localhost:${PROXY_PORT}`;
   const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
-  const headers: Record<string, string> = { host };
+  const headers: Record<string, string> = { host, ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
   if (body !== undefined) {
     headers["content-type"] = "application/x-www-form-urlencoded";
@@ -97,6 +111,46 @@ function send(
       response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
     });
     request.end(body);
+  });
+}
+
+/** One request on an HTTP/2 session: what a browser sends over the cluster's TLS listener. */
+function sendH2(
+  session: http2.ClientHttp2Session,
+  path: string,
+  options: { method?: string; cookie?: string; form?: Record<string, string>; origin?: string } = {},
+): Promise<Answer> {
+  const authority = `acme.localhost:${TLS_PORT}`;
+  const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
+  const headers: http2.OutgoingHttpHeaders = {
+    ":method": options.method ?? (body === undefined ? "GET" : "POST"),
+    ":path": path,
+    ":authority": authority,
+    ":scheme": "https",
+  };
+  if (options.cookie) headers.cookie = options.cookie;
+  if (body !== undefined) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    headers.origin = options.origin ?? `https://${authority}`;
+  }
+  return new Promise((resolve, reject) => {
+    const stream = session.request(headers);
+    stream.setTimeout(20_000, () => stream.close(http2.constants.NGHTTP2_CANCEL));
+    stream.on("error", reject);
+    let status = 0;
+    let answerHeaders: http.IncomingHttpHeaders = {};
+    stream.on("response", (received) => {
+      status = Number(received[":status"]);
+      answerHeaders = received as http.IncomingHttpHeaders;
+    });
+    let text = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => (text += chunk));
+    stream.on("end", () => resolve({ status, headers: answerHeaders, body: text }));
+    stream.on("close", () => {
+      if (status === 0) reject(new Error(`no answer to ${path} over HTTP/2`));
+    });
+    stream.end(body);
   });
 }
 
@@ -267,6 +321,7 @@ describe.skipIf(!TEST_DATABASE_URL || (!fs.existsSync(HAPROXY) && !process.env.C
         processes: 2,
         basePort: BASE_PORT,
         proxyPort: PROXY_PORT,
+        tlsPort: TLS_PORT,
         databaseUrl,
         seed: false,
         env: { SESSION_SECRET: SECRET, LOG_LEVEL: "warn", SANDBOX_GATEWAY_DELAY_MS: "0" },
@@ -405,6 +460,119 @@ describe.skipIf(!TEST_DATABASE_URL || (!fs.existsSync(HAPROXY) && !process.env.C
       } finally {
         await db.end();
       }
+    });
+
+    it("speaks HTTP/2 over TLS with its own certificate, and the portal sees https: Secure cookies, https Origin", async () => {
+      const tls = cluster.tls!;
+      expect(tls.port).toBe(TLS_PORT);
+      // The certificate as the only CA, checked for the tenant's name: a listener that presented
+      // another certificate, or one without acme.localhost, would fail to connect here.
+      const session = http2.connect(`https://127.0.0.1:${TLS_PORT}`, {
+        ca: fs.readFileSync(tls.certificate.certPath),
+        servername: "acme.localhost",
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          session.once("connect", () => resolve());
+          session.once("error", reject);
+        });
+        expect(session.alpnProtocol).toBe("h2");
+        expect((session.socket as TLSSocket).authorized).toBe(true);
+
+        const before = await served();
+        const signInPage = await sendH2(session, "/auth/signin");
+        expect(signInPage.status).toBe(200);
+        // HSTS only when the portal believes the request came over https (X-Forwarded-Proto from HAProxy).
+        expect(signInPage.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+
+        const form = { email: "olivia@coastal.example", password: DEMO_PASSWORD, callbackUrl: "/" };
+        // An Origin of the same host over http is another origin: the scheme is part of it.
+        const otherScheme = await sendH2(session, "/auth/signin", {
+          form,
+          origin: `http://acme.localhost:${TLS_PORT}`,
+        });
+        expect(otherScheme.status).toBe(403);
+        expect(otherScheme.headers["set-cookie"] ?? []).toEqual([]);
+
+        const signedIn = await sendH2(session, "/auth/signin", { form });
+        expect(signedIn.status).toBe(302);
+        const setCookie = (signedIn.headers["set-cookie"] ?? []) as string[];
+        const sessionCookie = setCookie.find((line) => line.startsWith("__Host-portal_session="));
+        expect(sessionCookie, setCookie.join("\n")).toBeDefined();
+        expect(sessionCookie).toMatch(/;\s*Secure/i);
+        expect(sessionCookie).toMatch(/;\s*HttpOnly/i);
+
+        // Several requests on the one connection, spread over both processes by the proxy.
+        const pages = await Promise.all(
+          Array.from({ length: 4 }, () => sendH2(session, "/accounts", { cookie: cookieFrom(signedIn) })),
+        );
+        for (const page of pages) {
+          expect(page.status).toBe(200);
+          expect(page.body).toContain("Coastal Builders Group");
+        }
+        const after = await served();
+        expect(after.p0! - before.p0!).toBeGreaterThan(0);
+        expect(after.p1! - before.p1!).toBeGreaterThan(0);
+      } finally {
+        session.close();
+      }
+    });
+
+    it("answers HTTP/1.1 over TLS to a client that does not offer HTTP/2", async () => {
+      const ca = fs.readFileSync(cluster.tls!.certificate.certPath);
+      const host = `acme.localhost:${TLS_PORT}`;
+      const body = new URLSearchParams({
+        email: "olivia@coastal.example",
+        password: DEMO_PASSWORD,
+        callbackUrl: "/",
+      }).toString();
+      const answer = await new Promise<Answer & { protocol: string | false | null }>((resolve, reject) => {
+        // Offering only http/1.1 by ALPN, as a client without HTTP/2 does (Node passes it on to tls.connect).
+        const options: https.RequestOptions & ConnectionOptions = {
+          host: "127.0.0.1",
+          port: TLS_PORT,
+          path: "/auth/signin",
+          method: "POST",
+          servername: "acme.localhost",
+          ca,
+          agent: false,
+          ALPNProtocols: ["http/1.1"],
+          headers: {
+            host,
+            origin: `https://${host}`,
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": String(Buffer.byteLength(body)),
+          },
+        };
+        const request = https.request(options);
+        request.setTimeout(20_000, () => request.destroy(new Error("no answer over HTTP/1.1 and TLS")));
+        request.on("error", reject);
+        request.on("response", (response) => {
+          const protocol = (response.socket as TLSSocket).alpnProtocol;
+          response.resume();
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: "", protocol }),
+          );
+        });
+        request.end(body);
+      });
+      expect(answer.protocol).toBe("http/1.1");
+      expect(answer.status).toBe(302);
+      expect(answer.headers["set-cookie"]?.find((line) => line.startsWith("__Host-portal_session="))).toMatch(
+        /;\s*Secure/i,
+      );
+    });
+
+    it("sets X-Forwarded-Proto itself on the plain listener: a client saying https there is not believed", async () => {
+      const answer = await send(`${proxy}/auth/signin`, {
+        form: { email: "olivia@coastal.example", password: DEMO_PASSWORD, callbackUrl: "/" },
+        headers: { "x-forwarded-proto": "https" },
+      });
+      expect(answer.status).toBe(302);
+      const cookies = answer.headers["set-cookie"] ?? [];
+      expect(cookies.find((line) => line.startsWith("portal_session="))).not.toMatch(/Secure/i);
+      expect(cookies.some((line) => line.startsWith("__Host-"))).toBe(false);
+      expect(answer.headers["strict-transport-security"]).toBeUndefined();
     });
 
     // Last: it stops both processes.
