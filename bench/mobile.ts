@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "@playwright/test";
 import { BENCH_PORT, cookieFor, DEMO_HOST, MOBILE, type BenchCookies, type BenchPage } from "./config";
 import { median, round } from "./lib/stats";
 import { runUntilSettled, settlerFor, type Settle } from "./lib/verdicts";
@@ -10,7 +10,25 @@ import { runUntilSettled, settlerFor, type Settle } from "./lib/verdicts";
  * its HTML, CSS and JavaScript in full. Metrics come from the page's own performance
  * timeline (PerformanceObserver), read after the network has gone quiet.
  */
-export type MobileRun = { fcp: number; lcp: number; tbt: number; cls: number; load: number };
+export type MobileRun = {
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  load: number;
+  /**
+   * From the page's Resource Timing: the script files (`.js`) requested before the load event, which
+   * it waited for; when the last of them had arrived (ms); and the bytes the document and everything
+   * requested before the load event took (`transferSize`: compressed bodies and headers).
+   */
+  scripts?: number;
+  scriptsEnd?: number;
+  transferred?: number;
+  /** Script files requested after the load event (Remix's prefetches of linked routes), until the network was quiet. */
+  laterScripts?: number;
+  /** Every response the page received, counted by the protocol CDP reports (`h2`, `http/1.1`, …). */
+  protocols?: Record<string, number>;
+};
 export type MobileResult = {
   page: string;
   path: string;
@@ -46,6 +64,20 @@ export type AppliedProfile = {
   runs: number;
 };
 
+/**
+ * Where a page is loaded from: by default the bench's own portal over plain HTTP/1.1. The low-end
+ * protocol comparison (bench/lowend-protocols.ts, decision 083) loads pages through the cluster's TLS
+ * listener as well, over HTTP/2 or (a browser started with `--disable-http2`) HTTP/1.1.
+ */
+export type LoadTarget = {
+  /** scheme://host:port of the demo brand, e.g. https://acme.localhost:7421 */
+  origin: string;
+  /** Fail a run whose page ended anywhere but the path asked for (a lost cookie lands on the sign-in page). */
+  requireSamePath?: boolean;
+};
+
+const defaultTarget = (): LoadTarget => ({ origin: `http://${DEMO_HOST}:${BENCH_PORT}` });
+
 async function throttle(context: BrowserContext, page: Page, profile: AppliedProfile = MOBILE) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
@@ -56,9 +88,35 @@ async function throttle(context: BrowserContext, page: Page, profile: AppliedPro
     uploadThroughput: profile.uploadBitsPerSecond / 8,
   });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpuSlowdown });
+  return cdp;
 }
 
-function newMobileContext(browser: Browser, options: { javaScriptEnabled: boolean; cookie?: string }) {
+/**
+ * Over https, the session's cookies through DevTools: with a URL and no domain, Chromium makes each
+ * host-only, as the portal's own Set-Cookie does (a `__Host-` cookie must be). Over http, nothing
+ * (newMobileContext has added them).
+ */
+async function setSecureCookies(cdp: CDPSession, cookie: string | undefined, target: LoadTarget) {
+  if (!cookie || !target.origin.startsWith("https:")) return;
+  for (const pair of cookie.split("; ")) {
+    const at = pair.indexOf("=");
+    const { success } = await cdp.send("Network.setCookie", {
+      name: pair.slice(0, at),
+      value: pair.slice(at + 1),
+      url: `${target.origin}/`,
+      secure: true,
+      httpOnly: true,
+      sameSite: "Lax",
+    });
+    if (!success) throw new Error(`Chromium refused the cookie ${pair.slice(0, at)} for ${target.origin}`);
+  }
+}
+
+function newMobileContext(
+  browser: Browser,
+  options: { javaScriptEnabled: boolean; cookie?: string; target?: LoadTarget },
+) {
+  const secure = options.target?.origin.startsWith("https:") ?? false;
   return browser
     .newContext({
       viewport: MOBILE.viewport,
@@ -66,9 +124,13 @@ function newMobileContext(browser: Browser, options: { javaScriptEnabled: boolea
       isMobile: true,
       hasTouch: true,
       javaScriptEnabled: options.javaScriptEnabled,
+      // The cluster's certificate is self-signed (decision 083): a person clicks through once.
+      ignoreHTTPSErrors: secure,
     })
     .then(async (context) => {
-      if (options.cookie) {
+      // Over https the cookies are set per page through DevTools (loadOnce): a __Host- cookie must be
+      // host-only, which Playwright's addCookies does not make.
+      if (options.cookie && !secure) {
         await context.addCookies(
           options.cookie.split("; ").map((pair) => {
             const at = pair.indexOf("=");
@@ -80,31 +142,68 @@ function newMobileContext(browser: Browser, options: { javaScriptEnabled: boolea
     });
 }
 
-async function loadOnce(
+export async function loadOnce(
   browser: Browser,
   url: string,
   cookie: string | undefined,
   profile: AppliedProfile = MOBILE,
+  target: LoadTarget = defaultTarget(),
 ): Promise<MobileRun> {
-  const context = await newMobileContext(browser, { javaScriptEnabled: true, cookie });
+  const context = await newMobileContext(browser, { javaScriptEnabled: true, cookie, target });
   try {
     const page = await context.newPage();
     await page.addInitScript(OBSERVERS);
-    await throttle(context, page, profile);
+    const cdp = await throttle(context, page, profile);
+    // The protocol of every response, as the browser's network stack saw it (`h2`, `http/1.1`).
+    const protocols: Record<string, number> = {};
+    cdp.on("Network.responseReceived", (event) => {
+      if (event.response.url.startsWith("data:")) return;
+      const protocol = event.response.protocol ?? "unknown";
+      protocols[protocol] = (protocols[protocol] ?? 0) + 1;
+    });
+    await setSecureCookies(cdp, cookie, target);
     const response = await page.goto(url, { waitUntil: "load", timeout: 60_000 });
     if (!response || response.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`);
+    if (target.requireSamePath && new URL(page.url()).pathname !== new URL(url).pathname) {
+      throw new Error(`${url} ended on ${page.url()}: not the page asked for (signed out?)`);
+    }
     await page.waitForLoadState("networkidle", { timeout: 30_000 });
     const raw = await page.evaluate(() => {
       const bench = (
         window as unknown as { __bench: { fcp: number; lcp: number; cls: number; longTasks: [number, number][] } }
       ).__bench;
       const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-      return { ...bench, load: navigation?.loadEventEnd ?? 0 };
+      // No named functions in here: tsx would wrap them in a helper the page does not have (`__name`).
+      const loadStart = navigation?.loadEventStart ?? 0;
+      const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+      const beforeLoad = resources.filter((entry) => entry.startTime < loadStart);
+      const scripts = beforeLoad.filter((entry) => new URL(entry.name).pathname.endsWith(".js"));
+      return {
+        ...bench,
+        load: navigation?.loadEventEnd ?? 0,
+        scripts: scripts.length,
+        scriptsEnd: scripts.reduce((latest, entry) => Math.max(latest, entry.responseEnd), 0),
+        transferred: beforeLoad.reduce((sum, entry) => sum + entry.transferSize, navigation?.transferSize ?? 0),
+        laterScripts: resources.filter(
+          (entry) => entry.startTime >= loadStart && new URL(entry.name).pathname.endsWith(".js"),
+        ).length,
+      };
     });
     const tbt = raw.longTasks
       .filter(([start]) => start >= raw.fcp)
       .reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
-    return { fcp: round(raw.fcp), lcp: round(raw.lcp), tbt: round(tbt), cls: round(raw.cls, 4), load: round(raw.load) };
+    return {
+      fcp: round(raw.fcp),
+      lcp: round(raw.lcp),
+      tbt: round(tbt),
+      cls: round(raw.cls, 4),
+      load: round(raw.load),
+      scripts: raw.scripts,
+      scriptsEnd: round(raw.scriptsEnd),
+      transferred: raw.transferred,
+      laterScripts: raw.laterScripts,
+      protocols,
+    };
   } finally {
     await context.close();
   }
@@ -134,6 +233,43 @@ async function noJsSubmitOnce(
   }
 }
 
+/** Debian's Chromium as every page-load step starts it (`extraArgs`: e.g. `--disable-http2`). */
+export function launchBenchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--host-resolver-rules=MAP *.localhost 127.0.0.1",
+      ...extraArgs,
+    ],
+  });
+}
+
+/** A page's runs and the median of each figure. */
+export function mobileResult(page: Pick<BenchPage, "name" | "path">, runs: MobileRun[]): MobileResult {
+  return {
+    page: page.name,
+    path: page.path,
+    runs,
+    median: {
+      fcp: median(runs.map((run) => run.fcp)),
+      lcp: median(runs.map((run) => run.lcp)),
+      tbt: median(runs.map((run) => run.tbt)),
+      cls: median(runs.map((run) => run.cls)),
+      load: median(runs.map((run) => run.load)),
+      scripts: median(runs.map((run) => run.scripts ?? Number.NaN)),
+      scriptsEnd: median(runs.map((run) => run.scriptsEnd ?? Number.NaN)),
+      transferred: median(runs.map((run) => run.transferred ?? Number.NaN)),
+      laterScripts: median(runs.map((run) => run.laterScripts ?? Number.NaN)),
+    },
+  };
+}
+
 /**
  * `profile`: Lighthouse's mobile settings (the default), or the low-end phone (issue 19), which is
  * measured without the warm-up load (the mobile run has warmed the server) and without the no-JS runs.
@@ -147,18 +283,7 @@ export async function measureMobile(
   settle?: Settle<MobileRun>,
 ): Promise<MobileResult[]> {
   const lowEnd = profile !== MOBILE;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--host-resolver-rules=MAP *.localhost 127.0.0.1",
-    ],
-  });
+  const browser = await launchBenchBrowser();
   const results: MobileResult[] = [];
   try {
     for (const page of pages) {
@@ -172,18 +297,7 @@ export async function measureMobile(
         () => loadOnce(browser, url, cookie, profile),
         settlerFor(settle, page.name),
       );
-      const result: MobileResult = {
-        page: page.name,
-        path: page.path,
-        runs,
-        median: {
-          fcp: median(runs.map((run) => run.fcp)),
-          lcp: median(runs.map((run) => run.lcp)),
-          tbt: median(runs.map((run) => run.tbt)),
-          cls: median(runs.map((run) => run.cls)),
-          load: median(runs.map((run) => run.load)),
-        },
-      };
+      const result = mobileResult(page, runs);
       if (page.submit && !lowEnd) {
         const noJsRuns: number[] = [];
         for (let i = 0; i < MOBILE.runs; i += 1) noJsRuns.push(await noJsSubmitOnce(browser, url, page.submit, cookie));

@@ -3,6 +3,7 @@ import type { GrowthResult } from "./growth";
 import type { InpResult } from "./interaction";
 import type { JourneyResult } from "./journey";
 import type { LighthousePageResult } from "./lighthouse";
+import type { LowEndProtocolResults } from "./lowend-protocols";
 import type { ReadOnlyResult } from "./read-only";
 import type { MobileResult } from "./mobile";
 import type { PageResult } from "./pages";
@@ -124,6 +125,62 @@ export function formatJourney(journeys: JourneyResult[]): string {
         .join(" / "),
     ]),
   );
+}
+
+/**
+ * BENCH_ONLY=lowend-h2 (decision 083): the low-end phone per page, leg beside leg — the load event, LCP
+ * and the script files fetched — then each leg's server and the protocols Chromium reported.
+ */
+export function formatLowEndProtocols(results: LowEndProtocolResults): string {
+  const { legs, profile } = results;
+  const names = legs[0]?.pages.map((page) => page.page) ?? [];
+  const h1 = legs.find((leg) => leg.leg === "h1");
+  const h2 = legs.find((leg) => leg.leg === "h2");
+  const head = [
+    "page",
+    "files",
+    "KB",
+    ...legs.flatMap((leg) => [`${leg.leg} load`, `${leg.leg} scripts in`, `${leg.leg} LCP`]),
+  ];
+  if (h1 && h2) head.push("h2 − h1 load");
+  const rows = names.map((name) => {
+    // The files and bytes of the first leg: every leg loads the same page (a leg that differs says so).
+    const first = legs[0]?.pages.find((candidate) => candidate.page === name);
+    const differs = legs.some((leg) => {
+      const page = leg.pages.find((candidate) => candidate.page === name);
+      return page?.median.scripts !== first?.median.scripts;
+    });
+    const files = differs
+      ? legs.map((leg) => orDash(leg.pages.find((page) => page.page === name)?.median.scripts)).join(" / ")
+      : orDash(first?.median.scripts);
+    const transferred = first?.median.transferred;
+    const cells: (string | number)[] = [name, files, transferred === undefined ? "–" : kb(transferred)];
+    for (const leg of legs) {
+      const page = leg.pages.find((candidate) => candidate.page === name);
+      cells.push(orDash(page?.median.load), orDash(page?.median.scriptsEnd), orDash(page?.median.lcp));
+    }
+    if (h1 && h2) {
+      const before = h1.pages.find((page) => page.page === name)?.median.load;
+      const after = h2.pages.find((page) => page.page === name)?.median.load;
+      cells.push(before === undefined || after === undefined ? "–" : String(Math.round(after - before)));
+    }
+    return cells;
+  });
+  const footer = legs.map((leg) => {
+    const protocols = Object.entries(leg.protocols)
+      .sort(([, a], [, b]) => b - a)
+      .map(([protocol, count]) => `${protocol} ${count}`)
+      .join(", ");
+    return `  ${leg.leg}: ${leg.served}; ${leg.origin}; responses by protocol: ${protocols || "none"}`;
+  });
+  return [
+    table(
+      `${results.profileName === "mobile" ? "Lighthouse's mobile profile" : "Low-end phone"} by protocol (${profile.latencyMs} ms, ${profile.downloadBitsPerSecond / 1000} kbps, ${profile.cpuSlowdown}× CPU, applied; median of ${profile.runs}): script files and KB before the load event, then ms to the load event, to the last of those files' arrival, to LCP`,
+      head,
+      rows,
+    ),
+    ...footer,
+  ].join("\n");
 }
 
 export function formatReport(results: BenchResults): string {

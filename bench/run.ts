@@ -32,7 +32,26 @@ import { signIn, waitForPortal } from "./lib/http";
 import { measureMobile } from "./mobile";
 import { measurePages } from "./pages";
 import { measureReadOnly } from "./read-only";
-import { formatJourney, formatLighthouse, formatQueries, formatReport, type BenchResults } from "./report";
+import {
+  formatJourney,
+  formatLighthouse,
+  formatLowEndProtocols,
+  formatQueries,
+  formatReport,
+  type BenchResults,
+} from "./report";
+import {
+  benchClusterPorts,
+  clusterLegs,
+  legsFromEnvironment,
+  lowEndPages,
+  measureLegsInTurn,
+  protocolProfileFromEnvironment,
+  singleProcessLeg,
+  startBenchCluster,
+  type LegPlan,
+  type LowEndProtocolResults,
+} from "./lowend-protocols";
 import { prepareBenchDatabase } from "./seed";
 import { lighthouseJudged, lowEndJudged, mobileJudged } from "./lib/verdicts";
 import type { KnownBreach } from "./lib/budget-checks";
@@ -74,8 +93,20 @@ const lighthouseSweep = process.env.BENCH_ONLY === "lighthouse-sweep";
 const queriesOnly = process.env.BENCH_ONLY === "queries";
 /** BENCH_ONLY=journey: only step 8b, the emailed request's journey on the low-end phone, printed. */
 const journeyOnly = process.env.BENCH_ONLY === "journey";
-if (process.env.BENCH_ONLY && !lighthouseOnly && !lighthouseSweep && !queriesOnly && !journeyOnly)
-  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries or journey");
+/**
+ * BENCH_ONLY=lowend-h2: the low-end phone on one process over HTTP/1.1 (step 7's way) and through the
+ * cluster's TLS listener over HTTP/1.1 and HTTP/2 (bench/lowend-protocols.ts, decision 083); writes
+ * bench/results/lowend-h2.json, leaving latest.json alone. Needs TEST_DATABASE_URL, HAProxy and openssl.
+ */
+const lowEndH2 = process.env.BENCH_ONLY === "lowend-h2";
+if (process.env.BENCH_ONLY && !lighthouseOnly && !lighthouseSweep && !queriesOnly && !journeyOnly && !lowEndH2)
+  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries, journey or lowend-h2");
+const protocolLegs = lowEndH2 ? legsFromEnvironment() : [];
+const protocolPages = lowEndH2 ? lowEndPages(PAGES) : [];
+const protocolProfile = protocolProfileFromEnvironment();
+const clusterDatabaseUrl = process.env.TEST_DATABASE_URL?.trim();
+if (lowEndH2 && protocolLegs.some((leg) => leg !== "h1") && !clusterDatabaseUrl)
+  throw new Error("BENCH_ONLY=lowend-h2 runs the cluster on PostgreSQL: set TEST_DATABASE_URL");
 const sweepRuns = Number(process.env.BENCH_SWEEP_RUNS ?? 1);
 if (!Number.isInteger(sweepRuns) || sweepRuns < 1) throw new Error("BENCH_SWEEP_RUNS is a whole number from 1");
 const lighthousePages = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
@@ -194,6 +225,47 @@ try {
     const journey = [await measureJourney()];
     await stopServer();
     process.stdout.write(`${formatJourney(journey)}\n`);
+    process.exit(0);
+  }
+
+  if (lowEndH2) {
+    const plans: LegPlan[] = [];
+    if (protocolLegs.includes("h1")) plans.push(await singleProcessLeg(protocolPages, cookie));
+    let clusterRun: Awaited<ReturnType<typeof startBenchCluster>> | undefined;
+    try {
+      if (protocolLegs.some((leg) => leg !== "h1")) {
+        const ports = benchClusterPorts();
+        step(
+          `the cluster: its own PostgreSQL database, 2 processes, HAProxy on ${ports.proxy} and TLS on ${ports.tls}`,
+        );
+        clusterRun = await startBenchCluster(clusterDatabaseUrl!, { LOG_LEVEL: "info", CSS_DELIVERY: cssDelivery });
+        plans.push(...(await clusterLegs(clusterRun.cluster, protocolLegs, protocolPages)));
+      }
+      // In the order asked for (BENCH_LOWEND_LEGS).
+      plans.sort((a, b) => protocolLegs.indexOf(a.leg) - protocolLegs.indexOf(b.leg));
+      const { profile } = protocolProfile;
+      step(
+        `${protocolProfile.name} profile (${profile.latencyMs} ms, ${profile.downloadBitsPerSecond / 1000} kbps, ` +
+          `CPU ${profile.cpuSlowdown}×) by protocol: ${protocolPages.length} pages`,
+      );
+      const legs = await measureLegsInTurn(plans, protocolPages, profile, step);
+      const byProtocol: LowEndProtocolResults = {
+        generatedAt: new Date().toISOString(),
+        durationSeconds: Math.round((performance.now() - started) / 1000),
+        machine: { cpus: os.availableParallelism(), node: process.version },
+        profileName: protocolProfile.name,
+        profile,
+        cssDelivery,
+        legs,
+      };
+      fs.mkdirSync(path.dirname(protocolProfile.file), { recursive: true });
+      fs.writeFileSync(protocolProfile.file, `${JSON.stringify(byProtocol, null, 2)}\n`);
+      process.stdout.write(`${formatLowEndProtocols(byProtocol)}\nWritten to ${protocolProfile.file}.\n`);
+    } finally {
+      await clusterRun?.cluster.stop();
+      await clusterRun?.drop();
+      await stopServer();
+    }
     process.exit(0);
   }
 

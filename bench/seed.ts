@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { openPglite } from "../app/services/platform/db.server";
+import { openPglite, openPostgres } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../db/seed/demo";
 import { createHash } from "node:crypto";
@@ -30,11 +30,17 @@ import { linkKeyFrom, preferencesLinkPath, signLink } from "../app/services/comm
  * browser and load runs) and the bench's own brand with one account per size in
  * QUERY_SIZES (for "queries per page"). Runs before the portal starts: an embedded
  * database belongs to one process at a time.
+ *
+ * `postgres`: the same data in an empty PostgreSQL database instead (the low-end protocol
+ * comparison's cluster, decision 083), with the `sessionSecret` its processes will share, which
+ * the preference links are signed with.
  */
-export async function prepareBenchDatabase() {
+export async function prepareBenchDatabase(postgres?: { databaseUrl: string; sessionSecret: string }) {
   const dataDir = path.resolve(BENCH_DATA_DIR);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  const handle = await openPglite(path.join(dataDir, "pglite"));
+  if (!postgres) fs.rmSync(dataDir, { recursive: true, force: true });
+  const handle = postgres
+    ? openPostgres(postgres.databaseUrl, { max: 2 })
+    : await openPglite(path.join(dataDir, "pglite"));
   try {
     await migrate(handle);
     await seedDemoData(handle.db);
@@ -97,7 +103,11 @@ export async function prepareBenchDatabase() {
       .insertInto("adhoc_settings")
       .values({ business_id: businessId, enabled: true, min_cents: 1_000, max_cents: 500_000 })
       .execute();
-    await signCommunicationLinks(handle.db, dataDir, businessId);
+    // The portal's own secret: its secrets file is made here, in the data folder the portal is about to
+    // open, unless the environment (or the cluster's processes) give it.
+    const sessionSecret =
+      postgres?.sessionSecret ?? (process.env.SESSION_SECRET || loadOrCreateSecrets(dataDir).sessionSecret);
+    await signCommunicationLinks(handle.db, sessionSecret, businessId);
     await prepareReadOnlyPages(handle.db);
     await createJourneyRequests(handle.db);
   } finally {
@@ -464,13 +474,13 @@ async function createBenchAgreements(
 
 /**
  * The preference page's signed links (decision 039) for the demo login on acme and the bench brand's
- * smallest account's contact, with the key the portal will derive: its secrets file is made here, in
- * the data folder the portal is about to open, unless the environment gives the secrets.
+ * smallest account's contact, with the key the portal will derive from `sessionSecret` (or from
+ * COMMUNICATION_LINK_SECRET when the environment gives one).
  */
-async function signCommunicationLinks(db: Db, dataDir: string, benchBusinessId: string) {
+async function signCommunicationLinks(db: Db, sessionSecret: string, benchBusinessId: string) {
   const key = linkKeyFrom({
     COMMUNICATION_LINK_SECRET: process.env.COMMUNICATION_LINK_SECRET || undefined,
-    SESSION_SECRET: process.env.SESSION_SECRET || loadOrCreateSecrets(dataDir).sessionSecret,
+    SESSION_SECRET: sessionSecret,
   });
   const demo = await db
     .selectFrom("contacts")
