@@ -127,7 +127,14 @@ export type LegPlan = {
   origin: string;
   chromiumArgs: string[];
   cookies: BenchCookies;
+  /**
+   * Each page's path on this leg's server, read when its database was seeded: a signed link (the
+   * preference centre's) is signed with that server's secret, and the next seed replaces the global.
+   */
+  paths: Map<string, string>;
 };
+
+const pathsOf = (pages: BenchPage[]) => new Map(pages.map((page) => [page.name, page.path]));
 
 /** The `h1` leg: the bench's own portal (already started, seeded and signed in), its pages' documents fetched twice first. */
 export async function singleProcessLeg(pages: BenchPage[], cookies: BenchCookies): Promise<LegPlan> {
@@ -143,6 +150,7 @@ export async function singleProcessLeg(pages: BenchPage[], cookies: BenchCookies
     origin: `http://${DEMO_HOST}:${BENCH_PORT}`,
     chromiumArgs: [],
     cookies,
+    paths: pathsOf(pages),
   };
 }
 
@@ -252,14 +260,15 @@ export async function clusterLegs(cluster: Cluster, legs: ProtocolLegName[], pag
     }
   }
   const origin = `https://${DEMO_HOST}:${cluster.tls!.port}`;
+  const paths = pathsOf(pages);
   const served = (protocol: string) =>
     `${cluster.processes.length} processes on PostgreSQL behind HAProxy, TLS, ${protocol}`;
   return legs.flatMap((leg): LegPlan[] => {
-    if (leg === "h1-tls")
-      return [
-        { leg, served: served("HTTP/1.1 (Chromium's HTTP/2 off)"), origin, chromiumArgs: ["--disable-http2"], cookies },
-      ];
-    if (leg === "h2") return [{ leg, served: served("HTTP/2"), origin, chromiumArgs: [], cookies }];
+    if (leg === "h1-tls") {
+      const chromiumArgs = ["--disable-http2"];
+      return [{ leg, served: served("HTTP/1.1 (Chromium's HTTP/2 off)"), origin, chromiumArgs, cookies, paths }];
+    }
+    if (leg === "h2") return [{ leg, served: served("HTTP/2"), origin, chromiumArgs: [], cookies, paths }];
     return [];
   });
 }
@@ -285,11 +294,14 @@ export async function measureLegsInTurn(
           const which = (round + turn) % plans.length;
           const plan = plans[which]!;
           const target: LoadTarget = { origin: plan.origin, requireSamePath: true };
-          const url = `${plan.origin}${page.path}`;
+          const url = `${plan.origin}${plan.paths.get(page.name) ?? page.path}`;
           runs[which]!.push(await loadOnce(browsers[which]!, url, cookieFor(page, plan.cookies), profile, target));
         }
       }
-      plans.forEach((_, which) => results[which]!.push(mobileResult(page, runs[which]!)));
+      plans.forEach((plan, which) => {
+        const path = plan.paths.get(page.name) ?? page.path;
+        results[which]!.push(mobileResult({ name: page.name, path }, runs[which]!));
+      });
     }
   } finally {
     await Promise.all(browsers.map((browser) => browser.close()));
