@@ -29,7 +29,7 @@ import { TEST_DATABASE_URL } from "../support/test-db";
  * - HAProxy terminates TLS with the cluster's own certificate and speaks HTTP/2 (or HTTP/1.1) there,
  *   and the portal sees those requests as https (decision 083).
  * Needs the server build (built here when missing) and, for the second part, HAProxy and openssl
- * (required in CI, where .ci/run installs them). Ports: CLUSTER_TEST_PORT (default 4612) to +5.
+ * (required in CI, where .ci/run installs them). Ports: CLUSTER_TEST_PORT (default 4612) to +4.
  */
 const PORT = Number(process.env.CLUSTER_TEST_PORT ?? 4612);
 const PROXY_PORT = PORT + 1;
