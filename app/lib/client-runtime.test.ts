@@ -8,6 +8,7 @@ import {
   staticWhen,
   type HydrateHandle,
 } from "./client-runtime";
+import { SCHEDULE_PAGE_HANDLE } from "./schedule-pages";
 
 /** A matched route as `useMatches()` gives it: the root first, then the routes below it. */
 const root = { id: "root", handle: undefined, data: { brand: {} } };
@@ -73,6 +74,21 @@ describe("handles by the loader data's kind", () => {
 });
 
 describe("pageEnhanced (decision 084)", () => {
+  it("a schedule's page: the shared file while open, React only with a new card to pay a declined instalment, nothing once closed", () => {
+    const page = (data: unknown) => [root, route(SCHEDULE_PAGE_HANDLE, data)];
+    for (const data of [{ kind: "review" }, { kind: "progress", rescue: null }, { kind: "progress" }]) {
+      expect(pageIsStatic(page(data)), JSON.stringify(data)).toBe(true);
+      expect(pageEnhanced(page(data)), JSON.stringify(data)).toBe(true);
+    }
+    const rescue = { kind: "progress", rescue: { instalmentId: "i1", seq: 1 } };
+    expect(pageIsStatic(page(rescue))).toBe(false);
+    expect(pageEnhanced(page(rescue))).toBe(false);
+    for (const data of [{ kind: "closed" }, { kind: "closed", rescue: {} }, {}, undefined, null]) {
+      expect(pageIsStatic(page(data)), JSON.stringify(data)).toBe(true);
+      expect(pageEnhanced(page(data)), JSON.stringify(data)).toBe(false);
+    }
+  });
+
   it("loads the small shared file on a page without the runtime that asks for it", () => {
     expect(pageEnhanced([root, route(ENHANCED_PAGE)])).toBe(true);
     expect(pageIsStatic([root, route(ENHANCED_PAGE)])).toBe(true);

@@ -10,8 +10,10 @@ export type HydrateHandle = {
   /**
    * A page that ships no React may still want the small conveniences of `public/enhance.js` (the
    * Menu's Escape, Copy buttons, the session across tabs; decision 084): one deferred file of its own.
+   * A function decides from the route's loader data (a schedule's proposal takes it while open; once
+   * closed it only shows, with no script at all).
    */
-  enhance?: boolean;
+  enhance?: boolean | ((data: unknown) => boolean);
 };
 
 type MatchLike = { handle?: unknown; data?: unknown };
@@ -45,10 +47,11 @@ export const ENHANCED_PAGE: HydrateHandle = { hydrate: false, enhance: true };
  */
 export function pageEnhanced(matches: readonly MatchLike[]): boolean {
   if (!pageIsStatic(matches)) return false;
-  return matches.some(
-    (match) =>
-      (match as { id?: string }).id !== "root" && (match.handle as HydrateHandle | undefined)?.enhance === true,
-  );
+  return matches.some((match) => {
+    if ((match as { id?: string }).id === "root") return false;
+    const enhance = (match.handle as HydrateHandle | undefined)?.enhance;
+    return typeof enhance === "function" ? enhance(match.data) : enhance === true;
+  });
 }
 
 function kindOf(data: unknown): unknown {

@@ -1,3 +1,4 @@
+import type { HydrateHandle } from "./client-runtime";
 import type { Translate } from "./i18n";
 import type { BreakdownView } from "./pay-form";
 import { RETRY_AFTER_DAYS } from "./instalments";
@@ -210,4 +211,24 @@ export function scheduleAuthority(t: Translate, facts: AuthorityFacts) {
     ...facts,
     retries: retrySteps(t),
   });
+}
+
+/**
+ * A schedule's page ships no React (decision 084) — its review and progress are forms that post,
+ * with the Menu and the session across tabs from `enhance.js`; a closed schedule ships no script
+ * at all — except while a declined instalment can be paid another way with a new card: that form's
+ * total follows the card as it is typed, as the pay page's does, so the page hydrates.
+ */
+export const SCHEDULE_PAGE_HANDLE: HydrateHandle = {
+  hydrate: (data) => rescueOf(data) !== null,
+  enhance: (data) => {
+    const kind = (data as { kind?: unknown } | null | undefined)?.kind;
+    return kind === "review" || kind === "progress";
+  },
+};
+
+function rescueOf(data: unknown): unknown {
+  if (typeof data !== "object" || data === null) return null;
+  const page = data as { kind?: unknown; rescue?: unknown };
+  return page.kind === "progress" ? (page.rescue ?? null) : null;
 }

@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page, Response } from "@playwright/test";
 import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
+import { DEMO_AGREEMENT_TOKEN } from "../../db/seed/agreements";
+import { DEMO_TRADE_REFERENCE_TOKEN } from "../../db/seed/credit";
+import { DEMO_RESPONSE_TOKENS } from "../../db/seed/responses";
+import { DEMO_SCHEDULE_REFERENCE, DEMO_SCHEDULE_TOKEN } from "../../db/seed/schedules";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail, e2eLinkToken } from "../support/e2e-users";
 import { ACME, expect, MAILBOX, signInAs, test, waitForHydration, type HostRequest } from "./fixtures";
@@ -142,6 +146,37 @@ async function fillCard(page: Page) {
 }
 
 test.describe("read-only pages ship no JavaScript and still work", () => {
+  test("pages that only answer, accept or confirm ship no React: emailed links none at all, signed-in pages the shared file", async ({
+    page,
+  }) => {
+    // Signed out: the credit application's start, the trade reference's own page, the heartbeat,
+    // the sandbox bank, and emailed links to answer or accept (decision 084). Other journeys may
+    // have answered a demo link meanwhile: every state of these pages is script-free.
+    for (const path of [
+      "/credit",
+      "/credit-trade-reference",
+      "/heartbeat",
+      "/sandbox/payto-bank",
+      `/agreements/acceptance/${DEMO_AGREEMENT_TOKEN}`,
+      `/credit-trade-reference/${DEMO_TRADE_REFERENCE_TOKEN}`,
+      `/response/${DEMO_RESPONSE_TOKENS.dispute}`,
+    ]) {
+      await openStatic(page, `${ACME}${path}`);
+    }
+    // A schedule's proposal by link and by its reference, signed in: while it is open (its heading names the
+    // schedule) the shared file for the Menu's keys and the session across tabs; once closed (accepted by
+    // another journey, say) it only says so, with no script at all.
+    const link = await page.goto(`${ACME}/payment-schedule/acceptance/${DEMO_SCHEDULE_TOKEN}`);
+    const openByLink = /^Payment schedule PS-/.test(await page.getByRole("heading", { level: 1 }).innerText());
+    await expectNoScript(page, link, { enhanced: openByLink });
+
+    await signInAs(page, ACME, OLIVIA, DEMO_PASSWORD);
+    const signedIn = await page.goto(`${ACME}/payment-schedule/acceptance/${DEMO_SCHEDULE_REFERENCE}`);
+    const open = /^Payment schedule PS-/.test(await page.getByRole("heading", { level: 1 }).innerText());
+    await expectNoScript(page, signedIn, { enhanced: open });
+    if (open) await expect(page.locator("script")).toHaveAttribute("data-session", "in");
+  });
+
   test("statement, invoices and an invoice: no script, document links and forms, print without the shell, sign-out and the dead session refused", async ({
     page,
     jsEnabled,

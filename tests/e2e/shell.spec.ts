@@ -176,9 +176,10 @@ test.describe("app shell", () => {
     page,
     jsEnabled,
   }) => {
-    // From a page that hydrates (the credit application; sign-in and the dashboard ship no React,
-    // decision 084, so their links are document navigations with the browser's own progress).
-    await page.goto(`${ACME}/credit`);
+    // From a page that hydrates (a credit application's step with its live checks; sign-in, the
+    // dashboard and the application's start page ship no React, decision 084, so their links are
+    // document navigations with the browser's own progress).
+    await page.goto(`${ACME}/credit/business`);
     const bar = page.locator('[data-state][aria-hidden="true"]').first();
     if (jsEnabled) {
       await expect(bar).toHaveAttribute("data-state", "idle");

@@ -14,7 +14,7 @@ import {
   requireSameOrigin,
 } from "./customer.server";
 import { metaDescription } from "~/lib/meta";
-import { hydrateOnlyWhen } from "~/lib/client-runtime";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * An agreement to read and accept or decline (spec §2 customer-style `/agreements/acceptance/
@@ -52,8 +52,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
  */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
-/** A decided offer's record, or an expired, replaced or withdrawn link, only shows: no script (decision 049). */
-export const handle = hydrateOnlyWhen("open");
+/**
+ * No script in any state (decision 084): an emailed link's page has no session and no Menu, and its
+ * form posts as HTML does; the error summary takes focus with `autofocus`.
+ */
+export const handle = STATIC_PAGE;
 
 export default function AgreementAcceptance() {
   const data = useLoaderData<typeof loader>();

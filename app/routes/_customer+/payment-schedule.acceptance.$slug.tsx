@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ScheduleAcceptance } from "./components/PaymentSchedule";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import type { AcceptanceData } from "~/lib/schedule-pages";
+import { SCHEDULE_PAGE_HANDLE, type AcceptanceData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
 import {
   accountNotFound,
@@ -14,7 +14,6 @@ import {
   requireSignedInSchedule,
 } from "./customer.server";
 import { metaDescription } from "~/lib/meta";
-import { staticWhen } from "~/lib/client-runtime";
 
 /**
  * A proposed payment schedule (spec §2 customer-style `/payment-schedule/acceptance/[...slug]`;
@@ -45,8 +44,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 /** The token is in the path: no Referer carries it on, no cache keeps the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
-/** An expired, declined or cancelled schedule's link only says so: no script (decision 049). */
-export const handle = staticWhen("closed");
+/** No React but while a declined instalment can be paid with a new card (SCHEDULE_PAGE_HANDLE, decision 084). */
+export const handle = SCHEDULE_PAGE_HANDLE;
 
 export default function PaymentScheduleAcceptance() {
   const loaded = useLoaderData<typeof loader>() as AcceptanceData;

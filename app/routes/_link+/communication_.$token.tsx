@@ -5,6 +5,7 @@ import type { PreferencesPageData } from "~/lib/communication";
 import { metaTranslator } from "~/lib/i18n";
 import { getPageContext, preferencesByLink, saveByLink, LINK_PAGE_HEADERS, requireSameOrigin } from "./link.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * `/communication/<token>`: a contact's communication preferences from the signed link at the foot
@@ -26,6 +27,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 /** The token is in the path: no Referer carries it on, no cache keeps the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** No script at all (decision 084): an emailed link's page has no session and no Menu; its form posts as HTML does. */
+export const handle = STATIC_PAGE;
 
 export default function CommunicationByLink() {
   const loaded = useLoaderData<typeof loader>() as PreferencesPageData;

@@ -13,6 +13,7 @@ import {
   requireSameOrigin,
 } from "./link.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * `/communication/unsubscribe?token=<token>`: the `List-Unsubscribe` URL of every email that is a
@@ -44,6 +45,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** The token is in the query: no Referer carries it on, no cache keeps the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
+
+/** No script at all (decision 084): an emailed link's page has no session and no Menu; its form posts as HTML does. */
+export const handle = STATIC_PAGE;
 
 export default function Unsubscribe() {
   const loaded = useLoaderData<typeof loader>() as UnsubscribePageData;

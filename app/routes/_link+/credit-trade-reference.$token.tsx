@@ -11,7 +11,7 @@ import {
   requireSameOrigin,
 } from "./link.server";
 import { metaDescription } from "~/lib/meta";
-import { staticWhen } from "~/lib/client-runtime";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * A trade referee answers about a credit applicant (spec §2 public `/credit-trade-reference`;
@@ -36,8 +36,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 /** The path carries the token: no Referer may carry it on, and no cache may keep the page (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
-/** A closed or answered trade reference only says so: no script (decision 049). */
-export const handle = staticWhen("closed");
+/**
+ * No script in any state (decision 084): an emailed link's page has no session and no Menu, and its
+ * form posts as HTML does; the error summary takes focus with `autofocus`.
+ */
+export const handle = STATIC_PAGE;
 
 export default function TradeReferencePage() {
   const data = useLoaderData<typeof loader>();

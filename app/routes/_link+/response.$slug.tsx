@@ -13,7 +13,7 @@ import {
   pageDates,
 } from "./link.server";
 import { metaDescription } from "~/lib/meta";
-import { staticWhen } from "~/lib/client-runtime";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * A question a business asks by emailed link (spec §2 public `/response/[...slug]`; issue 17;
@@ -42,8 +42,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 /** The token stays out of any Referer and out of caches (decision 031). */
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 
-/** A closed request for a response only says so: no script (decision 049). */
-export const handle = staticWhen("closed");
+/**
+ * No script in any state (decision 084): an emailed link's page has no session and no Menu, and its
+ * form posts as HTML does; the error summary takes focus with `autofocus`.
+ */
+export const handle = STATIC_PAGE;
 
 export default function ResponseQuestionPage() {
   const data = useLoaderData<typeof loader>();

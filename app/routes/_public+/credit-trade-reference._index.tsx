@@ -5,6 +5,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { getPageContext, businessContact } from "./public.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * The spec's public `/credit-trade-reference` without a link (issue 17; decision 041): a referee
@@ -15,6 +16,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { branding } = await getPageContext(request);
   return { businessName: branding.businessName, contact: await businessContact(branding.businessId) };
 }
+
+/** Only words and a way to ask: no script at all (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function TradeReferenceStart() {
   const t = useT();

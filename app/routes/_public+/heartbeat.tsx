@@ -5,6 +5,7 @@ import { checkHealth, requireHostBranding, serviceUnavailable } from "./public.s
 import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /** The /heartbeat page (spec §2): a person-readable health check, 503 when the database is down. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -21,6 +22,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   return { time, date: formatDate(health.checkedAt, { timeZone }), businessName: branding.businessName };
 }
+
+/** Only shows: no script at all (decision 049). */
+export const handle = STATIC_PAGE;
 
 export default function Heartbeat() {
   const { time, date } = useLoaderData<typeof loader>();

@@ -22,7 +22,8 @@ import * as styles from "~/styles/sandbox-bank.css";
  * while PAYTO_PROVIDER=sandbox, with its own look, and in English only (a third party's page).
  * Plain forms, POST/redirect/GET: it works the same with and without JavaScript.
  */
-export const handle = { standalone: true };
+/** A stand-in bank's own page (not the portal's shell), whose forms post: no script (decision 084). */
+export const handle = { standalone: true, hydrate: false };
 
 const PATH = "/sandbox/payto-bank";
 const MAX_INPUT = 256;

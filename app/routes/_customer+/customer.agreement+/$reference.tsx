@@ -6,7 +6,7 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { agreementBySession, agreementView, LINK_PAGE_HEADERS } from "./agreement.server";
 import { metaDescription } from "~/lib/meta";
-import { hydrateOnlyWhen } from "~/lib/client-runtime";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * One agreement as decided (spec §2 customer-style `/customer/agreement/[...slug]`, the slug being
@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = () => ({ "Cache-Control": LINK_PAGE_HEADERS["Cache-Control"] });
 
 /** The record as decided (plain download links), or a closed offer, only shows: no script (decision 049). */
-export const handle = hydrateOnlyWhen("open");
+export const handle = STATIC_PAGE;
 
 export default function AgreementAsDecided() {
   const data = useLoaderData<typeof loader>();

@@ -5,7 +5,7 @@ import { ScheduleClosed, ScheduleProgress } from "../components/PaymentSchedule"
 import { ScheduleRescue } from "../components/ScheduleRescue";
 import { payFormShouldRevalidate } from "~/lib/pay-form";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
-import type { ClosedData, ProgressData } from "~/lib/schedule-pages";
+import { SCHEDULE_PAGE_HANDLE, type ClosedData, type ProgressData } from "~/lib/schedule-pages";
 import { isScheduleReference } from "~/lib/schedule-paths";
 import {
   LINK_PAGE_HEADERS,
@@ -20,7 +20,6 @@ import {
   rescueAction,
 } from "./payment-schedule.server";
 import { metaDescription } from "~/lib/meta";
-import { staticWhen } from "~/lib/client-runtime";
 
 /**
  * One payment schedule's progress (spec §2 customer-style `/customer/payment-schedule/[...slug]`;
@@ -64,8 +63,8 @@ export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;
 /** A quote changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
 
-/** A closed schedule only says so (and links to its progress): no script (decision 049). */
-export const handle = staticWhen("closed");
+/** No React but while a declined instalment can be paid with a new card (SCHEDULE_PAGE_HANDLE, decision 084). */
+export const handle = SCHEDULE_PAGE_HANDLE;
 
 export default function PaymentScheduleProgress() {
   const loaded = useLoaderData<typeof loader>() as ProgressData | ClosedData;

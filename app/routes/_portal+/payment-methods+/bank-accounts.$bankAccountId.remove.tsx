@@ -13,6 +13,7 @@ import {
 } from "./payment-methods.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /** The confirm step before a bank account is removed: a page and a POST, no JavaScript needed. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -31,6 +32,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!(await removeBankAccount(actor, params.bankAccountId))) throw accountNotFound();
   return redirect("/payment-methods?notice=bank-removed");
 }
+
+/** No React (decision 084): a form that posts, with the Menu and the session across tabs from `enhance.js`. */
+export const handle = ENHANCED_PAGE;
 
 export default function RemoveBankAccount() {
   const { bank } = useLoaderData<typeof loader>();

@@ -13,6 +13,7 @@ import {
 } from "./payment-methods.server";
 import { metaTranslator } from "~/lib/i18n";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /** The confirm step before a card is removed: a page and a POST, so it works without JavaScript. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -28,6 +29,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!(await removeCard(actor, params.cardId))) throw accountNotFound();
   return redirect("/payment-methods?notice=card-removed");
 }
+
+/** No React (decision 084): a form that posts, with the Menu and the session across tabs from `enhance.js`. */
+export const handle = ENHANCED_PAGE;
 
 export default function RemoveCard() {
   const { card } = useLoaderData<typeof loader>();

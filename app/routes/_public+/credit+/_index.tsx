@@ -10,6 +10,7 @@ import { stepPath } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, startAction, startView, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * `/credit`: apply for a trade account with the business of this host (issue 17; decision 038),
@@ -33,6 +34,9 @@ const NOTICES: Record<string, MessageKey> = {
   discarded: "credit.notice.discarded",
   none: "credit.notice.none",
 };
+
+/** No script at all (decision 084): a signed-out form that posts as HTML does, its error summary focused with `autofocus`. */
+export const handle = STATIC_PAGE;
 
 export default function CreditStart() {
   const view = useLoaderData<typeof loader>();

@@ -11,6 +11,7 @@ import { metaTranslator } from "~/lib/i18n";
 import { visuallyHidden } from "~/styles/global.css";
 import { checkView, CREDIT_PAGE_HEADERS, submitAction, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * Check your answers (issue 17; decision 038; GOV.UK's pattern): every step's answers, each
@@ -74,6 +75,9 @@ function addressLines(address: CreditAddress) {
   const locality = [address.suburb, address.city, address.state, address.postcode].filter(Boolean).join(" ");
   return [address.line1, address.line2, locality].filter(Boolean).join("\n");
 }
+
+/** No script at all (decision 084): a signed-out form that posts as HTML does, its error summary focused with `autofocus`. */
+export const handle = STATIC_PAGE;
 
 export default function CreditCheck() {
   const view = useLoaderData<typeof loader>();

@@ -13,6 +13,7 @@ import { DRAFT_DAYS } from "~/lib/credit-steps";
 import { metaTranslator, type MessageKey } from "~/lib/i18n";
 import { CREDIT_PAGE_HEADERS, termsAction, termsView, requireSameOrigin } from "./credit.server";
 import { metaDescription } from "~/lib/meta";
+import { STATIC_PAGE } from "~/lib/client-runtime";
 
 /**
  * The business's terms of trade (issue 17; decision 038; the agreements rules of decision 036):
@@ -38,6 +39,9 @@ const NOTICES: Record<string, MessageKey> = {
   changed: "credit.terms.changed",
   stale: "credit.terms.stale",
 };
+
+/** No script at all (decision 084): a signed-out form that posts as HTML does, its error summary focused with `autofocus`. */
+export const handle = STATIC_PAGE;
 
 export default function CreditTerms() {
   const view = useLoaderData<typeof loader>();

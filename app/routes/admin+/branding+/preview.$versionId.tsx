@@ -12,6 +12,7 @@ import {
   requireSameOrigin,
 } from "./branding.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * /admin/branding/preview/<versionId>: a preview link one admin shares with another admin of
@@ -33,6 +34,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!started) throw pageNotFound();
   return redirect("/admin/branding/preview");
 }
+
+/** No React (decision 084): a form that posts, with the Menu and the session across tabs from `enhance.js`. */
+export const handle = ENHANCED_PAGE;
 
 export default function SharedBrandPreview() {
   const t = useT();

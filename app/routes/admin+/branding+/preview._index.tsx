@@ -19,6 +19,7 @@ import {
   requireSameOrigin,
 } from "./branding.server";
 import { metaDescription } from "~/lib/meta";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * /admin/branding/preview (issue 16): the draft on the real pages customers get (sign-in,
@@ -73,6 +74,9 @@ const FRAMES = [
   { width: 1280, js: true },
   { width: 1280, js: false },
 ] as const;
+
+/** No React (decision 084): forms that post and a frame, with the Menu and the session across tabs from `enhance.js`. */
+export const handle = ENHANCED_PAGE;
 
 export default function BrandingPreview() {
   const { page, src, versionId, shareUrl, publish, draftToStart } = useLoaderData<typeof loader>();

@@ -21,6 +21,7 @@ import {
   requireSameOrigin,
   scheduleLinkPreview,
 } from "./branding.server";
+import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
 /**
  * /admin/branding/preview/page/<kind> (issue 32; decision 082): a page contacts open from an email
@@ -83,6 +84,9 @@ function kindOf(value: string | undefined): LinkPreviewKind {
 
 /** A quote (the pay form's live total) changes nothing the loader reads. */
 export const shouldRevalidate = payFormShouldRevalidate;
+
+/** No React (decision 084): the link page as a contact sees it before any script runs (every post is refused here anyway), with the Menu and the session across tabs from `enhance.js`. */
+export const handle = ENHANCED_PAGE;
 
 export default function LinkPagePreview() {
   const { kind, running, preview } = useLoaderData<typeof loader>();
