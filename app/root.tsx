@@ -14,7 +14,7 @@ import {
 } from "@remix-run/react";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { AppShell, NeutralShell } from "~/components/AppShell";
+import { AppShell, NeutralShell, PAGE_END_ID } from "~/components/AppShell";
 import { FullPageLoading } from "~/components/FullPageLoading";
 import { GeneralErrorBoundary } from "~/components/GeneralErrorBoundary";
 import { useNonce } from "~/components/nonce";
@@ -38,6 +38,7 @@ import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFru
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
 import { pageEnhanced, pageIsStatic } from "~/lib/client-runtime";
+import { ScriptPreloads } from "~/components/ScriptPreloads";
 import { INLINE_STYLES_ID, useInlineStyles } from "~/components/InlineStyles";
 
 const SWITCHER_SIZE = 25;
@@ -189,6 +190,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* One first paint of the whole page, not its header first and then the rest (decision 085). */}
+        <link rel="expect" href={`#${PAGE_END_ID}`} blocking="render" />
         <Meta />
         <link
           rel="icon"
@@ -209,6 +212,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {withScripts ? (
           <>
             <ScrollRestoration nonce={nonce} />
+            <ScriptPreloads />
             <Scripts nonce={nonce} />
           </>
         ) : null}

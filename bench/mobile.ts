@@ -78,7 +78,7 @@ export type LoadTarget = {
 
 const defaultTarget = (): LoadTarget => ({ origin: `http://${DEMO_HOST}:${BENCH_PORT}` });
 
-async function throttle(context: BrowserContext, page: Page, profile: AppliedProfile = MOBILE) {
+export async function throttle(context: BrowserContext, page: Page, profile: AppliedProfile = MOBILE) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", {
@@ -112,7 +112,7 @@ async function setSecureCookies(cdp: CDPSession, cookie: string | undefined, tar
   }
 }
 
-function newMobileContext(
+export function newMobileContext(
   browser: Browser,
   options: { javaScriptEnabled: boolean; cookie?: string; target?: LoadTarget },
 ) {

@@ -28,6 +28,7 @@ import { measureGrowth } from "./growth";
 import { measureInp } from "./interaction";
 import { measureJourney } from "./journey";
 import { measureLighthouse } from "./lighthouse";
+import { formatLongTasks, measureLongTasks } from "./long-tasks";
 import { signIn, waitForPortal } from "./lib/http";
 import { measureMobile } from "./mobile";
 import { measurePages } from "./pages";
@@ -99,8 +100,22 @@ const journeyOnly = process.env.BENCH_ONLY === "journey";
  * bench/results/lowend-h2.json, leaving latest.json alone. Needs TEST_DATABASE_URL, HAProxy and openssl.
  */
 const lowEndH2 = process.env.BENCH_ONLY === "lowend-h2";
-if (process.env.BENCH_ONLY && !lighthouseOnly && !lighthouseSweep && !queriesOnly && !journeyOnly && !lowEndH2)
-  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries, journey or lowend-h2");
+/**
+ * BENCH_ONLY=long-tasks: the low-end phone's long tasks from a Chromium trace, each with what ran
+ * in it (bench/long-tasks.ts); the mobile pages, or those named in BENCH_LOWEND_PAGES;
+ * BENCH_LONG_TASK_RUNS loads each (3). Printed and written to bench/results/long-tasks.json.
+ */
+const longTasksOnly = process.env.BENCH_ONLY === "long-tasks";
+if (
+  process.env.BENCH_ONLY &&
+  !lighthouseOnly &&
+  !lighthouseSweep &&
+  !queriesOnly &&
+  !journeyOnly &&
+  !lowEndH2 &&
+  !longTasksOnly
+)
+  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries, journey, lowend-h2 or long-tasks");
 const protocolLegs = lowEndH2 ? legsFromEnvironment() : [];
 const protocolPages = lowEndH2 ? lowEndPages(PAGES) : [];
 const protocolProfile = protocolProfileFromEnvironment();
@@ -217,6 +232,20 @@ try {
     const only = { generatedAt: new Date().toISOString(), cssDelivery, lighthouse, lowEnd };
     fs.writeFileSync(file, `${JSON.stringify(only, null, 2)}\n`);
     process.stdout.write(`${formatLighthouse(only)}\nWritten to ${file}.\n`);
+    process.exit(0);
+  }
+
+  if (longTasksOnly) {
+    const runs = Number(process.env.BENCH_LONG_TASK_RUNS ?? 3);
+    if (!Number.isInteger(runs) || runs < 1) throw new Error("BENCH_LONG_TASK_RUNS is a whole number from 1");
+    const longTasks = await measureLongTasks(lowEndPages(PAGES), cookie, runs, (name) =>
+      step(`long tasks on the low-end phone: ${name}`),
+    );
+    await stopServer();
+    const file = path.join(path.dirname(RESULTS_FILE), "long-tasks.json");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), longTasks }, null, 2)}\n`);
+    process.stdout.write(`${formatLongTasks(longTasks)}\nWritten to ${file}.\n`);
     process.exit(0);
   }
 

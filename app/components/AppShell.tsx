@@ -250,7 +250,8 @@ export function AppShell({
       <main id="main" tabIndex={-1} className={styles.main}>
         {children}
       </main>
-      <footer className={styles.footer}>
+      {/* The end of the page's own content, which the document waits for before its first paint (root.tsx). */}
+      <footer id={PAGE_END_ID} className={styles.footer}>
         <div className={styles.footerInner}>
           <nav aria-label={t("shell.legal")}>
             <ul className={styles.footerLinks}>
@@ -333,6 +334,9 @@ function CompactMenu({ children }: { children: ReactNode }) {
     </details>
   );
 }
+
+/** The footer's id: the first paint waits until the parser has reached it (decision 085). */
+export const PAGE_END_ID = "page-end";
 
 /** The frame for unknown hosts and failures before a brand is known: no logo, no name. */
 export function NeutralShell({ children }: { children: ReactNode }) {

@@ -30,6 +30,11 @@ globalStyle(":focus-visible", {
 
 globalStyle("img, svg", { maxWidth: "100%" });
 
+// Form controls take the page's type: browsers give them a small font of their own (13.33px Arial
+// in Chromium), which neither grows with the text nor matches it, and is one more font for a slow
+// phone to resolve before its first layout. A component's own class still sets size and weight.
+globalStyle("button, input, select, textarea", { font: "inherit" });
+
 export const visuallyHidden = style({
   position: "absolute",
   width: 1,
