@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { BENCH_PORT, cookieFor, DEMO_HOST, LIGHTHOUSE, LOW_END, type BenchCookies, type BenchPage } from "./config";
@@ -76,6 +78,13 @@ async function runOnce(url: string, port: number, cookie: string | undefined, pr
     // A signed-in page that redirected to the sign-in form would be measuring the wrong page.
     if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
       throw new Error(`Lighthouse on ${url} ended at ${lhr.finalDisplayedUrl}`);
+    // BENCH_LIGHTHOUSE_KEEP=<folder>: each run's whole report, to read what an audit saw.
+    const keep = process.env.BENCH_LIGHTHOUSE_KEEP;
+    if (keep) {
+      fs.mkdirSync(keep, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, "-")}-${profile}-${Date.now()}.json`;
+      fs.writeFileSync(path.join(keep, name), JSON.stringify(result.lhr));
+    }
     return lhr;
   }
 }

@@ -3,11 +3,13 @@ import { describe, expect, it } from "vitest";
 import { AA_LARGE_OR_NON_TEXT, AA_TEXT, CONTRAST_PAIRS, contrastRatio } from "~/themes/contrast";
 import { THEME_NAMES } from "~/themes/names";
 import { themeTokens, type ThemeTokens } from "~/themes/tokens";
+import { formatNumber } from "~/lib/format";
 
 import {
   BRAND_COLOUR_ROLES,
   brandShifts,
   deriveBrand,
+  formatRatio,
   HOVER_STEP_CONTRAST,
   isCanonicalColour,
   MAX_LIGHTNESS_SHIFT,
@@ -298,5 +300,22 @@ describe("a seeded sweep of 1,000 random brand colours", () => {
       if (!(oklchOf(result.suggestion)!.l < oklchOf(colour)!.l)) problems.push(`${colour}: suggestion is not darker`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("formatRatio", () => {
+  it("says what formatNumber with two decimals says, for every contrast ratio a brand can have", () => {
+    for (let thousandths = 1000; thousandths <= 21000; thousandths += 1) {
+      const value = thousandths / 1000;
+      expect(formatRatio(value), String(value)).toBe(formatNumber(value, { maximumFractionDigits: 2 }));
+    }
+    // Ratios as the contrast formula computes them: not round in binary.
+    for (const value of [4.499999, 4.505, 1.005, 2.675, 20.999, 21, 7.0000001, 99.996, (1.05 + 0.2) / (0.05 + 0.1)]) {
+      expect(formatRatio(value), String(value)).toBe(formatNumber(value, { maximumFractionDigits: 2 }));
+    }
+  });
+
+  it("shows nothing for what is not a ratio", () => {
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, -1, 0.5, 100, 1000]) expect(formatRatio(value)).toBe("");
   });
 });

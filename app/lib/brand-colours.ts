@@ -149,6 +149,22 @@ export type PairCheck = {
   passes: boolean;
 };
 
+/**
+ * A contrast ratio as the branding page shows it (1 to 21, at most two decimals; nothing outside 1–100): "4.5", "21",
+ * "4.54" — what `formatNumber(value, { maximumFractionDigits: 2 })` (lib/format) gives, without Intl. The first
+ * `Intl.NumberFormat` a page makes costs 95–160 ms on the low-end phone (6× CPU; decision 085), and
+ * the contrast table is drawn while the page hydrates and again as a colour is typed.
+ */
+export function formatRatio(value: number): string {
+  if (!(value >= 1 && value < 100)) return "";
+  // Rounded as Intl rounds: half away from zero, on the shortest decimal that reads back as this
+  // number ("1.005" → "1.01", although the double is a hair under 1.005). A whole number of
+  // hundredths over 100 prints with two decimals at most.
+  const [whole, decimals = ""] = String(value).split(".");
+  const hundredths = Number(whole + `${decimals}00`.slice(0, 2)) + (Number(decimals[2]) >= 5 ? 1 : 0);
+  return String(hundredths / 100);
+}
+
 /** Every CONTRAST_PAIRS pair measured for one set of tokens. */
 export function themeChecks(tokens: ThemeTokens): PairCheck[] {
   return measureTheme(tokens);

@@ -67,6 +67,21 @@ async function openStatic(page: Page, url: string, options: { enhanced?: boolean
 async function expectScriptsAndHydration(page: Page, jsEnabled: boolean) {
   // The scripts come last in the body: wait for the document to be read that far.
   await expect(page.locator("script").first(), `scripts on ${page.url()}`).toBeAttached();
+  // Decision 085: each module is first asked for at low priority (Remix's own preloads of the same
+  // files come after and fetch nothing), and the first paint waits for the footer, which is there.
+  const firstAsked = await page.locator('link[rel="modulepreload"]').evaluateAll((links) => {
+    const seen = new Map<string, string | null>();
+    for (const link of links) {
+      const href = link.getAttribute("href")!;
+      if (!seen.has(href)) seen.set(href, link.getAttribute("fetchpriority"));
+    }
+    return [...seen.values()];
+  });
+  expect(firstAsked.length, `module preloads on ${page.url()}`).toBeGreaterThan(0);
+  expect(new Set(firstAsked), `the first preload of each module on ${page.url()}`).toEqual(new Set(["low"]));
+  const expectLink = page.locator('head link[rel="expect"][blocking="render"]');
+  await expect(expectLink).toHaveAttribute("href", "#page-end");
+  await expect(page.locator("footer#page-end")).toHaveCount(1);
   if (jsEnabled) await waitForHydration(page);
 }
 

@@ -1,6 +1,5 @@
-import type { PairCheck } from "~/lib/brand-colours";
+import { formatRatio, type PairCheck } from "~/lib/brand-colours";
 import { CONTRAST_PAIR_KEYS } from "~/lib/brand-admin";
-import { formatNumber } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
 import * as styles from "./Branding.css";
 import * as table from "~/components/Table.css";
@@ -27,8 +26,7 @@ function PairSample({ foreground, background }: { foreground: string; background
  */
 export function BrandingContrast({ checks, caption }: { checks: PairCheck[]; caption: string }) {
   const t = useT();
-  const ratio = (value: number) =>
-    t("branding.contrast.ratio", { ratio: formatNumber(value, { maximumFractionDigits: 2 }) });
+  const ratio = (value: number) => t("branding.contrast.ratio", { ratio: formatRatio(value) });
   const failing = checks.filter((check) => !check.passes).length;
   // Thirteen pairs make a long list on a phone: folded (a native disclosure, no script), and
   // open when one fails.
