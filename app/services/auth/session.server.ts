@@ -226,16 +226,22 @@ export async function destroyOtherSessions(businessId: string, contactId: string
   await query.execute();
 }
 
-/** Merges into the session's data (selectedAccount, invoicePagination, language). */
+/**
+ * Merges into the session's data (selectedAccount, invoicePagination, language, brandPreview); a
+ * key patched to `undefined` is removed. Merged in the database, key by key: another request of
+ * the same session may have written other keys since this one read them, and writing back this
+ * request's whole copy would undo them (a host admin's brand preview, started in one request, was
+ * lost to another that saved only the selected account).
+ */
 export async function updateSessionData(session: PortalSession, patch: Partial<SessionData>) {
   const next: SessionData = { ...session.data, ...patch };
   for (const key of Object.keys(next) as (keyof SessionData)[]) if (next[key] === undefined) delete next[key];
+  const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  const removed = Object.keys(patch).filter((key) => patch[key as keyof SessionData] === undefined);
+  let data = sql<string>`data || ${JSON.stringify(set)}::jsonb`;
+  for (const key of removed) data = sql<string>`(${data}) - ${key}::text`;
   const db = await getDb();
-  await db
-    .updateTable("sessions")
-    .set({ data: JSON.stringify(next) })
-    .where("id_hash", "=", session.idHash)
-    .execute();
+  await db.updateTable("sessions").set({ data }).where("id_hash", "=", session.idHash).execute();
   session.data = next;
 }
 

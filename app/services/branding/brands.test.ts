@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { themeTokens } from "~/themes/tokens";
 import { createSeededPostgresDatabase, openSeededPglite, TEST_DATABASE_URL } from "../../../tests/support/test-db";
 import { HOST_ADMIN_PERMISSION, isHostAdmin } from "../auth/access.server";
-import { createSession, getSession } from "../auth/session.server";
+import { createSession, getSession, updateSessionData } from "../auth/session.server";
 import { findBusinessBranding, findHostBranding } from "../host/host.server";
 import { requireHostBranding } from "../host/tenant.server";
 import { setDatabaseForTesting } from "../platform/database.server";
@@ -270,7 +270,19 @@ function brandSuite(open: () => Promise<Opened>) {
     expect(await startPreview(adminSession, "'; DROP TABLE sessions; --")).toBe(false);
     expect((await requireHostBranding(page("acme.localhost", adminCookie))).preview).toBeNull();
 
+    // Another request of the same session, which read it before the preview started, saves a key of
+    // its own afterwards: the preview stays (the data is merged key by key, not written back whole).
+    const readBefore = await sessionOf(adminCookie, "acme.localhost", acmeAdmin.businessId);
     expect(await startPreview(adminSession, draftId)).toBe(true);
+    await updateSessionData(readBefore, { language: "id" });
+    expect((await sessionOf(adminCookie, "acme.localhost", acmeAdmin.businessId)).data).toMatchObject({
+      brandPreview: draftId,
+      language: "id",
+    });
+    await updateSessionData(readBefore, { language: undefined });
+    const merged = (await sessionOf(adminCookie, "acme.localhost", acmeAdmin.businessId)).data;
+    expect(merged.brandPreview).toBe(draftId);
+    expect("language" in merged).toBe(false);
     const previewed = await requireHostBranding(page("acme.localhost", adminCookie));
     expect(previewed).toMatchObject({
       theme: "monza",
