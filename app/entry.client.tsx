@@ -3,7 +3,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { INLINE_STYLES_ID, InlineStylesProvider } from "~/components/InlineStyles";
 import { DEFAULT_LANGUAGE, LANGUAGES } from "~/lib/i18n";
-import { loadMessages, provideMessages } from "~/lib/i18n/runtime";
+import { fetchMessages, MESSAGES_LINK_ID, messagesPath, provideMessages } from "~/lib/i18n/runtime";
 
 /**
  * Remix 2.17's single fetch logs to the console when a request it is still reading is aborted
@@ -19,15 +19,25 @@ console.error = (...args: unknown[]) => {
   consoleError(...args);
 };
 
-// The page's language, as the server rendered it: its dictionary is loaded (a cached chunk) before
-// hydration, so the first render in the browser says exactly what the document says (decision 050).
+// The page's language, as the server rendered it: its dictionary (JSON, decision 086; the document
+// asked for it with the page's modules) is loaded before hydration, so the first render in the browser
+// says exactly what the document says (decision 050).
 const htmlLang = document.documentElement.lang;
 const language = LANGUAGES.find((entry) => entry.htmlLang === htmlLang)?.code ?? DEFAULT_LANGUAGE;
+const messagesLink = document.getElementById(MESSAGES_LINK_ID);
+const messagesHref = messagesLink instanceof HTMLLinkElement ? messagesLink.href : messagesPath(language);
 
-void Promise.all([loadMessages(language), remixStateDecoded()]).then(([messages]) => {
+// Each step in a task of its own (a phone at 6× CPU makes each a few tens of milliseconds): the
+// data's decoding waits for this module's evaluation to end, hydration for the decoding's.
+void Promise.all([fetchMessages(messagesHref), nextTask().then(remixStateDecoded)]).then(([messages]) => {
   provideMessages(language, messages);
-  startTransition(hydrate);
+  return nextTask().then(() => startTransition(hydrate));
 });
+
+/** Resolves in a later task than this one, letting the browser draw or answer a tap in between. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 /**
  * Remix 2.17's single fetch decodes the document's data the first time RemixBrowser renders, and

@@ -9,4 +9,5 @@ export { customerMenuFor } from "~/services/accounts/customer-home.server";
 export { hasPortalAccess, isHostAdmin } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
 export { languageFromToggles, pageToggles } from "~/services/host/language.server";
+export { messagesFile } from "~/services/host/messages-file.server";
 export { enhanceScriptSrc } from "~/services/platform/enhance-script.server";

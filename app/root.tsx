@@ -30,6 +30,7 @@ import {
   getPageContext,
   customerMenuFor,
   enhanceScriptSrc,
+  messagesFile,
 } from "./root.server";
 import { LANGUAGES, translatorFrom, type LanguageCode } from "~/lib/i18n";
 import { messagesIn } from "~/lib/i18n/runtime";
@@ -96,6 +97,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       session: isLinkPagePath(url.pathname) || (session === null && context.session) ? null : session ? "in" : "out",
     },
     language,
+    // The page's dictionary for the browser, versioned (decision 086): preloaded with its scripts.
+    messagesHref: messagesFile(language).href,
     languages: languageEnabled ? LANGUAGES.map(({ code, label }) => ({ code, label })) : [],
     brand: {
       businessName: branding.businessName,

@@ -134,10 +134,13 @@ globalStyle(`${bar} > button`, { "@media": { [NARROW]: { paddingInline: "0.8rem"
 
 /**
  * A field focused by Tab is scrolled into view above the bar, never under it (WCAG 2.2 2.4.11,
- * Focus Not Obscured). Tall enough for the bar when its buttons wrap onto two lines.
+ * Focus Not Obscured): each control of the form above the bar keeps a margin as tall as the bar
+ * when its buttons wrap onto two lines. Not `html:has(bar) { scroll-padding }`: the stylesheet is
+ * every page's, and a `:has()` on the root is checked again for every element the parser or React
+ * inserts anywhere, on every page (decision 086).
  */
-globalStyle(`html:has(${bar})`, {
-  "@media": { [NARROW]: { scrollPaddingBottom: "8.5rem" } },
+globalStyle(`${form} :is(input, select, textarea, button, summary, a):not(${bar} *)`, {
+  "@media": { [NARROW]: { scrollMarginBottom: "8.5rem" } },
 });
 
 /** Under the heading: what this payment covers and the total to pay (the server's). */

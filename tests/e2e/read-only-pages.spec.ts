@@ -82,7 +82,21 @@ async function expectScriptsAndHydration(page: Page, jsEnabled: boolean) {
   const expectLink = page.locator('head link[rel="expect"][blocking="render"]');
   await expect(expectLink).toHaveAttribute("href", "#page-end");
   await expect(page.locator("footer#page-end")).toHaveCount(1);
-  if (jsEnabled) await waitForHydration(page);
+  // Decision 086: the page's dictionary, JSON at its versioned address, asked for with the modules.
+  const messages = page.locator('link#page-messages[rel="preload"][as="fetch"]');
+  await expect(messages).toHaveAttribute("href", /^\/i18n\/(en-AU|ID)\.json\?v=[0-9a-f]{12}$/);
+  await expect(messages).toHaveAttribute("fetchpriority", "low");
+  await expect(messages).toHaveAttribute("crossorigin", "anonymous");
+  if (!jsEnabled) return;
+  await waitForHydration(page);
+  // Hydration's own fetch of it was answered by that preload: one request, not two.
+  const fetched = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => new URL(entry.name).pathname.startsWith("/i18n/"))
+      .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+  );
+  expect(fetched, `the dictionary's requests on ${page.url()}`).toEqual(["link"]);
 }
 
 /**

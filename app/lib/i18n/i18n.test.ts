@@ -1,5 +1,5 @@
-import { loadMessages, messagesIn, provideMessages } from "./runtime";
-import { describe, expect, it } from "vitest";
+import { fetchMessages, messagesIn, messagesPath, provideMessages } from "./runtime";
+import { describe, expect, it, vi } from "vitest";
 import { SIGN_IN_ERRORS } from "../auth-errors";
 import { ORDER_STATUSES } from "../format";
 import { invoiceStatusKey } from "../invoice-query";
@@ -91,9 +91,23 @@ describe("translations", () => {
     expect(metaTranslator([{ id: "root", data: undefined }])("errors.notFound.title")).toBe("Page not found");
   });
 
-  it("loads one language's dictionary at a time in the browser", async () => {
-    expect((await loadMessages("ID"))["auth.signin.title"]).toBe("Masuk");
-    expect((await loadMessages("en-AU"))["auth.signin.title"]).toBe("Sign in");
-    expect(messagesIn("en-AU")).toBeUndefined();
+  it("fetches one language's dictionary at a time in the browser, and says why it could not", async () => {
+    const asked: string[] = [];
+    const fetchStub = vi.fn(async (href: string) => {
+      asked.push(href);
+      return href.startsWith("/i18n/ID.json")
+        ? new Response(JSON.stringify({ "auth.signin.title": "Masuk" }), { status: 200 })
+        : new Response("Not found", { status: 404 });
+    });
+    vi.stubGlobal("fetch", fetchStub);
+    try {
+      expect((await fetchMessages(`${messagesPath("ID")}?v=1`))["auth.signin.title"]).toBe("Masuk");
+      await expect(fetchMessages("/i18n/xx.json")).rejects.toThrow("/i18n/xx.json: HTTP 404");
+      expect(asked).toEqual(["/i18n/ID.json?v=1", "/i18n/xx.json"]);
+      // Fetching provides nothing by itself: entry.client provides what it fetched.
+      expect(messagesIn("en-AU")).toBeUndefined();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -12,6 +12,7 @@ export { preferencesBySession, saveBySession } from "~/services/communication/pr
 export { serializeLanguageCookie } from "~/services/host/language.server";
 export { EMAIL_LOGO_FILE } from "~/services/host/host.server";
 export { loadLegalPage } from "~/services/host/legal.server";
+export { messagesFileNamed } from "~/services/host/messages-file.server";
 export { requireHostBranding, serviceUnavailable } from "~/services/host/tenant.server";
 export { businessContact } from "~/services/links/request-links.server";
 export { getDb } from "~/services/platform/database.server";

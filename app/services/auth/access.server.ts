@@ -73,9 +73,10 @@ const PUBLIC_FORM_PATHS = ["/credit/[...slug]", "/credit-trade-reference/[slug]"
 
 /**
  * What any visitor of a host fetches beside its pages: the language choice (a plain form in the footer),
- * a brand version's files and the favicon. Each checks the host itself; nothing here needs a session.
+ * a brand version's files, the favicon and the browser's dictionary (decision 086, the same on every
+ * host). Each checks the host itself where it has one; nothing here needs a session.
  */
-const HOST_FILES_AND_CHOICES = ["/language", "/brand-assets/[...slug]", "/favicon.ico"] as const;
+const HOST_FILES_AND_CHOICES = ["/language", "/brand-assets/[...slug]", "/favicon.ico", "/i18n/[slug]"] as const;
 
 /**
  * A receipt email's signed link (issue 31; decision 076): one receipt, no session. Public as the

@@ -119,8 +119,11 @@ export const bar = style({
   boxShadow: "0 -2px 8px rgb(0 0 0 / 0.08)",
 });
 
-/** A checkbox reached by Tab is scrolled above the bar, never under it (WCAG 2.2 2.4.11). */
-globalStyle(`html:has(${bar})`, { scrollPaddingBottom: "6rem" });
+/**
+ * A checkbox reached by Tab is scrolled above the bar, never under it (WCAG 2.2 2.4.11): a margin on
+ * the form's controls, not a `:has()` on the root (decision 086, as the pay form's).
+ */
+globalStyle(`${form} :is(input, select, button, summary, a):not(${bar} *)`, { scrollMarginBottom: "6rem" });
 
 export const count = style({ fontWeight: 600 });
 globalStyle(`${count}::after`, { content: '" " counter(chosen)' });
