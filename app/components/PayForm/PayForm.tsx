@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { startTransition, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { button, linkButton, secondaryButton } from "~/components/Button.css";
 import { Field, formStyles } from "~/components/Form";
@@ -205,8 +205,15 @@ export function PayForm({
   }
   const onChange = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
-    if (target.name === "method") setChosen({ requestGuid, value: target.value });
-    if (isPriceField(target.name)) live.schedule(event.currentTarget);
+    const form = event.currentTarget;
+    // What a tap or a key changes at once is the browser's own: the radio or the text, and the CSS that
+    // shows the chosen method's fields. React's render of the whole form (the button's words, "updating
+    // the total") follows as a transition, which yields to the next frame instead of holding it
+    // (Interaction to Next Paint on a slow phone; issue 33).
+    startTransition(() => {
+      if (target.name === "method") setChosen({ requestGuid, value: target.value });
+      if (isPriceField(target.name)) live.schedule(form);
+    });
   };
   return (
     <>
