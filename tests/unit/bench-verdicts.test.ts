@@ -14,6 +14,13 @@ const lowEnd = lowEndJudged(budgets);
 const tbtBreach: KnownBreach = { budget: "low-end TBT", page: ["dashboard"], ceiling: 250, reason: "test" };
 const run = (lcp: number, tbt: number) => ({ lcp, tbt, cls: 0 });
 
+/** One low-end TBT figure on the dashboard, judged as bench:check judges it: met, a known breach, or failed. */
+const tbtJudged: Judged<number>[] = [{ budget: "low-end TBT (x)", value: (tbt) => tbt, limit: 30, kind: "max" }];
+function verdict(value: number) {
+  const check = { budget: "low-end TBT (x)", subject: "dashboard", value, limit: 30, kind: "max" as const, unit: "ms" };
+  return !isBreach(check) ? "met" : isKnownBreach(check, [tbtBreach]) ? "known" : "failed";
+}
+
 describe("verdictsSettled", () => {
   it("is settled when two runs are on the same side of every budget", () => {
     expect(verdictsSettled([run(900, 0), run(1100, 20)], lowEnd, "sign-in", [])).toBe(true);
@@ -56,23 +63,11 @@ describe("verdictsSettled", () => {
   // The property the early stop rests on: whenever the first two runs settle, every possible third run
   // leaves bench:check's verdict (budget, known breach, or past the ceiling) where the two put it.
   it("never changes a verdict bench:check would reach with the third run", () => {
-    const judged: Judged<number>[] = [{ budget: "low-end TBT (x)", value: (tbt) => tbt, limit: 30, kind: "max" }];
-    const verdict = (value: number) => {
-      const check = {
-        budget: "low-end TBT (x)",
-        subject: "dashboard",
-        value,
-        limit: 30,
-        kind: "max" as const,
-        unit: "ms",
-      };
-      return !isBreach(check) ? "met" : isKnownBreach(check, [tbtBreach]) ? "known" : "failed";
-    };
     const values = [0, 10, 29, 30, 31, 60, 249, 250, 251, 400];
     let settledPairs = 0;
     for (const first of values)
       for (const second of values) {
-        if (!verdictsSettled([first, second], judged, "dashboard", [tbtBreach])) continue;
+        if (!verdictsSettled([first, second], tbtJudged, "dashboard", [tbtBreach])) continue;
         settledPairs += 1;
         const stopped = verdict(median([first, second]));
         for (const third of values) expect(verdict(median([first, second, third]))).toBe(stopped);
@@ -83,24 +78,12 @@ describe("verdictsSettled", () => {
   // The low-end phone takes up to five runs (decision 086): whenever its first three settle, no fourth and
   // fifth run can move bench:check's verdict.
   it("never changes a verdict bench:check would reach with a fourth and fifth run", () => {
-    const judged: Judged<number>[] = [{ budget: "low-end TBT (x)", value: (tbt) => tbt, limit: 30, kind: "max" }];
-    const verdict = (value: number) => {
-      const check = {
-        budget: "low-end TBT (x)",
-        subject: "dashboard",
-        value,
-        limit: 30,
-        kind: "max" as const,
-        unit: "ms",
-      };
-      return !isBreach(check) ? "met" : isKnownBreach(check, [tbtBreach]) ? "known" : "failed";
-    };
     const values = [0, 29, 30, 31, 249, 250, 251];
     let settledTriples = 0;
     for (const first of values)
       for (const second of values)
         for (const third of values) {
-          if (!verdictsSettled([first, second, third], judged, "dashboard", [tbtBreach])) continue;
+          if (!verdictsSettled([first, second, third], tbtJudged, "dashboard", [tbtBreach])) continue;
           settledTriples += 1;
           const stopped = verdict(median([first, second, third]));
           for (const fourth of values)
