@@ -5,8 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
-  ScrollRestoration,
   useLoaderData,
   useMatches,
   useNavigation,
@@ -39,7 +37,7 @@ import { ProductFruits, type ProductFruitsConfig } from "~/components/ProductFru
 import { CUSTOM_BRAND_CLASS } from "~/lib/brand-class";
 import { isLinkPagePath } from "~/lib/link-paths";
 import { pageEnhanced, pageIsStatic } from "~/lib/client-runtime";
-import { ScriptPreloads } from "~/components/ScriptPreloads";
+import { PageScripts } from "~/components/PageScripts";
 import { INLINE_STYLES_ID, useInlineStyles } from "~/components/InlineStyles";
 
 const SWITCHER_SIZE = 25;
@@ -212,13 +210,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        {withScripts ? (
-          <>
-            <ScrollRestoration nonce={nonce} />
-            <ScriptPreloads />
-            <Scripts nonce={nonce} />
-          </>
-        ) : null}
+        {withScripts ? <PageScripts nonce={nonce} /> : null}
         {enhance ? <script src={enhance.src} defer nonce={nonce} data-session={enhance.session ?? undefined} /> : null}
       </body>
     </html>

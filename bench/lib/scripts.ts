@@ -33,7 +33,11 @@ export function documentScripts(html: string): DocumentScripts {
   const inline: string[] = [];
   const files: string[] = [];
   let dataBlocks = 0;
-  for (const script of document.querySelectorAll("script")) {
+  // A page's module scripts and preloads wait in a `<template>` until its first paint (decision 087):
+  // the document's own elements and the templates' together.
+  const scopes: ParentNode[] = [document, ...[...document.querySelectorAll("template")].map((t) => t.content)];
+  const all = (selector: string) => scopes.flatMap((scope) => [...scope.querySelectorAll(selector)]);
+  for (const script of all("script")) {
     const type = (script.getAttribute("type") ?? "").trim().toLowerCase();
     if (!JS_TYPES.has(type)) {
       dataBlocks += 1;
@@ -43,7 +47,7 @@ export function documentScripts(html: string): DocumentScripts {
     if (src !== null) files.push(src);
     else inline.push(script.textContent ?? "");
   }
-  for (const link of document.querySelectorAll("link[href]")) {
+  for (const link of all("link[href]")) {
     const rel = (link.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
     if (rel.includes("modulepreload")) files.push(link.getAttribute("href")!);
   }

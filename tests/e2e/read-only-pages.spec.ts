@@ -63,40 +63,80 @@ async function openStatic(page: Page, url: string, options: { enhanced?: boolean
 /**
  * An interactive page keeps the client runtime: its scripts are in the document and, with
  * JavaScript on, React hydrates it (the suite's page fixture fails on any hydration warning).
+ * Decision 087: the modules wait in a `<template>` (inert: the preload scanner does not read it) and
+ * are asked for only after the first paint.
  */
 async function expectScriptsAndHydration(page: Page, jsEnabled: boolean) {
   // The scripts come last in the body: wait for the document to be read that far.
-  await expect(page.locator("script").first(), `scripts on ${page.url()}`).toBeAttached();
+  await expect(page.locator("template#page-scripts"), `scripts on ${page.url()}`).toBeAttached();
   // Decision 085: each module is first asked for at low priority (Remix's own preloads of the same
-  // files come after and fetch nothing), and the first paint waits for the footer, which is there.
-  const firstAsked = await page.locator('link[rel="modulepreload"]').evaluateAll((links) => {
-    const seen = new Map<string, string | null>();
+  // files come after and are skipped), and the first paint waits for the footer, which is there.
+  const waiting = await page.locator("template#page-scripts").evaluate((template) => {
+    const links = [...(template as HTMLTemplateElement).content.querySelectorAll('link[rel="modulepreload"]')];
+    const first = new Map<string, string | null>();
     for (const link of links) {
       const href = link.getAttribute("href")!;
-      if (!seen.has(href)) seen.set(href, link.getAttribute("fetchpriority"));
+      if (!first.has(href)) first.set(href, link.getAttribute("fetchpriority"));
     }
-    return [...seen.values()];
+    const messages = (template as HTMLTemplateElement).content.querySelector("link#page-messages");
+    return {
+      priorities: [...first.values()],
+      modules: (template as HTMLTemplateElement).content.querySelectorAll('script[type="module"]').length,
+      messages: messages && {
+        rel: messages.getAttribute("rel"),
+        as: messages.getAttribute("as"),
+        href: messages.getAttribute("href"),
+        fetchpriority: messages.getAttribute("fetchpriority"),
+        crossorigin: messages.getAttribute("crossorigin"),
+      },
+    };
   });
-  expect(firstAsked.length, `module preloads on ${page.url()}`).toBeGreaterThan(0);
-  expect(new Set(firstAsked), `the first preload of each module on ${page.url()}`).toEqual(new Set(["low"]));
+  expect(waiting.priorities.length, `module preloads on ${page.url()}`).toBeGreaterThan(0);
+  expect(new Set(waiting.priorities), `the first preload of each module on ${page.url()}`).toEqual(new Set(["low"]));
+  expect(waiting.modules, `Remix's module script on ${page.url()}`).toBe(1);
   const expectLink = page.locator('head link[rel="expect"][blocking="render"]');
   await expect(expectLink).toHaveAttribute("href", "#page-end");
   await expect(page.locator("footer#page-end")).toHaveCount(1);
   // Decision 086: the page's dictionary, JSON at its versioned address, asked for with the modules.
-  const messages = page.locator('link#page-messages[rel="preload"][as="fetch"]');
-  await expect(messages).toHaveAttribute("href", /^\/i18n\/(en-AU|ID)\.json\?v=[0-9a-f]{12}$/);
-  await expect(messages).toHaveAttribute("fetchpriority", "low");
-  await expect(messages).toHaveAttribute("crossorigin", "anonymous");
-  if (!jsEnabled) return;
+  expect(waiting.messages, `the dictionary's preload on ${page.url()}`).toEqual({
+    rel: "preload",
+    as: "fetch",
+    href: expect.stringMatching(/^\/i18n\/(en-AU|ID)\.json\?v=[0-9a-f]{12}$/),
+    fetchpriority: "low",
+    crossorigin: "anonymous",
+  });
+  if (!jsEnabled) {
+    // Without JavaScript nothing leaves the template: no module is asked for.
+    await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(0);
+    await expect(page.locator('script[type="module"]')).toHaveCount(0);
+    return;
+  }
   await waitForHydration(page);
-  // Hydration's own fetch of it was answered by that preload: one request, not two.
-  const fetched = await page.evaluate(() =>
-    performance
-      .getEntriesByType("resource")
-      .filter((entry) => new URL(entry.name).pathname.startsWith("/i18n/"))
-      .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+  const timing = await page.evaluate(() => {
+    const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    const paint = performance.getEntriesByName("first-contentful-paint")[0];
+    const modules = resources.filter((entry) => new URL(entry.name).pathname.startsWith("/build/"));
+    return {
+      firstPaint: paint ? paint.startTime : null,
+      firstModule: Math.min(...modules.map((entry) => entry.startTime)),
+      modules: modules.length,
+      preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+      preloadHrefs: new Set(
+        [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute("href")),
+      ).size,
+      // Hydration's own fetch of the dictionary was answered by its preload: one request, not two.
+      dictionary: resources
+        .filter((entry) => new URL(entry.name).pathname.startsWith("/i18n/"))
+        .map((entry) => entry.initiatorType),
+    };
+  });
+  expect(timing.firstPaint, `the first paint of ${page.url()}`).not.toBeNull();
+  expect(timing.modules, `modules fetched on ${page.url()}`).toBeGreaterThan(0);
+  expect(timing.firstModule, `the first module request on ${page.url()}, after the first paint`).toBeGreaterThanOrEqual(
+    timing.firstPaint!,
   );
-  expect(fetched, `the dictionary's requests on ${page.url()}`).toEqual(["link"]);
+  expect(timing.preloads, `each module preloaded once on ${page.url()}`).toBe(timing.preloadHrefs);
+  expect(timing.dictionary, `the dictionary's requests on ${page.url()}`).toEqual(["link"]);
 }
 
 /**
@@ -271,6 +311,36 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     await signOutAndExpectRefused(page, invoiceUrl);
     await page.goto(`${ACME}/statements`);
     await expect(page).toHaveURL(/\/auth\/signin\?callbackUrl=%2Fstatements/);
+  });
+
+  test("a reload of an interactive page comes back where it was, before its modules arrive and once hydrated", async ({
+    page,
+    jsEnabled,
+  }) => {
+    test.skip(!jsEnabled, "the position is the page's script's to keep");
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signInAs(page, ACME, OLIVIA, DEMO_PASSWORD);
+    const pay = `${ACME}/customer/invoices-and-payments/pay?all=1`;
+    await page.goto(pay);
+    await expectScriptsAndHydration(page, jsEnabled);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeGreaterThan(200);
+    await page.evaluate(() => window.scrollTo(0, 200));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(200);
+    // The reloaded document's modules are held back until its position has been read: the browser's
+    // own restoring (the router hands it back on leaving) or the document's inline script (decision
+    // 087) puts it there, not the router.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/build/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: "domcontentloaded" });
+    await expect(page.locator("template#page-scripts")).toBeAttached();
+    expect(await page.evaluate(() => window.scrollY)).toBe(200);
+    release();
+    await waitForHydration(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(200);
   });
 
   test("legal pages, signed out: no script, and their links are documents", async ({ page }) => {

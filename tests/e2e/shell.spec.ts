@@ -200,7 +200,15 @@ test.describe("app shell", () => {
       await expect(bar).toHaveAttribute("data-state", "idle");
     } else {
       // No script: the link is a plain document navigation and the page still works.
-      expect(await page.locator("script[type=module]").count()).toBeGreaterThan(0); // sent, but not run
+      // Sent, but never run: the modules wait in their template for a script (decision 087).
+      expect(
+        await page
+          .locator("template#page-scripts")
+          .evaluate(
+            (template) => (template as HTMLTemplateElement).content.querySelectorAll("script[type=module]").length,
+          ),
+      ).toBe(1);
+      await expect(page.locator("script[type=module]")).toHaveCount(0);
       await page.getByRole("link", { name: "Terms and conditions" }).click();
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terms and conditions");
       // The terms are read-only: they are sent with no script at all (decision 049).

@@ -31,6 +31,21 @@ describe("documentScripts", () => {
     expect(inlineBytes(scripts)).toBe(18);
   });
 
+  it("counts the scripts and preloads that wait in a template for the first paint (decision 087)", () => {
+    const html = `<html><body><main>Pay</main>
+      <template id="page-scripts">
+        <link rel="modulepreload" href="/build/entry.client-A.js" fetchpriority="low">
+        <link rel="modulepreload" href="/build/entry.client-A.js">
+        <script>window.__remixContext = {};</script>
+        <script type="module">import "/build/root-B.js";</script>
+      </template>
+      <script>start();</script>
+    </body></html>`;
+    const scripts = documentScripts(html);
+    expect(scripts.inline).toEqual(["start();", "window.__remixContext = {};", 'import "/build/root-B.js";']);
+    expect(scripts.files).toEqual(["/build/entry.client-A.js"]);
+  });
+
   it("counts nothing on a document without script", () => {
     const scripts = documentScripts(
       '<html><head><style id="portal-styles">a{}</style></head><body><a href="/">Home</a></body></html>',
