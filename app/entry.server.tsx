@@ -7,6 +7,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { cssBundleHref } from "@remix-run/css-bundle";
 import { NonceProvider } from "~/components/nonce";
 import { InlineStylesProvider } from "~/components/InlineStyles";
+import { DocumentScriptsProvider } from "~/components/PageScripts";
+import { documentScripts } from "~/components/PageScripts.server";
 import { inlineCssFor, styleHashSource } from "~/services/platform/inline-css.server";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle, onDatabaseReady } from "~/services/platform/database.server";
@@ -108,7 +110,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <InlineStylesProvider value={inlineCss}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <DocumentScriptsProvider value={documentScripts}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          </DocumentScriptsProvider>
         </InlineStylesProvider>
       </NonceProvider>,
       {

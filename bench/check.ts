@@ -6,21 +6,10 @@
  */
 import fs from "node:fs";
 import { BUDGETS_FILE, PAGES, QUERIES_FILE, RESULTS_FILE } from "./config";
-import {
-  BUDGET,
-  clientChecks,
-  isBreach,
-  isKnownBreach,
-  knownBreachPages,
-  type Check,
-  type ClientBudgets,
-  type KnownBreach,
-} from "./lib/budget-checks";
+import { BUDGET, clientChecks, isBreach, type Check, type ClientBudgets } from "./lib/budget-checks";
 import type { BenchResults } from "./report";
 
 type Budgets = {
-  /** Budgets not met yet, each with its page, a ceiling and its reason (docs/performance.md). */
-  knownBreaches?: KnownBreach[];
   /** `perRoute`: a route's own limit where docs/performance.md ("Budget changes") says why. */
   bytes: {
     appJsGzipPerRoute: number;
@@ -218,23 +207,8 @@ const fmt = (value: number, unit: string) =>
   Number.isNaN(value)
     ? "not measured"
     : `${Number.isInteger(value) ? value.toLocaleString("en") : value}${unit ? ` ${unit}` : ""}`;
-const known = budgets.knownBreaches ?? [];
-const knownHits = new Set<KnownBreach>();
-const breaches = checks.filter((check) => {
-  if (!isBreach(check)) return false;
-  const entry = isKnownBreach(check, known);
-  if (!entry) return true;
-  knownHits.add(entry);
-  process.stdout.write(
-    `KNOWN ${check.budget} — ${check.subject}: ${fmt(check.value, check.unit)} against ${fmt(check.limit, check.unit)} (written down, at worst ${fmt(entry.ceiling, check.unit)}: ${entry.reason})\n`,
-  );
-  return false;
-});
-// A query-count-only run measured none of them.
-for (const entry of queriesOnly ? [] : known.filter((candidate) => !knownHits.has(candidate)))
-  process.stdout.write(
-    `NOTE  the known breach "${entry.budget}" on ${knownBreachPages(entry).join(", ")} did not happen: remove it from ${BUDGETS_FILE}\n`,
-  );
+// Every budget is held as issued: there is no list of breaches that pass (issue 33 removed it).
+const breaches = checks.filter(isBreach);
 
 process.stdout.write(
   `Budgets (${BUDGETS_FILE}${queriesOnly ? ", SQL statements only" : ""}) against ${resultsFile} of ${results.generatedAt}: ${checks.length} checks.\n`,
@@ -276,8 +250,4 @@ for (const { check, left } of margins) {
     `ok    ${check.budget} — ${check.subject}: ${fmt(check.value, check.unit)} (limit ${fmt(check.limit, check.unit)}, ${Math.round(left * 100)}% to spare)\n`,
   );
 }
-process.stdout.write(
-  knownHits.size
-    ? `All budgets met, but for ${knownHits.size} written-down breach(es) within their ceilings (KNOWN above).\n`
-    : "All budgets met.\n",
-);
+process.stdout.write("All budgets met.\n");

@@ -106,7 +106,7 @@ export async function measureLighthouse(
       const pageRuns = await runUntilSettled(
         runs,
         async () => summarize(await runOnce(url, chrome.port, cookie, profile)),
-        settlerFor(options.settle, page.name),
+        settlerFor(options.settle),
       );
       results.push({
         page: page.name,

@@ -295,7 +295,7 @@ export async function measureMobile(
       const runs = await runUntilSettled(
         profile.runs,
         () => loadOnce(browser, url, cookie, profile),
-        settlerFor(settle, page.name),
+        settlerFor(settle),
       );
       const result = mobileResult(page, runs);
       if (page.submit && !lowEnd) {

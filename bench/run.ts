@@ -55,7 +55,6 @@ import {
 } from "./lowend-protocols";
 import { prepareBenchDatabase } from "./seed";
 import { lighthouseJudged, lowEndJudged, mobileJudged } from "./lib/verdicts";
-import type { KnownBreach } from "./lib/budget-checks";
 import { measureLoad } from "./server-load";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -132,7 +131,6 @@ const pick = (pages: typeof PAGES) =>
 // (lib/verdicts.ts, decision 060). bench:check still judges the results against the file as it is then.
 const budgets = JSON.parse(fs.readFileSync(BUDGETS_FILE, "utf8")) as Parameters<typeof mobileJudged>[0] & {
   lighthouse: { minScore: number };
-  knownBreaches?: KnownBreach[];
 };
 
 const started = performance.now();
@@ -330,7 +328,7 @@ try {
     PAGES.filter((page) => page.mobile),
     cookie,
     MOBILE,
-    { judged: mobileJudged(budgets), known: budgets.knownBreaches ?? [] },
+    { judged: mobileJudged(budgets) },
   );
 
   step("6. Lighthouse, mobile preset, four categories");
@@ -338,14 +336,14 @@ try {
     PAGES.filter((page) => page.lighthouse),
     cookie,
     "mobile",
-    { settle: { judged: lighthouseJudged(budgets.lighthouse.minScore), known: budgets.knownBreaches ?? [] } },
+    { settle: { judged: lighthouseJudged(budgets.lighthouse.minScore) } },
   );
   step("7. low-end phone (400 ms, 400 kbps, CPU 6×) applied in throttled Chromium");
   const lowEndApplied = await measureMobile(
     PAGES.filter((page) => page.mobile),
     cookie,
     LOW_END,
-    { judged: lowEndJudged(budgets), known: budgets.knownBreaches ?? [] },
+    { judged: lowEndJudged(budgets) },
   );
   step("8. Interaction to Next Paint on the pay page, low-end phone");
   const payPage = PAGES.find((page) => page.name === "pay");

@@ -9,8 +9,9 @@ import { MESSAGES_LINK_ID } from "~/lib/i18n/runtime";
  * nothing. Remix gives its preloads no priority of their own, and a module preload is fetched at
  * high priority: on a slow phone it would share the link with the page's own stylesheet and images
  * and, by Lighthouse's rules, count as needed for the first paint, which it never is — the page
- * works as HTML before any of it runs (its forms post; decision 084). Rendered the same on the server
- * and in the browser, from Remix's own manifest. The page's dictionary (decision 086), which hydration
+ * works as HTML before any of it runs (its forms post; decision 084). Rendered in the server's document
+ * only, from Remix's own manifest, in the template whose content is added after the first paint
+ * (decision 087). The page's dictionary (decision 086), which hydration
  * waits for as it waits for the modules, is asked for with them, the same way.
  */
 // React 18 does not know `fetchPriority` (it would warn and write it as is): the attribute as HTML spells it.

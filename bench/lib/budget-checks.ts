@@ -3,10 +3,10 @@ import type { JourneyResult } from "../journey";
 import type { LighthousePageResult } from "../lighthouse";
 import type { MobileResult } from "../mobile";
 import type { ReadOnlyResult } from "../read-only";
-import { BUDGET, knownBreachPages, type KnownBreach } from "./budgets";
+import { BUDGET } from "./budgets";
 import { CATEGORIES } from "./lighthouse-summary";
 
-export { BUDGET, knownBreachPages, type KnownBreach } from "./budgets";
+export { BUDGET } from "./budgets";
 
 /**
  * The issue-19 budgets (Lighthouse scores, the low-end phone, the pay page's interaction, zero
@@ -131,13 +131,3 @@ export function clientChecks(
 /** A breach: over a maximum, under a minimum, or not measured at all (NaN). */
 export const isBreach = (check: Check) =>
   Number.isNaN(check.value) || (check.kind === "max" ? check.value > check.limit : check.value < check.limit);
-
-export function isKnownBreach(check: Check, known: readonly KnownBreach[]): KnownBreach | undefined {
-  if (Number.isNaN(check.value)) return undefined;
-  return known.find(
-    (entry) =>
-      check.budget.startsWith(entry.budget) &&
-      knownBreachPages(entry).some((page) => check.subject === page || check.subject.startsWith(`${page} (`)) &&
-      (check.kind === "max" ? check.value <= entry.ceiling : check.value >= entry.ceiling),
-  );
-}

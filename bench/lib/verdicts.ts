@@ -1,30 +1,22 @@
-import { BUDGET, knownBreachPages, type KnownBreach } from "./budgets";
+import { BUDGET } from "./budgets";
 import { CATEGORIES, type LighthouseRun } from "./lighthouse-summary";
 
 /**
  * When a page's remaining runs cannot change a verdict (issue 29, decision 060).
  *
- * `bench:check` judges a page by the median of its runs against limits: the budget, and a written-down
- * breach's ceiling where there is one. When more than half of the runs a page would get lie on the same side of
- * a limit (all within it, or all past it), the median of all of them lies on that side whatever the others
- * measure; so does the median of the runs taken. So once a majority of the runs (two of three) agree on every
- * limit of every judged figure, the rest are not made; when they disagree on any, they are.
+ * `bench:check` judges a page by the median of its runs against each figure's budget. When more than half of
+ * the runs a page would get lie on the same side of a budget (all within it, or all past it), the median of all
+ * of them lies on that side whatever the others measure; so does the median of the runs taken. So once a
+ * majority of the runs (two of three, three of five) agree on every judged figure, the rest are not made; when
+ * they disagree on any, they are.
  */
 export type Judged<Run> = {
-  /** The budget's name as bench/check.ts prints it (a written-down breach names its start). */
+  /** The budget's name as bench/check.ts prints it. */
   budget: string;
   value: (run: Run) => number | null | undefined;
   limit: number;
   kind: "max" | "min";
 };
-
-/** Every limit a figure is judged against on one page: the budget, and the ceiling of a breach written down for it. */
-function limitsOf<Run>(judged: Judged<Run>, page: string, known: readonly KnownBreach[]) {
-  const ceilings = known
-    .filter((entry) => judged.budget.startsWith(entry.budget) && knownBreachPages(entry).includes(page))
-    .map((entry) => entry.ceiling);
-  return [judged.limit, ...ceilings];
-}
 
 const past = (value: number, limit: number, kind: "max" | "min") => (kind === "max" ? value > limit : value < limit);
 
@@ -32,19 +24,12 @@ const past = (value: number, limit: number, kind: "max" | "min") => (kind === "m
  * Whether `runs` (two or more) agree on every verdict. A figure that is missing in any run (NaN, null) is
  * never settled.
  */
-export function verdictsSettled<Run>(
-  runs: readonly Run[],
-  judged: readonly Judged<Run>[],
-  page: string,
-  known: readonly KnownBreach[],
-): boolean {
+export function verdictsSettled<Run>(runs: readonly Run[], judged: readonly Judged<Run>[]): boolean {
   if (runs.length < 2) return false;
   return judged.every((figure) => {
     const values = runs.map((run) => figure.value(run));
     if (values.some((value) => typeof value !== "number" || Number.isNaN(value))) return false;
-    return limitsOf(figure, page, known).every(
-      (limit) => new Set(values.map((value) => past(value as number, limit, figure.kind))).size === 1,
-    );
+    return new Set(values.map((value) => past(value as number, figure.limit, figure.kind))).size === 1;
   });
 }
 
@@ -90,11 +75,11 @@ export const lighthouseJudged = (minScore: number): Judged<LighthouseRun>[] =>
     kind: "min" as const,
   }));
 
-/** What a measurement needs to stop early: the figures judged, and the breaches written down (their ceilings). */
-export type Settle<Run> = { judged: readonly Judged<Run>[]; known: readonly KnownBreach[] };
+/** What a measurement needs to stop early: the figures judged. */
+export type Settle<Run> = { judged: readonly Judged<Run>[] };
 
 /** `settle` for one page, as runUntilSettled takes it; without one, every run is made. */
 export const settlerFor =
-  <Run>(settle: Settle<Run> | undefined, page: string) =>
+  <Run>(settle: Settle<Run> | undefined) =>
   (taken: readonly Run[]) =>
-    settle !== undefined && verdictsSettled(taken, settle.judged, page, settle.known);
+    settle !== undefined && verdictsSettled(taken, settle.judged);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runtimeOf } from "../../bench/bytes";
-import {
-  clientChecks,
-  isBreach,
-  isKnownBreach,
-  type Check,
-  type ClientBudgets,
-  type KnownBreach,
-} from "../../bench/lib/budget-checks";
+import { clientChecks, isBreach, type ClientBudgets } from "../../bench/lib/budget-checks";
 import { inpOf, interactionsOf } from "../../bench/lib/inp";
 import { combineRuns, failingAudits, summarize, type LhrLike } from "../../bench/lib/lighthouse-summary";
 import { documentScripts, inlineBytes } from "../../bench/lib/scripts";
@@ -197,48 +190,5 @@ describe("runtimeOf", () => {
     ).toBe("data");
     expect(runtimeOf("export const handle = { standalone: true };")).toBe("always");
     expect(runtimeOf("export default function B() {}")).toBe("always");
-  });
-});
-
-describe("isKnownBreach", () => {
-  const check = (value: number, subject = "pay"): Check => ({
-    budget: "low-end TBT (applied in Chromium, median)",
-    subject,
-    value,
-    limit: 30,
-    kind: "max",
-    unit: "ms",
-  });
-  const known: KnownBreach[] = [{ budget: "low-end TBT", page: "pay", ceiling: 60, reason: "hydration" }];
-
-  it("lets a written-down breach pass only up to its ceiling, on its page", () => {
-    expect(isKnownBreach(check(45), known)).toBe(known[0]);
-    expect(isKnownBreach(check(61), known)).toBeUndefined();
-    expect(isKnownBreach(check(45, "dashboard"), known)).toBeUndefined();
-    expect(isKnownBreach(check(Number.NaN), known)).toBeUndefined();
-  });
-
-  it("covers every page of a list, and no other", () => {
-    const listed: KnownBreach[] = [
-      { budget: "low-end TBT", page: ["pay", "add-card"], ceiling: 150, reason: "start-up on shared cores" },
-    ];
-    expect(isKnownBreach(check(120, "pay"), listed)).toBe(listed[0]);
-    expect(isKnownBreach(check(120, "add-card"), listed)).toBe(listed[0]);
-    expect(isKnownBreach(check(120, "dashboard"), listed)).toBeUndefined();
-    expect(isKnownBreach(check(151, "pay"), listed)).toBeUndefined();
-  });
-
-  it("matches a Lighthouse subject that names its failing audits", () => {
-    const lighthouse: Check = {
-      budget: "Lighthouse performance (mobile preset, median)",
-      subject: "dashboard (failing: total-blocking-time)",
-      value: 98,
-      limit: 100,
-      kind: "min",
-      unit: "",
-    };
-    const entry: KnownBreach = { budget: "Lighthouse performance", page: "dashboard", ceiling: 97, reason: "x" };
-    expect(isKnownBreach(lighthouse, [entry])).toBe(entry);
-    expect(isKnownBreach({ ...lighthouse, value: 96 }, [entry])).toBeUndefined();
   });
 });
