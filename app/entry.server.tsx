@@ -10,6 +10,7 @@ import { InlineStylesProvider } from "~/components/InlineStyles";
 import { DocumentScriptsProvider } from "~/components/PageScripts";
 import { documentScripts } from "~/components/PageScripts.server";
 import { inlineCssFor, styleHashSource } from "~/services/platform/inline-css.server";
+import { isThemeName } from "~/themes/names";
 import { PRODUCT_FRUITS_ORIGIN } from "~/components/ProductFruits";
 import { getDatabaseHandle, onDatabaseReady } from "~/services/platform/database.server";
 import { checkHealth } from "~/services/platform/heartbeat.server";
@@ -102,7 +103,11 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const nonce = randomBytes(16).toString("base64");
-  const inlineCss = env.CSS_DELIVERY === "inline" ? inlineCssFor(cssBundleHref) : null;
+  // The document is drawn in its host's theme only (decision 088): its preset, not all fifteen.
+  const brand = (remixContext.staticHandlerContext.loaderData?.root as { brand?: { theme?: unknown } } | undefined)
+    ?.brand;
+  const theme = isThemeName(brand?.theme) ? brand.theme : null;
+  const inlineCss = env.CSS_DELIVERY === "inline" ? inlineCssFor(cssBundleHref, theme) : null;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Wait for the whole document: pages carry no deferred data, and a complete

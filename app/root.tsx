@@ -174,6 +174,11 @@ function htmlClass(brand: { theme: RootLoaderData["brand"]["theme"]; customCss: 
   return brand.customCss ? `${themeClass[brand.theme]} ${CUSTOM_BRAND_CLASS}` : themeClass[brand.theme];
 }
 
+/** Whether the document's inline stylesheet has `theme`'s preset (its rule starts with its class). */
+function holdsPreset(text: string, theme: RootLoaderData["brand"]["theme"]) {
+  return text.includes(`.${themeClass[theme]}{`);
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
@@ -201,7 +206,11 @@ export function Layout({ children }: { children: ReactNode }) {
         />
         {inlineStyles !== null ? (
           <style id={INLINE_STYLES_ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: inlineStyles }} />
-        ) : cssBundleHref ? (
+        ) : null}
+        {/* The whole bundle when nothing is inline, or when the theme changed since the document
+            came (a host admin published another): the inline text holds the document's theme only
+            (decision 088). */}
+        {cssBundleHref && (inlineStyles === null || (brand && !holdsPreset(inlineStyles, brand.theme))) ? (
           <link rel="stylesheet" href={cssBundleHref} />
         ) : null}
         <Links />

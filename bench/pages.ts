@@ -29,6 +29,12 @@ export type PageResult = {
   path: string;
   status: number;
   html: { raw: number; gzip: number };
+  /**
+   * The stylesheet the document carries inline (decision 049), compressed on its own at zlib's default
+   * level: the CSS the page loads. Decision 088: the host's theme preset only. Absent when the document
+   * links the bundle instead (BENCH_CSS_DELIVERY=link).
+   */
+  css?: { raw: number; gzip: number };
   /** Statements per visit (the most of the counted visits), by the number of invoices and statement lines on the account. */
   queries: Record<string, number>;
   /** Every counted visit's statements, by account size: all equal in a steady state. */
@@ -72,14 +78,22 @@ export async function measurePages(pages: BenchPage[], demoCookies: BenchCookies
       queries[String(rows)] = Math.max(...counts);
       queryVisits[String(rows)] = counts;
     }
+    const css = inlineStylesOf(document.body.toString("utf8"));
     results.push({
       page: page.name,
       path: page.path,
       status: document.status,
       html: { raw: document.body.length, gzip: gzipSync(document.body).length },
+      ...(css === null ? {} : { css: { raw: Buffer.byteLength(css), gzip: gzipSync(css).length } }),
       queries,
       queryVisits,
     });
   }
   return results;
+}
+
+/** The text of the document's inline stylesheet (`<style id="portal-styles">`), or null. */
+export function inlineStylesOf(html: string): string | null {
+  const match = /<style id="portal-styles"[^>]*>([^<]*)<\/style>/.exec(html);
+  return match ? match[1]! : null;
 }

@@ -189,7 +189,7 @@ export function formatReport(results: BenchResults): string {
   parts.push(
     table(
       `1. Bytes per route (KB; floor = entry + React/Remix runtime: ${kb(bytes.floor.raw)} raw, ${kb(bytes.floor.gzip)} gzip; root app code: ${kb(bytes.root.gzip)} gzip)`,
-      ["route", "url", "JS raw", "JS gzip", "app JS gzip", "CSS gzip", "HTML gzip"],
+      ["route", "url", "JS raw", "JS gzip", "app JS gzip", "CSS bundle gzip", "document's CSS gzip", "HTML gzip"],
       bytes.routes.map((route) => {
         const page = pages.find((candidate) => candidate.path === route.url);
         // A read-only route's documents load no JavaScript (decision 049): say so, do not count.
@@ -202,6 +202,7 @@ export function formatReport(results: BenchResults): string {
           js(route.js, "gzip"),
           js(route.appJs, "gzip"),
           kb(route.css.gzip),
+          page?.css ? kb(page.css.gzip) : "–",
           page ? kb(page.html.gzip) : "–",
         ];
       }),

@@ -272,6 +272,9 @@ test.describe("host admins brand their portal", () => {
       await expect(restore.getByText("Theme: Crimson → Navy blue")).toBeVisible();
       await restore.getByRole("button", { name: "Restore it" }).click();
       await expect(page.getByText("Restored. Customers now see the brand from before.")).toBeVisible();
+      // The admin's own page is in the theme from before as well. With JavaScript that is without a new
+      // document: its inline stylesheet holds the crimson preset only, and the whole one is linked (decision 088).
+      await expect.poll(() => headerColour(page)).toBe(NAVY);
       await customer.reload();
       await expect.poll(() => headerColour(customer)).toBe(NAVY);
       await expect(customer.locator("header img")).toHaveAttribute("src", "/brands/acme/logo.svg");

@@ -4,6 +4,7 @@ import { clientChecks, isBreach, type ClientBudgets } from "../../bench/lib/budg
 import { inpOf, interactionsOf } from "../../bench/lib/inp";
 import { combineRuns, failingAudits, summarize, type LhrLike } from "../../bench/lib/lighthouse-summary";
 import { documentScripts, inlineBytes } from "../../bench/lib/scripts";
+import { inlineStylesOf } from "../../bench/pages";
 
 describe("documentScripts", () => {
   it("finds inline scripts, script files and module preloads, and skips data blocks", () => {
@@ -45,6 +46,19 @@ describe("documentScripts", () => {
     );
     expect(scripts).toEqual({ inline: [], files: [], dataBlocks: 0 });
     expect(inlineBytes(scripts)).toBe(0);
+  });
+});
+
+describe("inlineStylesOf", () => {
+  it("reads the document's own inline stylesheet, and nothing else", () => {
+    expect(
+      inlineStylesOf(
+        '<head><style>.x{}</style><style id="portal-styles" nonce="n">.a{color:red}.t1{--c:#000}</style></head>',
+      ),
+    ).toBe(".a{color:red}.t1{--c:#000}");
+    expect(
+      inlineStylesOf('<head><link rel="stylesheet" href="/build/css-bundle-A.css"><style>.x{}</style></head>'),
+    ).toBeNull();
   });
 });
 

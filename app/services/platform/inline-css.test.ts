@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inlineCssFor, styleHashSource } from "./inline-css.server";
+import { themeClass } from "~/themes/themes.css";
+import { inlineCssFor, styleHashSource, withOnePreset } from "./inline-css.server";
 import { securityHeaders } from "./security-headers.server";
 
 describe("the stylesheet inside the document (decision 049)", () => {
@@ -15,6 +16,12 @@ describe("the stylesheet inside the document (decision 049)", () => {
     mkdirSync(join(directory, "public", "build"), { recursive: true });
     writeFileSync(join(directory, "public", "build", "css-bundle-A.css"), ".a{color:red}");
     writeFileSync(join(directory, "public", "build", "css-bundle-B.css"), ".b{content:'</style><script>'}");
+    // Every theme's preset, as vanilla-extract writes them, among other rules.
+    const presets = Object.values(themeClass).map((name, index) => `.${name}{--c:#${index}0${index};--s:#fff}`);
+    writeFileSync(
+      join(directory, "public", "build", "css-bundle-T.css"),
+      `.a{color:red}${presets.join("")}.z{color:var(--c)}`,
+    );
     process.chdir(directory);
   });
   afterAll(() => {
@@ -47,5 +54,38 @@ describe("the stylesheet inside the document (decision 049)", () => {
       styleSources: ["'unsafe-inline'", "https://evil.example"],
     })["Content-Security-Policy"];
     expect(widened).toContain("style-src 'self' 'nonce-n';");
+  });
+
+  it("keeps the host theme's preset only, and none in a document without a brand (decision 088)", () => {
+    const whole = inlineCssFor("/build/css-bundle-T.css")!;
+    const base = inlineCssFor("/build/css-bundle-T.css", "base")!;
+    const violet = inlineCssFor("/build/css-bundle-T.css", "electric-violet")!;
+    for (const [name, text] of [
+      ["base", base],
+      ["electric-violet", violet],
+    ] as const) {
+      const kept = Object.entries(themeClass).filter(([, className]) => text.includes(`.${className}{`));
+      expect(kept.map(([theme]) => theme)).toEqual([name]);
+      expect(text.startsWith(".a{color:red}")).toBe(true);
+      expect(text.endsWith(".z{color:var(--c)}")).toBe(true);
+    }
+    expect(base.length).toBeLessThan(whole.length / 4);
+    const none = inlineCssFor("/build/css-bundle-T.css", null)!;
+    expect(none).toBe(".a{color:red}.z{color:var(--c)}");
+  });
+
+  it("keeps the text whole when a preset is not one rule of its own class", () => {
+    expect(withOnePreset(".a{}.t1{--c:red}.t2{--c:blue}", "t1", ["t1", "t2"])).toBe(".a{}.t1{--c:red}");
+    expect(withOnePreset(".t2{--c:blue}.t1{--c:red}", "t1", ["t1", "t2"])).toBe(".t1{--c:red}");
+    // Missing, twice, or inside another selector: no rule is dropped.
+    expect(withOnePreset(".a{}.t1{--c:red}", "t1", ["t1", "t2"])).toBe(".a{}.t1{--c:red}");
+    expect(withOnePreset(".t1{--c:red}.t2{--c:blue}.t2{--d:0}", "t1", ["t1", "t2"])).toBe(
+      ".t1{--c:red}.t2{--c:blue}.t2{--d:0}",
+    );
+    expect(withOnePreset(".t1{--c:red}.x .t2{--c:blue}", "t1", ["t1", "t2"])).toBe(".t1{--c:red}.x .t2{--c:blue}");
+    // A class name that only starts like a preset's is another class.
+    expect(withOnePreset(".t1{--c:red}.t2{--c:blue}.t20{--c:green}", "t1", ["t1", "t2"])).toBe(
+      ".t1{--c:red}.t20{--c:green}",
+    );
   });
 });
