@@ -324,6 +324,34 @@ test.describe("invoices and payments", () => {
     await expectAccessible(page);
   });
 
+  test("an amount typed and a card chosen before the page's scripts have run: once they have, the total follows them", async ({
+    page,
+    jsEnabled,
+  }) => {
+    test.skip(!jsEnabled, "without JavaScript the total follows on Update total (the test above)");
+    await openInvoices(page);
+    // The pay page's modules are held back: what the payer does meanwhile is the HTML form's alone.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/build/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openPayPage(page);
+    const breakdown = breakdownOf(page);
+    await expect(breakdown.subtotal).not.toHaveText("$1.00");
+    await page.getByLabel("A new card").check();
+    await page.getByRole("textbox", { name: /^Amount for / }).fill("1.00");
+    await expect(breakdown.subtotal).not.toHaveText("$1.00");
+    release();
+    await waitForHydration(page);
+    // No key press or tap after hydration: the form adopts what its fields hold.
+    await expect(breakdown.subtotal).toHaveText("$1.00");
+    // And Pay says that total: the payer pays what they see.
+    const total = (await breakdown.total.innerText()).trim();
+    await expect(page.getByRole("button", { name: /^Pay \$/ })).toHaveAccessibleName(new RegExp(`^Pay \\${total}`));
+  });
+
   test("on a 360 × 740 phone the total and Pay are in the first screen, and a field focused by Tab is never under the bar", async ({
     page,
   }) => {

@@ -141,15 +141,22 @@ export function PayForm({
   const [chosen, setChosen] = useState({ requestGuid, value: renderedValue });
   const methodValue = chosen.requestGuid === requestGuid ? chosen.value : renderedValue;
   // On a slow phone the form works before its script has run (a document load, e.g. from the
-  // script-free invoices list): a way to pay chosen in that time is in the DOM but not in this
-  // state. Adopt it once the form is hydrated, so the button says what it will do.
+  // script-free invoices list; the modules come after the first paint, decision 087): a way to pay
+  // chosen in that time is in the DOM but not in this state, and an amount typed then changed no
+  // total. Adopt them once the form is hydrated, so the button says what it will do and the total
+  // follows what is in the fields.
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    const checked = formRef.current?.querySelector<HTMLInputElement>('input[name="method"]:checked');
-    if (!checked) return;
-    setChosen((now) =>
-      now.requestGuid === requestGuid && now.value === checked.value ? now : { requestGuid, value: checked.value },
-    );
+    const form = formRef.current;
+    if (!form) return;
+    const checked = form.querySelector<HTMLInputElement>('input[name="method"]:checked');
+    if (checked)
+      setChosen((now) =>
+        now.requestGuid === requestGuid && now.value === checked.value ? now : { requestGuid, value: checked.value },
+      );
+    if (pricedBeforeHydration(form)) live.schedule(form);
+    // Once per rendered form: what was done before it hydrated. `live` is new on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [requestGuid]);
   // The newest answer wins: a quote made for this form, else the action's, else the loader's.
   const breakdown = quote ? quote.breakdown : reply ? reply.breakdown : loadedBreakdown;
@@ -665,4 +672,20 @@ function NewCardFields({
       ) : null}
     </fieldset>
   );
+}
+
+/**
+ * Whether a field the total depends on differs from what the server rendered: typed or chosen
+ * before the form hydrated, so no change event reached React.
+ */
+function pricedBeforeHydration(form: HTMLFormElement): boolean {
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement) || !isPriceField(element.name)) continue;
+    const changed =
+      element.type === "radio" || element.type === "checkbox"
+        ? element.checked !== element.defaultChecked
+        : element.value !== element.defaultValue;
+    if (changed) return true;
+  }
+  return false;
 }
