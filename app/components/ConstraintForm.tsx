@@ -1,5 +1,5 @@
 import { getInputProps, parse, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { useEffect, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from "react";
 import type { MessageKey } from "~/lib/i18n";
 import { Field } from "./Form";
 import * as styles from "./Form.css";
@@ -31,8 +31,13 @@ export function useConstraintForm<Names extends string>({
   constraint: Record<string, Record<string, unknown>>;
   messages: ConstraintMessages;
 }) {
+  // The answer the form was first rendered with (a document's, server-rendered with these fields
+  // empty): what they hold when the form hydrates was typed since, on a slow phone before its script
+  // had run (decision 087), and stays.
+  const rendered = useRef(lastResult);
   useEffect(() => {
-    if (!lastResult) return;
+    if (!lastResult || lastResult === rendered.current) return;
+    rendered.current = null;
     const form = document.forms.namedItem(id);
     for (const name of secretFields) {
       const input = form?.elements.namedItem(name);

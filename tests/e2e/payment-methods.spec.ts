@@ -3,7 +3,17 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { e2eEmail, type E2eRole } from "../support/e2e-users";
-import { ACME, allowConsoleError, E2E_DATA_DIR, expect, expectAccessible, KIWI, signInAs, test } from "./fixtures";
+import {
+  ACME,
+  allowConsoleError,
+  E2E_DATA_DIR,
+  expect,
+  expectAccessible,
+  KIWI,
+  signInAs,
+  test,
+  waitForHydration,
+} from "./fixtures";
 
 /**
  * Saved cards and bank accounts (issue 5), with JavaScript and without. Each journey signs
@@ -190,6 +200,46 @@ test.describe("payment methods", () => {
     await expect(cards.getByRole("listitem")).toHaveCount(1);
     // The removed default passes to the card that is left.
     await expect(cards).toContainText("Default");
+  });
+
+  test("cards: a card typed again after a refusal, before the page's scripts have run, is still there once they have", async ({
+    page,
+    jsEnabled,
+  }) => {
+    test.skip(!jsEnabled, "without JavaScript nothing runs to keep or clear it");
+    await signIn(page, ACME, "gateway");
+    // The modules are held back: the refusal comes as a document, and the card is typed into it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/build/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${ACME}/payment-methods/cards/new`);
+    await fillCard(page, {
+      number: "4000 0000 0000 0002",
+      holder: "Gate Way",
+      month: "12",
+      year: nextYear,
+      cvn: "123",
+    });
+    await page.getByRole("button", { name: "Save card" }).click();
+    await expect(page.getByText(/declined by its bank/)).toBeVisible();
+    await fillCard(page, {
+      number: "4000 0000 0000 0069",
+      holder: "Gate Way",
+      month: "12",
+      year: nextYear,
+      cvn: "123",
+    });
+    release();
+    await waitForHydration(page);
+    await expect(page.getByLabel("Card number")).toHaveValue("4000 0000 0000 0069");
+    await expect(page.getByLabel("Security code (CVN)")).toHaveValue("123");
+    await page.getByRole("button", { name: "Save card" }).click();
+    await expect(page.getByText(/says this card has expired/)).toBeVisible();
+    // A refusal answered to the hydrated page empties them, as before.
+    await expect(page.getByLabel("Card number")).toHaveValue("");
   });
 
   test("cards: each gateway outcome shows its message and saves nothing", async ({ page }) => {
