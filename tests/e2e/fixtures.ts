@@ -329,6 +329,20 @@ export async function waitForPageScripts(page: Page) {
   });
 }
 
+/**
+ * Holds back every request for the page's modules until the returned function is called: the page
+ * stays the HTML form it is before its script has run (a slow phone's first seconds; decision 087).
+ */
+export async function holdModules(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/build/**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => {
     const key = Object.keys(document).find((name) => name.startsWith("__reactContainer$"));

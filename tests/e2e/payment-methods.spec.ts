@@ -13,6 +13,7 @@ import {
   signInAs,
   test,
   waitForHydration,
+  holdModules,
 } from "./fixtures";
 
 /**
@@ -209,12 +210,7 @@ test.describe("payment methods", () => {
     test.skip(!jsEnabled, "without JavaScript nothing runs to keep or clear it");
     await signIn(page, ACME, "gateway");
     // The modules are held back: the refusal comes as a document, and the card is typed into it.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/build/**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdModules(page);
     await page.goto(`${ACME}/payment-methods/cards/new`);
     await fillCard(page, {
       number: "4000 0000 0000 0002",

@@ -12,6 +12,7 @@ import {
   signInAs,
   test,
   waitForHydration,
+  holdModules,
 } from "./fixtures";
 
 /**
@@ -331,12 +332,7 @@ test.describe("invoices and payments", () => {
     test.skip(!jsEnabled, "without JavaScript the total follows on Update total (the test above)");
     await openInvoices(page);
     // The pay page's modules are held back: what the payer does meanwhile is the HTML form's alone.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/build/**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdModules(page);
     await openPayPage(page);
     const breakdown = breakdownOf(page);
     await expect(breakdown.subtotal).not.toHaveText("$1.00");

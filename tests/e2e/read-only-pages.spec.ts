@@ -7,7 +7,7 @@ import { DEMO_RESPONSE_TOKENS } from "../../db/seed/responses";
 import { DEMO_SCHEDULE_REFERENCE, DEMO_SCHEDULE_TOKEN } from "../../db/seed/schedules";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail, e2eLinkToken } from "../support/e2e-users";
-import { ACME, expect, MAILBOX, signInAs, test, waitForHydration, type HostRequest } from "./fixtures";
+import { ACME, expect, MAILBOX, signInAs, test, waitForHydration, holdModules, type HostRequest } from "./fixtures";
 
 /**
  * Zero JavaScript where nothing is interactive (issue 19; decisions 049 and 052), with JavaScript on
@@ -329,12 +329,7 @@ test.describe("read-only pages ship no JavaScript and still work", () => {
     // The reloaded document's modules are held back until its position has been read: the browser's
     // own restoring (the router hands it back on leaving) or the document's inline script (decision
     // 087) puts it there, not the router.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/build/**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdModules(page);
     await page.reload({ waitUntil: "domcontentloaded" });
     await expect(page.locator("template#page-scripts")).toBeAttached();
     expect(await page.evaluate(() => window.scrollY)).toBe(200);
