@@ -16,6 +16,8 @@ import {
   signInAs,
   test,
   UNKNOWN,
+  holdModules,
+  waitForHydration,
 } from "./fixtures";
 
 const BRANDS = [
@@ -440,5 +442,75 @@ test.describe("host admins brand their portal", () => {
     } finally {
       await customerContext.close();
     }
+  });
+
+  test("a colour typed and a logo chosen before the page's script has run: once it has, they are checked and the draft saves them", async ({
+    page,
+    jsEnabled,
+  }, testInfo) => {
+    test.skip(!jsEnabled, "without JavaScript the form is the HTML form throughout (the journeys above)");
+    const project = testInfo.project.name;
+    const origin = brandOrigin("early", project);
+    await signInAs(page, origin, brandEmail("admin", "early", project), DEMO_PASSWORD);
+    // The page's modules are held back: what the admin does meanwhile is the HTML form's alone (decision 087).
+    const release = await holdModules(page);
+    // Its load event waits for the held modules: the document itself is all there is to wait for.
+    await page.goto(`${origin}/admin/branding`, { waitUntil: "domcontentloaded" });
+    // A colour other than the draft's, if an earlier run left one (both pass every contrast check).
+    const colourField = page.getByLabel("Brand colour", { exact: true });
+    const colour = (await colourField.inputValue()) === "#0f766e" ? "#7c2d12" : "#0f766e";
+    await page.getByLabel("My own brand colour").check();
+    await colourField.fill(colour);
+    await page.getByLabel("Logo", { exact: true }).setInputFiles({
+      name: "huge.png",
+      mimeType: "image/png",
+      buffer: Buffer.alloc(2 * 1024 * 1024, 1),
+    });
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    release();
+    await waitForHydration(page);
+
+    // With no key press or tap since: the live check speaks of the typed colour, the field keeps it, and
+    // the file over the limit is refused at its field, before anything is sent.
+    await expect(page.getByRole("status").filter({ hasText: `${colour} passes every contrast check` })).toBeVisible();
+    await expect(colourField).toHaveValue(colour);
+    await expect(page.getByLabel("Logo", { exact: true })).toHaveAccessibleDescription(
+      /The file is larger than allowed\./,
+    );
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page).toHaveURL(`${origin}/admin/branding`);
+    expect(posts).toEqual([]);
+
+    // A logo within the limit: the draft is saved with the colour typed before hydration.
+    await page.getByLabel("Logo", { exact: true }).setInputFiles({
+      name: "logo.svg",
+      mimeType: "image/svg+xml",
+      buffer: GOOD_SVG,
+    });
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page.getByText("Draft saved. Customers still see the published brand.")).toBeVisible();
+    await expect(colourField).toHaveValue(colour);
+    await expect(
+      page
+        .getByRole("region", { name: "Publish" })
+        .getByText(`Colours: the Navy blue theme → your colour ${colour}`, { exact: false }),
+    ).toBeVisible();
+    await expectAccessible(page);
+
+    // A colour picked (the typed one cleared) before hydration: the server would take the picker's, and so
+    // does the page once its script has run.
+    const picked = colour === "#0f766e" ? "#7c2d12" : "#0f766e";
+    const again = await holdModules(page);
+    await page.goto(`${origin}/admin/branding`, { waitUntil: "domcontentloaded" });
+    await expect(colourField).toHaveValue(colour);
+    await colourField.fill("");
+    await page.getByLabel("Pick a brand colour").fill(picked);
+    again();
+    await waitForHydration(page);
+    await expect(colourField).toHaveValue(picked);
+    await expect(page.getByRole("status").filter({ hasText: `${picked} passes every contrast check` })).toBeVisible();
   });
 });

@@ -15,9 +15,10 @@ export type BrandRole = (typeof BRAND_ROLES)[number];
 
 /**
  * One business for the publish journey, one for the bad-input checks, one for the emails journey
- * (branding-emails.spec.ts, which publishes and sends a request): they run in parallel.
+ * (branding-emails.spec.ts, which publishes and sends a request), one for a draft made before the page's
+ * script has run: they run in parallel.
  */
-export const BRAND_SLOTS = ["journey", "guard", "emails"] as const;
+export const BRAND_SLOTS = ["journey", "guard", "emails", "early"] as const;
 export type BrandSlot = (typeof BRAND_SLOTS)[number];
 
 export const brandHost = (slot: BrandSlot, project: string) => `brand-${slot}-${project}.localhost`;

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import * as buttons from "~/components/Button.css";
 import * as styles from "./components/Credit.css";
 import { ErrorSummary, Honeypot, StepHeading, StepNotice } from "./components/CreditPage";
@@ -58,6 +58,12 @@ export default function CreditDocuments() {
     const file = event.currentTarget.files?.[0];
     setTooLarge(Boolean(file && file.size > view.maxBytes));
   }
+  // A file chosen before the page's script ran (decision 087) is checked as it hydrates, as if chosen now.
+  const fileField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const file = fileField.current?.files?.[0];
+    if (file && file.size > view.maxBytes) setTooLarge(true);
+  }, [view.maxBytes]);
   function refuseLarge(event: FormEvent<HTMLFormElement>) {
     const input = event.currentTarget.elements.namedItem("file");
     if (!(input instanceof HTMLInputElement)) return;
@@ -148,6 +154,7 @@ export default function CreditDocuments() {
                 {t("credit.field.file.hint", params)}
               </p>
               <input
+                ref={fileField}
                 id="credit-file"
                 type="file"
                 name="file"

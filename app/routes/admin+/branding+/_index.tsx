@@ -3,7 +3,7 @@ import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { BrandingChanges } from "./components/BrandingChanges";
 import { BrandingContrast } from "./components/BrandingContrast";
 import { BrandingThemeChooser } from "./components/BrandingThemeChooser";
@@ -472,6 +472,18 @@ function UploadField({
   // With JavaScript a file over the limit is refused before it is sent (the browser's own
   // constraint check stops the submit); without it, the front door answers 413 unread.
   const [tooLarge, setTooLarge] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  const checkSize = (input: HTMLInputElement) => {
+    const over = (input.files?.[0]?.size ?? 0) > BRAND_UPLOAD_LIMITS[kind].maxBytes;
+    input.setCustomValidity(over ? t("branding.error.upload.tooLarge") : "");
+    setTooLarge(over);
+  };
+  // A file chosen before the page's script ran (decision 087) is checked as it hydrates, as if chosen now.
+  useEffect(() => {
+    if (field.current) checkSize(field.current);
+    // Once, at hydration: later choices come through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const error = tooLarge ? "branding.error.upload.tooLarge" : serverError;
   const id = `brand-${kind}`;
   const hintId = `${id}-hint`;
@@ -490,12 +502,8 @@ function UploadField({
         name={kind}
         type="file"
         accept={BRAND_UPLOAD_ACCEPT}
-        onChange={(event) => {
-          const input = event.currentTarget;
-          const over = (input.files?.[0]?.size ?? 0) > BRAND_UPLOAD_LIMITS[kind].maxBytes;
-          input.setCustomValidity(over ? t("branding.error.upload.tooLarge") : "");
-          setTooLarge(over);
-        }}
+        ref={field}
+        onChange={(event) => checkSize(event.currentTarget)}
         className={formStyles.input}
         aria-invalid={error ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(" ")}

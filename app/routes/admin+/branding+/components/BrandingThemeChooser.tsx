@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
 import { deriveBrand, parseBrandColour, type PairCheck } from "~/lib/brand-colours";
 import type { MessageKey } from "~/lib/i18n";
@@ -96,7 +96,9 @@ export function BrandingThemeChooser({
     setAnswered(serverAnswer);
     setLive(null);
   }
-  const update = (value: string) => {
+  const colourField = useRef<HTMLInputElement>(null);
+  const pickerField = useRef<HTMLInputElement>(null);
+  const update = (value: string, { choose = true } = {}) => {
     setTyped(value);
     const colour = parseBrandColour(value);
     if (!colour) {
@@ -105,7 +107,7 @@ export function BrandingThemeChooser({
       return;
     }
     // Typing a colour means choosing it: the custom choice is selected with it.
-    if (customRadio.current) customRadio.current.checked = true;
+    if (choose && customRadio.current) customRadio.current.checked = true;
     const derived = deriveBrand(colour);
     setLive(
       derived.ok ? { state: "passes", colour } : { state: "refused", colour, suggestion: derived.suggestion ?? null },
@@ -113,6 +115,19 @@ export function BrandingThemeChooser({
     onChecks?.(derived.checks);
   };
   const pickerValue = /^#[0-9a-f]{6}$/i.test(typed) ? typed.toLowerCase() : "#2b4c7e";
+  // A colour typed or picked before the page's script ran (a slow phone's first seconds, decision 087) is in
+  // the fields but not in `typed`, which holds the server's value: the fields are controlled, so the next
+  // render would put the server's value back and Save would send it. Adopt what the fields hold, as the
+  // server reads them (the typed colour wins, else the picker's), and check it; which theme is chosen stays
+  // the person's own choice.
+  useEffect(() => {
+    const text = colourField.current?.value ?? typed;
+    const picked = pickerField.current?.value ?? pickerValue;
+    const early = text.trim() || picked === pickerValue ? text : picked;
+    if (early !== typed) update(early, { choose: false });
+    // Once, at hydration: later changes come through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const colourHintId = "brand-colour-hint";
   const colourErrorId = colourError ? "brand-colour-error" : undefined;
   return (
@@ -163,6 +178,7 @@ export function BrandingThemeChooser({
               </p>
               <div className={styles.colourRow}>
                 <input
+                  ref={colourField}
                   id="brand-colour"
                   name="brandColour"
                   className={formStyles.input}
@@ -175,6 +191,7 @@ export function BrandingThemeChooser({
                   aria-describedby={[colourHintId, colourErrorId].filter(Boolean).join(" ")}
                 />
                 <input
+                  ref={pickerField}
                   type="color"
                   name="brandColourPicker"
                   className={styles.picker}
