@@ -16,9 +16,9 @@ import {
   oklchOf,
   parseBrandColour,
   SURFACE_ROLES,
-  THEME_SWATCHES,
   themeChecks,
 } from "./brand-colours";
+import { themeSwatches } from "~/services/branding/admin-page.server";
 
 /** Mulberry32: a small seeded PRNG, so the sweep is the same on every run and machine. */
 function seededRandom(seed: number): () => number {
@@ -144,12 +144,13 @@ describe("themeChecks", () => {
   });
 });
 
-describe("THEME_SWATCHES", () => {
-  it("has the eleven colour roles of each of the fifteen themes", () => {
-    expect(Object.keys(THEME_SWATCHES)).toEqual([...THEME_NAMES]);
+describe("the swatches the branding page is sent", () => {
+  it("have the eleven colour roles of each of the fifteen themes", () => {
+    const swatches = themeSwatches();
+    expect(Object.keys(swatches)).toEqual([...THEME_NAMES]);
     for (const theme of THEME_NAMES) {
-      expect(Object.keys(THEME_SWATCHES[theme]).sort()).toEqual([...BRAND_COLOUR_ROLES].sort());
-      expect(THEME_SWATCHES[theme]).toEqual(themeTokens[theme].colors);
+      expect(Object.keys(swatches[theme]).sort()).toEqual([...BRAND_COLOUR_ROLES].sort());
+      expect(swatches[theme]).toEqual(themeTokens[theme].colors);
     }
   });
 });

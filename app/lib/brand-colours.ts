@@ -34,8 +34,7 @@
  * accepted.
  */
 import { AA_LARGE_OR_NON_TEXT, AA_TEXT, checkTheme, contrastRatio, measureTheme } from "~/themes/contrast";
-import { THEME_NAMES, type ThemeName } from "~/themes/names";
-import { themeTokens, type ThemeColors, type ThemeSurface, type ThemeTokens } from "~/themes/tokens";
+import { baseThemeTokens, type ThemeColors, type ThemeSurface, type ThemeTokens } from "~/themes/tokens";
 
 export { CUSTOM_BRAND_CLASS } from "./brand-class";
 
@@ -112,7 +111,7 @@ export function isCanonicalColour(value: unknown): value is string {
  */
 export function isValidBrandTokens(value: unknown): value is ThemeTokens {
   if (value === null || typeof value !== "object") return false;
-  const template = themeTokens.base;
+  const template = baseThemeTokens;
   const groups = value as Record<string, unknown>;
   if (Object.keys(groups).sort().join() !== Object.keys(template).sort().join()) return false;
   for (const [group, roles] of Object.entries(template) as [string, Record<string, string>][]) {
@@ -169,11 +168,6 @@ export function formatRatio(value: number): string {
 export function themeChecks(tokens: ThemeTokens): PairCheck[] {
   return measureTheme(tokens);
 }
-
-/** For each of the fifteen themes, its colour roles to show as a swatch. */
-export const THEME_SWATCHES: Readonly<Record<ThemeName, Readonly<ThemeColors>>> = Object.fromEntries(
-  THEME_NAMES.map((name) => [name, { ...themeTokens[name].colors }]),
-) as Record<ThemeName, ThemeColors>;
 
 export type DerivedBrand =
   | { ok: true; tokens: ThemeTokens; checks: PairCheck[] }
@@ -421,7 +415,7 @@ function suggestFor(brandHex: string): string | null {
 
 /** The checks shown for a refused colour: what the brand colour itself would give, unmoved. */
 function checksAsIs(brandHex: string, derivation: Derivation | null): PairCheck[] {
-  const base = derivation?.tokens ?? themeTokens.base;
+  const base = derivation?.tokens ?? baseThemeTokens;
   const tokens: ThemeTokens = {
     colors: { ...base.colors, primary: brandHex, button: brandHex, bannerBackground: brandHex, bannerIcon: brandHex },
     surface: base.surface,

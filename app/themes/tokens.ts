@@ -52,31 +52,37 @@ export type ThemeTokens = {
   surface: ThemeSurface;
 };
 
-export const themeTokens: Record<ThemeName, ThemeTokens> = {
-  base: {
-    colors: {
-      primary: "#2b4c7e",
-      secondary: "#4a6fa5",
-      tertiary: "#e8eef6",
-      link: "#1f5aa6",
-      linkHover: "#143d73",
-      button: "#2b4c7e",
-      buttonHover: "#1e3659",
-      bannerBackground: "#e8eef6",
-      bannerText: "#1b2b44",
-      bannerIcon: "#2b4c7e",
-      bannerIconBackground: "#ffffff",
-    },
-    surface: {
-      page: "#ffffff",
-      text: "#1e293b",
-      mutedText: "#475569",
-      buttonText: "#ffffff",
-      border: "#cbd5e1",
-      focus: "#2563eb",
-      surface: "#f8fafc",
-    },
+/**
+ * The base theme on its own: the neutral surfaces every derived brand colour keeps. Browser code (the
+ * branding form's live check) imports this alone, so the fourteen other themes stay out of its bundle.
+ */
+export const baseThemeTokens: ThemeTokens = {
+  colors: {
+    primary: "#2b4c7e",
+    secondary: "#4a6fa5",
+    tertiary: "#e8eef6",
+    link: "#1f5aa6",
+    linkHover: "#143d73",
+    button: "#2b4c7e",
+    buttonHover: "#1e3659",
+    bannerBackground: "#e8eef6",
+    bannerText: "#1b2b44",
+    bannerIcon: "#2b4c7e",
+    bannerIconBackground: "#ffffff",
   },
+  surface: {
+    page: "#ffffff",
+    text: "#1e293b",
+    mutedText: "#475569",
+    buttonText: "#ffffff",
+    border: "#cbd5e1",
+    focus: "#2563eb",
+    surface: "#f8fafc",
+  },
+};
+
+export const themeTokens: Record<ThemeName, ThemeTokens> = {
+  base: baseThemeTokens,
   "light-red": {
     colors: {
       primary: "#d63a3a",

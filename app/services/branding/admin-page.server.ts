@@ -8,10 +8,11 @@ import type {
 import { pageDates } from "../host/language.server";
 import type { BrandDraftInput } from "~/lib/brand-draft-schema";
 import { CUSTOM_COLOUR_CHOICE } from "~/lib/brand-admin";
-import { deriveBrand, parseBrandColour, THEME_SWATCHES, themeChecks, type PairCheck } from "~/lib/brand-colours";
+import { deriveBrand, parseBrandColour, themeChecks, type PairCheck } from "~/lib/brand-colours";
 import { BRAND_FORM_MAX_BYTES, BRAND_UPLOAD_KINDS, type BrandUploadKind } from "~/lib/brand-uploads";
 import type { MessageKey } from "~/lib/i18n";
-import { themeTokens } from "~/themes/tokens";
+import { THEME_NAMES, type ThemeName } from "~/themes/names";
+import { themeTokens, type ThemeColors } from "~/themes/tokens";
 import { pageNotFound, requireSession } from "../auth/auth.server";
 import { isHostAdmin } from "../auth/access.server";
 import { listHostAdminChanges, type HostAdminChange } from "../auth/host-admins.server";
@@ -297,7 +298,12 @@ export async function findBrandVersionOf(businessId: string, versionId: unknown)
   return look ? { id: versionId } : null;
 }
 
-/** The fifteen themes' colour roles for the swatches, sent with the page (the colour module stays here). */
+/** For each of the fifteen themes, its colour roles to show as a swatch. */
+const THEME_SWATCHES: Readonly<Record<ThemeName, Readonly<ThemeColors>>> = Object.fromEntries(
+  THEME_NAMES.map((name) => [name, { ...themeTokens[name].colors }]),
+) as Record<ThemeName, ThemeColors>;
+
+/** The fifteen themes' colour roles for the swatches, sent with the page (the theme tokens stay here). */
 export function themeSwatches() {
   return THEME_SWATCHES;
 }

@@ -87,7 +87,6 @@ export function BrandingThemeChooser({
   serverAnswer?: unknown;
 }) {
   const t = useT();
-  const [typed, setTyped] = useState(brandColour);
   const [live, setLive] = useState<LiveCheck | null>(null);
   const customRadio = useRef<HTMLInputElement>(null);
   // A new answer from the server (a save) replaces the live check with the server's verdict.
@@ -96,16 +95,21 @@ export function BrandingThemeChooser({
     setAnswered(serverAnswer);
     setLive(null);
   }
+  // The two fields are the browser's own (uncontrolled): what is typed or picked before the page's script
+  // runs (a slow phone's first seconds, decision 087) stays in them when it hydrates. The script keeps them
+  // in step and checks the colour.
   const colourField = useRef<HTMLInputElement>(null);
   const pickerField = useRef<HTMLInputElement>(null);
-  const update = (value: string, { choose = true } = {}) => {
-    setTyped(value);
+  const pickerDefault = /^#[0-9a-f]{6}$/i.test(brandColour) ? brandColour.toLowerCase() : "#2b4c7e";
+  const update = (value: string, choose = true) => {
+    if (colourField.current && colourField.current.value !== value) colourField.current.value = value;
     const colour = parseBrandColour(value);
     if (!colour) {
       setLive(value.trim() ? { state: "invalid" } : null);
       onChecks?.(null);
       return;
     }
+    if (pickerField.current) pickerField.current.value = colour;
     // Typing a colour means choosing it: the custom choice is selected with it.
     if (choose && customRadio.current) customRadio.current.checked = true;
     const derived = deriveBrand(colour);
@@ -114,18 +118,12 @@ export function BrandingThemeChooser({
     );
     onChecks?.(derived.checks);
   };
-  const pickerValue = /^#[0-9a-f]{6}$/i.test(typed) ? typed.toLowerCase() : "#2b4c7e";
-  // A colour typed or picked before the page's script ran (a slow phone's first seconds, decision 087) is in
-  // the fields but not in `typed`, which holds the server's value: the fields are controlled, so the next
-  // render would put the server's value back and Save would send it. Adopt what the fields hold, as the
-  // server reads them (the typed colour wins, else the picker's), and check it; which theme is chosen stays
-  // the person's own choice.
+  // Once, as it hydrates: a colour changed before then is checked as the server will read it (the typed
+  // colour wins, else the picked one). Which theme is chosen stays the person's own choice.
   useEffect(() => {
-    const text = colourField.current?.value ?? typed;
-    const picked = pickerField.current?.value ?? pickerValue;
-    const early = text.trim() || picked === pickerValue ? text : picked;
-    if (early !== typed) update(early, { choose: false });
-    // Once, at hydration: later changes come through onChange.
+    const text = colourField.current!.value;
+    const early = text.trim() || pickerField.current!.value === pickerDefault ? text : pickerField.current!.value;
+    if (early !== brandColour) update(early, false);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const colourHintId = "brand-colour-hint";
@@ -182,7 +180,7 @@ export function BrandingThemeChooser({
                   id="brand-colour"
                   name="brandColour"
                   className={formStyles.input}
-                  value={typed}
+                  defaultValue={brandColour}
                   onChange={(event) => update(event.currentTarget.value)}
                   maxLength={20}
                   autoComplete="off"
@@ -195,7 +193,7 @@ export function BrandingThemeChooser({
                   type="color"
                   name="brandColourPicker"
                   className={styles.picker}
-                  value={pickerValue}
+                  defaultValue={pickerDefault}
                   aria-label={t("branding.colour.picker")}
                   onChange={(event) => update(event.currentTarget.value)}
                 />
