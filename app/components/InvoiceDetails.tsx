@@ -1,3 +1,4 @@
+import { secondaryButton } from "./Button.css";
 import * as styles from "./Table.css";
 import { useT } from "./useT";
 import { invoiceStatusKey } from "~/lib/invoice-query";
@@ -77,6 +78,25 @@ export function InvoiceDetails({
           </>
         ) : null}
       </dl>
+    </>
+  );
+}
+
+/**
+ * The invoice as an A4 PDF to file (issue 34), and the page's own print: at the foot of every page that
+ * shows an invoice, signed in or through an emailed link, each with its own address (the same access).
+ */
+export function InvoicePdfLink({ href }: { href: string }) {
+  const t = useT();
+  return (
+    <>
+      <p>
+        <a href={href} download className={secondaryButton}>
+          {t("pdf.download")}
+        </a>{" "}
+        {t("pdf.download.hint")}
+      </p>
+      <p>{t("invoice.print")}</p>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { linkButton } from "./Button.css";
 import { Field } from "./Form";
 import { BusinessContact } from "./BusinessContact";
-import { InvoiceDetails, type InvoiceFacts } from "./InvoiceDetails";
+import { InvoiceDetails, InvoicePdfLink, type InvoiceFacts } from "./InvoiceDetails";
 import { PAY_FORM_ID, PayForm, type PayFormMethods } from "./PayForm/PayForm";
 import { PayIdPanel, type PayIdPanelData } from "./PayIdPanel";
 import * as styles from "./Table.css";
@@ -196,15 +196,17 @@ export type RequestInvoiceData = {
   account: { name: string; number: string };
   invoice: InvoiceFacts;
   backHref: string;
+  /** The invoice as a PDF under the same link. */
+  pdfHref: string;
 };
 
-/** One invoice of the request, to read and print, and the way back to the request. */
+/** One invoice of the request, to read, file as a PDF or print, and the way back to the request. */
 export function RequestInvoice({ data }: { data: RequestInvoiceData }) {
   const t = useT();
   return (
     <>
       <InvoiceDetails businessName={data.businessName} account={data.account} invoice={data.invoice} />
-      <p>{t("invoice.print")}</p>
+      <InvoicePdfLink href={data.pdfHref} />
       <p>
         <Link to={data.backHref}>{t("requestPage.backToRequest", { reference: data.reference })}</Link>
       </p>

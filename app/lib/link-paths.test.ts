@@ -11,6 +11,14 @@ describe("redactLinkPath", () => {
       "/customer/payment-request/Zx9-_a…/invoice/abc",
     );
     expect(redactLinkPath(`/customer/invoices-and-payments/${TOKEN}`)).toBe("/customer/invoices-and-payments/Zx9-_a…");
+    // An invoice's PDF through either link (issue 34); signed in, the invoice's own id is no token.
+    expect(redactLinkPath(`/customer/invoices-and-payments/${TOKEN}/pdf`)).toBe(
+      "/customer/invoices-and-payments/Zx9-_a…/pdf",
+    );
+    expect(redactLinkPath(`/customer/payment-request/${TOKEN}/invoice/abc/pdf`)).toBe(
+      "/customer/payment-request/Zx9-_a…/invoice/abc/pdf",
+    );
+    expect(isLinkPagePath("/customer/invoices-and-payments/invoice/abc/pdf")).toBe(false);
     expect(redactLinkPath(`/customer/adhoc/${TOKEN}`)).toBe("/customer/adhoc/Zx9-_a…");
     // A receipt email's signed link (decision 076).
     const receipt = "AbCdEfGhIjKlMnOpQrStUv.tq3x9c.0123456789abcdefghijkl";

@@ -164,6 +164,5 @@ export const paymentsEnAU = {
   "invoice.payments": "Payments on this invoice",
   "invoice.payments.none": "No payments on this invoice yet.",
   "invoice.pay": "Pay this invoice",
-  "invoice.print":
-    "To print or save as PDF, use your browser's Print command: the page prints without the portal's menus.",
+  "invoice.print": "Or print this page with your browser's Print command: it prints without the portal's menus.",
 } as const;

@@ -10,6 +10,7 @@ import { paymentsEnAU } from "./en-AU.payments";
 import { paytoPayEnAU } from "./en-AU.payto-pay";
 import { paytoEnAU } from "./en-AU.payto";
 import { paytoPayIdEnAU } from "./en-AU.payto-payid";
+import { documentsEnAU } from "./en-AU.documents";
 import { requestsEnAU } from "./en-AU.requests";
 import { adhocEnAU } from "./en-AU.adhoc";
 import { contactHomeEnAU } from "./en-AU.contact-home";
@@ -251,6 +252,7 @@ export const enAU = {
   ...paytoPayEnAU,
   ...paytoEnAU,
   ...paytoPayIdEnAU,
+  ...documentsEnAU,
   ...requestsEnAU,
   ...adhocEnAU,
   ...contactHomeEnAU,

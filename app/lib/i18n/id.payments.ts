@@ -169,6 +169,5 @@ export const paymentsId: Record<keyof typeof paymentsEnAU, string> = {
   "invoice.payments": "Pembayaran untuk faktur ini",
   "invoice.payments.none": "Belum ada pembayaran untuk faktur ini.",
   "invoice.pay": "Bayar faktur ini",
-  "invoice.print":
-    "Untuk mencetak atau menyimpan sebagai PDF, gunakan perintah Cetak di peramban Anda: halaman tercetak tanpa menu portal.",
+  "invoice.print": "Atau cetak halaman ini dengan perintah Cetak di peramban Anda: halaman tercetak tanpa menu portal.",
 };

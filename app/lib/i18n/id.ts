@@ -5,6 +5,7 @@ import { paymentsId } from "./id.payments";
 import { paytoPayId } from "./id.payto-pay";
 import { paytoId } from "./id.payto";
 import { paytoPayIdId } from "./id.payto-payid";
+import { documentsId } from "./id.documents";
 import { requestsId } from "./id.requests";
 import { adhocId } from "./id.adhoc";
 import { contactHomeId } from "./id.contact-home";
@@ -293,6 +294,7 @@ export const id: Messages = {
   ...paytoPayId,
   ...paytoId,
   ...paytoPayIdId,
+  ...documentsId,
   ...requestsId,
   ...adhocId,
   ...contactHomeId,

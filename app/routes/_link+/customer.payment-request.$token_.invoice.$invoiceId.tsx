@@ -1,17 +1,8 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RequestInvoice } from "~/components/PaymentRequest";
 import { metaTranslator } from "~/lib/i18n";
-import {
-  pageDates,
-  getPageContext,
-  LINK_PAGE_HEADERS,
-  linkInvalid,
-  checkLinkAccess,
-  loadPayerRequest,
-  requestInvoiceView,
-} from "./link.server";
+import { LINK_PAGE_HEADERS, payerRequestInvoice } from "./link.server";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 
@@ -24,15 +15,7 @@ import { metaDescription } from "~/lib/meta";
  * to the request's page, which says why.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding } = await getPageContext(request);
-  const access = await checkLinkAccess(branding.businessId, "payment-request", params.token, (link) =>
-    loadPayerRequest(branding.businessId, { id: link.subjectId }),
-  );
-  if (access.status === "unknown") throw linkInvalid();
-  const requestPage = `/customer/payment-request/${params.token}`;
-  // Expired, replaced or withdrawn: the request's page says which, and shows no invoice.
-  if (access.status !== "valid") throw redirect(requestPage, { headers: LINK_PAGE_HEADERS });
-  return requestInvoiceView(branding, access.record, params.invoiceId, requestPage, await pageDates(request, branding));
+  return (await payerRequestInvoice(request, params.token, params.invoiceId)).view;
 }
 
 export const headers: HeadersFunction = () => LINK_PAGE_HEADERS;

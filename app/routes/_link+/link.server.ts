@@ -19,6 +19,7 @@ export { closedReason, loadPayerRequest } from "~/services/links/request-links.s
 export {
   closedView,
   openView,
+  payerRequestInvoice,
   requestInvoiceView,
   requestPayAction,
   toReceipt,
@@ -29,4 +30,7 @@ export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requireSameOrigin } from "~/services/platform/request-context.server";
 export { markPaymentRequestOpened } from "~/services/requests/commands.server";
 export { answerAction, completeView, questionView, responseByLink } from "~/services/responses/response-page.server";
-export { pageDates } from "~/services/host/language.server";
+export { pageDates, pageLanguage } from "~/services/host/language.server";
+export { invoicePdf } from "~/services/documents/invoice-pdf.server";
+export { pdfBrand } from "~/services/documents/pdf-brand.server";
+export { pdfFileName, pdfResponse } from "~/services/documents/pdf-pages.server";

@@ -33,7 +33,9 @@ import { payToConfigurationOf } from "../payments/payto/settings.server";
 import { readForm } from "../platform/http.server";
 import { findInvoice } from "../payments/invoices.server";
 import { invoiceFacts } from "../payments/invoice-view.server";
-import { notUnderThisLink } from "./link-pages.server";
+import { getPageContext } from "../auth/auth.server";
+import { LINK_PAGE_HEADERS, linkInvalid, notUnderThisLink } from "./link-pages.server";
+import { checkLinkAccess } from "./link-tokens.server";
 import { requestOrigin } from "../platform/request-context.server";
 import {
   businessContact,
@@ -416,7 +418,27 @@ export async function requestInvoiceView(
     account: { name: request.accountName, number: request.accountNumber },
     invoice: invoiceFacts(branding, invoice, dates),
     backHref,
+    /** The same invoice as a PDF, under the same link (issue 34). */
+    pdfHref: `${backHref}/invoice/${invoice.id}/pdf`,
   };
+}
+
+/**
+ * One invoice a payment request covers, through the request's own link, for its page and its PDF alike
+ * (issue 34): only the request's invoices (any other id is "Page not found"); a token that does not check
+ * out is "This link isn't valid"; a link that no longer opens the request goes back to the request's page,
+ * which says why.
+ */
+export async function payerRequestInvoice(request: Request, token: string | undefined, invoiceId: string | undefined) {
+  const { branding } = await getPageContext(request);
+  const access = await checkLinkAccess(branding.businessId, "payment-request", token, (link) =>
+    loadPayerRequest(branding.businessId, { id: link.subjectId }),
+  );
+  if (access.status === "unknown") throw linkInvalid();
+  const requestPage = `/customer/payment-request/${token}`;
+  if (access.status !== "valid") throw redirect(requestPage, { headers: LINK_PAGE_HEADERS });
+  const dates = await pageDates(request, branding);
+  return { branding, view: await requestInvoiceView(branding, access.record, invoiceId, requestPage, dates) };
 }
 
 /** The receipt after paying: a plain redirect (the route adds the headers and cookies it needs). */

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Form";
-import { InvoiceDetails } from "~/components/InvoiceDetails";
+import { InvoiceDetails, InvoicePdfLink } from "~/components/InvoiceDetails";
 import { PayForm } from "~/components/PayForm/PayForm";
 import { BusinessContact } from "~/components/BusinessContact";
 import { PayIdPanel } from "~/components/PayIdPanel";
@@ -11,18 +11,14 @@ import { useT } from "~/components/useT";
 import { metaTranslator } from "~/lib/i18n";
 import { breakdownView, decimal, payFormShouldRevalidate } from "~/lib/pay-form";
 import {
+  invoiceLinkContext,
   pageDates,
   businessToday,
-  getPageContext,
-  findLinkedInvoice,
   LINK_PAGE_HEADERS,
-  linkInvalid,
-  checkLinkAccess,
   recordLinkOpened,
   rememberLinkInBrowser,
   businessContact,
   gatewayContextFrom,
-  findInvoice,
   invoiceFacts,
   confirmOrPay,
   heldChoice,
@@ -32,13 +28,11 @@ import {
   resolvePayMethod,
   startPayReply,
   typedAmount,
-  loadPayable,
   previewPayment,
   submitPayment,
   getAccountPayId,
   payToConfigurationOf,
   readForm,
-  clientAddress,
   requestOrigin,
   requireSameOrigin,
 } from "./invoices-and-payments.server";
@@ -56,37 +50,8 @@ import { metaDescription } from "~/lib/meta";
  * The signed-in pages of this folder (`invoices`, `invoice/<id>`, `pay`) are routes of their
  * own and match first; a 59-character token never collides with their names.
  */
-async function linkContext(request: Request, token: string | undefined) {
-  const { branding } = await getPageContext(request);
-  const access = await checkLinkAccess(branding.businessId, "invoice", token, (link) =>
-    findLinkedInvoice(branding.businessId, link.subjectId),
-  );
-  if (access.status === "unknown") throw linkInvalid();
-  const { link, record: linked } = access;
-  const actor = {
-    businessId: branding.businessId,
-    accountId: linked.accountId,
-    contactId: link.contactId,
-    clientIp: clientAddress(request),
-  };
-  // A link that no longer opens the invoice reads nothing of it or its account: whoever holds
-  // an old link, or one whose contact has left the account, learns only what became of the link
-  // and whom to ask.
-  if (access.status !== "valid") {
-    const reason = access.status === "expired" ? ("expired" as const) : ("withdrawn" as const);
-    return { branding, link, linked, actor, closedLink: reason, live: null };
-  }
-  const [invoice, payable] = await Promise.all([
-    findInvoice({ businessId: branding.businessId, accountId: linked.accountId }, linked.id),
-    loadPayable(actor, [linked.id]),
-  ]);
-  if (!invoice) throw linkInvalid();
-  const open = payable[0] && payable[0].availableCents > 0 ? payable[0] : null;
-  return { branding, link, linked, actor, closedLink: null, live: { invoice, open } };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding, link, linked, actor, closedLink, live } = await linkContext(request, params.token);
+  const { branding, link, linked, actor, closedLink, live } = await invoiceLinkContext(request, params.token);
   await recordLinkOpened(branding.businessId, link.id);
   if (!live) {
     // Expired, replaced or withdrawn: the reason, the invoice's number and whom to ask. No
@@ -104,6 +69,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     businessName: branding.businessName,
     account: { name: linked.accountName, number: linked.accountNumber, address: linked.accountAddress },
     invoice: invoiceFacts(branding, invoice, await pageDates(request, branding)),
+    /** The invoice as a PDF under the same link (issue 34). */
+    pdfHref: `/customer/invoices-and-payments/${params.token}/pdf`,
   };
   if (!open) {
     return {
@@ -146,7 +113,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const { branding, link, live, actor, closedLink } = await linkContext(request, params.token);
+  const { branding, link, live, actor, closedLink } = await invoiceLinkContext(request, params.token);
   const open = live?.open ?? null;
   const form = await readForm(request);
   const { intent, text, reply } = startPayReply(form);
@@ -255,7 +222,7 @@ export default function InvoiceLink() {
         <h2>{t("invoiceLink.closed.title")}</h2>
         <p>{data.reason === "paid" ? t("invoiceLink.closed.paid", params) : t("invoiceLink.closed.other", params)}</p>
         <BusinessContact businessName={data.businessName} contact={data.contact} />
-        <p>{t("invoice.print")}</p>
+        <InvoicePdfLink href={data.pdfHref} />
       </>
     );
   }
@@ -304,7 +271,7 @@ export default function InvoiceLink() {
         )}
         afterMethods={data.payId ? <PayIdPanel data={data.payId} invoiceNumber={data.invoice.number} /> : null}
       />
-      <p>{t("invoice.print")}</p>
+      <InvoicePdfLink href={data.pdfHref} />
     </>
   );
 }

@@ -3,19 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { button } from "~/components/Button.css";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
-import { formatMoney } from "~/lib/format";
-import {
-  pageDates,
-  accountNotFound,
-  findInvoice,
-  PAYABLE_STATUSES,
-  requireCustomerAccountPage,
-  invoiceFacts,
-  getAccountPayId,
-} from "./invoices-and-payments.server";
+import { signedInInvoiceView } from "./invoices-and-payments.server";
 import { metaTranslator } from "~/lib/i18n";
 import { PayIdPanel } from "~/components/PayIdPanel";
-import { InvoiceDetails } from "~/components/InvoiceDetails";
+import { InvoiceDetails, InvoicePdfLink } from "~/components/InvoiceDetails";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 
@@ -24,39 +15,9 @@ import { metaDescription } from "~/lib/meta";
  * print), with the payments made on it. Another account's invoice is 'Page not found'.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding, account } = await requireCustomerAccountPage(request);
-  const scope = { businessId: branding.businessId, accountId: account.accountId };
-  const invoice = await findInvoice(scope, params.invoiceId);
-  if (!invoice) throw accountNotFound();
-  const money = (cents: number) => formatMoney(cents, { currency: branding.currency });
-  const dates = await pageDates(request, branding);
-  const { date } = dates;
-  const payable = (PAYABLE_STATUSES as readonly number[]).includes(invoice.status) && invoice.balanceCents > 0;
-  // The account's own PayID (issue 13), offered only while there is something to pay.
-  const payId = payable
-    ? await getAccountPayId({
-        businessId: branding.businessId,
-        hostname: branding.hostname,
-        accountId: account.accountId,
-        accountNumber: account.number,
-      })
-    : null;
-  return {
-    businessName: branding.businessName,
-    account: { name: account.name, number: account.number, address: account.address },
-    invoice: {
-      ...invoiceFacts(branding, invoice, dates),
-      id: invoice.id,
-      payable,
-      payments: invoice.payments.map((p) => ({
-        reference: p.reference,
-        date: p.completedAt ? date(p.completedAt) : "",
-        amount: money(p.amountCents),
-        promised: p.status === "promised",
-      })),
-    },
-    payId: payId && payId.status !== "off" ? payId : null,
-  };
+  // The page and its PDF read the same view (issue 34); the brand stays on the server.
+  const { branding: _branding, ...view } = await signedInInvoiceView(request, params.invoiceId);
+  return view;
 }
 
 /** Read-only: the document carries no script (decision 049). */
@@ -92,7 +53,7 @@ export default function InvoiceDetail() {
         </p>
       ) : null}
       {payId ? <PayIdPanel data={payId} invoiceNumber={invoice.number} /> : null}
-      <p>{t("invoice.print")}</p>
+      <InvoicePdfLink href={`/customer/invoices-and-payments/invoice/${invoice.id}/pdf`} />
     </>
   );
 }

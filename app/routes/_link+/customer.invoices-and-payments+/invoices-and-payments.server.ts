@@ -10,11 +10,16 @@ export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
 export { findLinkedInvoice } from "~/services/links/invoice-links.server";
+export { invoiceLinkContext } from "~/services/links/invoice-link-page.server";
 export { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
 export { checkLinkAccess, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
 export { businessContact } from "~/services/links/request-links.server";
 export { gatewayContextFrom, listCards } from "~/services/payment-methods/payment-methods.server";
-export { invoiceFacts } from "~/services/payments/invoice-view.server";
+export { invoicePdf } from "~/services/documents/invoice-pdf.server";
+export { pdfBrand } from "~/services/documents/pdf-brand.server";
+export { pdfFileName, pdfResponse } from "~/services/documents/pdf-pages.server";
+export { publicLink } from "~/services/host/host.server";
+export { invoiceFacts, signedInInvoiceView } from "~/services/payments/invoice-view.server";
 export { findInvoice, listInvoices, listPayments } from "~/services/payments/invoices.server";
 export {
   confirmOrPay,
@@ -36,4 +41,4 @@ export { submitPayment } from "~/services/payments/submit.server";
 export { businessToday, now } from "~/services/platform/clock.server";
 export { readForm } from "~/services/platform/http.server";
 export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
-export { pageDates } from "~/services/host/language.server";
+export { pageDates, pageLanguage } from "~/services/host/language.server";

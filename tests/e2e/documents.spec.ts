@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test } from "./fixtures";
+
+/**
+ * Documents a clerk files (issue 34): from an invoice's page on a phone, one tap on "Download PDF" gives a
+ * file named for the business and the invoice, with JavaScript on and off, on both brands. The first page
+ * of each file is kept as a picture with the run's results (poppler's pdftoppm, which CI installs), to
+ * look at: the brand's bar and logo, the facts, how to pay.
+ */
+const BRANDS = [
+  { name: "acme", origin: ACME, email: "olivia@coastal.example", business: "Acme-Plumbing-Supplies" },
+  { name: "kiwi", origin: KIWI, email: "liam@tasman.example", business: "Kiwi-Freight-Co" },
+] as const;
+
+test.describe("an invoice as a PDF", () => {
+  test.use({ viewport: PHONE });
+
+  for (const brand of BRANDS) {
+    test(`${brand.name}: from the invoice's page, one tap, a tagged A4 file named for the business and the invoice`, async ({
+      page,
+    }, testInfo) => {
+      await signInAs(page, brand.origin, brand.email, DEMO_PASSWORD);
+      await page.goto(`${brand.origin}/customer/invoices-and-payments/invoices?status=all`);
+      await page.locator('main a[href*="/customer/invoices-and-payments/invoice/"]').first().click();
+      const heading = page.getByRole("heading", { level: 1 });
+      await expect(heading).toHaveText(/^Invoice /);
+      const number = (await heading.innerText()).replace(/^Invoice /, "");
+
+      const download = page.getByRole("link", { name: "Download PDF" });
+      await expect(download).toBeVisible();
+      // A target a thumb can hit.
+      const box = (await download.boundingBox())!;
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      await expectAccessible(page);
+
+      const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+      expect(file.suggestedFilename()).toBe(`${brand.business}-${number}.pdf`);
+      const saved = testInfo.outputPath(file.suggestedFilename());
+      await file.saveAs(saved);
+      const bytes = readFileSync(saved);
+      expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      // Still on the invoice's page: a download is not a navigation.
+      await expect(heading).toHaveText(`Invoice ${number}`);
+
+      // The first page as a picture, kept with the results (poppler-utils; CI installs it).
+      const pdftoppm = "/usr/bin/pdftoppm";
+      if (!existsSync(pdftoppm)) {
+        expect(process.env.CI, "CI installs poppler-utils (.ci/run)").toBeFalsy();
+        testInfo.annotations.push({ type: "note", description: "no pdftoppm here: the first page is not pictured" });
+        return;
+      }
+      const prefix = testInfo.outputPath(`${brand.name}-invoice`);
+      execFileSync(pdftoppm, ["-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", saved, prefix]);
+      await testInfo.attach(`${brand.name}-invoice-pdf-page-1`, { path: `${prefix}.png`, contentType: "image/png" });
+    });
+  }
+});
