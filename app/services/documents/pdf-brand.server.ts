@@ -12,7 +12,7 @@ const UPLOADED_LOGO = new RegExp(`^/brand-assets/([0-9a-f-]{36})/${EMAIL_LOGO_FI
 const STATIC_LOGO = new RegExp(`^/brands/[a-z0-9-]+/${EMAIL_LOGO_FILE.replace(".", "\\.")}$`);
 
 /**
- * The brand a PDF carries: the host's published name, header colour and logo (issue 34). A host admin
+ * The brand a PDF carries: the host's published name, main colour (`primary`) and logo (issue 34). A host admin
  * previewing a draft still files documents in the published brand: a PDF leaves the portal, a draft
  * must not. The logo is the emails' PNG (decision 081): an uploaded logo drawn once per process, or the
  * static directory's file. A logo that cannot be read leaves the name alone; the document still comes.
@@ -28,7 +28,7 @@ export async function pdfBrand(branding: HostBranding): Promise<PdfBrand> {
   } catch (error) {
     logger.warn("pdf logo not read", { businessId: published.businessId, error });
   }
-  return { businessName: published.businessName, colour: colours.bannerBackground, logoPng };
+  return { businessName: published.businessName, colour: colours.primary, logoPng };
 }
 
 async function logoBytes(branding: HostBranding): Promise<Buffer | null> {
