@@ -12,6 +12,7 @@ export type StructNode = { role: string; alt?: string; lang?: string; children: 
 export async function readPdf(bytes: Uint8Array) {
   const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
   const pages: string[] = [];
+  const artifacts: string[] = [];
   const trees: StructNode[] = [];
   for (let number = 1; number <= pdf.numPages; number++) {
     const page = await pdf.getPage(number);
@@ -22,6 +23,20 @@ export async function readPdf(bytes: Uint8Array) {
         .join("")
         .replace(/[ \t]+/g, " "),
     );
+    // The text inside Artifact marked content (page numbers, running heads): what readers skip.
+    const marked = await page.getTextContent({ includeMarkedContent: true });
+    const open: string[] = [];
+    let artifactText = "";
+    for (const item of marked.items) {
+      if ("type" in item && (item.type === "beginMarkedContent" || item.type === "beginMarkedContentProps")) {
+        open.push((item as { tag?: string }).tag ?? "");
+      } else if ("type" in item && item.type === "endMarkedContent") {
+        open.pop();
+      } else if ("str" in item && open.includes("Artifact")) {
+        artifactText += item.str;
+      }
+    }
+    artifacts.push(artifactText);
     const tree = (await page.getStructTree()) as unknown as StructNode | null;
     if (tree) trees.push(tree);
   }
@@ -48,6 +63,8 @@ export async function readPdf(bytes: Uint8Array) {
   const catalog = objects.catalog;
   return {
     pages,
+    /** Per page, the text marked as an artifact (outside the structure a screen reader reads). */
+    artifacts,
     text: pages.join("\n"),
     trees,
     title: info.Title ?? null,
