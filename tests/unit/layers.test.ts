@@ -38,9 +38,10 @@ const DOMAIN_EDGES: Record<string, readonly string[]> = {
   branding: ["agreements", "auth", "host", "payments", "requests", "schedules"],
   communication: ["auth", "backoffice", "host", "links", "requests"],
   credit: ["auth", "host", "links"],
+  documents: ["branding", "host", "payments"],
   host: ["accounts", "auth", "branding"],
   jobs: ["credit", "payments", "payments/payto", "schedules"],
-  links: ["accounts", "host", "payment-methods", "payments", "payments/payto"],
+  links: ["accounts", "auth", "host", "payment-methods", "payments", "payments/payto"],
   "payment-methods": ["accounts", "auth", "payments/gateway"],
   payments: [
     "accounts",

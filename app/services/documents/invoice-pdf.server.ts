@@ -1,9 +1,12 @@
-import type { InvoiceFacts } from "~/components/InvoiceDetails";
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
 import { LANGUAGES, type LanguageCode } from "~/lib/i18n/languages";
 import { invoiceStatusKey } from "~/lib/invoice-query";
+import type { invoiceFacts } from "../payments/invoice-view.server";
 import { TaggedPdf, type PdfBrand } from "./pdf.server";
+
+/** An invoice's facts as its page words them (`invoiceFacts`: dates and money formatted). */
+type InvoiceFacts = ReturnType<typeof invoiceFacts>;
 
 /** What the invoice PDF shows: the invoice page's own facts, worded and formatted as the page has them. */
 export type InvoicePdfInput = {
