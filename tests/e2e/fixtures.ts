@@ -332,6 +332,8 @@ export async function waitForPageScripts(page: Page) {
 /**
  * Holds back every request for the page's modules until the returned function is called: the page
  * stays the HTML form it is before its script has run (a slow phone's first seconds; decision 087).
+ * A document opened meanwhile never reaches its load event once its modules are asked for (after its
+ * first paint): open it with `waitUntil: "domcontentloaded"`, never the default "load".
  */
 export async function holdModules(page: Page): Promise<() => void> {
   let release!: () => void;

@@ -211,7 +211,9 @@ test.describe("payment methods", () => {
     await signIn(page, ACME, "gateway");
     // The modules are held back: the refusal comes as a document, and the card is typed into it.
     const release = await holdModules(page);
-    await page.goto(`${ACME}/payment-methods/cards/new`);
+    // The load event waits for the held modules once they are asked for (after the first paint): the
+    // document itself is all there is to wait for.
+    await page.goto(`${ACME}/payment-methods/cards/new`, { waitUntil: "domcontentloaded" });
     await fillCard(page, {
       number: "4000 0000 0000 0002",
       holder: "Gate Way",
