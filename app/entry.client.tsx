@@ -19,6 +19,18 @@ console.error = (...args: unknown[]) => {
   consoleError(...args);
 };
 
+/**
+ * The same cancelled read, a second way (decision 042): when the abort lands after the answer's
+ * first line was decoded, turbo-stream (2.4, under Remix's single fetch) rejects the promise for the
+ * rest of the stream, `done`, which Remix never awaits, so the browser reports an unhandled
+ * rejection (twice: the stream and its reader). Our own code aborts nothing; an unhandled
+ * rejection of any other kind is still reported.
+ */
+window.addEventListener("unhandledrejection", (event) => {
+  const reason: unknown = event.reason;
+  if (reason instanceof DOMException && reason.name === "AbortError") event.preventDefault();
+});
+
 // The page's language, as the server rendered it: its dictionary (JSON, decision 086; the document
 // asked for it with the page's modules) is loaded before hydration, so the first render in the browser
 // says exactly what the document says (decision 050).

@@ -278,6 +278,25 @@ test.describe("the journeys' own checks", () => {
     await page.evaluate(() => console.error("an expected console error"));
   });
 
+  test("an unhandled rejection in a page that hydrates fails the journey", async ({ page, jsEnabled }) => {
+    test.skip(!jsEnabled, "a page's own scripts run only with JavaScript");
+    test.fail(true, "the page fixture must fail on an unhandled rejection");
+    await page.goto(`${ACME}/credit/business`);
+    await waitForHydration(page);
+    const kept = await page.evaluate(rejectUnhandled, "error");
+    expect(kept, "the entry script lets any other rejection through").toBe(false);
+  });
+
+  test("a cancelled read the router drops (an unhandled AbortError) is not a fault", async ({ page, jsEnabled }) => {
+    // The router aborts a data read a newer submission replaced; turbo-stream then rejects a promise
+    // nobody awaits (decision 042). The entry script keeps that one kind out of the page's errors.
+    test.skip(!jsEnabled, "a page's own scripts run only with JavaScript");
+    await page.goto(`${ACME}/credit/business`);
+    await waitForHydration(page);
+    const kept = await page.evaluate(rejectUnhandled, "abort");
+    expect(kept, "the entry script keeps a cancelled read out of the page's errors").toBe(true);
+  });
+
   test("a page wider than a phone fails expectAccessible", async ({ page }) => {
     test.fail(true, "the phone check must fail on sideways scrolling");
     await page.goto(`${ACME}/privacy-policy`);
@@ -290,3 +309,17 @@ test.describe("the journeys' own checks", () => {
     await expectAccessible(page);
   });
 });
+
+/**
+ * Runs in the page: rejects a promise nobody handles, with a plain error or a cancelled read's
+ * AbortError, and answers, once the browser has dispatched its unhandledrejection event, whether
+ * the page's own listener (the entry script's, registered first) kept it from being reported.
+ */
+function rejectUnhandled(kind: "error" | "abort"): Promise<boolean> {
+  return new Promise((resolve) => {
+    window.addEventListener("unhandledrejection", (event) => resolve(event.defaultPrevented), { once: true });
+    const abort = new AbortController();
+    abort.abort();
+    void Promise.reject(kind === "abort" ? abort.signal.reason : new Error("a deliberate unhandled rejection"));
+  });
+}
