@@ -88,13 +88,23 @@ test.describe("accounts", () => {
     expect(csv.status()).toBe(200);
     expect(csv.headers()["content-type"]).toContain("text/csv");
     const text = await csv.text();
-    const [header, ...csvRows] = text
-      .replace(/^\uFEFF/, "")
-      .trim()
-      .split("\n");
+    // The lines, one empty row, then the balance by age (issue 34).
+    const [lines, ageing] = text.replace(/^\uFEFF/, "").split("\n\n");
+    const [header, ...csvRows] = lines!.split("\n");
     expect(header).toBe("Date,Type,Reference,Description,Charges (NZD),Credits (NZD)");
     expect(csvRows.length).toBeGreaterThan(0);
     for (const row of csvRows) expect(row).toMatch(/^\d{4}-\d{2}-\d{2},payment,/);
+    const bands = ageing!.trim().split("\n");
+    expect(bands[0]).toMatch(/^Balance by age on \d{4}-\d{2}-\d{2},Amount \(NZD\)$/);
+    expect(bands.slice(1).map((row) => row.split(",")[0])).toEqual([
+      "Not yet due",
+      "1–30 days overdue",
+      "31–60 days overdue",
+      "61–90 days overdue",
+      "Over 90 days overdue",
+      "Total owing",
+    ]);
+    for (const row of bands.slice(1)) expect(row).toMatch(/,\d+\.\d{2}$/);
     // Without a session: sign-in, not a file.
     const anonymous = await hostRequest.get(`${KIWI}/statements/download`);
     expect(anonymous.status()).toBe(302);

@@ -88,7 +88,7 @@ test.describe("pay now", () => {
     await expectAccessible(page);
   });
 
-  test("the Overdue tile opens the list filtered to overdue; whole-row labels; choosing none comes back with the error", async ({
+  test("the Overdue tile opens the balance by age, which opens the list filtered to overdue; whole-row labels; choosing none comes back with the error", async ({
     page,
     jsEnabled,
   }) => {
@@ -98,7 +98,37 @@ test.describe("pay now", () => {
     const tile = page.getByRole("link", { name: /^Overdue \$/ });
     const tileText = await tile.innerText();
     const count = Number(/(\d+) invoices past their due date/.exec(tileText)?.[1]);
+    const overdue = /^Overdue (\$[\d,.]+)/.exec(tileText.replace(/\s+/g, " "))?.[1];
     await taps.tap(tile);
+    // The statement, scrolled to its balance by age (decision 090): the bands past due add up to the tile.
+    await expect(page).toHaveURL(/\/statements(\?[^#]*)?#ageing$/);
+    const ageing = page.getByRole("region", { name: "Balance by age" });
+    await expect(ageing.getByRole("heading", { level: 2 })).toBeInViewport();
+    const table = ageing.getByRole("table", { name: "Balance by age" });
+    await expect(table.getByRole("rowheader")).toHaveText([
+      "Not yet due",
+      "1–30 days overdue",
+      "31–60 days overdue",
+      "61–90 days overdue",
+      "Over 90 days overdue",
+      "Total owing",
+    ]);
+    const cents = async (band: string) =>
+      Math.round(
+        Number(
+          (
+            await table
+              .getByRole("row", { name: new RegExp(`^${band}`) })
+              .getByRole("cell")
+              .innerText()
+          ).replace(/[$,]/g, ""),
+        ) * 100,
+      );
+    let late = 0;
+    for (const band of ["1–30", "31–60", "61–90", "Over 90"]) late += await cents(band);
+    expect(late).toBe(Math.round(Number(overdue!.replace(/[$,]/g, "")) * 100));
+    await expectAccessible(page);
+    await taps.tap(ageing.getByRole("link", { name: "See the overdue invoices" }));
     await expect(page).toHaveURL(/\/customer\/invoices-and-payments\/invoices\?status=overdue$/);
     await expect(page.getByLabel("Status")).toHaveValue("overdue");
     const list = page.getByRole("region", { name: "Invoices" });
@@ -149,7 +179,7 @@ test.describe("pay now", () => {
     await taps.tap(bar);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay invoices");
     await expect(page.getByText("2 invoices · Total to pay")).toBeInViewport();
-    expect(taps.count, "tile, empty submit, two rows, pay selected").toBe(5);
+    expect(taps.count, "tile, its overdue invoices, empty submit, two rows, pay selected").toBe(6);
   });
 
   test("screenshots of the dashboard and the list, both brands at 360 and 1280 px", async ({

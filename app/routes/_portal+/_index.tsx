@@ -23,16 +23,16 @@ import { EnhancedCopy } from "./components/EnhancedCopy";
 import { metaDescription } from "~/lib/meta";
 import { ENHANCED_PAGE } from "~/lib/client-runtime";
 
-/** The invoices list, filtered to what the Overdue tile counts (decision 072). */
-const OVERDUE_INVOICES = "/customer/invoices-and-payments/invoices?status=overdue";
+/** The statement's balance by age: how long what the Overdue tile counts is past due (decision 090). */
+const AGEING = "/statements#ageing";
 const INVOICES = "/customer/invoices-and-payments/invoices";
 
 /**
  * The dashboard (spec §4 steps 3–5) answers "what do I owe and how do I pay" (issue 31, decision
  * 072): the amount due and what of it is overdue first, then one full-width "Pay now" to the pay
  * page with the overdue invoices (else everything payable), in a phone's first screen. The tiles
- * that name something link to it: overdue → the list filtered to overdue; last payment → its
- * receipt. All computed on the server. A contact limited to customer-style routes is sent to their
+ * that name something link to it: overdue → the statement's balance by age (decision 090), which
+ * links on to the overdue invoices; last payment → its receipt. All computed on the server. A contact limited to customer-style routes is sent to their
  * own home instead (decision 033).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -157,8 +157,8 @@ export default function Dashboard() {
       <ul className={styles.tiles} aria-label={t("dashboard.summary")}>
         <li>
           <Tile
-            href={tiles.overdueInvoices > 0 ? OVERDUE_INVOICES : null}
-            hint={t("dashboard.seeOverdue")}
+            href={tiles.overdueInvoices > 0 ? AGEING : null}
+            hint={t("dashboard.seeAgeing")}
             label={t("dashboard.overdue")}
             value={tiles.overdue}
             note={

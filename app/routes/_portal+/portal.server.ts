@@ -11,6 +11,7 @@ export {
   searchAccounts,
 } from "~/services/accounts/accounts.server";
 export { noAccounts, requireAccountAccess } from "~/services/accounts/account-access.server";
+export { AGEING_BANDS, getAgeing } from "~/services/accounts/ageing.server";
 export { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
 export { requireAccountPage } from "~/services/accounts/portal.server";
 export { hasPortalAccess } from "~/services/auth/access.server";

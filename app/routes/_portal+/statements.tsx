@@ -14,11 +14,23 @@ import {
   STATEMENT_TYPE_OPTIONS,
   statementSearch,
 } from "~/lib/statement-query";
-import { pageDates, listStatementLines, requireAccountPage, updateSessionData } from "./portal.server";
+import {
+  AGEING_BANDS,
+  businessToday,
+  getAgeing,
+  pageDates,
+  listStatementLines,
+  requireAccountPage,
+  updateSessionData,
+} from "./portal.server";
+import { AgeingTable } from "~/components/AgeingTable";
 import { metaTranslator } from "~/lib/i18n";
 import { STATIC_PAGE } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
 import { StackedTable } from "~/components/StackedTable";
+
+/** The invoices list, filtered to the overdue ones (decision 072). */
+const OVERDUE_INVOICES = "/customer/invoices-and-payments/invoices?status=overdue";
 
 /**
  * The selected account's statement: paged, sorted and filtered in SQL by the query string
@@ -38,15 +50,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   const sort = STATEMENT_SORT_OPTIONS[query.sort];
-  const page = await listStatementLines(branding.businessId, account.accountId, {
-    skip: (query.page - 1) * STATEMENT_PAGE_SIZE,
-    take: STATEMENT_PAGE_SIZE,
-    sort: { field: sort.field, dir: sort.dir },
-    from: query.from || undefined,
-    to: query.to || undefined,
-    type: query.type || undefined,
-  });
-  const money = (cents: number) => (cents === 0 ? "" : formatMoney(cents, { currency: branding.currency }));
+  const [page, ageing] = await Promise.all([
+    listStatementLines(branding.businessId, account.accountId, {
+      skip: (query.page - 1) * STATEMENT_PAGE_SIZE,
+      take: STATEMENT_PAGE_SIZE,
+      sort: { field: sort.field, dir: sort.dir },
+      from: query.from || undefined,
+      to: query.to || undefined,
+      type: query.type || undefined,
+    }),
+    // As at the business's today, whatever period the lines are filtered to.
+    getAgeing(branding.businessId, account.accountId, businessToday(branding.timeZone)),
+  ]);
+  const full = (cents: number) => formatMoney(cents, { currency: branding.currency });
+  const money = (cents: number) => (cents === 0 ? "" : full(cents));
   const { date } = await pageDates(request, branding);
   const pages = Math.max(1, Math.ceil(page.total / STATEMENT_PAGE_SIZE));
   return {
@@ -59,6 +76,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       debit: formatMoney(page.debitCents, { currency: branding.currency }),
       credit: formatMoney(page.creditCents, { currency: branding.currency }),
       net: formatMoney(page.debitCents - page.creditCents, { currency: branding.currency }),
+    },
+    ageing: {
+      asAt: date(ageing.asAt),
+      rows: AGEING_BANDS.map((band) => ({ band, amount: full(ageing.bands[band]), cents: ageing.bands[band] })),
+      total: full(ageing.totalCents),
+      overdue: ageing.totalCents > ageing.bands.current,
     },
     lines: page.items.map((line) => ({
       id: line.id,
@@ -76,7 +99,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const handle = STATIC_PAGE;
 
 export default function Statements() {
-  const { account, query, pages, total, totals, lines } = useLoaderData<typeof loader>();
+  const { account, query, pages, total, totals, lines, ageing } = useLoaderData<typeof loader>();
   const t = useT();
   const first = total === 0 ? 0 : (query.page - 1) * STATEMENT_PAGE_SIZE + 1;
   const last = Math.min(query.page * STATEMENT_PAGE_SIZE, total);
@@ -165,6 +188,7 @@ export default function Statements() {
         pages={pages}
         hrefFor={(page) => `/statements${statementSearch(query, { page })}`}
       />
+      <AgeingTable ageing={ageing} overdueHref={OVERDUE_INVOICES} />
       <p>
         <a href={`/statements/download${statementSearch(query, { page: 1 })}`} download>
           {t("statements.download")}

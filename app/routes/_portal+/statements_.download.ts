@@ -1,7 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { stringify } from "csv-stringify/sync";
 import { parseStatementQuery, STATEMENT_SORT_OPTIONS } from "~/lib/statement-query";
-import { listStatementLines, requestLanguage, requireAccountPage } from "./portal.server";
+import {
+  AGEING_BANDS,
+  businessToday,
+  getAgeing,
+  listStatementLines,
+  requestLanguage,
+  requireAccountPage,
+} from "./portal.server";
 
 const MAX_ROWS = 10_000;
 const PAGE = 1_000;
@@ -9,7 +16,8 @@ const PAGE = 1_000;
 /**
  * The statement as CSV (csv-stringify), with the page's filters and sort: amounts as plain
  * decimals a spreadsheet reads, dates as ISO dates. Paged from SQL in blocks of 1,000 rows,
- * up to 10,000 lines per file.
+ * up to 10,000 lines per file. After the lines, one empty row and the balance by age (issue 34) as
+ * at the business's today: a label and an amount per row, zeros written out.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { branding, account } = await requireAccountPage(request);
@@ -40,6 +48,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     if (page.items.length < PAGE) break;
   }
+  const ageing = await getAgeing(branding.businessId, account.accountId, businessToday(branding.timeZone));
+  rows.push(
+    [],
+    [t("csv.ageing", { date: ageing.asAt }), t("csv.amount", { currency: branding.currency })],
+    ...AGEING_BANDS.map((band) => [t(`ageing.${band}`), decimal(ageing.bands[band])]),
+    [t("ageing.total"), decimal(ageing.totalCents)],
+  );
   const csv = stringify(rows, {
     header: true,
     columns: [
@@ -64,9 +79,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-/** Integer cents as an exact decimal string (never through a float). */
+/** Integer cents as an exact decimal string (never through a float); zero as an empty cell. */
 function cents(value: number): string {
-  if (value === 0) return "";
+  return value === 0 ? "" : decimal(value);
+}
+
+/** Integer cents as an exact decimal string, zero as 0.00. */
+function decimal(value: number): string {
   const sign = value < 0 ? "-" : "";
   const abs = Math.abs(value);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
