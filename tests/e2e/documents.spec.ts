@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import type { TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
 import { ACME, expect, expectAccessible, KIWI, PHONE, signInAs, test } from "./fixtures";
 
@@ -45,16 +46,53 @@ test.describe("an invoice as a PDF", () => {
       // Still on the invoice's page: a download is not a navigation.
       await expect(heading).toHaveText(`Invoice ${number}`);
 
-      // The first page as a picture, kept with the results (poppler-utils; CI installs it).
-      const pdftoppm = "/usr/bin/pdftoppm";
-      if (!existsSync(pdftoppm)) {
-        expect(process.env.CI, "CI installs poppler-utils (.ci/run)").toBeFalsy();
-        testInfo.annotations.push({ type: "note", description: "no pdftoppm here: the first page is not pictured" });
-        return;
-      }
-      const prefix = testInfo.outputPath(`${brand.name}-invoice`);
-      execFileSync(pdftoppm, ["-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", saved, prefix]);
-      await testInfo.attach(`${brand.name}-invoice-pdf-page-1`, { path: `${prefix}.png`, contentType: "image/png" });
+      await keepFirstPage(testInfo, saved, `${brand.name}-invoice`);
     });
   }
 });
+
+test.describe("a statement as a PDF", () => {
+  test.use({ viewport: PHONE });
+
+  for (const brand of BRANDS) {
+    test(`${brand.name}: the statement's dates, one tap, the period's lines between its balances, and the balance by age`, async ({
+      page,
+    }, testInfo) => {
+      await signInAs(page, brand.origin, brand.email, DEMO_PASSWORD);
+      // The period chosen on the page, as a person does (a plain GET form, with or without JavaScript).
+      await page.goto(`${brand.origin}/statements`);
+      await page.getByLabel("From").fill("2026-01-01");
+      await page.getByLabel("To").fill("2026-06-30");
+      await page.getByRole("button", { name: "Show" }).click();
+      await expect(page).toHaveURL(/from=2026-01-01&to=2026-06-30/);
+      const download = page.getByRole("link", { name: "Download the statement (PDF)" });
+      await expect(download).toHaveAccessibleDescription(
+        "Every line from Jan 1, 2026 to Jun 30, 2026, with the opening and closing balances and the balance by age. A4, to file or to print.",
+      );
+      expect((await download.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      await expectAccessible(page);
+      const number = /\(([A-Z0-9-]+)\)/.exec(await page.getByRole("main").locator("p").first().innerText())![1];
+
+      const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+      expect(file.suggestedFilename()).toBe(`${brand.business}-Statement-${number}-2026-01-01-to-2026-06-30.pdf`);
+      const saved = testInfo.outputPath(file.suggestedFilename());
+      await file.saveAs(saved);
+      expect(readFileSync(saved).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Statement");
+      await keepFirstPage(testInfo, saved, `${brand.name}-statement`);
+    });
+  }
+});
+
+/** The first page as a picture, kept with the results (poppler-utils' pdftoppm; CI installs it). */
+async function keepFirstPage(testInfo: TestInfo, file: string, name: string) {
+  const pdftoppm = "/usr/bin/pdftoppm";
+  if (!existsSync(pdftoppm)) {
+    expect(process.env.CI, "CI installs poppler-utils (.ci/run)").toBeFalsy();
+    testInfo.annotations.push({ type: "note", description: "no pdftoppm here: the first page is not pictured" });
+    return;
+  }
+  const prefix = testInfo.outputPath(name);
+  execFileSync(pdftoppm, ["-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", file, prefix]);
+  await testInfo.attach(`${name}-pdf-page-1`, { path: `${prefix}.png`, contentType: "image/png" });
+}

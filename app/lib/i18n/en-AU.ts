@@ -90,6 +90,7 @@ export const enAU = {
   "statements.charges": "Charges",
   "statements.credits": "Credits",
   "statements.pages": "Statement pages",
+  "statements.documents": "Download",
   "statements.download": "Download these lines (CSV)",
   "ageing.title": "Balance by age",
   "ageing.asAt": "What is owed on {date}, by how long it is past its due date.",

@@ -101,6 +101,7 @@ export const id: Messages = {
   "statements.charges": "Tagihan",
   "statements.credits": "Kredit",
   "statements.pages": "Halaman laporan",
+  "statements.documents": "Unduh",
   "statements.download": "Unduh baris ini (CSV)",
   "ageing.title": "Saldo menurut umur",
   "ageing.asAt": "Yang terutang pada {date}, menurut lamanya lewat jatuh tempo.",

@@ -12,12 +12,16 @@ export {
 } from "~/services/accounts/accounts.server";
 export { noAccounts, requireAccountAccess } from "~/services/accounts/account-access.server";
 export { AGEING_BANDS, getAgeing } from "~/services/accounts/ageing.server";
+export { getStatementPeriod, statementLinesInOrder } from "~/services/accounts/statement-period.server";
+export { pdfBrand } from "~/services/documents/pdf-brand.server";
+export { pdfFileName, pdfResponse } from "~/services/documents/pdf-pages.server";
+export { statementPdf } from "~/services/documents/statement-pdf.server";
 export { CUSTOMER_HOME_PATH } from "~/services/accounts/customer-home.server";
 export { requireAccountPage } from "~/services/accounts/portal.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext, requirePageAccess } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
-export { pageDates, requestLanguage } from "~/services/host/language.server";
+export { pageDates, pageLanguage, requestLanguage } from "~/services/host/language.server";
 export { payNowChoice, payNowHref } from "~/services/payments/payable.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { businessToday, now } from "~/services/platform/clock.server";

@@ -8,6 +8,7 @@ import { useT } from "~/components/useT";
 import * as styles from "~/components/Table.css";
 import { formatMoney, formatNumber } from "~/lib/format";
 import {
+  parseStatementPeriod,
   parseStatementQuery,
   STATEMENT_PAGE_SIZE,
   STATEMENT_SORT_OPTIONS,
@@ -50,6 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
   const sort = STATEMENT_SORT_OPTIONS[query.sort];
+  const today = businessToday(branding.timeZone);
   const [page, ageing] = await Promise.all([
     listStatementLines(branding.businessId, account.accountId, {
       skip: (query.page - 1) * STATEMENT_PAGE_SIZE,
@@ -60,8 +62,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       type: query.type || undefined,
     }),
     // As at the business's today, whatever period the lines are filtered to.
-    getAgeing(branding.businessId, account.accountId, businessToday(branding.timeZone)),
+    getAgeing(branding.businessId, account.accountId, today),
   ]);
+  // The PDF covers the page's dates (12 months up to today when none are chosen), every type of line.
+  const pdfPeriod = parseStatementPeriod(new URLSearchParams({ from: query.from, to: query.to }), today);
   const full = (cents: number) => formatMoney(cents, { currency: branding.currency });
   const money = (cents: number) => (cents === 0 ? "" : full(cents));
   const { date } = await pageDates(request, branding);
@@ -77,6 +81,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       credit: formatMoney(page.creditCents, { currency: branding.currency }),
       net: formatMoney(page.debitCents - page.creditCents, { currency: branding.currency }),
     },
+    pdf: pdfPeriod.ok
+      ? {
+          href: `/statements/pdf?${new URLSearchParams({ from: pdfPeriod.from, to: pdfPeriod.to })}`,
+          from: date(pdfPeriod.from),
+          to: date(pdfPeriod.to),
+        }
+      : null,
     ageing: {
       asAt: date(ageing.asAt),
       rows: AGEING_BANDS.map((band) => ({ band, amount: full(ageing.bands[band]), cents: ageing.bands[band] })),
@@ -99,7 +110,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const handle = STATIC_PAGE;
 
 export default function Statements() {
-  const { account, query, pages, total, totals, lines, ageing } = useLoaderData<typeof loader>();
+  const { account, query, pages, total, totals, lines, ageing, pdf } = useLoaderData<typeof loader>();
   const t = useT();
   const first = total === 0 ? 0 : (query.page - 1) * STATEMENT_PAGE_SIZE + 1;
   const last = Math.min(query.page * STATEMENT_PAGE_SIZE, total);
@@ -189,6 +200,17 @@ export default function Statements() {
         hrefFor={(page) => `/statements${statementSearch(query, { page })}`}
       />
       <AgeingTable ageing={ageing} overdueHref={OVERDUE_INVOICES} />
+      <h2>{t("statements.documents")}</h2>
+      {pdf ? (
+        <p>
+          <a href={pdf.href} download className={secondaryButton} aria-describedby="statement-pdf-hint">
+            {t("pdf.statement.download")}
+          </a>{" "}
+          <span id="statement-pdf-hint">{t("pdf.statement.download.hint", { from: pdf.from, to: pdf.to })}</span>
+        </p>
+      ) : (
+        <p>{t("pdf.statement.tooLong")}</p>
+      )}
       <p>
         <a href={`/statements/download${statementSearch(query, { page: 1 })}`} download>
           {t("statements.download")}
