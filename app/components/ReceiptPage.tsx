@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "@remix-run/react";
 import { useRecheckWhile } from "~/components/useRecheckWhile";
 import { FormMessage, formStyles } from "~/components/Form";
+import { secondaryButton } from "~/components/Button.css";
 import * as styles from "~/components/Table.css";
 import { useT } from "~/components/useT";
 import type { MessageKey } from "~/lib/i18n";
@@ -162,6 +163,7 @@ function ReceiptDetails({
   businessName: string;
 }) {
   const t = useT();
+  const location = useLocation();
   const row = (label: string, value: ReactNode) => (
     <>
       <dt>{label}</dt>
@@ -221,6 +223,15 @@ function ReceiptDetails({
             ))}
           </ul>
         </>
+      ) : null}
+      {receipt.status === "succeeded" || receipt.status === "promised" ? (
+        // The page's own address plus /pdf: the same access as this page (issue 34).
+        <p>
+          <a href={`${location.pathname.replace(/\/$/, "")}/pdf`} download className={secondaryButton}>
+            {t("pdf.download")}
+          </a>{" "}
+          {t("pdf.download.hint")}
+        </p>
       ) : null}
       {viaLink ? null : (
         <p>

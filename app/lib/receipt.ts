@@ -33,6 +33,8 @@ export type ReceiptView = {
 
 export type ReceiptPageData = {
   businessName: string;
+  /** The account the payment was for (its own contacts' to see): the PDF's "Paid for". */
+  account: { name: string; number: string } | null;
   /** Opened without a session (the link payer's browser, or the receipt email's link): no way into the portal. */
   viaLink: boolean;
   /** Opened from the receipt email's own link: the page does not say a receipt is on its way. */

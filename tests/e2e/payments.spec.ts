@@ -150,6 +150,17 @@ test.describe("invoices and payments", () => {
     const mail = await waitForMailVia(MAILBOX, payer(), { since, subject: new RegExp(reference) });
     expect(mail.text).toContain("Total charged:");
     expect(mail.text).not.toContain("4111 1111");
+    // The receipt to file (issue 34): the email carries its PDF, and the page downloads the same file.
+    expect(mail.attachments.map((file) => [file.filename, file.contentType])).toEqual([
+      [`Acme-Plumbing-Supplies-Receipt-${reference}.pdf`, "application/pdf"],
+    ]);
+    expect(Buffer.from(mail.attachments[0]!.base64, "base64").subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download PDF" }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe(`Acme-Plumbing-Supplies-Receipt-${reference}.pdf`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
     // The link is built from the host's configured base URL (decision 024), not always http.
     expect(mail.links.some((link) => link.startsWith(`${ACME}/customer/receipt/`))).toBe(true);
 

@@ -30,6 +30,8 @@ export type CaughtMail = {
   messageId: string | null;
   /** Every header field by its lower-cased name, unfolded (the last one where a name repeats). */
   headers: Record<string, string>;
+  /** The files the message carries, in order: name, type, and the bytes as base64 (JSON carries them). */
+  attachments: { filename: string | null; contentType: string; size: number; base64: string }[];
 };
 
 export type WaitForMailOptions = {
@@ -164,6 +166,12 @@ export async function startSmtpCatcher(options: { smtpPort?: number; httpPort?: 
                   .trim(),
               ]),
             ),
+            attachments: parsed.attachments.map((attachment) => ({
+              filename: attachment.filename ?? null,
+              contentType: attachment.contentType,
+              size: attachment.content.length,
+              base64: attachment.content.toString("base64"),
+            })),
           };
           messages.push(mail);
           arrivals.emit("mail", mail);

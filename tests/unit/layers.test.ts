@@ -40,7 +40,7 @@ const DOMAIN_EDGES: Record<string, readonly string[]> = {
   credit: ["auth", "host", "links"],
   documents: ["branding", "host", "payments"],
   host: ["accounts", "auth", "branding"],
-  jobs: ["credit", "payments", "payments/payto", "schedules"],
+  jobs: ["credit", "documents", "payments", "payments/payto", "schedules"],
   links: ["accounts", "auth", "host", "payment-methods", "payments", "payments/payto"],
   "payment-methods": ["accounts", "auth", "payments/gateway"],
   payments: [

@@ -39,5 +39,15 @@ export const documentsId: Record<keyof typeof documentsEnAU, string> = {
   "pdf.statement.tooLong": "PDF laporan mencakup paling lama lima tahun. Pilih tanggal yang lebih berdekatan.",
   "pdf.statement.tooMany":
     "Periode ini memiliki lebih dari {max} baris, terlalu banyak untuk satu PDF. Pilih periode yang lebih pendek.",
+  "pdf.col.invoice": "Faktur",
+  "pdf.col.paid": "Dibayar",
+  "pdf.subject.receipt": "Kuitansi {reference} dari {business}",
+  "pdf.receipt.promiseTitle": "Janji bayar {reference}",
+  "pdf.receipt.paid": "{business} telah menerima pembayaran ini. Terima kasih.",
+  "pdf.receipt.promised":
+    "{business} mencatat janji Anda untuk membayar paling lambat {date}. Belum ada yang ditagihkan.",
+  "pdf.receipt.account": "Rekening",
+  "pdf.receipt.note": "Catatan",
+  "pdf.receipt.attached": "Kuitansi terlampir sebagai PDF, untuk diarsipkan.",
   "pdf.subject.invoice": "Faktur {number} dari {business} untuk {account}",
 };

@@ -24,7 +24,8 @@ export { hasPortalAccess } from "~/services/auth/access.server";
 export { getPageContext, requirePageAccess, requireSession } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
 export { LINK_PAGE_HEADERS, linkInvalid } from "~/services/links/link-pages.server";
-export { browserUsedLink, recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+export { recordLinkOpened, rememberLinkInBrowser } from "~/services/links/link-tokens.server";
+export { receiptForPage } from "~/services/links/receipt-page.server";
 export { businessContact, closedReason, loadPayerRequest } from "~/services/links/request-links.server";
 export {
   closedView,
@@ -48,8 +49,6 @@ export {
   listPayableInvoicesForContact,
   payableInvoiceAccount,
 } from "~/services/payments/contact-invoices.server";
-export { findPaymentByReference } from "~/services/payments/invoices.server";
-export { receiptPageData } from "~/services/payments/receipt-page.server";
 export { getAccountPayId } from "~/services/payments/payto/payids.server";
 export { payToConfigurationOf } from "~/services/payments/payto/settings.server";
 export { readForm } from "~/services/platform/http.server";
@@ -62,4 +61,7 @@ export {
   requireSignedInSchedule,
 } from "~/services/schedules/schedule-pages.server";
 export { businessToday } from "~/services/platform/clock.server";
-export { pageDates } from "~/services/host/language.server";
+export { pageDates, pageLanguage } from "~/services/host/language.server";
+export { pdfBrand } from "~/services/documents/pdf-brand.server";
+export { pdfResponse } from "~/services/documents/pdf-pages.server";
+export { receiptFileName, receiptHasPdf, receiptPdf } from "~/services/documents/receipt-pdf.server";

@@ -1,15 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ReceiptPage } from "~/components/ReceiptPage";
-import {
-  accountNotFound,
-  requireAccountAccess,
-  getPageContext,
-  requireSession,
-  browserUsedLink,
-  findPaymentByReference,
-  receiptPageData,
-} from "./customer.server";
+import { receiptForPage } from "./customer.server";
 import { metaTranslator } from "~/lib/i18n";
 import type { HydrateHandle } from "~/lib/client-runtime";
 import { metaDescription } from "~/lib/meta";
@@ -23,27 +15,10 @@ import { metaDescription } from "~/lib/meta";
  * A payment made from an emailed link (issue 14) is also shown to the browser that made it,
  * with no session: then without the links into the portal, and with the way back to the link page
  * it paid from when the browser kept it. The receipt email's own link is `/customer/receipt/<token>`.
+ * Who may see it: `receiptForPage` (its PDF has the same access).
  */
-/**
- * Who may see a payment's receipt: the browser that paid it from an emailed link (its link
- * session holds that link, decision 031), with or without a session; else a signed-in contact
- * who may see its account. Signed out with neither: sign in. Anyone else: "Page not found".
- */
-async function requireReceiptAccess(request: Request, reference: string) {
-  const { branding, session } = await getPageContext(request);
-  const payment = await findPaymentByReference(branding.businessId, reference);
-  if (payment?.link_token_id && (await browserUsedLink(request, branding.businessId, payment.link_token_id))) {
-    return { branding, payment, viaLink: true };
-  }
-  if (!session) await requireSession(request);
-  if (!payment) throw accountNotFound();
-  await requireAccountAccess(branding.businessId, session!.contact.id, payment.account_id);
-  return { branding, payment, viaLink: false };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { branding, payment, viaLink } = await requireReceiptAccess(request, params.slug ?? "");
-  return receiptPageData(request, branding, payment, viaLink);
+  return (await receiptForPage(request, params.slug ?? "")).data;
 }
 
 /**

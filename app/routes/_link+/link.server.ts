@@ -32,5 +32,7 @@ export { markPaymentRequestOpened } from "~/services/requests/commands.server";
 export { answerAction, completeView, questionView, responseByLink } from "~/services/responses/response-page.server";
 export { pageDates, pageLanguage } from "~/services/host/language.server";
 export { invoicePdf } from "~/services/documents/invoice-pdf.server";
+export { receiptFileName, receiptHasPdf, receiptPdf } from "~/services/documents/receipt-pdf.server";
 export { pdfBrand } from "~/services/documents/pdf-brand.server";
 export { pdfFileName, pdfResponse } from "~/services/documents/pdf-pages.server";
+export { accountNotFound } from "~/services/accounts/account-access.server";

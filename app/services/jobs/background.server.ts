@@ -1,6 +1,7 @@
 import { pollPayToPayments, reconcileCardPayments } from "../payments/reconcile.server";
 import { pollAgreements } from "../payments/payto/agreements.server";
 import { registerReceiptRenderer } from "../payments/receipts.server";
+import { registerReceiptPdfMaker } from "../documents/receipt-attachment.server";
 import { instalmentHandlers, runDueInstalmentsNow, SWEEP_EVERY_MS } from "../schedules/instalment-runner.server";
 import type { DatabaseHandle } from "../platform/db.server";
 import { getEnv } from "../platform/env.server";
@@ -81,8 +82,10 @@ export async function startBackgroundWork(
   handle: DatabaseHandle,
   options: BackgroundOptions = {},
 ): Promise<BackgroundWork> {
-  // The mail queue sends receipts, which the outbox renders at sending with the domain's renderer.
+  // The mail queue sends receipts, which the outbox renders at sending with the domain's renderer,
+  // and their PDFs, made at sending by the documents' maker.
   registerReceiptRenderer();
+  registerReceiptPdfMaker();
   const registry = options.handlers ?? BACKGROUND_HANDLERS;
   const handlers: Partial<Record<QueueName, JobHandler>> = {};
   for (const [name, handler] of Object.entries(registry) as [QueueName, BackgroundHandler][]) {

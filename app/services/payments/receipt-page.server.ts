@@ -3,6 +3,8 @@ import { cardName } from "~/lib/card";
 import type { ReceiptPageData } from "~/lib/receipt";
 import type { HostBranding } from "../host/host.server";
 import { pageDates } from "../host/language.server";
+import { getDb } from "../platform/database.server";
+import type { PageDates } from "~/lib/format";
 import { contactMayActFor } from "../accounts/accounts.server";
 import { linkInvalid } from "../links/link-pages.server";
 import { rememberedLinkToken } from "../links/link-tokens.server";
@@ -33,9 +35,27 @@ export async function receiptPageData(
     await reconcilePayment(payment.id);
     payment = (await findPaymentById(branding.businessId, payment.id)) ?? payment;
   }
+  const [dates, remembered] = await Promise.all([
+    pageDates(request, branding),
+    viaLink && payment.link_token_id ? rememberedLinkToken(request, branding.businessId, payment.link_token_id) : null,
+  ]);
+  return receiptView(branding, payment, { dates, viaLink, remembered });
+}
+
+/**
+ * A receipt's data from the payment as stored, in the given dates' language and zone: the page's
+ * (`receiptPageData`), or a document's made with no page (the receipt email's PDF). `remembered`: the
+ * link this browser paid from, if it kept it.
+ */
+export async function receiptView(
+  branding: HostBranding,
+  payment: StoredPayment,
+  options: { dates: PageDates; viaLink: boolean; remembered: Parameters<typeof linkPageHref>[0] | null },
+): Promise<ReceiptPageData> {
+  const { viaLink, remembered } = options;
+  const { date } = options.dates;
   const money = (cents: number) => formatMoney(cents, { currency: payment.currency });
-  const { date } = await pageDates(request, branding);
-  const [forRequest, owing, remembered] = await Promise.all([
+  const [forRequest, owing, account] = await Promise.all([
     paymentRequestOf(branding.businessId, payment.payment_request_id),
     stillOwing(branding.businessId, {
       status: payment.status,
@@ -43,7 +63,7 @@ export async function receiptPageData(
       paymentRequestId: payment.payment_request_id,
       invoiceIds: payment.allocations.map((a) => a.invoiceId),
     }),
-    viaLink && payment.link_token_id ? rememberedLinkToken(request, branding.businessId, payment.link_token_id) : null,
+    findAccountName(branding.businessId, payment.account_id),
   ]);
   // Where this browser may go to pay again or pay the rest: signed in, the portal's own pages;
   // by link, the link page it came from when it kept the link, else nowhere (its email has it).
@@ -52,6 +72,7 @@ export async function receiptPageData(
   return {
     businessName: branding.businessName,
     viaLink,
+    account,
     receipt: {
       forRequest,
       credited: payment.purpose !== "invoices" ? money(payment.subtotal_cents) : null,
@@ -114,4 +135,16 @@ export async function receiptByLink(request: Request, branding: HostBranding, to
   if (!payment || !payment.created_by) throw linkInvalid();
   if (!(await contactMayActFor(branding.businessId, payment.created_by, payment.account_id))) throw linkInvalid();
   return { ...(await receiptPageData(request, branding, payment, true)), fromEmail: true };
+}
+
+/** The paying account's name and number, as the receipt's PDF names it. */
+async function findAccountName(businessId: string, accountId: string) {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("accounts")
+    .select(["name", "number"])
+    .where("business_id", "=", businessId)
+    .where("id", "=", accountId)
+    .executeTakeFirst();
+  return row ? { name: row.name, number: row.number } : null;
 }

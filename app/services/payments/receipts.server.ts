@@ -13,6 +13,7 @@ import {
   kickMail,
   queueMail,
   registerMailRenderer,
+  type AttachmentSpec,
   type QueuedMail,
 } from "../platform/mail-outbox.server";
 import type { OutgoingMail } from "../platform/mail.server";
@@ -68,8 +69,22 @@ export async function sendReceipt(branding: { businessId: string }, paymentId: s
   }
 }
 
-/** The receipt as it is sent, from the payment as stored; null if it is no longer a receipt's. */
-export async function renderReceiptMail(db: Db, businessId: string, paymentId: string): Promise<OutgoingMail | null> {
+/**
+ * The receipt as it is sent, from the payment as stored; null if it is no longer a receipt's. It asks
+ * for the receipt's PDF as an attachment (issue 34), which documents/receipt-attachment.server.ts makes
+ * when it is sent (the kind's name is that module's RECEIPT_PDF: payments cannot import documents,
+ * which depend on them).
+ */
+export async function renderReceiptMail(
+  db: Db,
+  businessId: string,
+  paymentId: string,
+): Promise<(OutgoingMail & { attach: AttachmentSpec[] }) | null> {
+  const mail = await renderReceiptMessage(db, businessId, paymentId);
+  return mail && { ...mail, attach: [{ kind: "receipt-pdf", paymentId }] };
+}
+
+async function renderReceiptMessage(db: Db, businessId: string, paymentId: string): Promise<OutgoingMail | null> {
   const branding = await findBusinessBranding(db, businessId);
   if (!branding) {
     logger.error("receipt not sent: the business has no host", { businessId, paymentId });

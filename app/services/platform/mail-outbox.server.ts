@@ -4,7 +4,14 @@ import { getDb } from "./database.server";
 import type { Db } from "./db.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
-import { assertHeaderSafe, messageIdDomain, sendMail, type OutgoingMail, type SentMail } from "./mail.server";
+import {
+  assertHeaderSafe,
+  messageIdDomain,
+  sendMail,
+  type MailAttachment,
+  type OutgoingMail,
+  type SentMail,
+} from "./mail.server";
 import { enqueue, QUEUES, type JobHandler } from "./queue.server";
 
 /**
@@ -49,12 +56,35 @@ export type RenderAtSend = { kind: string } & Record<string, string>;
 export type OutboxPayload = RenderedPayload | RenderAtSend;
 
 /**
- * Renders a render-at-send message from the database as it is now; null when there is nothing to
- * send any more (a receipt for a payment that is no longer one).
+ * A file a rendered message asks to carry (`{ kind: "receipt-pdf", paymentId }`): made when the message
+ * is sent, by the maker registered for its kind (`registerAttachmentMaker`), never stored.
  */
-export type MailRenderer = (businessId: string, payload: RenderAtSend) => Promise<OutgoingMail | null>;
+export type AttachmentSpec = { kind: string } & Record<string, string>;
+
+/**
+ * Renders a render-at-send message from the database as it is now; null when there is nothing to
+ * send any more (a receipt for a payment that is no longer one). `attach`: the files to make for it.
+ */
+export type MailRenderer = (
+  businessId: string,
+  payload: RenderAtSend,
+) => Promise<(OutgoingMail & { attach?: AttachmentSpec[] }) | null>;
+
+/** Makes an attachment's file from the database as it is now; null when there is none to make. */
+export type AttachmentMaker = (businessId: string, spec: AttachmentSpec) => Promise<MailAttachment | null>;
 
 const renderers = new Map<string, MailRenderer>();
+const attachmentMakers = new Map<string, AttachmentMaker>();
+
+/**
+ * As with renderers, the outbox knows no domain: the domain that makes a kind of file (documents'
+ * receipt PDF) registers its maker when it loads (every portal process loads it through
+ * jobs/background.server.ts). A message asking for a kind with no maker in this process goes without
+ * that file, logged: a receipt must never wait on its attachment.
+ */
+export function registerAttachmentMaker(kind: string, maker: AttachmentMaker) {
+  attachmentMakers.set(kind, maker);
+}
 
 /**
  * The outbox knows no domain: a domain that stores messages to be rendered at sending registers
@@ -127,7 +157,11 @@ export async function queueMail(
 ): Promise<QueuedMail> {
   if (!KEY_PATTERN.test(input.key)) throw new Error("queueMail: the key must be 1 to 300 printable ASCII characters");
   const payload: OutboxPayload = "mail" in input ? { kind: "mail", mail: input.mail } : input.render;
-  if (isRendered(payload)) assertHeaderSafe(payload.mail);
+  if (isRendered(payload)) {
+    assertHeaderSafe(payload.mail);
+    // A file is made when its message is sent (a render-at-send message's `attach`), never stored.
+    if (payload.mail.attachments?.length) throw new Error("queueMail: a stored message carries no attachments");
+  }
   const messageId = messageIdFor(input.key);
   const inserted = await tx
     .insertInto("mail_outbox")
@@ -167,13 +201,39 @@ function errorText(error: unknown): string {
   return text.replace(/\s+/g, " ").slice(0, 500);
 }
 
-/** Renders a render-at-send payload (a receipt); null when there is nothing to send any more. */
+/**
+ * Renders a render-at-send payload (a receipt), with the files it asks for; null when there is nothing
+ * to send any more. A file that cannot be made is left out (and logged): a receipt without its PDF is
+ * better than no receipt, and a fault in making the file would fail every retry alike.
+ */
 async function render(businessId: string | null, payload: OutboxPayload): Promise<OutgoingMail | null> {
   if (isRendered(payload)) return payload.mail;
   if (!businessId) return null;
   const renderer = renderers.get(payload.kind);
   if (!renderer) throw new NoRendererError(payload.kind);
-  return renderer(businessId, payload);
+  const rendered = await renderer(businessId, payload);
+  if (!rendered) return null;
+  const { attach, ...mail } = rendered;
+  const attachments: MailAttachment[] = [];
+  for (const spec of attach ?? []) {
+    const maker = attachmentMakers.get(spec.kind);
+    if (!maker) {
+      logger.error("mail outbox: no maker for an attachment in this process; the message goes without it", {
+        kind: spec.kind,
+      });
+      continue;
+    }
+    try {
+      const made = await maker(businessId, spec);
+      if (made) attachments.push(made);
+    } catch (error) {
+      logger.error("mail outbox: an attachment could not be made; the message goes without it", {
+        kind: spec.kind,
+        error,
+      });
+    }
+  }
+  return attachments.length > 0 ? { ...mail, attachments } : mail;
 }
 
 /** No renderer is registered for a payload's kind in this process: another process, or later, sends it. */

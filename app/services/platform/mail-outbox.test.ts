@@ -92,6 +92,18 @@ function outboxSuite(
     setSmtp(saved.SMTP_URL);
   });
 
+  it("stores no files: a message with attachments is refused, and files are made only when a message is sent", async () => {
+    const key = unique("files");
+    const withFile = {
+      ...mailTo("files@example.com"),
+      attachments: [
+        { filename: "Receipt.pdf", contentType: "application/pdf" as const, content: Buffer.from("%PDF-") },
+      ],
+    };
+    await expect(queueCommitted(key, withFile)).rejects.toThrow(/carries no attachments/);
+    expect(await handle.db.selectFrom("mail_outbox").select("id").where("key", "=", key).execute()).toEqual([]);
+  });
+
   it("delivers at once after commit, with the Message-ID of its key, and keeps nothing of it once sent", async () => {
     const key = unique("receipt");
     const to = `${seq}.kick@example.com`;

@@ -237,6 +237,37 @@ describe("header injection guard", () => {
     expect(catcher.messages.map((m) => m.to)).toEqual([["list@example.com"]]);
   });
 
+  it("carries PDFs only, plainly named and bounded in number and size, and sends nothing else", async () => {
+    setEnv({ SMTP_URL: catcher.smtpUrl });
+    const pdf = Buffer.from("%PDF-1.7\n%%EOF\n");
+    const base = { category: "receipts", to: "a@b.example", subject: "Hi", text: "x" } as const;
+    const file = (overrides: Record<string, unknown> = {}) =>
+      ({ filename: "Acme-Receipt-PAY-1.pdf", contentType: "application/pdf", content: pdf, ...overrides }) as never;
+    const refused: [unknown[], RegExp][] = [
+      [[file({ filename: "receipt.exe" })], /name/],
+      [[file({ filename: "../receipt.pdf" })], /name/],
+      [[file({ filename: "Receipt\r\nBcc: x.pdf" })], /name/],
+      [[file({ filename: `${"x".repeat(200)}.pdf` })], /name/],
+      [[file({ contentType: "text/html" })], /PDFs/],
+      [[file({ content: "not bytes" })], /at most/],
+      [[file({ content: Buffer.alloc(5_000_001) })], /at most/],
+      [[file(), file(), file(), file()], /at most 3/],
+    ];
+    for (const [attachments, message] of refused) {
+      await expect(sendMail({ ...base, attachments: attachments as never })).rejects.toThrow(message);
+    }
+    await sendMail({
+      ...base,
+      to: "files@example.com",
+      attachments: [file({ filename: "Kiwi-Freight-Receipt-PAY-Ā1.pdf" })],
+    });
+    const mail = await catcher.waitForMail("files@example.com");
+    expect(
+      mail.attachments.map((a) => [a.filename, a.contentType, Buffer.from(a.base64, "base64").equals(pdf)]),
+    ).toEqual([["Kiwi-Freight-Receipt-PAY-Ā1.pdf", "application/pdf", true]]);
+    expect(catcher.messages.map((m) => m.to)).toEqual([["files@example.com"]]);
+  });
+
   it("refuses a message that is the contact's choice unless its preferences were asked, and unknown categories", async () => {
     for (const category of ["reminders", "statements", "invoices", "marketing"] as const) {
       await expect(sendMail({ category, to: "a@b.example", subject: "Hi", text: "x" })).rejects.toThrow(

@@ -38,7 +38,16 @@ export type OutgoingMail = {
    * and List-Unsubscribe-Post. Each value one line of printable ASCII.
    */
   headers?: Partial<Record<MailHeader, string>>;
+  /** Files the message carries (a receipt's PDF), made when it is sent. */
+  attachments?: MailAttachment[];
 };
+
+/** A file a message carries: a PDF only, named plainly, at most MAX_ATTACHMENT_BYTES. */
+export type MailAttachment = { filename: string; contentType: "application/pdf"; content: Buffer };
+
+export const MAX_ATTACHMENTS = 3;
+export const MAX_ATTACHMENT_BYTES = 5_000_000;
+const ATTACHMENT_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,118}\.pdf$/u;
 
 /**
  * The header fields a caller may add. A list, not a pattern: nothing a caller passes can name
@@ -119,6 +128,17 @@ export function assertHeaderSafe(mail: OutgoingMail) {
   if (isOptionalCategory(mail.category) && mail.preferenceChecked !== true) {
     throw new Error(`sendMail: ${mail.category} mail is the contact's choice: send it with sendContactMail`);
   }
+  const attachments = mail.attachments ?? [];
+  if (attachments.length > MAX_ATTACHMENTS) throw new Error(`sendMail: at most ${MAX_ATTACHMENTS} attachments`);
+  for (const attachment of attachments) {
+    if (!ATTACHMENT_NAME.test(attachment.filename)) {
+      throw new Error("sendMail: an attachment's name is letters, digits, dots, hyphens and underscores, ending .pdf");
+    }
+    if (attachment.contentType !== "application/pdf") throw new Error("sendMail: attachments are PDFs");
+    if (!Buffer.isBuffer(attachment.content) || attachment.content.length > MAX_ATTACHMENT_BYTES) {
+      throw new Error(`sendMail: an attachment is at most ${MAX_ATTACHMENT_BYTES} bytes`);
+    }
+  }
   for (const [name, value] of Object.entries(mail.headers ?? {})) {
     if (!(MAIL_HEADERS as readonly string[]).includes(name)) {
       throw new Error(`sendMail: the header ${JSON.stringify(name.slice(0, 40))} may not be set`);
@@ -162,6 +182,15 @@ export async function sendMail(mail: OutgoingMail, options: { messageId?: string
     text: mail.text,
     ...(mail.html !== undefined ? { html: mail.html } : {}),
     ...(mail.headers && Object.keys(mail.headers).length ? { headers: { ...mail.headers } } : {}),
+    ...(mail.attachments?.length
+      ? {
+          attachments: mail.attachments.map((attachment) => ({
+            filename: attachment.filename,
+            content: attachment.content,
+            contentType: attachment.contentType,
+          })),
+        }
+      : {}),
   };
   const via = env.SMTP_URL ? "smtp" : "outbox";
   try {
