@@ -49,7 +49,7 @@ export type AgreementRecordData = {
     contact: string;
     time: string;
   };
-  downloads: { record: string; text: string };
+  downloads: { pdf: string; record: string; text: string };
 };
 
 export type AgreementClosedData = {
@@ -263,8 +263,13 @@ export function AgreementRecord({
         <p className={formStyles.hint}>{t("agreement.record.downloadHint")}</p>
         <div className={styles.actions}>
           {/* Plain links to a file: the browser downloads them, with or without JavaScript. */}
-          <a href={data.downloads.record} className={buttonStyles.button} download>
+          {/* The PDF first: the copy a phone opens and a clerk files (issue 34). The text record is the
+              one whose bytes anyone can hash; the text alone, for those who want only it. */}
+          <a href={data.downloads.pdf} className={buttonStyles.button} download>
             {t(accepted ? "agreement.download.accepted" : "agreement.download.declined")}
+          </a>
+          <a href={data.downloads.record} className={buttonStyles.secondaryButton} download>
+            {t("pdf.agreement.download")}
           </a>
           <a href={data.downloads.text} className={buttonStyles.secondaryButton} download>
             {t("agreement.download.text")}

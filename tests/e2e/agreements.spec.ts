@@ -6,6 +6,7 @@ import { DEMO_AGREEMENT_REFERENCE } from "../../db/seed/agreements";
 import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
 import { agreementAccountNumber, agreementEmail, type AgreementRole } from "../support/e2e-agreements";
 import { waitForMailVia } from "../support/mailbox";
+import { readPdf } from "../support/pdf-reader";
 import {
   ACME,
   E2E_DATA_DIR,
@@ -156,10 +157,19 @@ test.describe("agreements", () => {
     await expect(page.getByRole("main")).not.toContainText("127.0.0.1");
     await expectAccessible(page);
 
-    // The download "as accepted": the record's header, then the text byte for byte as hashed.
-    const asAccepted = await download(page, "Download as accepted");
-    expect(asAccepted.file.suggestedFilename()).toBe(`${offer.reference}-v1-accepted.md`);
-    checkRecord(asAccepted.bytes, { hash, body: offer.body, name: "Sasha Signer", decision: "Accepted" });
+    // The download "as accepted" (issue 34): a tagged PDF a phone opens, with the record and the text.
+    const asAccepted = await download(page, "Download as accepted (PDF)");
+    expect(asAccepted.file.suggestedFilename()).toBe(`Acme-Plumbing-Supplies-${offer.reference}-v1-accepted.pdf`);
+    const pdf = await readPdf(new Uint8Array(asAccepted.bytes));
+    const pdfText = pdf.text.replace(/\s+/g, " ");
+    expect(pdf.title).toBe(`${offer.title}, as accepted`);
+    expect(pdfText).toContain("Sasha Signer accepted version 1 on");
+    expect(pdfText).toContain(hash);
+    expect(pdfText).toContain("Card payments carry the surcharge");
+    // The record as text: its header, then the text byte for byte as hashed.
+    const asText = await download(page, "Download the record as text");
+    expect(asText.file.suggestedFilename()).toBe(`${offer.reference}-v1-accepted.md`);
+    checkRecord(asText.bytes, { hash, body: offer.body, name: "Sasha Signer", decision: "Accepted" });
     const textOnly = await download(page, "Download the text only");
     expect(sha256(textOnly.bytes)).toBe(hash);
 
@@ -183,7 +193,7 @@ test.describe("agreements", () => {
       "Card payments carry the surcharge",
     );
     await expectAccessible(page);
-    const signedIn = await download(page, "Download as accepted");
+    const signedIn = await download(page, "Download the record as text");
     checkRecord(signedIn.bytes, { hash, body: offer.body, name: "Sasha Signer", decision: "Accepted" });
   });
 
@@ -209,7 +219,7 @@ test.describe("agreements", () => {
 
     await decide(page, "Sasha Signer", "Accept");
     await expect(page.getByRole("region", { name: "The record" })).toContainText("accepted version 2");
-    const v2 = await download(page, "Download as accepted");
+    const v2 = await download(page, "Download the record as text");
     checkRecord(v2.bytes, { hash: sha256(newBody), body: newBody, name: "Sasha Signer", decision: "Accepted" });
   });
 
@@ -234,7 +244,7 @@ test.describe("agreements", () => {
     await decide(page, "Sasha Style", "Decline");
     await expect(page).toHaveURL(`${ACME}${LINK_PATH}${offer.reference}?notice=recorded`);
     await expect(page.getByRole("region", { name: "The record" })).toContainText("Sasha Style declined version 1");
-    const record = await download(page, "Download the record");
+    const record = await download(page, "Download the record as text");
     checkRecord(record.bytes, {
       hash: sha256(offer.body),
       body: offer.body,

@@ -38,7 +38,7 @@ const DOMAIN_EDGES: Record<string, readonly string[]> = {
   branding: ["agreements", "auth", "host", "payments", "requests", "schedules"],
   communication: ["auth", "backoffice", "host", "links", "requests"],
   credit: ["auth", "host", "links"],
-  documents: ["branding", "host", "payments"],
+  documents: ["agreements", "branding", "host", "payments"],
   host: ["accounts", "auth", "branding"],
   jobs: ["credit", "documents", "payments", "payments/payto", "schedules"],
   links: ["accounts", "auth", "host", "payment-methods", "payments", "payments/payto"],

@@ -54,8 +54,8 @@ export const agreementsEnAU = {
   "agreement.record.versionValue": "{version}, published {date}",
   "agreement.record.downloadHint":
     "The downloaded record carries the exact text below and a fingerprint of it, and says how to check one against the other.",
-  "agreement.download.accepted": "Download as accepted",
-  "agreement.download.declined": "Download the record",
+  "agreement.download.accepted": "Download as accepted (PDF)",
+  "agreement.download.declined": "Download the record (PDF)",
   "agreement.download.text": "Download the text only",
   "agreement.closed.withdrawn.title": "This agreement was withdrawn",
   "agreement.closed.withdrawn.text": "{business} withdrew agreement {reference}: it can't be accepted or declined.",

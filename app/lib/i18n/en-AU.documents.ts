@@ -45,5 +45,16 @@ export const documentsEnAU = {
   "pdf.receipt.account": "Account",
   "pdf.receipt.note": "Note",
   "pdf.receipt.attached": "The receipt is attached as a PDF, to file.",
+  "pdf.subject.agreement": "{title}, version {version}, for {account} from {business}",
+  "pdf.agreement.titleAccepted": "{title}, as accepted",
+  "pdf.agreement.titleDeclined": "{title}, as declined",
+  "pdf.agreement.agreement": "Agreement",
+  "pdf.agreement.reference": "Offer reference",
+  "pdf.agreement.utc": "Time (UTC)",
+  "pdf.agreement.address": "Client address",
+  "pdf.agreement.sha256": "SHA-256 of the text",
+  "pdf.agreement.check":
+    "The text below is the version's text as it was offered. To check it against its SHA-256, download the record as text from the portal: it ends with the text byte for byte, as hashed.",
+  "pdf.agreement.download": "Download the record as text",
   "pdf.subject.invoice": "Invoice {number} from {business} to {account}",
 } as const;

@@ -53,8 +53,8 @@ export const agreementsId: Record<keyof typeof agreementsEnAU, string> = {
   "agreement.record.versionValue": "{version}, diterbitkan {date}",
   "agreement.record.downloadHint":
     "Catatan yang diunduh memuat teks persis di bawah dan sidik jarinya, serta menjelaskan cara memeriksa keduanya.",
-  "agreement.download.accepted": "Unduh sebagaimana disetujui",
-  "agreement.download.declined": "Unduh catatannya",
+  "agreement.download.accepted": "Unduh sebagaimana disetujui (PDF)",
+  "agreement.download.declined": "Unduh catatannya (PDF)",
   "agreement.download.text": "Unduh teksnya saja",
   "agreement.closed.withdrawn.title": "Perjanjian ini ditarik",
   "agreement.closed.withdrawn.text":

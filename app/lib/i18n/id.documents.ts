@@ -49,5 +49,16 @@ export const documentsId: Record<keyof typeof documentsEnAU, string> = {
   "pdf.receipt.account": "Rekening",
   "pdf.receipt.note": "Catatan",
   "pdf.receipt.attached": "Kuitansi terlampir sebagai PDF, untuk diarsipkan.",
+  "pdf.subject.agreement": "{title}, versi {version}, untuk {account} dari {business}",
+  "pdf.agreement.titleAccepted": "{title}, sebagaimana diterima",
+  "pdf.agreement.titleDeclined": "{title}, sebagaimana ditolak",
+  "pdf.agreement.agreement": "Perjanjian",
+  "pdf.agreement.reference": "Referensi penawaran",
+  "pdf.agreement.utc": "Waktu (UTC)",
+  "pdf.agreement.address": "Alamat klien",
+  "pdf.agreement.sha256": "SHA-256 teks",
+  "pdf.agreement.check":
+    "Teks di bawah ini adalah teks versi tersebut sebagaimana ditawarkan. Untuk memeriksanya terhadap SHA-256, unduh catatan sebagai teks dari portal: catatan itu diakhiri dengan teks yang sama persis, byte demi byte, sebagaimana di-hash.",
+  "pdf.agreement.download": "Unduh catatan sebagai teks",
   "pdf.subject.invoice": "Faktur {number} dari {business} untuk {account}",
 };

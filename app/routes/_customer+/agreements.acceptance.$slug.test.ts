@@ -19,6 +19,7 @@ import { loader as listLoader } from "./customer.agreement+/all";
 import { loader as recordLoader } from "./customer.agreement+/$reference";
 import { loader as recordDownload } from "./customer.agreement+/$reference_.download";
 import { loader as homeLoader } from "./payment.payment-request.all";
+import { readPdf, rolesOf } from "../../../tests/support/pdf-reader";
 
 /**
  * The agreement pages through their loaders and actions with real Requests (issue 15; decisions
@@ -297,6 +298,7 @@ describe("the emailed link", () => {
         contact: "olivia@coastal.example",
       },
       downloads: {
+        pdf: `/agreements/acceptance/${token}/download?format=pdf`,
         record: `/agreements/acceptance/${token}/download`,
         text: `/agreements/acceptance/${token}/download?format=text`,
       },
@@ -484,7 +486,7 @@ describe("a link whose contact did not decide", () => {
     for (const secret of ["192.0.2.44", "route test", "Olivia Nguyen", "olivia@coastal.example"]) {
       expect(shown).not.toContain(secret);
     }
-    for (const query of ["", "?format=text"]) {
+    for (const query of ["", "?format=text", "?format=pdf"]) {
       const file = await get(linkDownload as Handler, `/x${query}`, { slug: made.token });
       expect(file.status).toBe(404);
       expect(file.text).toBeUndefined();
@@ -588,8 +590,56 @@ describe("the download", () => {
     expect(text.headers?.get("content-disposition")).toBe(`attachment; filename="${made.reference}-v1-text.md"`);
   });
 
+  it("as a PDF (issue 34): the record's facts, the time in the business's zone and in UTC, the hash, then the text tagged", async () => {
+    const body =
+      "# Terms of trade\n\nPayment is due in 30 days.\n\n## Fees\n\n- A late fee of $15.00\n- Card surcharges as shown\n";
+    const document = await createAgreementDocument(acme, { kind: "terms-of-trade", title: "Trade terms", body });
+    const made = await offer({ documentId: document.id });
+    await decide(made.token, { typedName: "Olivia Nguyen" });
+    const answer = await run(
+      linkDownload as Handler,
+      new Request(`${ORIGIN}/agreements/acceptance/${made.token}/download?format=pdf`, { headers: { host: HOST } }),
+      { slug: made.token },
+    );
+    expect(answer).toBeInstanceOf(Response);
+    const response = answer as Response;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toContain(
+      `attachment; filename="Acme-Plumbing-Supplies-${made.reference}-v1-accepted.pdf"`,
+    );
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin");
+    const pdf = await readPdf(new Uint8Array(await response.arrayBuffer()));
+    const text = pdf.text.replace(/\s+/g, " ");
+    expect(pdf.title).toBe("Trade terms, as accepted");
+    for (const line of [
+      "Olivia Nguyen accepted version 1 on",
+      "Agreement Trade terms (terms of trade)",
+      `Offer reference ${made.reference}`,
+      "Decision Accepted",
+      "Name typed Olivia Nguyen",
+      "Contact olivia@coastal.example",
+      "Client address 192.0.2.44",
+      `SHA-256 of the text ${sha256(body)}`,
+      "Payment is due in 30 days.",
+      "A late fee of $15.00",
+    ]) {
+      expect(text).toContain(line);
+    }
+    expect(text).toMatch(
+      /Time [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M GMT\+1[01] \(Australia\/Sydney\)/,
+    );
+    expect(text).toMatch(/Time \(UTC\) \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/);
+    // The text's own headings under the document's two, and its list as a list.
+    const roles = pdf.trees.flatMap(rolesOf);
+    expect(roles).toEqual(expect.arrayContaining(["H1", "H2", "H3", "H4", "L", "LI", "Lbl", "LBody", "Table", "TH"]));
+    expect(pdf.lang).toBe("en-AU");
+  });
+
   it("has no file for an offer not yet decided", async () => {
     const made = await offer();
+    expect((await get(linkDownload as Handler, "/x?format=pdf", { slug: made.token })).status).toBe(404);
     expect((await get(linkDownload as Handler, "/x", { slug: made.token })).status).toBe(404);
     expect(
       (await get(recordDownload as Handler, "/x", { reference: made.reference }, "olivia@coastal.example")).status,
@@ -647,9 +697,15 @@ describe("signed in", () => {
       expect((await get(recordLoader as Handler, "/x", { reference }, "sam@coastal.example")).status).toBe(404);
       expect((await get(recordDownload as Handler, "/x", { reference }, "sam@coastal.example")).status).toBe(404);
       expect((await get(linkDownload as Handler, "/x", { slug: reference }, "sam@coastal.example")).status).toBe(404);
-      expect(
-        (await get(linkDownload as Handler, "/x?format=text", { slug: reference }, "sam@coastal.example")).status,
-      ).toBe(404);
+      for (const format of ["text", "pdf"]) {
+        expect(
+          (await get(linkDownload as Handler, `/x?format=${format}`, { slug: reference }, "sam@coastal.example"))
+            .status,
+        ).toBe(404);
+      }
+      expect((await get(recordDownload as Handler, "/x?format=pdf", { reference }, "sam@coastal.example")).status).toBe(
+        404,
+      );
     }
     expect(await decisions(waiting.id)).toBe(0);
     const kept = await handle.db

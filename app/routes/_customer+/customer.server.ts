@@ -63,5 +63,5 @@ export {
 export { businessToday } from "~/services/platform/clock.server";
 export { pageDates, pageLanguage } from "~/services/host/language.server";
 export { pdfBrand } from "~/services/documents/pdf-brand.server";
-export { pdfResponse } from "~/services/documents/pdf-pages.server";
+export { agreementPdfDownload, pdfResponse } from "~/services/documents/pdf-pages.server";
 export { receiptFileName, receiptHasPdf, receiptPdf } from "~/services/documents/receipt-pdf.server";

@@ -5,6 +5,7 @@ import {
   agreementRecordFileName,
   agreementTextFileName,
   TYPED_NAME_MAX,
+  type AgreementRecordFacts,
 } from "~/lib/agreements";
 import type { PageDates } from "~/lib/format";
 import type { MessageKey } from "~/lib/i18n";
@@ -166,7 +167,7 @@ export async function agreementView(request: Request, context: AgreementContext)
         contact: decision.contactEmail,
         time: dates.dateTime(decision.decidedAt),
       },
-      downloads: { record: paths.download, text: `${paths.download}?format=text` },
+      downloads: { pdf: `${paths.download}?format=pdf`, record: paths.download, text: `${paths.download}?format=text` },
     };
   }
   return {
@@ -267,12 +268,35 @@ export async function decideAction(request: Request, context: AgreementContext) 
  * decided offer (anything else: "Page not found").
  */
 export function agreementDownload(request: Request, context: AgreementContext, extraHeaders: HeadersInit = {}) {
+  const facts = decidedAgreementFacts(context);
+  const body = facts.body;
+  const bytes = Buffer.byteLength(body, "utf8");
+  const textOnly = new URL(request.url).searchParams.get("format") === "text";
+  const content = textOnly ? body : agreementRecordFile(facts, bytes);
+  const fileName = textOnly ? agreementTextFileName(facts) : agreementRecordFileName(facts);
+  return new Response(content, {
+    headers: {
+      ...extraHeaders,
+      "Content-Type": "text/markdown; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+/**
+ * The facts of a decided offer's record, as every copy of it states them (the text file, the PDF):
+ * no decision, or a link that no longer opens the offer, and there is no record to give.
+ */
+export function decidedAgreementFacts(
+  context: AgreementContext,
+): AgreementRecordFacts & { kind: AgreementContext["offer"]["document"]["kind"] } {
   const { branding, offer } = context;
   if (!offer.decision || closedReason(context)) throw notUnderThisLink();
   const decision = offer.decision;
   const body = offer.version.body;
-  const bytes = Buffer.byteLength(body, "utf8");
-  const facts = {
+  return {
     businessName: branding.businessName,
     timeZone: branding.timeZone,
     reference: offer.reference,
@@ -289,17 +313,6 @@ export function agreementDownload(request: Request, context: AgreementContext, e
     userAgent: decision.userAgent,
     bodySha256: decision.bodySha256,
     body,
+    kind: offer.document.kind,
   };
-  const textOnly = new URL(request.url).searchParams.get("format") === "text";
-  const content = textOnly ? body : agreementRecordFile(facts, bytes);
-  const fileName = textOnly ? agreementTextFileName(facts) : agreementRecordFileName(facts);
-  return new Response(content, {
-    headers: {
-      ...extraHeaders,
-      "Content-Type": "text/markdown; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
 }

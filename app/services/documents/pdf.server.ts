@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { create, type Font } from "fontkit";
-import { PDFDocument as PackedPdf, PDFStreamWriter } from "@cantoo/pdf-lib";
 import PDFDocument from "pdfkit";
+import { packObjects } from "./pdf-packer.server";
 
 /**
  * Tagged, accessible PDFs (issue 34, decision 089): every document the portal files for a clerk (an invoice,
@@ -25,11 +25,13 @@ const require = createRequire(import.meta.url);
  * Parsed once per process, on the first document: parsing DejaVu's tables took most of a document's time
  * when each document parsed its own copy. pdfkit takes a parsed font; each document embeds its own subset.
  */
-let fonts: { regular: Font; bold: Font } | null = null;
+let fonts: { regular: Font; bold: Font; mono: Font } | null = null;
 const parsedFonts = () =>
   (fonts ??= {
     regular: create(readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"))),
     bold: create(readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"))),
+    // For a value read character by character (a SHA-256): embedded only in a document that shows one.
+    mono: create(readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf"))),
   });
 
 /** A4 in points, and the margin (20 mm). */
@@ -38,11 +40,9 @@ const TEXT = "#1a1a1a";
 const MUTED = "#4d4d4d";
 const HEADER_FILL = "#e3e3e3";
 const BAND_FILL = "#f3f3f3";
-const SIZES = { body: 10, small: 8.5, h1: 18, h2: 12.5, brand: 12 };
+const SIZES = { body: 10, small: 8.5, h1: 18, h2: 12.5, h3: 11, brand: 12 };
 /** A header cell's scope: pdfkit writes it as the element's table attribute (not in @types/pdfkit). */
 const COLUMN_SCOPE = { scope: "Column" } as PDFKit.Mixins.StructureElementOptions;
-/** Objects packed between the event loop's turns (a few milliseconds of work). */
-const PACK_PER_TURN = 1_000;
 /** Rows drawn between the event loop's turns in a long table (about 5 ms of work on a slow core). */
 const YIELD_EVERY = 25;
 
@@ -122,10 +122,11 @@ export class TaggedPdf {
       font: null as unknown as string,
       info: { Title: meta.title, Author: brand.businessName, Subject: meta.subject, Creator: brand.businessName },
     });
-    const { regular, bold } = parsedFonts();
+    const { regular, bold, mono } = parsedFonts();
     // @types/pdfkit names a path or bytes; pdfkit itself takes a parsed font too.
     this.doc.registerFont("body", regular as unknown as Buffer);
     this.doc.registerFont("bold", bold as unknown as Buffer);
+    this.doc.registerFont("mono", mono as unknown as Buffer);
     this.doc.font("body").fontSize(SIZES.body).fillColor(TEXT);
     this.doc.on("data", (chunk: Buffer) => this.chunks.push(chunk));
     this.done = new Promise((resolve, reject) => {
@@ -159,14 +160,14 @@ export class TaggedPdf {
     doc.moveDown(0.6);
   }
 
-  heading(level: 1 | 2, text: string) {
+  heading(level: 1 | 2 | 3 | 4 | 5, text: string) {
     const doc = this.doc;
-    if (level === 2) doc.moveDown(0.8);
+    if (level > 1) doc.moveDown(level === 2 ? 0.8 : 0.5);
     this.root.add(
-      doc.struct(level === 1 ? "H1" : "H2", {}, () => {
+      doc.struct(`H${level}`, {}, () => {
         doc
           .font("bold")
-          .fontSize(level === 1 ? SIZES.h1 : SIZES.h2)
+          .fontSize(level === 1 ? SIZES.h1 : level === 2 ? SIZES.h2 : SIZES.h3)
           .fillColor(TEXT)
           .text(`${text} `, PAGE.margin, doc.y);
       }),
@@ -192,13 +193,55 @@ export class TaggedPdf {
     return this;
   }
 
+  /** A bulleted list: `L` → `LI` → `Lbl` (the bullet) and `LBody` (the item's words). */
+  list(items: readonly string[]) {
+    const doc = this.doc;
+    const indent = 14;
+    const list = doc.struct("L");
+    this.root.add(list);
+    for (const item of items) {
+      // An item starts on a page with room for its first two lines, so its bullet is never left behind.
+      if (
+        doc.y + 2 * doc.font("body").fontSize(SIZES.body).currentLineHeight(true) >
+        doc.page.height - doc.page.margins.bottom
+      ) {
+        doc.addPage();
+      }
+      const top = doc.y;
+      const entry = doc.struct("LI");
+      list.add(entry);
+      entry.add(
+        doc.struct("Lbl", {}, () => {
+          doc.font("body").fontSize(SIZES.body).fillColor(TEXT).text("• ", PAGE.margin, top, { lineBreak: false });
+        }),
+      );
+      entry.add(
+        doc.struct("LBody", {}, () => {
+          doc.text(`${spaced(item)} `, PAGE.margin + indent, top, {
+            width: doc.page.width - 2 * PAGE.margin - indent,
+          });
+        }),
+      );
+      entry.end();
+      doc.moveDown(0.2);
+    }
+    list.end();
+    doc.x = PAGE.margin;
+    doc.moveDown(0.25);
+    return this;
+  }
+
   /** Label and value pairs, as a table whose first column holds row headers (what a `<dl>` says). */
-  facts(rows: readonly (readonly [label: string, value: string, strong?: boolean])[]) {
+  facts(rows: readonly (readonly [label: string, value: string, style?: boolean | "code"])[]) {
     if (rows.length === 0) return this;
     this.accessibleTable(
-      rows.map(([label, value, strong]) => [
+      rows.map(([label, value, style]) => [
         { text: label, type: "TH", scope: "Row", font: { src: "bold" } },
-        { text: value, ...(strong ? { font: { src: "bold" } } : {}) },
+        {
+          text: value,
+          // Strong (true), or a code read character by character: fixed width and small enough for one line.
+          ...(style === "code" ? { font: { src: "mono", size: 7.5 } } : style ? { font: { src: "bold" } } : {}),
+        },
       ]),
       [150, "*"],
     );
@@ -258,15 +301,17 @@ export class TaggedPdf {
         doc.text(`${text} `, lefts[column]! + pad.x, top + pad.y, { width: inner, align: spec.align ?? "left" });
       } else {
         const x =
-          spec.align === "right" ? lefts[column]! + pad.x + inner - doc.widthOfString(text) : lefts[column]! + pad.x;
+          spec.align === "right"
+            ? Math.round((lefts[column]! + pad.x + inner - doc.widthOfString(text)) * 10) / 10
+            : lefts[column]! + pad.x;
         doc.text(`${text} `, x, top + pad.y, { lineBreak: false });
       }
     };
 
     const headerRow = (tagged: boolean) => {
       doc.font("bold").fontSize(size);
-      const height = doc.currentLineHeight(true) + 2 * pad.y;
-      const top = doc.y;
+      const height = Math.ceil(doc.currentLineHeight(true) + 2 * pad.y);
+      const top = Math.ceil(doc.y);
       doc.markContent("Artifact", { type: "Layout" });
       doc.save().rect(PAGE.margin, top, width, height).fill(HEADER_FILL).restore();
       doc.endMarkedContent();
@@ -303,7 +348,9 @@ export class TaggedPdf {
             height = Math.max(height, doc.heightOfString(`${text} `, { width: widths[column]! - 2 * pad.x }));
           }
         });
-        height += 2 * pad.y;
+        // Whole points: every position on the page a short number, which the compressed content repeats.
+        height = Math.ceil(height + 2 * pad.y);
+        doc.y = Math.ceil(doc.y);
         if (doc.y + height > bottom()) {
           doc.addPage();
           doc.y = doc.page.margins.top;
@@ -398,17 +445,4 @@ export class TaggedPdf {
  */
 function spaced(text: string) {
   return text.replace(/ *\n/g, " \n");
-}
-
-/**
- * The file as written, its objects packed into compressed object streams (PDF 1.5): pdfkit writes each
- * of a tagged table's thousands of structure elements as a plain-text object, 70% of a 1,000-line
- * statement's bytes. Packed 200 to a stream they compress to a tenth (650 KB to 186 KB); nothing in them
- * changes. @cantoo/pdf-lib (already the credit documents' parser) reads the file and writes it again,
- * yielding to the event loop every `PACK_PER_TURN` objects.
- */
-async function packObjects(bytes: Buffer): Promise<Buffer> {
-  const document = await PackedPdf.load(bytes, { updateMetadata: false });
-  const packed = await PDFStreamWriter.forContext(document.context, PACK_PER_TURN, true, 200).serializeToBuffer();
-  return Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
 }

@@ -43,6 +43,44 @@ describe("TaggedPdf", () => {
     expect(read.fontsEmbedded).toBe(true);
   });
 
+  it("draws a long ledger a block at a time: one table, its header tagged once and repeated as an artifact, objects packed", async () => {
+    const pdf = new TaggedPdf(META, BRAND);
+    pdf.heading(1, "Statement");
+    async function* blocks() {
+      for (let start = 0; start < 300; start += 100) {
+        yield Array.from({ length: 100 }, (_, index) => [
+          `Line ${start + index + 1}`,
+          index % 9 === 0 ? "A description long enough to run onto a second line of its cell in the ledger" : "",
+          `$${start + index + 1}.00`,
+        ]);
+      }
+    }
+    await pdf.ledger(
+      [
+        { header: "Reference", width: 90 },
+        { header: "Details", wrap: true },
+        { header: "Amount", align: "right", width: 90 },
+      ],
+      blocks(),
+    );
+    pdf.list(["The first point", "The second point"]);
+    const bytes = await pdf.finish();
+    // Packed into compressed object streams (PDF 1.5): no structure element stands in the file as plain text.
+    expect(bytes.toString("latin1")).toContain("/Type /ObjStm");
+    expect(bytes.toString("latin1")).not.toContain("/S /TD");
+    const read = await readPdf(bytes);
+    expect(read.pages.length).toBeGreaterThan(3);
+    expect(read.text).toContain("Line 1");
+    expect(read.text).toContain("Line 300");
+    const roles = read.trees.flatMap(rolesOf);
+    // One TH per column in the file, once: the header drawn again on later pages is an artifact.
+    expect(read.headerScopes).toEqual(["/Column", "/Column", "/Column"]);
+    for (const page of read.artifacts.slice(1)) expect(page).toContain("Reference Details Amount");
+    expect(read.artifacts[0]).not.toContain("Reference");
+    expect(roles).toEqual(expect.arrayContaining(["L", "LI", "Lbl", "LBody"]));
+    expect(read.text).toContain("The second point");
+  });
+
   it("keeps the words of a line break apart, and names (with macrons) as text", async () => {
     const pdf = new TaggedPdf(META, BRAND);
     pdf.facts([["Billed to", "Ōtaki Orchards (KF-500)\n2 Packhouse Lane\nHastings 4120"]]);

@@ -8,6 +8,7 @@ export { resolveSelectedAccount } from "~/services/accounts/account-access.serve
 export { agreementBySession, agreementDownload, agreementView } from "~/services/agreements/agreement-page.server";
 export { agreementHref, listOffersFor } from "~/services/agreements/queries.server";
 export { hasPortalAccess } from "~/services/auth/access.server";
+export { agreementPdfDownload } from "~/services/documents/pdf-pages.server";
 export { requireSession } from "~/services/auth/auth.server";
 export { updateSessionData } from "~/services/auth/session.server";
 export { LINK_PAGE_HEADERS } from "~/services/links/link-pages.server";
