@@ -5,8 +5,16 @@
  * so one slow sample on a busy machine does not fail the check on its own.
  */
 import fs from "node:fs";
-import { BUDGETS_FILE, PAGES, QUERIES_FILE, RESULTS_FILE } from "./config";
-import { BUDGET, clientChecks, isBreach, type Check, type ClientBudgets } from "./lib/budget-checks";
+import { BUDGETS_FILE, DOCUMENTS, DOCUMENTS_FILE, PAGES, QUERIES_FILE, RESULTS_FILE } from "./config";
+import {
+  BUDGET,
+  clientChecks,
+  documentChecks,
+  isBreach,
+  type Check,
+  type ClientBudgets,
+  type DocumentBudgets,
+} from "./lib/budget-checks";
 import type { BenchResults } from "./report";
 
 type Budgets = {
@@ -31,6 +39,8 @@ type Budgets = {
   queries: { maxPerPage: number; constantInDataSize: boolean; perPage?: Record<string, number> };
   /** `pages`: the pages whose paged queries the growth budget holds for (issue 4: invoices and statements). */
   growth: { pages: string[]; p95Ms: number };
+  /** The PDF documents (issue 34): time (`medianMs` unless `perDocument` names one), size, /heartbeat beside. */
+  documents: DocumentBudgets;
 } & ClientBudgets;
 
 function readJson<T>(file: string, hint: string): T {
@@ -44,15 +54,19 @@ function readJson<T>(file: string, hint: string): T {
 const budgets = readJson<Budgets>(BUDGETS_FILE, "it holds the budgets and belongs in the repository");
 /**
  * BENCH_ONLY=queries: checks a query-count-only run's bench/results/queries.json against the query
- * budgets alone; everything else is checked only against a whole run's latest.json.
+ * budgets alone; BENCH_ONLY=documents, a PDF-documents-only run's bench/results/documents.json against
+ * the documents' budgets alone. Everything else is checked only against a whole run's latest.json.
  */
 const queriesOnly = process.env.BENCH_ONLY === "queries";
-const resultsFile = queriesOnly ? QUERIES_FILE : RESULTS_FILE;
-const results = readJson<Pick<BenchResults, "generatedAt" | "pages">>(
+const documentsOnly = process.env.BENCH_ONLY === "documents";
+const resultsFile = queriesOnly ? QUERIES_FILE : documentsOnly ? DOCUMENTS_FILE : RESULTS_FILE;
+const results = readJson<Pick<BenchResults, "generatedAt"> & Partial<Pick<BenchResults, "pages" | "documents">>>(
   resultsFile,
-  queriesOnly ? "run `BENCH_ONLY=queries npm run bench` first" : "run `npm run bench` first",
+  `run \`${queriesOnly || documentsOnly ? `BENCH_ONLY=${process.env.BENCH_ONLY} ` : ""}npm run bench\` first`,
 );
-const whole = queriesOnly ? null : (results as BenchResults);
+const whole = queriesOnly || documentsOnly ? null : (results as BenchResults);
+// A whole run's pages or a query-count-only run's: either file always has them (a documents-only run has none).
+const pageResults = documentsOnly ? [] : (results as Pick<BenchResults, "pages">).pages;
 
 const checks: Check[] = [];
 const add = (check: Check) => checks.push(check);
@@ -153,7 +167,7 @@ for (const run of whole?.load.runs ?? []) {
     });
   }
 }
-for (const page of results.pages) {
+for (const page of pageResults) {
   const counts = Object.values(page.queries);
   add({
     budget: "SQL statements per page",
@@ -208,6 +222,14 @@ if (whole)
   }))
     add(check);
 
+// Issue 34's PDF documents: every document in DOCUMENTS must have its figures, in a whole run's results too.
+if (whole || documentsOnly)
+  for (const check of documentChecks(budgets.documents, results.documents, {
+    documents: DOCUMENTS.map((document) => document.name),
+    heartbeat: DOCUMENTS.filter((document) => document.heartbeat).map((document) => document.name),
+  }))
+    add(check);
+
 const fmt = (value: number, unit: string) =>
   Number.isNaN(value)
     ? "not measured"
@@ -216,7 +238,7 @@ const fmt = (value: number, unit: string) =>
 const breaches = checks.filter(isBreach);
 
 process.stdout.write(
-  `Budgets (${BUDGETS_FILE}${queriesOnly ? ", SQL statements only" : ""}) against ${resultsFile} of ${results.generatedAt}: ${checks.length} checks.\n`,
+  `Budgets (${BUDGETS_FILE}${queriesOnly ? ", SQL statements only" : documentsOnly ? ", PDF documents only" : ""}) against ${resultsFile} of ${results.generatedAt}: ${checks.length} checks.\n`,
 );
 if (whole && !whole.growth)
   process.stdout.write(

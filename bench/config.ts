@@ -92,6 +92,8 @@ export const BENCH_COMMUNICATION_LINKS = { demo: "", bench: "" };
  * and a link to a paid payment request (PR-DEMO0004) with the token `benchLinkToken("paid-request", 0)`.
  */
 export const BENCH_READ_ONLY = { invoiceId: "", receiptReference: "" };
+/** That invoice's number in the demo seed: bench/seed.ts finds its id by it, and its PDF's name carries it. */
+export const BENCH_READ_ONLY_INVOICE = "ACME-1000-INV-023";
 const seeded = (value: string, what: string) => value || `/not-seeded-yet-run-the-bench-seed-first/${what}`;
 const communicationLink = (which: "demo" | "bench") =>
   BENCH_COMMUNICATION_LINKS[which] || "/communication/not-signed-yet-run-the-bench-seed-first";
@@ -344,6 +346,8 @@ export const BENCH_DATA_DIR = ".tmp/bench/data";
 export const RESULTS_FILE = "bench/results/latest.json";
 /** What a query-count-only run (BENCH_ONLY=queries) writes: step 4 alone. */
 export const QUERIES_FILE = "bench/results/queries.json";
+/** What a PDF-documents-only run (BENCH_ONLY=documents) writes: step 10 alone. */
+export const DOCUMENTS_FILE = "bench/results/documents.json";
 export const BUDGETS_FILE = "bench/budgets.json";
 
 /** The demo brand and contact the browser and load runs use (db/seed/demo.ts). */
@@ -406,6 +410,77 @@ export const QUERY_SIZES = [10, 5_000] as const;
 export const benchEmail = (rows: number) => `rows-${rows}@bench.example`;
 /** The bench brand's host admin (bench/seed.ts), for the pages with `login: "hostAdmin"`. */
 export const BENCH_ADMIN_EMAIL = "admin@bench.example";
+
+/**
+ * The statement bench/documents.ts files: the bench brand's account of `rows` rows, for a period that holds
+ * exactly `lines` of its statement lines (issue 34's budget is for a statement of 1,000). bench/seed.ts finds
+ * the period in the data it has just written (the latest run of whole days with that many lines), counts the
+ * lines in it again and fails unless the count is exact, then sets `from` and `to`.
+ */
+export const BENCH_STATEMENT: { rows: (typeof QUERY_SIZES)[number]; lines: number; from: string; to: string } = {
+  rows: 5_000,
+  lines: 1_000,
+  from: "",
+  to: "",
+};
+
+/**
+ * A PDF the portal files (issue 34): not a page (no HTML, nothing for a browser to load, so not in PAGES,
+ * which the browser steps open), but a document fetched signed in as `login` on `host`. bench/documents.ts
+ * times it, weighs it and checks it is a PDF; `bench:check` holds it to `documents` in bench/budgets.json
+ * (150 ms unless `perDocument` names it). A new document (the receipt's, when it comes) is one entry here.
+ */
+export type BenchDocument = {
+  /** Short name used in tables, results and budgets. */
+  name: string;
+  host: string;
+  login: { email: string; password: string };
+  path: string;
+  /**
+   * What the file's name (Content-Disposition) must carry, so the bench times the document it means to:
+   * the invoice's number, or the account and the period (the session's selected account is the first).
+   */
+  fileNameHas: string[];
+  /** Statement lines the file lists, counted in the seeded database (recorded with the results). */
+  lines?: number;
+  /** Made again with /heartbeat polled beside it: how long another request waits while it is made. */
+  heartbeat?: boolean;
+};
+
+export const DOCUMENTS: BenchDocument[] = [
+  // The read-only invoice page's invoice (BENCH_READ_ONLY), as the demo login files it.
+  {
+    name: "invoice",
+    host: DEMO_HOST,
+    login: DEMO_LOGIN,
+    get path() {
+      return `/customer/invoices-and-payments/invoice/${seeded(BENCH_READ_ONLY.invoiceId, "invoice")}/pdf`;
+    },
+    fileNameHas: [BENCH_READ_ONLY_INVOICE],
+  },
+  {
+    name: "statement-1000-lines",
+    host: BENCH_HOST,
+    login: { email: benchEmail(BENCH_STATEMENT.rows), password: DEMO_LOGIN.password },
+    get path() {
+      const from = seeded(BENCH_STATEMENT.from, "statement-from");
+      const to = seeded(BENCH_STATEMENT.to, "statement-to");
+      return `/statements/pdf?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+    },
+    get fileNameHas() {
+      return [`ROWS-${BENCH_STATEMENT.rows}`, BENCH_STATEMENT.from, BENCH_STATEMENT.to];
+    },
+    lines: BENCH_STATEMENT.lines,
+    heartbeat: true,
+  },
+];
+
+/**
+ * Step 10's fetches per document (bench/documents.ts), one after another: `warmUps` unmeasured, `measured`
+ * timed (median and max kept); for a document with `heartbeat`, `idleHeartbeats` heartbeats alone, then
+ * `beside` more of the document with /heartbeat polled beside it.
+ */
+export const DOCUMENT_RUNS = { warmUps: 1, measured: 7, idleHeartbeats: 50, beside: 5 };
 
 /** Lighthouse's mobile preset ("Moto G Power" on slow 4G). */
 export const MOBILE = {

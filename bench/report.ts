@@ -1,4 +1,5 @@
 import type { BytesResult } from "./bytes";
+import type { DocumentResult } from "./documents";
 import type { GrowthResult } from "./growth";
 import type { InpResult } from "./interaction";
 import type { JourneyResult } from "./journey";
@@ -34,6 +35,8 @@ export type BenchResults = {
   journey?: JourneyResult[];
   /** JavaScript bytes in the read-only pages' documents. */
   readOnly?: ReadOnlyResult[];
+  /** The PDF documents (issue 34): time, bytes, and /heartbeat beside the statement (bench/documents.ts). */
+  documents?: DocumentResult[];
 };
 
 // KB as the budgets count them: 1 KB = 1,000 B.
@@ -104,6 +107,56 @@ export function formatLighthouse(results: Pick<BenchResults, "lighthouse" | "low
       ),
     );
   return parts.join("\n");
+}
+
+/**
+ * Table 10, the PDF documents: time and size per document, then /heartbeat beside each document made
+ * with it polled. Also all that a PDF-documents-only run (BENCH_ONLY=documents) prints.
+ */
+export function formatDocuments(documents: DocumentResult[]): string {
+  const first = documents[0];
+  const timed = table(
+    `10. PDF documents, signed in (ms from request to last byte on 127.0.0.1, median and max of ${first?.runsMs.length ?? 0} after ${first?.warmUps ?? 0} warm-up; 1 KB = 1,000 B)`,
+    ["document", "lines", "KB", "median ms", "max ms", "runs (ms)", "type"],
+    documents.map((document) => [
+      document.document,
+      document.lines === undefined ? "–" : document.lines.toLocaleString("en"),
+      kb(document.bytes),
+      document.medianMs,
+      document.maxMs,
+      document.runsMs.join(" / "),
+      `${document.status} ${document.contentType}`,
+    ]),
+  );
+  const beside = documents.filter((document) => document.heartbeat);
+  if (beside.length === 0) return timed;
+  return [
+    timed,
+    table(
+      "10b. /heartbeat fetched back to back on its own connection while the document is made (ms; the slowest answer per run, and the same connection's heartbeats alone just before)",
+      [
+        "document",
+        "heartbeat alone: median / max",
+        "document beside (runs)",
+        "answers beside (runs)",
+        "slowest answer (runs)",
+        "median of slowest",
+        "slowest",
+      ],
+      beside.map((document) => {
+        const heartbeat = document.heartbeat!;
+        return [
+          document.document,
+          `${heartbeat.idle.medianMs} / ${heartbeat.idle.maxMs} (of ${heartbeat.idle.samples})`,
+          heartbeat.runs.map((run) => run.documentMs).join(" / "),
+          heartbeat.runs.map((run) => run.answers).join(" / "),
+          heartbeat.runs.map((run) => run.slowestMs).join(" / "),
+          heartbeat.slowestMs,
+          heartbeat.worstMs,
+        ];
+      }),
+    ),
+  ].join("\n");
 }
 
 /** 8b: the emailed request's journey on the low-end phone, each run's time, taps and whether it beat hydration. */
@@ -302,6 +355,7 @@ export function formatReport(results: BenchResults): string {
         ]),
       ),
     );
+  if (results.documents) parts.push(formatDocuments(results.documents));
   parts.push(
     `\nBench took ${results.durationSeconds} s on ${results.machine.cpus} CPU(s), Node ${results.machine.node}.`,
   );

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { heapLimitArgs } from "../scripts/heap-limit.js";
 import { measureBytes } from "./bytes";
+import { measureDocuments } from "./documents";
 import {
   BENCH_DATA_DIR,
   BUDGETS_FILE,
@@ -17,6 +18,8 @@ import {
   DEMO_ADMIN_LOGIN,
   DEMO_HOST,
   DEMO_LOGIN,
+  DOCUMENTS,
+  DOCUMENTS_FILE,
   LOW_END,
   MOBILE,
   PAGES,
@@ -34,6 +37,7 @@ import { measureMobile } from "./mobile";
 import { measurePages } from "./pages";
 import { measureReadOnly } from "./read-only";
 import {
+  formatDocuments,
   formatJourney,
   formatLighthouse,
   formatLowEndProtocols,
@@ -58,8 +62,9 @@ import { lighthouseJudged, lowEndJudged, mobileJudged } from "./lib/verdicts";
 import { measureLoad } from "./server-load";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// A query-count-only run (BENCH_ONLY=queries, below) opens no browser.
-if (process.env.BENCH_ONLY !== "queries" && !fs.existsSync(chromium)) {
+// A query-count-only run and a PDF-documents-only run (BENCH_ONLY=queries or documents, below) open no browser.
+const noBrowser = process.env.BENCH_ONLY === "queries" || process.env.BENCH_ONLY === "documents";
+if (!noBrowser && !fs.existsSync(chromium)) {
   process.stderr.write(
     `The mobile page-load runs need Chromium at ${chromium} (Playwright's own download cannot work here).\n` +
       "Install it with:  sudo apt-get install -y chromium   (or set CHROMIUM_PATH); `npm test` installs it when run as root.\n",
@@ -91,6 +96,12 @@ const lighthouseSweep = process.env.BENCH_ONLY === "lighthouse-sweep";
  * against the query budgets alone, leaving latest.json alone.
  */
 const queriesOnly = process.env.BENCH_ONLY === "queries";
+/**
+ * BENCH_ONLY=documents: only step 10, the PDF documents' time and bytes and /heartbeat beside the
+ * statement, in about a minute after the build; writes bench/results/documents.json, which
+ * `BENCH_ONLY=documents npm run bench:check` checks against the documents' budgets alone.
+ */
+const documentsOnly = process.env.BENCH_ONLY === "documents";
 /** BENCH_ONLY=journey: only step 8b, the emailed request's journey on the low-end phone, printed. */
 const journeyOnly = process.env.BENCH_ONLY === "journey";
 /**
@@ -110,11 +121,12 @@ if (
   !lighthouseOnly &&
   !lighthouseSweep &&
   !queriesOnly &&
+  !documentsOnly &&
   !journeyOnly &&
   !lowEndH2 &&
   !longTasksOnly
 )
-  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries, journey, lowend-h2 or long-tasks");
+  throw new Error("BENCH_ONLY is lighthouse, lighthouse-sweep, queries, documents, journey, lowend-h2 or long-tasks");
 const protocolLegs = lowEndH2 ? legsFromEnvironment() : [];
 const protocolPages = lowEndH2 ? lowEndPages(PAGES) : [];
 const protocolProfile = protocolProfileFromEnvironment();
@@ -311,6 +323,21 @@ try {
     process.exit(0);
   }
 
+  if (documentsOnly) {
+    step("10. PDF documents, only");
+    const documents = await measureDocuments(DOCUMENTS);
+    await stopServer();
+    fs.mkdirSync(path.dirname(DOCUMENTS_FILE), { recursive: true });
+    fs.writeFileSync(
+      DOCUMENTS_FILE,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), documents }, null, 2)}\n`,
+    );
+    process.stdout.write(
+      `${formatDocuments(documents)}\nWritten to ${DOCUMENTS_FILE}; check: BENCH_ONLY=documents npm run bench:check\n`,
+    );
+    process.exit(0);
+  }
+
   step("1. bytes per route (manifest) and 4. documents and SQL statements per page");
   const bytes = measureBytes();
   const pages = await measurePages(
@@ -358,6 +385,10 @@ try {
     cookie,
     server.pid!,
   );
+  // After the load runs, so the figures before it (the server's peak RSS among them) are what they were
+  // without PDFs; on the server as they left it, quiet again.
+  step("10. PDF documents: time and bytes, and /heartbeat beside the statement");
+  const documents = await measureDocuments(DOCUMENTS);
   await stopServer();
 
   const databaseUrl = process.env.TEST_DATABASE_URL?.trim();
@@ -379,6 +410,7 @@ try {
     inp,
     journey,
     readOnly,
+    documents,
   };
 } catch (error) {
   if (serverErrors) process.stderr.write(`\nThe portal's last error output:\n${serverErrors}\n`);

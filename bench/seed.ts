@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { sql } from "kysely";
 import { openPglite, openPostgres } from "../app/services/platform/db.server";
 import { migrate } from "../app/services/platform/migrate.server";
 import { DEMO_PASSWORD, seedDemoData } from "../db/seed/demo";
@@ -11,6 +12,8 @@ import {
   BENCH_COMMUNICATION_LINKS,
   BENCH_DATA_DIR,
   BENCH_READ_ONLY,
+  BENCH_READ_ONLY_INVOICE,
+  BENCH_STATEMENT,
   BENCH_HOST,
   BENCH_ADMIN_EMAIL,
   benchEmail,
@@ -20,7 +23,7 @@ import {
   JOURNEY,
   QUERY_SIZES,
 } from "./config";
-import { createBenchAccount, createBenchBusiness, insertLedger } from "./lib/ledger";
+import { createBenchAccount, createBenchBusiness, insertLedger, latestPeriodWithLines } from "./lib/ledger";
 import { insertSubmittedApplication } from "../db/seed/credit";
 import { loadOrCreateSecrets } from "../app/services/platform/env.server";
 import { linkKeyFrom, preferencesLinkPath, signLink } from "../app/services/communication/preference-links.server";
@@ -63,6 +66,7 @@ export async function prepareBenchDatabase(postgres?: { databaseUrl: string; ses
         password: DEMO_PASSWORD,
       });
       await insertLedger(handle.db, { businessId, accountId, prefix: `R${rows}` }, { invoices: rows, lines: rows });
+      if (rows === BENCH_STATEMENT.rows) await chooseStatementPeriod(handle.db, accountId);
       await createBenchRequest(handle.db, { businessId, accountId, contactId }, rows);
       await createBenchAgreements(handle.db, { businessId, accountId, contactId }, rows);
       await createBenchSchedules(handle.db, { businessId, accountId, contactId }, rows);
@@ -117,6 +121,53 @@ export async function prepareBenchDatabase(postgres?: { databaseUrl: string; ses
 }
 
 /**
+ * The statement bench/documents.ts files (BENCH_STATEMENT): a period of the account's holding exactly
+ * `lines` lines. insertLedger puts line g on `current_date - (g % 730)`, so a day holds 6 or 7 of the
+ * account's lines and no fixed number of days is right for every size or every change to that formula:
+ * the period is found in the lines just written instead, as the latest run of whole days whose lines add
+ * up to exactly `lines`. Then the lines between its dates are counted again as the PDF route reads them
+ * (the account, `line_date` from `from` to `to` inclusive), and in the per-day totals it counts to refuse
+ * a period of more than 10,000 lines: anything but the exact number in both stops the bench, since a
+ * statement of 994 or 1,006 lines is not the one the budget is for.
+ */
+async function chooseStatementPeriod(db: Db, accountId: string) {
+  const { lines } = BENCH_STATEMENT;
+  const days = await db
+    .selectFrom("statement_lines")
+    .select([sql<string>`to_char(line_date, 'YYYY-MM-DD')`.as("day"), sql<string>`count(*)`.as("lines")])
+    .where("account_id", "=", accountId)
+    .groupBy("line_date")
+    .orderBy("line_date", "desc")
+    .execute();
+  const period = latestPeriodWithLines(
+    days.map((day) => ({ day: day.day, lines: Number(day.lines) })),
+    lines,
+  );
+  if (!period)
+    throw new Error(`The bench account of ${BENCH_STATEMENT.rows} rows has no run of days with exactly ${lines} lines`);
+  const counted = await db
+    .selectFrom("statement_lines")
+    .select(sql<string>`count(*)`.as("lines"))
+    .where("account_id", "=", accountId)
+    .where("line_date", ">=", period.from)
+    .where("line_date", "<=", period.to)
+    .executeTakeFirstOrThrow();
+  const totals = await db
+    .selectFrom("statement_daily_totals")
+    .select(sql<string>`coalesce(sum(line_count), 0)`.as("lines"))
+    .where("account_id", "=", accountId)
+    .where("line_date", ">=", period.from)
+    .where("line_date", "<=", period.to)
+    .executeTakeFirstOrThrow();
+  if (Number(counted.lines) !== lines || Number(totals.lines) !== lines)
+    throw new Error(
+      `The bench statement ${period.from} to ${period.to} holds ${counted.lines} lines (per-day totals: ${totals.lines}), not ${lines}`,
+    );
+  BENCH_STATEMENT.from = period.from;
+  BENCH_STATEMENT.to = period.to;
+}
+
+/**
  * The read-only pages' data on acme (BENCH_READ_ONLY): the demo seed's ids are random, so they are
  * looked up here — ACME-1000-INV-023, on the demo login's account and asked for by PR-DEMO0001 (its
  * invoice view through the fixed link); a paid instalment of PS-DEMO0001, the login's schedule (its
@@ -138,7 +189,7 @@ async function prepareReadOnlyPages(db: Db) {
     .selectFrom("invoices")
     .select("id")
     .where("business_id", "=", acme.business_id)
-    .where("number", "=", "ACME-1000-INV-023")
+    .where("number", "=", BENCH_READ_ONLY_INVOICE)
     .executeTakeFirstOrThrow();
   BENCH_READ_ONLY.invoiceId = invoice.id;
   // A paid instalment of PS-DEMO0001, the schedule the demo login opens (the "schedule" page).

@@ -1,3 +1,4 @@
+import type { DocumentResult } from "../documents";
 import type { InpResult } from "../interaction";
 import type { JourneyResult } from "../journey";
 import type { LighthousePageResult } from "../lighthouse";
@@ -123,6 +124,62 @@ export function clientChecks(
       limit: budgets.readOnly.maxJsBytes,
       kind: "max",
       unit: "B",
+    });
+  }
+  return checks;
+}
+
+/** The PDF documents' budgets (issue 34), `documents` in bench/budgets.json. */
+export type DocumentBudgets = {
+  /** A document's median time, request to last byte on loopback, unless `perDocument` names it. */
+  medianMs: number;
+  /** A document's own limit where the issue gives it one (a statement of 1,000 lines: 1 s). */
+  perDocument?: Record<string, number>;
+  /** Every document's size. */
+  maxBytes: number;
+  /** The slowest /heartbeat answer while a document is made beside it (the median of its runs' slowest). */
+  heartbeatMs: number;
+};
+
+/**
+ * The PDF documents' checks: every document bench/config.ts lists must have its time and size, and each
+ * one measured beside /heartbeat its heartbeat figure; a document missing from the results (or a results
+ * file from before step 10) is a breach, never a silent pass.
+ */
+export function documentChecks(
+  budgets: DocumentBudgets,
+  results: DocumentResult[] | undefined,
+  expected: { documents: string[]; heartbeat: string[] },
+): Check[] {
+  const checks: Check[] = [];
+  const measured = (name: string) => results?.find((candidate) => candidate.document === name);
+  for (const name of expected.documents) {
+    const document = measured(name);
+    checks.push({
+      budget: "PDF document's time, request to last byte on loopback (median)",
+      subject: name,
+      value: document?.medianMs ?? Number.NaN,
+      limit: budgets.perDocument?.[name] ?? budgets.medianMs,
+      kind: "max",
+      unit: "ms",
+    });
+    checks.push({
+      budget: "PDF document's size",
+      subject: name,
+      value: document?.bytes ?? Number.NaN,
+      limit: budgets.maxBytes,
+      kind: "max",
+      unit: "B",
+    });
+  }
+  for (const name of expected.heartbeat) {
+    checks.push({
+      budget: "slowest /heartbeat answer while the document is made (median of runs)",
+      subject: name,
+      value: measured(name)?.heartbeat?.slowestMs ?? Number.NaN,
+      limit: budgets.heartbeatMs,
+      kind: "max",
+      unit: "ms",
     });
   }
   return checks;

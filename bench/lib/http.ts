@@ -11,7 +11,13 @@ export type BenchResponse = { status: number; headers: http.IncomingHttpHeaders;
 export function request(
   host: string,
   path: string,
-  options: { method?: string; cookie?: string; form?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    cookie?: string;
+    form?: Record<string, string>;
+    /** A connection pool of the caller's own (bench/documents.ts polls /heartbeat on a connection of its own). */
+    agent?: http.Agent;
+  } = {},
 ): Promise<BenchResponse> {
   const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
   return new Promise((resolve, reject) => {
@@ -21,6 +27,7 @@ export function request(
         port: BENCH_PORT,
         path,
         method: options.method ?? "GET",
+        ...(options.agent ? { agent: options.agent } : {}),
         headers: {
           host: `${host}:${BENCH_PORT}`,
           // Same-origin, as the browser would say for its own form.

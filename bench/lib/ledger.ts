@@ -96,3 +96,23 @@ export async function insertLedger(
            CASE WHEN g % 5 IN (1, 2) THEN 1000 + g % 50000 ELSE 0 END
     FROM generate_series(1, ${counts.lines}::int) AS g`.execute(db);
 }
+
+/**
+ * The latest period of whole days holding exactly `lines` lines, from an account's lines per day (newest
+ * first, days without lines left out): from each day back, days are added until their lines reach the
+ * count, and the first run that lands on it exactly is the period. Null when no run of days does (a day's
+ * lines cannot be split: a statement's period is whole days).
+ */
+export function latestPeriodWithLines(
+  days: readonly { day: string; lines: number }[],
+  lines: number,
+): { from: string; to: string } | null {
+  for (let end = 0; end < days.length; end += 1) {
+    let sum = 0;
+    for (let start = end; start < days.length && sum < lines; start += 1) {
+      sum += days[start]!.lines;
+      if (sum === lines) return { from: days[start]!.day, to: days[end]!.day };
+    }
+  }
+  return null;
+}
