@@ -428,7 +428,7 @@ export const BENCH_STATEMENT: { rows: (typeof QUERY_SIZES)[number]; lines: numbe
  * A PDF the portal files (issue 34): not a page (no HTML, nothing for a browser to load, so not in PAGES,
  * which the browser steps open), but a document fetched signed in as `login` on `host`. bench/documents.ts
  * times it, weighs it and checks it is a PDF; `bench:check` holds it to `documents` in bench/budgets.json
- * (150 ms unless `perDocument` names it). A new document (the receipt's, when it comes) is one entry here.
+ * (150 ms unless `perDocument` names it). A new document is one entry here.
  */
 export type BenchDocument = {
   /** Short name used in tables, results and budgets. */
@@ -457,6 +457,18 @@ export const DOCUMENTS: BenchDocument[] = [
       return `/customer/invoices-and-payments/invoice/${seeded(BENCH_READ_ONLY.invoiceId, "invoice")}/pdf`;
     },
     fileNameHas: [BENCH_READ_ONLY_INVOICE],
+  },
+  // The read-only receipt page's receipt (a paid instalment of PS-DEMO0001), as the demo login files it.
+  {
+    name: "receipt",
+    host: DEMO_HOST,
+    login: DEMO_LOGIN,
+    get path() {
+      return `/payment/complete/${seeded(BENCH_READ_ONLY.receiptReference, "receipt")}/pdf`;
+    },
+    get fileNameHas() {
+      return [`Receipt-${BENCH_READ_ONLY.receiptReference}`];
+    },
   },
   {
     name: "statement-1000-lines",
