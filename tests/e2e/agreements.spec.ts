@@ -6,6 +6,7 @@ import { DEMO_AGREEMENT_REFERENCE } from "../../db/seed/agreements";
 import { DEMO_API_KEYS, DEMO_PASSWORD } from "../../db/seed/demo";
 import { agreementAccountNumber, agreementEmail, type AgreementRole } from "../support/e2e-agreements";
 import { waitForMailVia } from "../support/mailbox";
+import { keepFirstPage } from "../support/pdf-pictures";
 import { readPdf } from "../support/pdf-reader";
 import {
   ACME,
@@ -160,6 +161,7 @@ test.describe("agreements", () => {
     // The download "as accepted" (issue 34): a tagged PDF a phone opens, with the record and the text.
     const asAccepted = await download(page, "Download as accepted (PDF)");
     expect(asAccepted.file.suggestedFilename()).toBe(`Acme-Plumbing-Supplies-${offer.reference}-v1-accepted.pdf`);
+    await keepFirstPage(test.info(), (await asAccepted.file.path())!, "acme-agreement");
     const pdf = await readPdf(new Uint8Array(asAccepted.bytes));
     const pdfText = pdf.text.replace(/\s+/g, " ");
     expect(pdf.title).toBe(`${offer.title}, as accepted`);

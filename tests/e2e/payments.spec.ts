@@ -1,5 +1,6 @@
 import type { Page, Route } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { keepFirstPage } from "../support/pdf-pictures";
 import { waitForMailVia } from "../support/mailbox";
 import { e2eEmail } from "../support/e2e-users";
 import {
@@ -161,6 +162,9 @@ test.describe("invoices and payments", () => {
     ]);
     expect(file.suggestedFilename()).toBe(`Acme-Plumbing-Supplies-Receipt-${reference}.pdf`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payment received");
+    const saved = test.info().outputPath(file.suggestedFilename());
+    await file.saveAs(saved);
+    await keepFirstPage(test.info(), saved, "acme-receipt");
     // The link is built from the host's configured base URL (decision 024), not always http.
     expect(mail.links.some((link) => link.startsWith(`${ACME}/customer/receipt/`))).toBe(true);
 
