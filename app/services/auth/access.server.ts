@@ -79,18 +79,20 @@ const PUBLIC_FORM_PATHS = ["/credit/[...slug]", "/credit-trade-reference/[slug]"
 const HOST_FILES_AND_CHOICES = ["/language", "/brand-assets/[...slug]", "/favicon.ico", "/i18n/[slug]"] as const;
 
 /**
- * A receipt email's signed link (issue 31; decision 076): one receipt, no session. Public as the
- * other emailed links are: the page checks its own token.
+ * A receipt email's signed link (issue 31; decision 076): one receipt, no session, and its PDF (issue
+ * 34). Public as the other emailed links are: the page checks its own token.
  */
-const RECEIPT_LINKS = ["/customer/receipt/[slug]"] as const;
+const RECEIPT_LINKS = ["/customer/receipt/[slug]", "/customer/receipt/[slug]/pdf"] as const;
 
 /**
  * The customer-style pages' own addresses beside the spec's list: an accepted agreement's download
- * (`/agreements/acceptance/<slug>/download`) and the two lists' bare addresses, which lead a signed-in
- * contact to their list (decisions 034 and 036). Each asks for a session itself.
+ * (`/agreements/acceptance/<slug>/download`), a receipt's PDF (issue 34: the receipt's own access) and
+ * the two lists' bare addresses, which lead a signed-in contact to their list (decisions 034 and 036).
+ * Each asks for a session itself.
  */
 const CUSTOMER_STYLE_PATHS = [
   "/agreements/acceptance/[slug]/download",
+  "/payment/complete/[slug]/pdf",
   "/customer/agreement",
   "/customer/payment-schedule",
 ] as const;
