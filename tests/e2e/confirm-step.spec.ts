@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { keepFirstPage } from "../support/pdf-pictures";
 import { e2eEmail } from "../support/e2e-users";
 import {
   ACME,
@@ -214,6 +215,19 @@ test.describe("paying with a saved card, from the dashboard, at once", () => {
       await page.screenshot({ path: testInfo.outputPath(`saved-card-receipt-${brand}-360.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.screenshot({ path: testInfo.outputPath(`saved-card-receipt-${brand}-1280.png`), fullPage: true });
+      // The receipt to file (issue 34), in the brand's own name; its first page pictured with the results.
+      const [file] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("link", { name: "Download PDF" }).click(),
+      ]);
+      expect(file.suggestedFilename()).toMatch(
+        brand === "acme"
+          ? /^Acme-Plumbing-Supplies-Receipt-PAY-[0-9A-F]{10}\.pdf$/
+          : /^Kiwi-Freight-Co-Receipt-PAY-[0-9A-F]{10}\.pdf$/,
+      );
+      const saved = testInfo.outputPath(file.suggestedFilename());
+      await file.saveAs(saved);
+      await keepFirstPage(testInfo, saved, `${brand}-receipt`);
       await testInfo.attach("taps", { body: String(taps.count), contentType: "text/plain" });
       expect(taps.count, "taps after sign-in: Pay now, Pay").toBe(2);
     });

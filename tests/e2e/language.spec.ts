@@ -33,7 +33,9 @@ test.describe("languages (spec §3, §6)", () => {
     await expect(page.locator("main")).not.toContainText(ENGLISH_DATE);
     await expectAccessible(page);
     await page.goto(`${KIWI}/statements`);
-    await expect(page.locator("table")).toContainText(INDONESIAN_DATE);
+    await expect(page.getByRole("region", { name: "Baris laporan" }).locator("table")).toContainText(INDONESIAN_DATE);
+    // The balance by age in the page's words, its date too (issue 34).
+    await expect(page.getByRole("region", { name: "Saldo menurut umur" })).toContainText(INDONESIAN_DATE);
     await expect(page.locator("main")).not.toContainText(ENGLISH_DATE);
     await page.goto(`${KIWI}/`);
 
