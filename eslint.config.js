@@ -60,6 +60,7 @@ const ANSWERING_MODULES = [
   "app/services/backoffice/route-factories.server.ts",
   "app/services/auth/auth.server.ts",
   "app/services/auth/session.server.ts",
+  "app/services/auth/sign-in.server.ts",
   "app/services/host/tenant.server.ts",
   "app/services/host/legal.server.ts",
   "app/services/accounts/account-access.server.ts",

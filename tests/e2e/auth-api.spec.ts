@@ -1,5 +1,18 @@
+import type { APIResponse, BrowserContext } from "@playwright/test";
 import { DEMO_PASSWORD } from "../../db/seed/demo";
+import { HARBOUR_USERS } from "../support/oidc-standin-demo";
 import { ACME, expect, HARBOUR, KIWI, test } from "./fixtures";
+
+/** The cookies an API answer set, put into the browser as it would keep them (host-only, this host). */
+async function keepCookies(context: BrowserContext, response: APIResponse, origin: string) {
+  const cookies = response
+    .headersArray()
+    .filter((header) => header.name.toLowerCase() === "set-cookie")
+    .map((header) => header.value.split(";")[0]!)
+    .map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1) }));
+  await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: origin })));
+  return cookies;
+}
 
 test.describe("auth JSON API", () => {
   test("config per host", async ({ hostRequest }) => {
@@ -101,6 +114,86 @@ test.describe("auth JSON API", () => {
     expect(withError.headers()["location"]).toBe("/auth/signin?error=CredentialsSignin&callbackUrl=%2Fprivacy-policy");
     const unknownProvider = await hostRequest.get(`${ACME}/api/auth/signin/github`);
     expect(unknownProvider.headers()["location"]).toBe("/auth/signin");
+  });
+});
+
+test.describe("the sign-in API's result (spec §4, §7; decision 092)", () => {
+  test("credentials over JSON: the result, then the cookie it set signs the browser in", async ({
+    hostRequest,
+    page,
+  }) => {
+    const wrong = await hostRequest.post(`${ACME}/api/auth/signin`, {
+      headers: { origin: ACME },
+      data: { email: "olivia@coastal.example", password: "not-it" },
+    });
+    expect(wrong.status()).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: "CredentialsSignin", status: 401, ok: false, url: null });
+
+    const crossSite = await hostRequest.post(`${ACME}/api/auth/signin`, {
+      headers: { origin: KIWI },
+      data: { email: "olivia@coastal.example", password: DEMO_PASSWORD },
+    });
+    expect(crossSite.status()).toBe(403);
+    expect(await crossSite.json()).toMatchObject({ error: "CrossOrigin", ok: false });
+    expect(crossSite.headers()["set-cookie"]).toBeUndefined();
+
+    const wrongMethod = await hostRequest.fetch(`${ACME}/api/auth/signin`, { method: "DELETE" });
+    expect(wrongMethod.status()).toBe(405);
+    expect(wrongMethod.headers()["allow"]).toBe("GET, POST");
+
+    const good = await hostRequest.post(`${ACME}/api/auth/signin`, {
+      headers: { origin: ACME },
+      form: { email: "olivia@coastal.example", password: DEMO_PASSWORD, callbackUrl: "/statements" },
+    });
+    expect(good.status()).toBe(200);
+    expect(await good.json()).toEqual({
+      error: null,
+      status: 200,
+      ok: true,
+      url: `${ACME}/statements`,
+      message: "Signed in.",
+    });
+    await keepCookies(page.context(), good, ACME);
+    await page.goto(`${ACME}/statements`);
+    await expect(page.getByRole("banner")).toContainText("Signed in as Olivia Nguyen");
+  });
+
+  test("Auth0 over JSON: the provider's address and its state cookies, and the round trip completes", async ({
+    hostRequest,
+    page,
+  }) => {
+    const mia = HARBOUR_USERS.find((user) => user.email === "mia@harbour.example")!;
+    const unknown = await hostRequest.post(`${HARBOUR}/api/auth/signin/github`, {
+      headers: { origin: HARBOUR },
+      data: {},
+    });
+    expect(unknown.status()).toBe(404);
+    expect(await unknown.json()).toMatchObject({
+      error: "UnknownProvider",
+      url: `${HARBOUR}/auth/signin?callbackUrl=%2F`,
+    });
+
+    const start = await hostRequest.post(`${HARBOUR}/api/auth/signin/auth0`, {
+      headers: { origin: HARBOUR },
+      data: { callbackUrl: "/privacy-policy" },
+    });
+    expect(start.status()).toBe(200);
+    const result = (await start.json()) as { ok: boolean; url: string; error: null };
+    expect(result).toMatchObject({ ok: true, error: null });
+    const authorize = new URL(result.url);
+    expect(authorize.pathname).toBe("/authorize");
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    const kept = await keepCookies(page.context(), start, HARBOUR);
+    expect(kept.map((cookie) => cookie.name)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^portal_auth0/), "portal_callback"]),
+    );
+
+    await page.goto(result.url);
+    await page.getByLabel("Email").fill(mia.email);
+    await page.getByLabel("Password").fill(mia.password);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(`${HARBOUR}/privacy-policy`);
+    await expect(page.getByRole("banner")).toContainText("Signed in as Mia Chen");
   });
 });
 

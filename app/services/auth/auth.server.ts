@@ -21,10 +21,11 @@ import {
   signInLimits,
   signInPairKey,
 } from "../platform/rate-limit.server";
-import { clientAddress, isSecureRequest, requestOrigin } from "../platform/request-context.server";
+import { clientAddress, isOwnSiteRequest, isSecureRequest, requestOrigin } from "../platform/request-context.server";
 import { perRequest } from "../platform/request-scope.server";
 import {
   clearSessionCookie,
+  destroySession,
   getRequestSession,
   hasSessionCookie,
   signInRedirect,
@@ -314,10 +315,29 @@ export function callbackCookie(request: Request) {
  */
 export async function requireApiPortalAccess(request: Request) {
   const context = await requireApiSession(request);
-  if (!hasPortalAccess(context.session.contact)) {
+  const { session } = context;
+  if (!hasPortalAccess(session.contact)) {
+    if (session.data.portalWithdrawn) throw await portalWithdrawn(request, session);
     throw Response.json(problemBody(404, "Not found"), { status: 404, headers: { "Cache-Control": "no-store" } });
   }
   return context;
+}
+
+/**
+ * Decision 093 (spec §8: a 403 signs the user out): the contact's portal access was taken away while this
+ * session was open. The answer is a 403 `access_withdrawn`; the session ends with it only when the request
+ * shows it came from this site's own pages (its Origin, or Sec-Fetch-Site same-origin or none), so another
+ * site can never sign anyone out by sending them here. A request that does not show it leaves the session as
+ * it is: each of its account-scoped calls keeps answering this 403.
+ */
+async function portalWithdrawn(request: Request, session: PortalSession): Promise<Response> {
+  const ends = isOwnSiteRequest(request);
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (ends) headers["Set-Cookie"] = await destroySession(request, session);
+  const message = ends
+    ? "Your access to this portal was withdrawn, so you have been signed out. Ask the business if you think this is a mistake."
+    : "Your access to this portal was withdrawn. Ask the business if you think this is a mistake.";
+  return Response.json(problemBody(403, message, { code: "access_withdrawn" }), { status: 403, headers });
 }
 
 /** The names of the Auth0 strategy's state cookies on this request (portal_auth0:<uuid>). */

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { UUID } from "~/lib/ids";
 import type { Db } from "../platform/db.server";
+import { PORTAL_PERMISSION } from "./access.server";
 
 /**
  * A contact's permissions, as the back office (its API) and a host admin (/admin/admins) change them
@@ -80,5 +81,19 @@ export async function writeContactPermission(
   const permissions =
     change === "grant" ? [...row.permissions, permission] : row.permissions.filter((p) => p !== permission);
   await tx.updateTable("contacts").set({ permissions }).where("id", "=", row.id).execute();
+  if (permission === PORTAL_PERMISSION) await markOpenSessions(tx, row.id, change);
   return { row: { ...row, permissions }, changed };
+}
+
+/**
+ * Portal access taken away marks the contact's open sessions, in the same transaction, so their next
+ * account-scoped API call can say so and end them (decision 093); given back, the mark goes. A session opened
+ * after the change carries no mark: it never had the access, and its calls answer 404 as before (decision 056).
+ */
+async function markOpenSessions(tx: Db, contactId: string, change: "grant" | "revoke") {
+  const data =
+    change === "revoke"
+      ? sql<string>`data || '{"portalWithdrawn": true}'::jsonb`
+      : sql<string>`data - 'portalWithdrawn'`;
+  await tx.updateTable("sessions").set({ data }).where("contact_id", "=", contactId).execute();
 }

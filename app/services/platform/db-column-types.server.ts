@@ -34,6 +34,11 @@ export type SessionData = {
   language?: string;
   /** A host admin previewing a brand version of their business (issue 16): pages show it to this session only. */
   brandPreview?: string;
+  /**
+   * The contact's portal access was taken away while this session was open (decision 093): its next
+   * account-scoped API call answers 403 and, from our own pages, ends it. Cleared if access is given back.
+   */
+  portalWithdrawn?: true;
 };
 
 export type SandboxChargeStatus = "captured" | "declined" | "refunded";

@@ -66,6 +66,20 @@ export function isCrossOrigin(request: Request): boolean {
   return site !== null && site !== "same-origin" && site !== "none";
 }
 
+/**
+ * Does the request show that it came from this site's own pages? Its Origin is this host, or the browser says
+ * so (Sec-Fetch-Site same-origin, or none: the person typed or bookmarked the address). A request showing
+ * neither proves nothing — a non-browser client, or an older browser following another site's link — so an
+ * answer that would end the session on the user's behalf is kept for requests that show it (decision 093).
+ */
+export function isOwnSiteRequest(request: Request): boolean {
+  if (request.headers.get(CROSS_ORIGIN_MARKER) === "1") return false;
+  const origin = request.headers.get("origin");
+  if (origin !== null) return origin.toLowerCase() === requestOrigin(request);
+  const site = request.headers.get("sec-fetch-site");
+  return site === "same-origin" || site === "none";
+}
+
 export function forbiddenCrossOrigin(): Response {
   return Response.json(
     problemBody(403, "This request came from another site and was refused. Nothing was changed.", {

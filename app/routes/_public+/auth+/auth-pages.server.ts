@@ -8,7 +8,6 @@ export { peekToken } from "~/services/auth/auth-tokens.server";
 export {
   auth0StrategyFor,
   authenticatorFor,
-  callbackCookie,
   getPageContext,
   requireSession,
   SignInError,
@@ -21,9 +20,8 @@ export {
   sendVerificationMail,
 } from "~/services/auth/password-flows.server";
 export { ChangePasswordSchema, requestResetFromForm, ResetPasswordSchema } from "~/services/auth/password-forms.server";
-export { createSession } from "~/services/auth/session.server";
 export { signOut } from "~/services/auth/sign-out.server";
+export { beginAuth0, finishSignIn } from "~/services/auth/sign-in.server";
 export { requestLanguage } from "~/services/host/language.server";
-export { audit } from "~/services/platform/audit.server";
 export { readForm } from "~/services/platform/http.server";
-export { clientAddress, requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";
+export { requestOrigin, requireSameOrigin } from "~/services/platform/request-context.server";

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import {
   auth0StrategyFor,
-  callbackCookie,
+  beginAuth0,
   getPageContext,
   readForm,
   requestOrigin,
@@ -21,17 +21,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!strategy) throw redirect("/error?error=Configuration");
   const form = await readForm(request);
   const callbackUrl = safeSameOriginPath(String(form.get("callbackUrl") ?? "/"), requestOrigin(request), "/");
-  try {
-    await strategy.authenticate(new Request(request.url, { headers: request.headers }));
-  } catch (thrown) {
-    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
-      const headers = new Headers(thrown.headers);
-      headers.append("Set-Cookie", await callbackCookie(request).serialize(callbackUrl));
-      return new Response(null, { status: thrown.status, headers });
-    }
-    throw redirect("/error?error=OAuthSignin");
-  }
-  throw redirect("/error?error=OAuthSignin");
+  const started = await beginAuth0(request, strategy, callbackUrl);
+  if (!started) throw redirect("/error?error=OAuthSignin");
+  const headers = new Headers({ Location: started.location });
+  for (const cookie of started.cookies) headers.append("Set-Cookie", cookie);
+  return new Response(null, { status: started.status, headers });
 }
 
 export function loader() {

@@ -8,16 +8,14 @@ import { SIGN_IN_NOTICES, signInErrorKey } from "~/lib/auth-errors";
 import { metaTranslator } from "~/lib/i18n";
 import { safeSameOriginPath } from "~/lib/safe-redirect";
 import {
-  audit,
   auth0StrategyFor,
   authenticatorFor,
+  finishSignIn,
   getPageContext,
   SignInError,
   readForm,
-  clientAddress,
   requestOrigin,
   requireSameOrigin,
-  createSession,
 } from "./auth-pages.server";
 import { metaDescription } from "~/lib/meta";
 import { ENHANCED_PAGE } from "~/lib/client-runtime";
@@ -54,18 +52,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     const contact = await authenticatorFor(branding, request).authenticate("form", request);
-    const cookie = await createSession(request, {
-      businessId: branding.businessId,
-      contactId: contact.id,
-      authMethod: "credentials",
-    });
-    await audit({
-      businessId: branding.businessId,
-      contactId: contact.id,
-      action: "signed in",
-      clientIp: clientAddress(request),
-    });
-    return redirect(contact.verified ? callbackUrl : "/auth/verify", { headers: { "Set-Cookie": cookie } });
+    const { cookie, next } = await finishSignIn(branding, request, contact, callbackUrl);
+    return redirect(next, { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof SignInError) {
       const status = error.code === "RateLimited" ? 429 : 401;

@@ -18,6 +18,7 @@ export { changePassword, checkResetToken } from "~/services/auth/password-flows.
 export { NewPasswordSchema } from "~/services/auth/password-forms.server";
 export { createSession } from "~/services/auth/session.server";
 export { SignOutBodySchema, signOut } from "~/services/auth/sign-out.server";
+export { SIGN_IN_METHODS, signInApi } from "~/services/auth/sign-in.server";
 export { requireHostBranding } from "~/services/host/tenant.server";
 export { audit } from "~/services/platform/audit.server";
 export {

@@ -13,6 +13,7 @@ import {
   clientAddress,
   requestOrigin,
   createSession,
+  methodNotAllowed,
 } from "./auth-api.server";
 
 /**
@@ -65,4 +66,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     logger.warn("auth0 callback failed", { error: error instanceof Error ? error.message : String(error) });
     return failed("OAuthCallback");
   }
+}
+
+/** The provider comes back with a GET; any other method is a JSON 405. */
+export function action() {
+  return methodNotAllowed(["GET"]);
 }

@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireHostBranding } from "./auth-api.server";
+import { requireHostBranding, signInApi } from "./auth-api.server";
 
 /**
  * GET /api/auth/signin?error=&callbackUrl= (spec §2): the sign-in page, carrying the
@@ -16,4 +16,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const query = params.toString();
   return redirect(`/auth/signin${query ? `?${query}` : ""}`);
+}
+
+/**
+ * POST /api/auth/signin (spec §4, §7; decision 092): signs in with an email and password, as JSON or a form,
+ * under the sign-in page's rules, and answers the sign-in result `{error, status, ok, url}` (with the session
+ * cookie when `ok`). Any other method: a JSON 405 naming GET and POST.
+ */
+export function action({ request }: ActionFunctionArgs) {
+  return signInApi(request);
 }

@@ -70,12 +70,15 @@ const REASON_BY_STATUS: Record<number, { reason: string; key: MessageKey }> = {
  * this call's value shape, keeping its status (and a cleared cookie on 401). Anything else is
  * a fault of ours: logged, and answered 503 as a value.
  */
-function asValue(thrown: unknown): Response {
+async function asValue(thrown: unknown): Promise<Response> {
   if (thrown instanceof Response) {
     const known = REASON_BY_STATUS[thrown.status] ?? { reason: "refused", key: "paytoPay.api.invalid" as MessageKey };
     const headers: Record<string, string> = {};
     const cookie = thrown.headers.get("Set-Cookie");
     if (cookie) headers["Set-Cookie"] = cookie;
+    // Portal access taken away while signed in (decision 093): its own reason and words, not a cross-site 403's.
+    const withdrawn = thrown.status === 403 ? await withdrawnMessage(thrown) : null;
+    if (withdrawn) return apiJson(refusal(403, "access_withdrawn", withdrawn), { status: 403, headers });
     // A 400 from reading the body says 422 here: the payload is the caller's to fix.
     const status = thrown.status === 400 || thrown.status === 415 ? 422 : thrown.status;
     return apiJson(refusal(status, known.reason, english(known.key)), { status, headers });
@@ -92,8 +95,19 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+async function withdrawnMessage(thrown: Response): Promise<string | null> {
+  const body = (await thrown
+    .clone()
+    .json()
+    .catch(() => null)) as { message?: string; error?: { code?: string } } | null;
+  return body?.error?.code === "access_withdrawn" && body.message ? body.message : null;
+}
+
+/** Any method but POST: a 405 naming POST in `Allow`, in the call's own shape. */
 export function loader() {
-  return refuse({ status: 405, reason: "method_not_allowed", message: english("paytoPay.api.methodNotAllowed") });
+  const status = 405;
+  const body = refusal(status, "method_not_allowed", english("paytoPay.api.methodNotAllowed"));
+  return apiJson(body, { status, headers: { Allow: "POST" } });
 }
 
 const REQUIRED: MessageKey = "paytoPay.field.required";
