@@ -132,7 +132,7 @@ export function AppShell({
           {/* A customer-style contact's home is theirs; "/" would only send them on to it. */}
           <Link to={customer ? customer.homeHref : "/"} className={styles.brandLink}>
             {/* Decorative next to the visible business name, so alt is empty. */}
-            <img className={styles.logo} src={brand.logoUrl} alt="" width={40} height={40} />
+            <img className={styles.logo} src={brand.logoUrl} alt="" width={40} height={40} loading="eager" />
             <span className={styles.businessName}>
               {brand.businessName}
               {brand.businessLabel ? <span className={styles.businessLabel}>{brand.businessLabel}</span> : null}

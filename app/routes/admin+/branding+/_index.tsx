@@ -451,7 +451,15 @@ function BrandDetails({ brand }: { brand: BrandSummary }) {
       <dd>{brand.label || t("branding.changes.none")}</dd>
       <dt>{t("branding.field.logo")}</dt>
       <dd>
-        <img className={styles.currentImage} src={brand.logoUrl} alt={t("branding.logo.alt")} width={160} height={64} />
+        {/* The live brand leads the page: in the first screen, so loaded at once. */}
+        <img
+          className={styles.currentImage}
+          src={brand.logoUrl}
+          alt={t("branding.logo.alt")}
+          width={160}
+          height={64}
+          loading="eager"
+        />
       </dd>
     </dl>
   );
@@ -496,7 +504,16 @@ function UploadField({
       <p id={hintId} className={formStyles.hint}>
         {t("branding.upload.hint", { size: limits.size, width: limits.width, height: limits.height })}
       </p>
-      <img className={styles.currentImage} src={current} alt={t(`branding.${kind}.current`)} width={160} height={64} />
+      {/* Inside the draft's form, below the first screen: fetched as it comes near (spec §9; decision 094). */}
+      <img
+        className={styles.currentImage}
+        src={current}
+        alt={t(`branding.${kind}.current`)}
+        width={160}
+        height={64}
+        loading="lazy"
+        decoding="async"
+      />
       <input
         id={id}
         name={kind}

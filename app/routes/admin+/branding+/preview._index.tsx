@@ -128,13 +128,25 @@ export default function BrandingPreview() {
               so a frame's script is never cut off in the middle of a request it began (decision 082). */}
           <div className={styles.frames}>
             <div className={styles.frameGroup}>
-              {FRAMES.filter((frame) => frame.width === 360).map((frame) => (
-                <PreviewFrame key={`${frame.width}-${frame.js}-${src}`} src={src} pageName={pageName} {...frame} />
+              {FRAMES.filter((frame) => frame.width === 360).map((frame, index) => (
+                <PreviewFrame
+                  key={`${frame.width}-${frame.js}-${src}`}
+                  src={src}
+                  pageName={pageName}
+                  eager={index === 0}
+                  {...frame}
+                />
               ))}
             </div>
             <div className={styles.frameGroup}>
               {FRAMES.filter((frame) => frame.width === 1280).map((frame) => (
-                <PreviewFrame key={`${frame.width}-${frame.js}-${src}`} src={src} pageName={pageName} {...frame} />
+                <PreviewFrame
+                  key={`${frame.width}-${frame.js}-${src}`}
+                  src={src}
+                  pageName={pageName}
+                  eager={false}
+                  {...frame}
+                />
               ))}
             </div>
           </div>
@@ -168,7 +180,20 @@ export default function BrandingPreview() {
   );
 }
 
-function PreviewFrame({ src, pageName, width, js }: { src: string; pageName: string; width: 360 | 1280; js: boolean }) {
+/** `eager`: the first frame, in the first screen; the rest load as they come near (spec §9; decision 094). */
+function PreviewFrame({
+  src,
+  pageName,
+  width,
+  js,
+  eager,
+}: {
+  src: string;
+  pageName: string;
+  width: 360 | 1280;
+  js: boolean;
+  eager: boolean;
+}) {
   const t = useT();
   const caption = t(js ? "branding.preview.frameJs" : "branding.preview.frameNoJs", { width });
   return (
@@ -181,6 +206,7 @@ function PreviewFrame({ src, pageName, width, js }: { src: string; pageName: str
           className={width === 360 ? styles.phoneFrame : styles.desktopFrame}
           width={width}
           height={width === 360 ? 740 : 800}
+          loading={eager ? "eager" : "lazy"}
           // No allow-scripts: the page inside runs as in a browser with JavaScript off. Same
           // origin, so it is this admin's session (and so the draft) that renders it.
           sandbox={js ? undefined : "allow-same-origin"}
