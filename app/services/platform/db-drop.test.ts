@@ -48,6 +48,8 @@ describe("a lost database connection is a 503 to Remix", () => {
   });
 });
 
+const POOL_SIZE = 6;
+
 describe.skipIf(!TEST_DATABASE_URL)("pg_terminate_backend under load (TEST_DATABASE_URL)", () => {
   let database: Awaited<ReturnType<typeof createSeededPostgresDatabase>>;
   let handle: DatabaseHandle;
@@ -58,7 +60,7 @@ describe.skipIf(!TEST_DATABASE_URL)("pg_terminate_backend under load (TEST_DATAB
     database = await createSeededPostgresDatabase();
     name = new URL(database.url).pathname.slice(1);
     // The portal's own settings: fail fast on connecting, bound every statement.
-    handle = openPostgres(database.url, { max: 6, connectTimeoutMs: 2_500, statementTimeoutMs: 5_000 });
+    handle = openPostgres(database.url, { max: POOL_SIZE, connectTimeoutMs: 2_500, statementTimeoutMs: 5_000 });
     setDatabaseForTesting(handle);
     admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
@@ -180,13 +182,16 @@ describe.skipIf(!TEST_DATABASE_URL)("pg_terminate_backend under load (TEST_DATAB
     }
     // Nothing is in flight now: the reconciler may decide every payment left open. A sweep that
     // meets a connection ended by the last drop fails as a whole and runs again, as the job would.
+    // How many it meets is a race (an idle connection leaves the pool only once its socket has read
+    // the termination), but each one it meets leaves the pool with that failure (pg-pool drops a
+    // client that is no longer queryable on release), so at most the pool's size fail.
     for (let sweep = 0; ; sweep++) {
       try {
         await reconcileUnsettled({ olderThanMs: 0, graceMs: 0, method: "card" });
         break;
       } catch (error) {
         expect(error).toBeInstanceOf(DatabaseUnavailableError);
-        expect(sweep).toBeLessThan(3);
+        expect(sweep).toBeLessThan(POOL_SIZE);
       }
     }
     for (const [i, invoice] of payable.entries()) {
