@@ -55,6 +55,16 @@ test.describe("host admins", () => {
       await page.goto(`${brand.origin}/admin/branding`);
       await expect(page.getByRole("button", { name: "Save draft" })).toBeVisible();
       await expectAccessible(page);
+      // The draft form's images are below the first screen: lazy (spec §9, decision 094), and there when
+      // the admin scrolls to them (so the whole-page picture shows them too).
+      for (const name of ["The current logo", "The current favicon"]) {
+        const image = page.getByRole("img", { name, exact: true });
+        await expect(image).toHaveAttribute("loading", "lazy");
+        await image.scrollIntoViewIfNeeded();
+        await expect
+          .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0))
+          .toBe(true);
+      }
       await page.screenshot({ path: test.info().outputPath(`branding-${brand.slug}-360.png`), fullPage: true });
       await page.goto(`${brand.origin}/admin/branding/preview`);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
