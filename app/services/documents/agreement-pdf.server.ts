@@ -1,9 +1,10 @@
 import { formatRecordedTime, type AgreementRecordFacts } from "~/lib/agreements";
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { LANGUAGES, type LanguageCode } from "~/lib/i18n/languages";
+import type { LanguageCode } from "~/lib/i18n/languages";
 import { parseSimpleMarkdown } from "~/lib/simple-markdown";
 import { pdfFileName } from "./pdf-pages.server";
+import { pdfMeta } from "./pdf-meta.server";
 import { TaggedPdf, type PdfBrand } from "./pdf.server";
 
 export type AgreementPdfFacts = AgreementRecordFacts & { kind: string };
@@ -35,18 +36,17 @@ export function agreementPdf(input: {
   });
   const zone = facts.timeZone;
   const pdf = new TaggedPdf(
-    {
+    pdfMeta(
+      input.language,
+      brand.businessName,
       title,
-      lang: LANGUAGES.find((language) => language.code === input.language)!.htmlLang,
-      subject: t("pdf.subject.agreement", {
+      t("pdf.subject.agreement", {
         title: facts.documentTitle,
         version: facts.version,
         account: facts.account.name,
         business: brand.businessName,
       }),
-      pageOf: (page, pages) => t("pdf.page", { page, pages }),
-      logoAlt: t("pdf.logoAlt", { business: brand.businessName }),
-    },
+    ),
     brand,
   );
   pdf.heading(1, title);

@@ -1,8 +1,9 @@
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { LANGUAGES, type LanguageCode } from "~/lib/i18n/languages";
+import type { LanguageCode } from "~/lib/i18n/languages";
 import { invoiceStatusKey } from "~/lib/invoice-query";
 import type { invoiceFacts } from "../payments/invoice-view.server";
+import { pdfMeta } from "./pdf-meta.server";
 import { TaggedPdf, type PdfBrand } from "./pdf.server";
 
 /** An invoice's facts as its page words them (`invoiceFacts`: dates and money formatted). */
@@ -36,17 +37,16 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const t = translator(input.language);
   const title = t("invoice.title", { number: invoice.number });
   const pdf = new TaggedPdf(
-    {
+    pdfMeta(
+      input.language,
+      brand.businessName,
       title,
-      lang: LANGUAGES.find((language) => language.code === input.language)!.htmlLang,
-      subject: t("pdf.subject.invoice", {
+      t("pdf.subject.invoice", {
         number: invoice.number,
         business: brand.businessName,
         account: account.name,
       }),
-      pageOf: (page, pages) => t("pdf.page", { page, pages }),
-      logoAlt: t("pdf.logoAlt", { business: brand.businessName }),
-    },
+    ),
     brand,
   );
   pdf.heading(1, title);

@@ -1,8 +1,9 @@
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { LANGUAGES, type LanguageCode } from "~/lib/i18n/languages";
+import type { LanguageCode } from "~/lib/i18n/languages";
 import type { ReceiptPageData } from "~/lib/receipt";
 import { pdfFileName } from "./pdf-pages.server";
+import { pdfMeta } from "./pdf-meta.server";
 import { TaggedPdf, type PdfBrand } from "./pdf.server";
 
 /** What the money paid, as its line (the receipt page's words). */
@@ -39,13 +40,12 @@ export function receiptPdf(input: { brand: PdfBrand; language: LanguageCode; dat
     ? t("pdf.receipt.promiseTitle", { reference: receipt.reference })
     : t("receipt.title", { reference: receipt.reference });
   const pdf = new TaggedPdf(
-    {
+    pdfMeta(
+      input.language,
+      brand.businessName,
       title,
-      lang: LANGUAGES.find((language) => language.code === input.language)!.htmlLang,
-      subject: t("pdf.subject.receipt", { reference: receipt.reference, business: brand.businessName }),
-      pageOf: (page, pages) => t("pdf.page", { page, pages }),
-      logoAlt: t("pdf.logoAlt", { business: brand.businessName }),
-    },
+      t("pdf.subject.receipt", { reference: receipt.reference, business: brand.businessName }),
+    ),
     brand,
   );
   pdf.heading(1, title);

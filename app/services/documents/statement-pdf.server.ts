@@ -1,6 +1,7 @@
 import type { MessageKey } from "~/lib/i18n";
 import { translator } from "~/lib/i18n/catalog";
-import { LANGUAGES, type LanguageCode } from "~/lib/i18n/languages";
+import type { LanguageCode } from "~/lib/i18n/languages";
+import { pdfMeta } from "./pdf-meta.server";
 import { TaggedPdf, type PdfBrand } from "./pdf.server";
 
 /** A statement line as the ledger reads it (the accounts service's, by shape). */
@@ -54,14 +55,9 @@ export async function statementPdf(input: StatementPdfInput): Promise<Buffer> {
   const from = format.date(input.from);
   const to = format.date(input.to);
   const title = t("pdf.statement.title");
+  const subject = t("pdf.subject.statement", { account: account.name, business: brand.businessName, from, to });
   const pdf = new TaggedPdf(
-    {
-      title: `${title} · ${account.number}`,
-      lang: LANGUAGES.find((language) => language.code === input.language)!.htmlLang,
-      subject: t("pdf.subject.statement", { account: account.name, business: brand.businessName, from, to }),
-      pageOf: (page, pages) => t("pdf.page", { page, pages }),
-      logoAlt: t("pdf.logoAlt", { business: brand.businessName }),
-    },
+    pdfMeta(input.language, brand.businessName, `${title} · ${account.number}`, subject),
     brand,
   );
   pdf.heading(1, title);
