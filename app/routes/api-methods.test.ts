@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/platform/db.server";
-import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   answerOf,
   apiRoutes,
@@ -15,7 +13,7 @@ import {
   urlOf,
   type ApiRouteModule,
 } from "../../tests/support/api-sweep";
-import { openSeededPglite } from "../../tests/support/test-db";
+import { seededPgliteForTests } from "../../tests/support/test-db";
 
 /**
  * Issue 35: every API route answers a method it does not take with a JSON 405 in the API's shape (decision
@@ -40,16 +38,10 @@ const VERB_OF: Record<string, string> = {
 };
 
 describe("every API route refuses a wrong method with a JSON 405 and Allow", () => {
-  let handle: DatabaseHandle;
+  const db = seededPgliteForTests();
   let customer: string;
   beforeAll(async () => {
-    handle = await openSeededPglite();
-    setDatabaseForTesting(handle);
-    customer = await signInAs(handle, "olivia@coastal.example");
-  }, 120_000);
-  afterAll(async () => {
-    setDatabaseForTesting(undefined);
-    await handle.close();
+    customer = await signInAs(db(), "olivia@coastal.example");
   });
 
   for (const route of apiRoutes) {

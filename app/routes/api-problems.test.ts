@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "~/services/platform/db.server";
-import { setDatabaseForTesting } from "~/services/platform/database.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   answerOf,
   apiRoutes,
@@ -16,7 +14,7 @@ import {
   HOST,
   NOT_OURS,
 } from "../../tests/support/api-sweep";
-import { openSeededPglite } from "../../tests/support/test-db";
+import { seededPgliteForTests } from "../../tests/support/test-db";
 
 /**
  * Decision 069: every API answers an error in one shape — the spec's `status` and `message`, and
@@ -28,16 +26,10 @@ import { openSeededPglite } from "../../tests/support/test-db";
  * The sign-in API answers the spec's sign-in result instead (decision 092), and is held to that shape.
  */
 describe("every API answers its errors in one shape (decision 069)", () => {
-  let handle: DatabaseHandle;
+  const db = seededPgliteForTests();
   let customer: string;
   beforeAll(async () => {
-    handle = await openSeededPglite();
-    setDatabaseForTesting(handle);
-    customer = await signInAs(handle, "olivia@coastal.example");
-  }, 120_000);
-  afterAll(async () => {
-    setDatabaseForTesting(undefined);
-    await handle.close();
+    customer = await signInAs(db(), "olivia@coastal.example");
   });
 
   it("finds the API routes", () => {

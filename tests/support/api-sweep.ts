@@ -44,17 +44,23 @@ export async function answerOf(run: () => unknown): Promise<Response | null> {
   }
 }
 
-/** A session cookie (name=value) for the contact with this email on HOST. */
-export async function signInAs(handle: DatabaseHandle, email: string): Promise<string> {
-  const contact = await handle.db
+/** The contact with this email on HOST's business. */
+export async function contactOn(handle: DatabaseHandle, email: string): Promise<{ id: string; businessId: string }> {
+  const row = await handle.db
     .selectFrom("contacts")
     .innerJoin("hosts", "hosts.business_id", "contacts.business_id")
     .select(["contacts.id", "contacts.business_id"])
     .where("contacts.email", "=", email)
     .where("hosts.hostname", "=", HOST)
     .executeTakeFirstOrThrow();
+  return { id: row.id, businessId: row.business_id };
+}
+
+/** A session cookie (name=value) for the contact with this email on HOST. */
+export async function signInAs(handle: DatabaseHandle, email: string): Promise<string> {
+  const contact = await contactOn(handle, email);
   const cookie = await createSession(new Request(`${ORIGIN}/`, { headers: { host: HOST } }), {
-    businessId: contact.business_id,
+    businessId: contact.businessId,
     contactId: contact.id,
     authMethod: "credentials",
   });

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openPostgres, PGLITE_PARSERS, pgliteHandle, type DatabaseHandle } from "../../app/services/platform/db.server";
+import { setDatabaseForTesting } from "../../app/services/platform/database.server";
 import { createDatabase, databaseUrl, dropDatabase, TEMPLATE_KEY } from "./pg-template";
 import { SNAPSHOT_FILE } from "./snapshot";
 
@@ -11,6 +12,26 @@ export async function openSeededPglite(): Promise<DatabaseHandle> {
   const snapshot = fs.readFileSync(SNAPSHOT_FILE);
   const pglite = await PGlite.create({ loadDataDir: new Blob([snapshot]), parsers: PGLITE_PARSERS });
   return pgliteHandle(pglite);
+}
+
+/**
+ * A seeded embedded database as the app's for this file's tests: opened before them, closed after. Call it at
+ * the top of a file or a describe; the handle is there from the first test on.
+ */
+export function seededPgliteForTests(): () => DatabaseHandle {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await openSeededPglite();
+    setDatabaseForTesting(handle);
+  }, 120_000);
+  afterAll(async () => {
+    setDatabaseForTesting(undefined);
+    await handle?.close();
+  });
+  return () => {
+    if (!handle) throw new Error("seededPgliteForTests: the database opens in beforeAll; read it inside a test");
+    return handle;
+  };
 }
 
 /** An empty embedded database (no migrations): for the migration tests themselves. */

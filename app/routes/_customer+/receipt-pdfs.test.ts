@@ -9,6 +9,7 @@ import { deliverOutboxMessage, registerAttachmentMaker } from "~/services/platfo
 import { makeReceiptPdf, RECEIPT_PDF } from "~/services/documents/receipt-attachment.server";
 import type { ReceiptPageData } from "~/lib/receipt";
 import { openSeededPglite } from "../../../tests/support/test-db";
+import { pdfOf, statusOf } from "../../../tests/support/route-answers";
 import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
 import { readPdf, rolesOf } from "../../../tests/support/pdf-reader";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../tests/support/smtp-catcher";
@@ -112,17 +113,6 @@ async function run(handler: unknown, path: string, params: Record<string, string
   } catch (thrown) {
     return thrown;
   }
-}
-function statusOf(answer: unknown) {
-  if (answer instanceof Response) return answer.status;
-  const wrapped = answer as { type?: string; init?: ResponseInit | null } | null;
-  return wrapped?.type === "DataWithResponseInit" ? (wrapped.init?.status ?? 200) : 200;
-}
-async function pdfOf(answer: unknown) {
-  expect(answer).toBeInstanceOf(Response);
-  const response = answer as Response;
-  expect(response.status).toBe(200);
-  return { response, pdf: await readPdf(new Uint8Array(await response.arrayBuffer())) };
 }
 
 /** Every figure and word of the receipt page that a filed receipt must carry. */

@@ -5,8 +5,9 @@ import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { createSession } from "~/services/auth/session.server";
 import { createInvoiceLink } from "~/services/links/invoice-links.server";
 import { openSeededPglite } from "../../../tests/support/test-db";
+import { pdfOf, statusOf } from "../../../tests/support/route-answers";
 import { paymentRequestFixtures } from "../../../tests/support/payment-request-fixtures";
-import { elementsOf, readPdf, rolesOf } from "../../../tests/support/pdf-reader";
+import { elementsOf, rolesOf } from "../../../tests/support/pdf-reader";
 import { loader as invoicePage } from "./customer.invoices-and-payments+/invoice.$invoiceId";
 import { loader as invoicePdf } from "./customer.invoices-and-payments+/invoice.$invoiceId_.pdf";
 import { loader as linkPage } from "./customer.invoices-and-payments+/$token";
@@ -57,18 +58,6 @@ async function run(handler: unknown, path: string, params: Record<string, string
   } catch (thrown) {
     return thrown;
   }
-}
-/** A Response's status, a thrown `data(…, { status })`'s (the pages' "not found"), else 200 (a page's data). */
-function statusOf(answer: unknown) {
-  if (answer instanceof Response) return answer.status;
-  const wrapped = answer as { type?: string; init?: ResponseInit | null } | null;
-  return wrapped?.type === "DataWithResponseInit" ? (wrapped.init?.status ?? 200) : 200;
-}
-async function pdfOf(answer: unknown) {
-  expect(answer).toBeInstanceOf(Response);
-  const response = answer as Response;
-  expect(response.status).toBe(200);
-  return { response, pdf: await readPdf(new Uint8Array(await response.arrayBuffer())) };
 }
 type Facts = {
   number: string;

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { changeContactPermission } from "~/services/backoffice/contact-permissions.server";
-import type { DatabaseHandle } from "~/services/platform/db.server";
-import { setDatabaseForTesting } from "~/services/platform/database.server";
-import { HOST, ORIGIN, signInAs } from "../../../tests/support/api-sweep";
-import { openSeededPglite } from "../../../tests/support/test-db";
+import { contactOn, HOST, ORIGIN, signInAs } from "../../../tests/support/api-sweep";
+import { seededPgliteForTests } from "../../../tests/support/test-db";
 import * as csrf from "./auth+/csrf";
 import * as session from "./auth+/session";
 import * as signout from "./auth+/signout";
@@ -16,25 +14,11 @@ import * as accounts from "./sample+/accounts";
  * the request shows it came from this site's own pages. The 403s anyone can provoke (a request from another
  * site, a missing csrf token) never do.
  */
-let handle: DatabaseHandle;
+const database = seededPgliteForTests();
 let businessId: string;
 let olivia: string;
 beforeAll(async () => {
-  handle = await openSeededPglite();
-  setDatabaseForTesting(handle);
-  const row = await handle.db
-    .selectFrom("contacts")
-    .innerJoin("hosts", "hosts.business_id", "contacts.business_id")
-    .select(["contacts.id", "contacts.business_id"])
-    .where("contacts.email", "=", "olivia@coastal.example")
-    .where("hosts.hostname", "=", HOST)
-    .executeTakeFirstOrThrow();
-  businessId = row.business_id;
-  olivia = row.id;
-}, 120_000);
-afterAll(async () => {
-  setDatabaseForTesting(undefined);
-  await handle.close();
+  ({ businessId, id: olivia } = await contactOn(database(), "olivia@coastal.example"));
 });
 
 const portal = (change: "grant" | "revoke") =>
@@ -42,7 +26,7 @@ const portal = (change: "grant" | "revoke") =>
 
 beforeEach(async () => {
   await portal("grant");
-  await handle.db.deleteFrom("sessions").where("contact_id", "=", olivia).execute();
+  await database().db.deleteFrom("sessions").where("contact_id", "=", olivia).execute();
 });
 
 const get = (cookie: string, headers: Record<string, string> = {}) =>
@@ -66,11 +50,11 @@ async function signedIn(cookie: string) {
 }
 
 const sessionsOfOlivia = async () =>
-  (await handle.db.selectFrom("sessions").select("id_hash").where("contact_id", "=", olivia).execute()).length;
+  (await database().db.selectFrom("sessions").select("id_hash").where("contact_id", "=", olivia).execute()).length;
 
 describe("a 403 that ends the session: portal access taken away while signed in", () => {
   it("from this site's own pages: 403 access_withdrawn, the cookie cleared and the session gone", async () => {
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     expect((await accountsAnswer(cookie, { "sec-fetch-site": "same-origin" })).status).toBe(200);
     await portal("revoke");
     const response = await accountsAnswer(cookie, { "sec-fetch-site": "same-origin" });
@@ -84,7 +68,7 @@ describe("a 403 that ends the session: portal access taken away while signed in"
   });
 
   it("a POST from our own origin (the PayTo payment) ends it too, in the call's own shape", async () => {
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     await portal("revoke");
     const request = new Request(`${ORIGIN}/api/payTo/payment`, {
       method: "POST",
@@ -99,7 +83,7 @@ describe("a 403 that ends the session: portal access taken away while signed in"
   });
 
   it("from another site's link, or a request that shows nothing: the same 403, and the session stays", async () => {
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     await portal("revoke");
     const marks: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, {}];
     for (const headers of marks) {
@@ -113,7 +97,7 @@ describe("a 403 that ends the session: portal access taken away while signed in"
   });
 
   it("access given back before the next call: the mark goes and the call answers as before", async () => {
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     await portal("revoke");
     await portal("grant");
     expect((await accountsAnswer(cookie, { "sec-fetch-site": "same-origin" })).status).toBe(200);
@@ -122,7 +106,7 @@ describe("a 403 that ends the session: portal access taken away while signed in"
 
   it("a session opened after the change never had the access: 404 as before (decision 056), and it stays", async () => {
     await portal("revoke");
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     const response = await accountsAnswer(cookie, { "sec-fetch-site": "same-origin" });
     expect(response.status).toBe(404);
     expect(response.headers.get("set-cookie")).toBeNull();
@@ -130,10 +114,10 @@ describe("a 403 that ends the session: portal access taken away while signed in"
   });
 
   it("another contact's sessions are not marked", async () => {
-    const sam = await signInAs(handle, "sam@coastal.example");
+    const sam = await signInAs(database(), "sam@coastal.example");
     await portal("revoke");
-    const marked = await handle.db
-      .selectFrom("sessions")
+    const marked = await database()
+      .db.selectFrom("sessions")
       .innerJoin("contacts", "contacts.id", "sessions.contact_id")
       .select("sessions.data")
       .where("contacts.email", "=", "sam@coastal.example")
@@ -145,7 +129,7 @@ describe("a 403 that ends the session: portal access taken away while signed in"
 
 describe("403s that never end the session: the ones anyone can provoke", () => {
   it("a state-changing request from another site", async () => {
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     const request = new Request(`${ORIGIN}/api/payTo/payment`, {
       method: "POST",
       headers: { host: HOST, cookie, origin: "https://evil.example", "content-type": "application/json" },
@@ -158,7 +142,7 @@ describe("403s that never end the session: the ones anyone can provoke", () => {
   });
 
   it("a JSON sign-out without the csrf token", async () => {
-    const cookie = await signInAs(handle, "olivia@coastal.example");
+    const cookie = await signInAs(database(), "olivia@coastal.example");
     const tokenRequest = new Request(`${ORIGIN}/api/auth/csrf`, { headers: { host: HOST, cookie } });
     const { csrfToken } = (await (await csrf.loader({ request: tokenRequest, params: {}, context: {} })).json()) as {
       csrfToken: string;

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../../../db/seed/demo";
-import type { DatabaseHandle } from "~/services/platform/db.server";
-import { setDatabaseForTesting } from "~/services/platform/database.server";
 import { CLIENT_ADDRESS_HEADER } from "~/services/platform/request-log.server";
-import { openSeededPglite } from "../../../../tests/support/test-db";
+import { seededPgliteForTests } from "../../../../tests/support/test-db";
 import * as session from "./session";
 import * as signin from "./signin";
 import * as provider from "./signin_.$provider";
@@ -13,18 +11,10 @@ import * as provider from "./signin_.$provider";
  * `{error, status, ok, url}`, under the sign-in page's rules (the same strategy, limits and lock), with the
  * session cookie on success and nothing counted or set for a request refused before the attempt.
  */
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openSeededPglite();
-  setDatabaseForTesting(handle);
-});
-afterAll(async () => {
-  setDatabaseForTesting(undefined);
-  await handle.close();
-});
+const database = seededPgliteForTests();
 beforeEach(async () => {
-  await handle.db.deleteFrom("rate_limit_hits").execute();
-  await handle.db.deleteFrom("sign_in_addresses").execute();
+  await database().db.deleteFrom("rate_limit_hits").execute();
+  await database().db.deleteFrom("sign_in_addresses").execute();
 });
 
 type Result = { error: string | null; status: number; ok: boolean; url: string | null; message: string };
@@ -65,7 +55,7 @@ const sessionCookie = (response: Response) =>
     .find((cookie) => /^__Host-portal_session=|^portal_session=/.test(cookie))
     ?.split(";")[0];
 
-const hits = async () => (await handle.db.selectFrom("rate_limit_hits").select("key").execute()).length;
+const hits = async () => (await database().db.selectFrom("rate_limit_hits").select("key").execute()).length;
 
 describe("POST /api/auth/signin: credentials", () => {
   it("signs in with JSON: ok, 200, the callback as an absolute URL, and a working session cookie", async () => {
@@ -147,8 +137,8 @@ describe("POST /api/auth/signin: credentials", () => {
   });
 
   it("a disabled login is refused after the password, as on the page", async () => {
-    await handle.db
-      .updateTable("contacts")
+    await database()
+      .db.updateTable("contacts")
       .set({ disabled_at: new Date() })
       .where("email", "=", "sam@coastal.example")
       .execute();
@@ -158,8 +148,8 @@ describe("POST /api/auth/signin: credentials", () => {
       expect(result).toMatchObject({ error: "Disabled", ok: false, url: null });
       expect(response.headers.getSetCookie()).toEqual([]);
     } finally {
-      await handle.db
-        .updateTable("contacts")
+      await database()
+        .db.updateTable("contacts")
         .set({ disabled_at: null })
         .where("email", "=", "sam@coastal.example")
         .execute();
